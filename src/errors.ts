@@ -1,0 +1,160 @@
+// Local error hierarchy: one small class per failure, each with a stable `code`
+// and the exit code the CLI uses for it (1 = a step/call/check failed,
+// 2 = usage, configuration or environment). Errors that cross the MCP wire are
+// not here: they are mapped into ToolResult variants by the dispatcher.
+
+export type ExitCode = 1 | 2;
+
+export class TrailblazeError extends Error {
+  readonly code: string = "TRAILBLAZE_ERROR";
+  readonly exitCode: ExitCode = 2;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** One problem at a place in a YAML (or other text) file. */
+export interface ConfigProblem {
+  file: string;
+  /** 1-based; 0 when the problem has no position (e.g. the file is missing). */
+  line: number;
+  col: number;
+  /** Field path such as `mcp_servers[0].script`; empty for the whole document. */
+  path: string;
+  message: string;
+}
+
+export function formatProblem(p: ConfigProblem): string {
+  const where = p.line > 0 ? `${p.file}:${p.line}:${p.col}` : p.file;
+  return p.path ? `${where} ${p.path}: ${p.message}` : `${where}: ${p.message}`;
+}
+
+/** Configuration is invalid; carries every problem found, not just the first. */
+export class ConfigError extends TrailblazeError {
+  override readonly code = "CONFIG_INVALID";
+  readonly problems: readonly ConfigProblem[];
+  constructor(problems: readonly ConfigProblem[], options?: { cause?: unknown }) {
+    const lines = problems.map(formatProblem);
+    super(lines.length === 1 ? lines[0]! : `${lines.length} configuration problems:\n  ${lines.join("\n  ")}`, options);
+    this.problems = problems;
+  }
+}
+
+/** Bad command-line input. */
+export class UsageError extends TrailblazeError {
+  override readonly code = "USAGE";
+}
+
+/** Neither bun nor node+tsx could be found to run a TypeScript server. */
+export class RuntimeNotFoundError extends TrailblazeError {
+  override readonly code = "RUNTIME_NOT_FOUND";
+}
+
+/** Facts about a finished (or killed) child process. */
+export interface ProcessExit {
+  exitCode: number | null;
+  signal: string | null;
+}
+
+function describeExit(exit: ProcessExit): string {
+  if (exit.signal) return `was killed by ${exit.signal}`;
+  return `exited with code ${exit.exitCode}`;
+}
+
+function withTail(message: string, stderrTail: readonly string[]): string {
+  if (stderrTail.length === 0) return `${message} (no stderr output)`;
+  return `${message}\n--- last ${stderrTail.length} stderr line(s) ---\n${stderrTail.join("\n")}`;
+}
+
+/** The process could not be started at all (ENOENT, EACCES...). */
+export class SpawnError extends TrailblazeError {
+  override readonly code = "SPAWN_FAILED";
+}
+
+/** A server's process ended while the session still needed it. */
+export class ServerExitedError extends TrailblazeError {
+  override readonly code = "SERVER_EXITED";
+  override readonly exitCode = 1;
+  readonly server: string;
+  readonly exit: ProcessExit;
+  readonly stderrTail: readonly string[];
+  /** One line, for reporters. */
+  readonly shortMessage: string;
+  constructor(server: string, exit: ProcessExit, stderrTail: readonly string[], during: string) {
+    const short = `MCP server ${server} ${describeExit(exit)} ${during}`;
+    super(withTail(short, stderrTail));
+    this.server = server;
+    this.exit = exit;
+    this.stderrTail = stderrTail;
+    this.shortMessage = short;
+  }
+}
+
+/** A server did not finish the MCP handshake (initialize + tools/list) in time. */
+export class HandshakeTimeoutError extends TrailblazeError {
+  override readonly code = "HANDSHAKE_TIMEOUT";
+  readonly stderrTail: readonly string[];
+  constructor(server: string, timeoutMs: number, stderrTail: readonly string[]) {
+    super(
+      withTail(
+        `MCP server ${server} did not complete initialize + tools/list within ${timeoutMs} ms; it was stopped. ` +
+          `Make sure it calls server.connect(new StdioServerTransport()) and writes nothing else to stdout.`,
+        stderrTail,
+      ),
+    );
+    this.stderrTail = stderrTail;
+  }
+}
+
+/** A server started but broke the protocol (bad tools/list, endless pagination...). */
+export class ProtocolError extends TrailblazeError {
+  override readonly code = "PROTOCOL";
+}
+
+/** A tool name was asked for that the session does not have. */
+export class ToolNotFoundError extends TrailblazeError {
+  override readonly code = "TOOL_NOT_FOUND";
+  readonly tool: string;
+  readonly suggestions: readonly string[];
+  constructor(tool: string, suggestions: readonly string[], registeredCount: number) {
+    const hint = suggestions.length
+      ? `did you mean ${suggestions.map((s) => `"${s}"`).join(", ")}?`
+      : `run \`bun trailblaze tools\` to list the ${registeredCount} registered tool(s)`;
+    super(`Unknown tool "${tool}": no registered tool has that name; ${hint}`);
+    this.tool = tool;
+    this.suggestions = suggestions;
+  }
+}
+
+/** Two sources advertise the same tool name. */
+export class ToolCollisionError extends TrailblazeError {
+  override readonly code = "TOOL_COLLISION";
+  readonly tool: string;
+  readonly sources: readonly [string, string];
+  constructor(tool: string, first: string, second: string) {
+    super(
+      `Tool name collision: "${tool}" is advertised by both ${first} and ${second}. ` +
+        `Tool names are global and registered exactly as advertised; rename the tool in one of the sources.`,
+    );
+    this.tool = tool;
+    this.sources = [first, second];
+  }
+}
+
+/** Something went wrong inside the QuickJS sandbox itself (not in a tool). */
+export class SandboxError extends TrailblazeError {
+  override readonly code = "SANDBOX";
+  override readonly exitCode = 1;
+}
+
+/** esbuild failed, or a bundle uses something the on-device runtime cannot provide. */
+export class BundleError extends TrailblazeError {
+  override readonly code = "BUNDLE";
+  override readonly exitCode = 1;
+}
+
+/** The exit code for any thrown value: 2 for configuration/usage/environment, else 1. */
+export function exitCodeOf(error: unknown): ExitCode {
+  return error instanceof TrailblazeError ? error.exitCode : 1;
+}
