@@ -81,9 +81,9 @@ export class ServerExitedError extends TrailblazeError {
   readonly stderrTail: readonly string[];
   /** One line, for reporters. */
   readonly shortMessage: string;
-  constructor(server: string, exit: ProcessExit, stderrTail: readonly string[], during: string) {
+  constructor(server: string, exit: ProcessExit, stderrTail: readonly string[], during: string, hint?: string) {
     const short = `MCP server ${server} ${describeExit(exit)} ${during}`;
-    super(withTail(short, stderrTail));
+    super(withTail(hint ? `${short}; ${hint}` : short, stderrTail));
     this.server = server;
     this.exit = exit;
     this.stderrTail = stderrTail;

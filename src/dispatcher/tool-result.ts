@@ -1,0 +1,82 @@
+// The one result type every tool call ends in, whatever its transport: a
+// discriminated union on `variant`, named after upstream TrailblazeToolResult.
+
+export type ContentBlock = { type: string; [key: string]: unknown };
+
+interface ResultBase {
+  /** Human-readable text: the first text content block, or the error message. */
+  message: string;
+  /** MCP content as the server returned it (empty for local failures). */
+  content: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+}
+
+export interface Success extends ResultBase {
+  variant: "Success";
+  /** Memory writes the tool asked for (`_meta.trailblaze.memoryDelta`). */
+  memoryDelta?: Record<string, unknown>;
+  /** Memory keys the tool asked to delete (`_meta.trailblaze.memoryDeletions`). */
+  memoryDeletions?: string[];
+}
+
+export interface ExceptionThrown extends ResultBase {
+  variant: "ExceptionThrown";
+  /** JSON-RPC error code when the failure was a protocol error rather than `isError: true`. */
+  code?: number;
+}
+
+/** Abort-the-trail failure: a dead server, or a tool that says nothing more can work. */
+export interface FatalError extends ResultBase {
+  variant: "FatalError";
+}
+
+export interface MissingRequiredArgs extends ResultBase {
+  variant: "MissingRequiredArgs";
+}
+
+/** Any other variant a tool names in `_meta.trailblaze.variant` (e.g. `MaestroValidationError`). */
+export interface OtherError extends ResultBase {
+  variant: `${string}Error` | (string & {});
+}
+
+export type ToolResult = Success | ExceptionThrown | FatalError | MissingRequiredArgs | OtherError;
+
+export const KNOWN_VARIANTS = ["Success", "ExceptionThrown", "FatalError", "MissingRequiredArgs"] as const;
+
+export function isSuccess(result: ToolResult): result is Success {
+  return result.variant === "Success";
+}
+
+export function resultStatus(result: ToolResult): "success" | "error" {
+  return isSuccess(result) ? "success" : "error";
+}
+
+export function exceptionThrown(message: string, code?: number): ExceptionThrown {
+  return code === undefined
+    ? { variant: "ExceptionThrown", message, content: [] }
+    : { variant: "ExceptionThrown", message, content: [], code };
+}
+
+export function fatalError(message: string): FatalError {
+  return { variant: "FatalError", message, content: [] };
+}
+
+export function missingRequiredArgs(message: string): MissingRequiredArgs {
+  return { variant: "MissingRequiredArgs", message, content: [] };
+}
+
+export function success(message: string, extra: Partial<Omit<Success, "variant" | "message">> = {}): Success {
+  return { variant: "Success", message, content: [{ type: "text", text: message }], ...extra };
+}
+
+/** The stable JSON form (CONTRACT.md `call --json` → `result`). */
+export function resultToJson(result: ToolResult): Record<string, unknown> {
+  const json: Record<string, unknown> = {
+    status: resultStatus(result),
+    variant: result.variant,
+    message: result.message,
+  };
+  if (result.structuredContent !== undefined) json.structuredContent = result.structuredContent;
+  if ("code" in result && result.code !== undefined) json.code = result.code;
+  return json;
+}

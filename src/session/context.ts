@@ -1,0 +1,23 @@
+// The `_trailblazeContext` envelope sent with every tool call (conventions §2),
+// built from the session the same way for every transport.
+
+import type { Platform } from "./drivers.ts";
+
+export interface DeviceInfo {
+  platform: Platform;
+  widthPixels: number;
+  heightPixels: number;
+  driverType: string;
+}
+
+export interface TrailblazeContext {
+  memory: Record<string, unknown>;
+  device: DeviceInfo;
+}
+
+/** The reserved argument key; never part of a schema shown to users or LLMs. */
+export const CONTEXT_KEY = "_trailblazeContext";
+
+export function buildContext(device: DeviceInfo, memory: Record<string, unknown>): TrailblazeContext {
+  return { memory, device: { ...device } };
+}

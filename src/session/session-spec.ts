@@ -1,0 +1,186 @@
+// Resolves everything a session needs from the workspace, CLI flags and (for
+// `run`) a trail's config: target, driver → platform, agent mode, screen,
+// memory, id, logs folder. Pure: nothing is started here.
+
+import { randomBytes } from "node:crypto";
+import { resolve } from "node:path";
+import { UsageError } from "../errors.ts";
+import type { TargetConfig, ToolsetConfig, Workspace } from "../config/workspace.ts";
+import type { AgentMode } from "../registry/filters.ts";
+import { DEFAULT_DRIVER, findDriver, knownDriverKeys, parsePlatform, type DriverInfo, type Platform } from "./drivers.ts";
+import { Memory } from "./memory.ts";
+
+export type { AgentMode } from "../registry/filters.ts";
+
+export interface Screen {
+  width: number;
+  height: number;
+}
+
+/** Typical device sizes, so tools that compute coordinates get plausible numbers. */
+export const DEFAULT_SCREEN: Readonly<Record<Platform, Screen>> = {
+  ANDROID: { width: 1080, height: 2400 },
+  IOS: { width: 1179, height: 2556 },
+  WEB: { width: 1280, height: 800 },
+};
+
+export interface SessionSpec {
+  id: string;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  configDir: string;
+  target: TargetConfig;
+  /** Every toolset of the workspace; the session decides which apply. */
+  toolsets: ToolsetConfig[];
+  driver: DriverInfo;
+  agent: AgentMode;
+  screen: Screen;
+  memory: Memory;
+  /** `<logs>/<id>`: stderr logs and the call log live here. */
+  logsDir: string;
+  /** Bound on each server's initialize + tools/list, ms. */
+  handshakeTimeoutMs: number;
+  /** Default per-call timeout, ms. */
+  callTimeoutMs: number;
+}
+
+/** The session flags every command shares (CONTRACT.md "session flags"), as parsed strings. */
+export interface SessionFlags {
+  target?: string;
+  driver?: string;
+  agent?: string;
+  screen?: string;
+  memory?: string[];
+  "session-id"?: string;
+  logs?: string;
+}
+
+/** What a trail contributes when the session is for a run. */
+export interface TrailSessionHints {
+  target?: string;
+  driver?: string;
+  agent?: AgentMode;
+  devices?: Record<string, string>;
+  memory?: Record<string, unknown>;
+}
+
+export const SESSION_FLAG_OPTIONS = {
+  config: { type: "string" },
+  target: { type: "string" },
+  driver: { type: "string" },
+  agent: { type: "string" },
+  screen: { type: "string" },
+  memory: { type: "string", multiple: true },
+  "session-id": { type: "string" },
+  logs: { type: "string" },
+} as const;
+
+export const SESSION_FLAGS_HELP = `Session flags:
+  --config DIR          trailblaze-config folder (default: $TRAILBLAZE_CONFIG_DIR, else the
+                        nearest trailblaze-config/ walking up from the working directory)
+  --target ID           target id (default: the trail's target, else the only target)
+  --driver KEY          driver yaml key or enum, e.g. android-ondevice-accessibility, ios-host
+                        (default: the trail's single device, else the target's first platform)
+  --agent MODE          host | on-device (default: host)
+  --screen WxH          device size in pixels (default per platform, e.g. 1080x2400 on Android)
+  --memory KEY=VALUE    initial session memory (repeatable)
+  --session-id ID       id used for logs and TRAILBLAZE_SESSION_ID (default: generated)
+  --logs DIR            logs folder (default: ./logs)`;
+
+export function parseKeyValue(flag: string, entry: string): [string, string] {
+  const eq = entry.indexOf("=");
+  if (eq <= 0) throw new UsageError(`${flag} expects KEY=VALUE, got "${entry}"`);
+  return [entry.slice(0, eq), entry.slice(eq + 1)];
+}
+
+export function parseScreen(value: string): Screen {
+  const match = /^(\d{2,5})x(\d{2,5})$/.exec(value.trim());
+  if (!match) throw new UsageError(`--screen expects WIDTHxHEIGHT in pixels, e.g. 1080x2400; got "${value}"`);
+  return { width: Number(match[1]), height: Number(match[2]) };
+}
+
+export function parseAgent(value: string): AgentMode {
+  if (value === "host" || value === "on-device") return value;
+  throw new UsageError(`--agent expects host or on-device, got "${value}"`);
+}
+
+function resolveDriver(name: string, where: string): DriverInfo {
+  const driver = findDriver(name);
+  if (!driver) throw new UsageError(`${where}: unknown driver "${name}"; known drivers: ${knownDriverKeys().join(", ")}`);
+  return driver;
+}
+
+function pickTarget(workspace: Workspace, id: string | undefined): TargetConfig {
+  const ids = [...workspace.targets.keys()];
+  if (id !== undefined) {
+    const target = workspace.targets.get(id);
+    if (!target) {
+      throw new UsageError(`unknown target "${id}" in ${workspace.configDir}; known targets: ${ids.join(", ") || "(none)"}`);
+    }
+    return target;
+  }
+  if (ids.length === 1) return workspace.targets.get(ids[0]!)!;
+  throw new UsageError(
+    ids.length === 0
+      ? `no targets in ${workspace.configDir}/targets; add a <id>.yaml target file`
+      : `several targets in ${workspace.configDir} (${ids.join(", ")}); pick one with --target ID`,
+  );
+}
+
+function defaultDriver(target: TargetConfig): DriverInfo {
+  const first = Object.keys(target.platforms)[0];
+  const platform = (first && parsePlatform(first)) || "ANDROID";
+  return findDriver(DEFAULT_DRIVER[platform])!;
+}
+
+export function generateSessionId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  return `${stamp}-${randomBytes(3).toString("hex")}`;
+}
+
+export function resolveSessionSpec(
+  workspace: Workspace,
+  flags: SessionFlags,
+  context: { cwd: string; env: Record<string, string | undefined>; trail?: TrailSessionHints },
+): SessionSpec {
+  const trail = context.trail ?? {};
+  const target = pickTarget(workspace, flags.target ?? trail.target);
+
+  let driver: DriverInfo;
+  if (flags.driver !== undefined) driver = resolveDriver(flags.driver, "--driver");
+  else if (trail.driver !== undefined) driver = resolveDriver(trail.driver, "trail config.driver");
+  else if (trail.devices && Object.keys(trail.devices).length === 1) {
+    driver = resolveDriver(Object.values(trail.devices)[0]!, "trail config.devices");
+  } else driver = defaultDriver(target);
+
+  const agent = flags.agent !== undefined ? parseAgent(flags.agent) : (trail.agent ?? "host");
+  const screen = flags.screen !== undefined ? parseScreen(flags.screen) : DEFAULT_SCREEN[driver.platform];
+  const memory = new Memory(trail.memory ?? {});
+  for (const entry of flags.memory ?? []) memory.set(...parseKeyValue("--memory", entry));
+  const id = flags["session-id"] ?? generateSessionId();
+  if (!/^[A-Za-z0-9._-]+$/.test(id)) {
+    throw new UsageError(`--session-id may use letters, digits, ".", "_" and "-" only (it names a folder); got "${id}"`);
+  }
+  return {
+    id,
+    cwd: context.cwd,
+    env: context.env,
+    configDir: workspace.configDir,
+    target,
+    toolsets: [...workspace.toolsets.values()],
+    driver,
+    agent,
+    screen,
+    memory,
+    logsDir: resolve(context.cwd, flags.logs ?? "logs", id),
+    handshakeTimeoutMs: positiveMs(context.env.TRAILBLAZE_HANDSHAKE_TIMEOUT_MS, 60_000),
+    callTimeoutMs: positiveMs(context.env.TRAILBLAZE_CALL_TIMEOUT_MS, 60_000),
+  };
+}
+
+function positiveMs(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`expected a positive number of milliseconds, got "${value}"`);
+  return n;
+}
