@@ -154,6 +154,19 @@ export class BundleError extends TrailblazeError {
   override readonly exitCode = 1;
 }
 
+/** Several servers of one session failed to start; each failure is kept. */
+export class SessionStartError extends TrailblazeError {
+  override readonly code = "SESSION_START";
+  override readonly exitCode: ExitCode;
+  readonly errors: readonly unknown[];
+  constructor(errors: readonly unknown[]) {
+    const lines = errors.map((e) => (e instanceof Error ? e.message : String(e)).replaceAll("\n", "\n    "));
+    super(`${errors.length} MCP servers failed to start:\n  - ${lines.join("\n  - ")}`);
+    this.errors = errors;
+    this.exitCode = errors.some((e) => exitCodeOf(e) === 2) ? 2 : 1;
+  }
+}
+
 /** The exit code for any thrown value: 2 for configuration/usage/environment, else 1. */
 export function exitCodeOf(error: unknown): ExitCode {
   return error instanceof TrailblazeError ? error.exitCode : 1;

@@ -3,6 +3,7 @@
 // mid-session makes the session fatal; `close()` reaps everything exactly once.
 
 import { relative } from "node:path";
+import { SessionStartError } from "../errors.ts";
 import { resolveTargetServers } from "../config/workspace.ts";
 import { Dispatcher, type CallRecord } from "../dispatcher/dispatcher.ts";
 import { ToolRegistry, type RegisteredTool } from "../registry/registry.ts";
@@ -31,6 +32,7 @@ export class Session implements AsyncDisposable {
   #fatal: Error | undefined;
   readonly #fatalListeners: ((error: Error) => void)[] = [];
   #closed: Promise<void> | undefined;
+  readonly #closedListeners: (() => void)[] = [];
 
   private constructor(spec: SessionSpec, options: SessionOptions) {
     this.spec = spec;
@@ -72,7 +74,7 @@ export class Session implements AsyncDisposable {
       })),
     );
     const failures = started.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason);
-    if (failures.length > 0) throw failures.length === 1 ? failures[0] : new AggregateError(failures, failures.map(String).join("\n"));
+    if (failures.length > 0) throw failures.length === 1 ? failures[0] : new SessionStartError(failures);
 
     const facts = { driver: this.spec.driver.key, platform: this.spec.driver.platform, agent: this.spec.agent };
     started.forEach((result, index) => {
@@ -138,11 +140,17 @@ export class Session implements AsyncDisposable {
     return this.#servers.flatMap((s) => (s.pid === undefined ? [] : [s.pid]));
   }
 
+  /** Runs once every server of the session is closed. */
+  onClosed(listener: () => void): void {
+    this.#closedListeners.push(listener);
+  }
+
   /** Closes every server in parallel; idempotent. */
   close(): Promise<void> {
     this.#closed ??= (async () => {
       this.#abort.abort();
       await Promise.allSettled(this.#servers.map((s) => s.connection.close()));
+      for (const listener of this.#closedListeners) listener();
     })();
     return this.#closed;
   }

@@ -1,0 +1,76 @@
+// `bun trailblaze call <tool>`: start a session, dispatch one tool call through
+// the same dispatcher trails use, print the mapped result, tear down.
+
+import { UsageError } from "../../errors.ts";
+import { resultToJson, isSuccess, type ToolResult } from "../../dispatcher/tool-result.ts";
+import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../../session/session-spec.ts";
+import { builtinTools } from "../../builtins/index.ts";
+import { parseCommandArgs } from "../args.ts";
+import type { Command } from "../command.ts";
+import { openSession } from "../open-session.ts";
+
+const HELP = `Usage: bun trailblaze call <tool> [--args JSON] [session flags] [--json]
+
+Starts a session, calls one tool with _trailblazeContext injected (exactly as a trail
+step would), prints the result and stops every server.
+Exit code: 0 when the result is Success, 1 for any error variant, 2 for usage or
+configuration problems (unknown tool, bad JSON, bad config).
+
+Options:
+  --args JSON           tool arguments as a JSON object (default: {})
+  --timeout MS          per-call timeout in milliseconds (default: the server's, 60000)
+  --json                print {"tool","result":{"status","variant","message","structuredContent"?}}
+  -h, --help            show this help
+
+${SESSION_FLAGS_HELP}`;
+
+function parseToolArgs(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`call: --args is not valid JSON (${(error as Error).message}); example: --args '{"text":"hi"}'`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError(`call: --args must be a JSON object, got ${JSON.stringify(parsed)}`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function resultText(tool: string, result: ToolResult): string {
+  const head = isSuccess(result) ? `✓ ${tool}: ${result.message || "(no text)"}` : `✗ ${tool} ${result.variant}: ${result.message}`;
+  const structured = result.structuredContent === undefined ? "" : `\n${JSON.stringify(result.structuredContent, null, 2)}`;
+  return `${head}${structured}\n`;
+}
+
+export const callCommand: Command = {
+  name: "call",
+  summary: "call one tool in a fresh session and print the result",
+  help: HELP,
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs("call", argv, {
+      ...SESSION_FLAG_OPTIONS,
+      args: { type: "string" },
+      timeout: { type: "string" },
+      json: { type: "boolean" },
+    });
+    if (values.help) {
+      io.stdout(`${HELP}\n`);
+      return 0;
+    }
+    const [tool, ...extra] = positionals;
+    if (tool === undefined) throw new UsageError("call: name the tool to call, e.g. `bun trailblaze call myapp_echo --args '{\"text\":\"hi\"}'`");
+    if (extra.length > 0) throw new UsageError(`call: unexpected argument "${extra[0]}" (pass tool arguments with --args JSON)`);
+    const args = parseToolArgs(values.args);
+    const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
+    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
+      throw new UsageError(`call: --timeout expects a positive number of milliseconds, got "${values.timeout}"`);
+    }
+
+    await using session = await openSession(values, io, { builtins: builtinTools() });
+    const result = await session.dispatcher.dispatch(tool, args, timeoutMs === undefined ? {} : { timeoutMs });
+    io.stdout(values.json ? `${JSON.stringify({ tool, result: resultToJson(result) }, null, 2)}\n` : resultText(tool, result));
+    return isSuccess(result) ? 0 : 1;
+  },
+};
