@@ -171,3 +171,22 @@ export class SessionStartError extends TrailblazeError {
 export function exitCodeOf(error: unknown): ExitCode {
   return error instanceof TrailblazeError ? error.exitCode : 1;
 }
+
+/** No config folder was given or found, or the one given does not exist. */
+export class ConfigNotFoundError extends TrailblazeError {
+  override readonly code = "CONFIG_NOT_FOUND";
+}
+
+/** A `{{key}}` / `${key}` placeholder in a recorded argument names a key memory does not have. */
+export class InterpolationError extends TrailblazeError {
+  override readonly code = "UNKNOWN_PLACEHOLDER";
+  override readonly exitCode = 1;
+  readonly key: string;
+  /** Known keys, closest to `key` first. */
+  readonly known: readonly string[];
+  constructor(message: string, key: string, known: readonly string[]) {
+    super(message);
+    this.key = key;
+    this.known = known;
+  }
+}

@@ -1,0 +1,79 @@
+// Resolving a target's mcp_servers paths (script, bundle, command cwd) against
+// the working directory, reporting every missing file at once.
+
+import { statSync } from "node:fs";
+import { isAbsolute, relative, resolve } from "node:path";
+import { ConfigError } from "../errors.ts";
+import type { ConfigProblem } from "../errors.ts";
+import type { ResolvedServer } from "../servers/launch.ts";
+import type { ServerEntry, TargetConfig } from "./target-config.ts";
+
+type Kind = "file" | "folder";
+
+function check(path: string, want: Kind): "ok" | "missing" | "wrong-kind" {
+  try {
+    const s = statSync(path);
+    return (want === "file" ? s.isFile() : s.isDirectory()) ? "ok" : "wrong-kind";
+  } catch {
+    return "missing";
+  }
+}
+
+/**
+ * Resolves `value` (relative → against `cwd`, absolute → as is) and adds a
+ * located problem when it is missing or of the wrong kind.
+ */
+function resolveChecked(entry: ServerEntry, field: string, value: string, want: Kind, cwd: string, problems: ConfigProblem[]): string {
+  const absolute = isAbsolute(value) ? value : resolve(cwd, value);
+  const state = check(absolute, want);
+  if (state !== "ok") {
+    const how = isAbsolute(value) ? "" : ` (resolved against ${cwd}; relative paths resolve against the working directory)`;
+    const what = state === "missing" ? `${want} ${value} not found${how}` : `${value} is not a ${want}${how}`;
+    problems.push({ ...entry.where, path: `mcp_servers[${entry.index}].${field}`, message: what });
+  }
+  return absolute;
+}
+
+/**
+ * The absolute path of a script entry's `script:`. Throws a ConfigError located
+ * at the entry when the file does not exist.
+ */
+export function resolveScriptPath(entry: Extract<ServerEntry, { kind: "script" }>, cwd: string): string {
+  const problems: ConfigProblem[] = [];
+  const path = resolveChecked(entry, "script", entry.script, "file", cwd, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return path;
+}
+
+function shown(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+}
+
+/**
+ * Every server entry of a target with absolute paths (`script`, `bundle`,
+ * command `cwd`). All missing files and folders are reported in one ConfigError.
+ */
+export function resolveTargetServers(target: TargetConfig, cwd: string): ResolvedServer[] {
+  const problems: ConfigProblem[] = [];
+  const servers = target.mcpServers.map((entry): ResolvedServer => {
+    const timeout = entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs } : {};
+    if (entry.kind === "script") {
+      const script = resolveChecked(entry, "script", entry.script, "file", cwd, problems);
+      const bundle = entry.bundle !== undefined ? resolveChecked(entry, "bundle", entry.bundle, "file", cwd, problems) : undefined;
+      return { kind: "script", script, ...(bundle ? { bundle } : {}), display: shown(script, cwd), ...timeout };
+    }
+    const dir = entry.cwd !== undefined ? resolveChecked(entry, "cwd", entry.cwd, "folder", cwd, problems) : undefined;
+    return {
+      kind: "command",
+      command: entry.command,
+      args: entry.args,
+      env: entry.env,
+      ...(dir ? { cwd: dir } : {}),
+      display: [entry.command, ...entry.args].join(" "),
+      ...timeout,
+    };
+  });
+  if (problems.length > 0) throw new ConfigError(problems);
+  return servers;
+}

@@ -1,0 +1,188 @@
+// Target YAML (`trailblaze-config/targets/<id>.yaml`): schema, cross-field
+// rules and the TargetConfig the rest of the runtime uses.
+
+import * as z from "zod";
+import { ConfigError } from "../errors.ts";
+import type { ConfigProblem } from "../errors.ts";
+import { findDriver, knownDriverKeys, parsePlatform } from "../session/drivers.ts";
+import { didYouMean } from "./did-you-mean.ts";
+import { isPlainMap, valueAt } from "./describe.ts";
+import { validateWith } from "./validate.ts";
+import type { Validated } from "./validate.ts";
+import { locate, parseYaml, problemAt } from "./yaml-file.ts";
+import type { Where, YamlFile } from "./yaml-file.ts";
+
+export type PlatformKey = "android" | "ios" | "web";
+export const PLATFORM_KEYS: readonly PlatformKey[] = ["android", "ios", "web"];
+
+export type ServerEntry =
+  | { kind: "script"; script: string; bundle?: string; timeoutMs?: number; index: number; where: Where }
+  | {
+      kind: "command";
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      cwd?: string;
+      timeoutMs?: number;
+      /** Position in `mcp_servers:` (0-based), for `mcp_servers[i]` in messages. */
+      index: number;
+      where: Where;
+    };
+
+export interface TargetPlatform {
+  appIds: string[];
+  toolSets: string[];
+  /** Driver yaml keys (normalized from enum names). */
+  drivers?: string[];
+}
+
+export interface TargetConfig {
+  id: string;
+  displayName?: string;
+  mcpServers: ServerEntry[];
+  /** Keys are lower-case platform names, in file order. */
+  platforms: Partial<Record<PlatformKey, TargetPlatform>>;
+  /** Absolute path of the YAML file. */
+  file: string;
+  /** Where `id:` is written (file as shown in messages). */
+  where: Where;
+}
+
+/** A YAML scalar that stands for a string (`8080`, `true` are written unquoted in args/env). */
+const scalarString = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+const stringList = z.array(z.string()).nullable().optional();
+
+const serverSchema = z.strictObject({
+  script: z.string().min(1).optional(),
+  bundle: z.string().min(1).optional(),
+  command: z.string().min(1).optional(),
+  args: z.array(scalarString).nullable().optional(),
+  env: z.record(z.string(), scalarString).nullable().optional(),
+  cwd: z.string().min(1).optional(),
+  timeout_ms: z.number().int().positive().optional(),
+});
+
+const platformSchema = z
+  .strictObject({ app_ids: stringList, tool_sets: stringList, drivers: stringList })
+  .nullable();
+
+export const targetSchema = z.strictObject({
+  id: z.string().min(1),
+  display_name: z.string().optional(),
+  mcp_servers: z.array(serverSchema).nullable().optional(),
+  platforms: z.record(z.string(), platformSchema).nullable().optional(),
+});
+
+const SCRIPT_ONLY = ["bundle"] as const;
+const COMMAND_ONLY = ["args", "env", "cwd"] as const;
+
+/** Rules zod cannot express per field: script vs command, platform names, drivers per platform. */
+function crossFieldProblems(yaml: YamlFile): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const servers = valueAt(yaml.data, ["mcp_servers"]);
+  if (Array.isArray(servers)) {
+    servers.forEach((entry, i) => {
+      const path = ["mcp_servers", i];
+      if (!isPlainMap(entry)) return;
+      const hasScript = entry.script !== undefined;
+      const hasCommand = entry.command !== undefined;
+      if (hasScript && hasCommand) {
+        problems.push(
+          problemAt(yaml, [...path, "command"], "key",
+            "has both script: and command:; an entry is either a script (a .ts/.js MCP server run by the runtime) or a command (any stdio MCP server), not both", path),
+        );
+      } else if (!hasScript && !hasCommand) {
+        problems.push(
+          problemAt(yaml, path, "value",
+            "needs script: (a .ts/.js MCP server file) or command: (an executable that speaks MCP over stdio)"),
+        );
+      } else {
+        const misplaced = hasScript ? COMMAND_ONLY : SCRIPT_ONLY;
+        for (const key of misplaced) {
+          if (entry[key] === undefined) continue;
+          const belongs = hasScript ? "command:" : "script:";
+          problems.push(problemAt(yaml, [...path, key], "key", `${key}: only applies to ${belongs} entries`, path));
+        }
+      }
+    });
+  }
+  const platforms = valueAt(yaml.data, ["platforms"]);
+  if (isPlainMap(platforms)) {
+    for (const [name, body] of Object.entries(platforms)) {
+      const platform = parsePlatform(name);
+      if (!platform) {
+        problems.push(problemAt(yaml, ["platforms", name], "key",
+          `unknown platform "${name}"${didYouMean(name, PLATFORM_KEYS)}; platforms are ${PLATFORM_KEYS.join(", ")}`, ["platforms"]));
+        continue;
+      }
+      const drivers = isPlainMap(body) ? body.drivers : undefined;
+      if (!Array.isArray(drivers)) continue;
+      drivers.forEach((d, j) => {
+        if (typeof d !== "string") return;
+        const path = ["platforms", name, "drivers", j];
+        const driver = findDriver(d);
+        if (!driver) problems.push(problemAt(yaml, path, "value", unknownDriverMessage(d)));
+        else if (driver.platform !== platform) {
+          problems.push(problemAt(yaml, path, "value",
+            `driver ${driver.key} is a ${driver.platform} driver; list it under platforms.${driver.platform.toLowerCase()}`));
+        }
+      });
+    }
+  }
+  return problems;
+}
+
+export function unknownDriverMessage(name: string): string {
+  const hint = didYouMean(name.toLowerCase().replaceAll("_", "-"), knownDriverKeys());
+  return `unknown driver "${name}"${hint}; known drivers: ${knownDriverKeys().join(", ")} (enum spellings such as ANDROID_ONDEVICE_ACCESSIBILITY work too)`;
+}
+
+function toEntry(raw: z.output<typeof serverSchema>, index: number, where: Where): ServerEntry {
+  const timeout = raw.timeout_ms !== undefined ? { timeoutMs: raw.timeout_ms } : {};
+  if (raw.script !== undefined) {
+    return { kind: "script", script: raw.script, ...(raw.bundle !== undefined ? { bundle: raw.bundle } : {}), ...timeout, index, where };
+  }
+  return {
+    kind: "command",
+    command: raw.command!,
+    args: raw.args ?? [],
+    env: raw.env ?? {},
+    ...(raw.cwd !== undefined ? { cwd: raw.cwd } : {}),
+    ...timeout,
+    index,
+    where,
+  };
+}
+
+/**
+ * Validates a parsed target file; never throws. `path` is the absolute file
+ * path stored in `TargetConfig.file` (messages use `yaml.file`).
+ */
+export function readTargetConfig(yaml: YamlFile, path: string): Validated<TargetConfig> {
+  const checked = validateWith(targetSchema, yaml);
+  const problems = [...checked.problems, ...crossFieldProblems(yaml)];
+  if (problems.length > 0 || !checked.value) return { problems };
+  const raw = checked.value;
+  const platforms: Partial<Record<PlatformKey, TargetPlatform>> = {};
+  for (const [name, body] of Object.entries(raw.platforms ?? {})) {
+    const key = parsePlatform(name)!.toLowerCase() as PlatformKey;
+    const drivers = body?.drivers?.map((d) => findDriver(d)!.key);
+    platforms[key] = { appIds: body?.app_ids ?? [], toolSets: body?.tool_sets ?? [], ...(drivers ? { drivers } : {}) };
+  }
+  const value: TargetConfig = {
+    id: raw.id,
+    ...(raw.display_name !== undefined ? { displayName: raw.display_name } : {}),
+    mcpServers: (raw.mcp_servers ?? []).map((s, i) => toEntry(s, i, locate(yaml, ["mcp_servers", i]))),
+    platforms,
+    file: path,
+    where: locate(yaml, ["id"]),
+  };
+  return { value, problems: [] };
+}
+
+/** Parses one target file; throws ConfigError listing every problem in it. */
+export function parseTargetConfig(file: string, text: string, path: string = file): TargetConfig {
+  const result = readTargetConfig(parseYaml(file, text), path);
+  if (!result.value) throw new ConfigError(result.problems);
+  return result.value;
+}

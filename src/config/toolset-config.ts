@@ -1,0 +1,86 @@
+// Toolset YAML (`trailblaze-config/toolsets/<id>.yaml`, upstream ToolSetYamlConfig):
+// schema, platform/driver normalization and the ToolsetConfig type.
+
+import * as z from "zod";
+import { ConfigError } from "../errors.ts";
+import type { ConfigProblem } from "../errors.ts";
+import { findDriver, parsePlatform } from "../session/drivers.ts";
+import type { Platform } from "../session/drivers.ts";
+import { didYouMean } from "./did-you-mean.ts";
+import { valueAt } from "./describe.ts";
+import { PLATFORM_KEYS, unknownDriverMessage } from "./target-config.ts";
+import { validateWith } from "./validate.ts";
+import type { Validated } from "./validate.ts";
+import { locate, parseYaml, problemAt } from "./yaml-file.ts";
+import type { Where, YamlFile } from "./yaml-file.ts";
+
+export interface ToolsetConfig {
+  id: string;
+  /** "" when the file has none. */
+  description: string;
+  /** Optional gate: the toolset applies only on these platforms. */
+  platforms?: Platform[];
+  /** Optional gate: driver yaml keys (normalized from enum names). */
+  drivers?: string[];
+  alwaysEnabled: boolean;
+  tools: string[];
+  /** Absolute path of the YAML file. */
+  file: string;
+  /** Where `id:` is written (file as shown in messages). */
+  where: Where;
+}
+
+export const toolsetSchema = z.strictObject({
+  id: z.string().min(1),
+  description: z.string().nullable().optional(),
+  platforms: z.array(z.string()).nullable().optional(),
+  drivers: z.array(z.string()).nullable().optional(),
+  always_enabled: z.boolean().optional(),
+  tools: z.array(z.string()).nullable().optional(),
+});
+
+function nameProblems(yaml: YamlFile): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const platforms = valueAt(yaml.data, ["platforms"]);
+  if (Array.isArray(platforms)) {
+    platforms.forEach((p, i) => {
+      if (typeof p === "string" && !parsePlatform(p)) {
+        problems.push(problemAt(yaml, ["platforms", i], "value",
+          `unknown platform "${p}"${didYouMean(p, PLATFORM_KEYS)}; platforms are ${PLATFORM_KEYS.join(", ")}`));
+      }
+    });
+  }
+  const drivers = valueAt(yaml.data, ["drivers"]);
+  if (Array.isArray(drivers)) {
+    drivers.forEach((d, i) => {
+      if (typeof d === "string" && !findDriver(d)) problems.push(problemAt(yaml, ["drivers", i], "value", unknownDriverMessage(d)));
+    });
+  }
+  return problems;
+}
+
+/** Validates a parsed toolset file; never throws. `path` is stored in `ToolsetConfig.file`. */
+export function readToolsetConfig(yaml: YamlFile, path: string): Validated<ToolsetConfig> {
+  const checked = validateWith(toolsetSchema, yaml);
+  const problems = [...checked.problems, ...nameProblems(yaml)];
+  if (problems.length > 0 || !checked.value) return { problems };
+  const raw = checked.value;
+  const value: ToolsetConfig = {
+    id: raw.id,
+    description: raw.description ?? "",
+    ...(raw.platforms ? { platforms: [...new Set(raw.platforms.map((p) => parsePlatform(p)!))] } : {}),
+    ...(raw.drivers ? { drivers: [...new Set(raw.drivers.map((d) => findDriver(d)!.key))] } : {}),
+    alwaysEnabled: raw.always_enabled ?? false,
+    tools: raw.tools ?? [],
+    file: path,
+    where: locate(yaml, ["id"]),
+  };
+  return { value, problems: [] };
+}
+
+/** Parses one toolset file; throws ConfigError listing every problem in it. */
+export function parseToolsetConfig(file: string, text: string, path: string = file): ToolsetConfig {
+  const result = readToolsetConfig(parseYaml(file, text), path);
+  if (!result.value) throw new ConfigError(result.problems);
+  return result.value;
+}
