@@ -1,0 +1,323 @@
+// An MCP Transport that spawns, owns and stops one server process (and its process group), framing JSON-RPC over stdio.
+
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { statSync } from "node:fs";
+import { deserializeMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ServerExitedError, SpawnError, type ProcessExit } from "../../errors.ts";
+import { LineSplitter, type Line } from "./line-splitter.ts";
+import { groupAlive, signalGroup } from "./process-group.ts";
+import { StderrCapture } from "./stderr-capture.ts";
+
+export interface ProcessTransportOptions {
+  /** Server name for messages, e.g. `tools/login.ts`. */
+  name: string;
+  /** Executable, absolute or looked up on `env.PATH` (e.g. `Runtime.command`). */
+  command: string;
+  args: readonly string[];
+  /** Working directory of the child (for author servers: the script's folder). */
+  cwd: string;
+  /** The child's complete environment (not merged with `process.env`); undefined values are left out. */
+  env: Record<string, string | undefined>;
+  /** Append every stderr line here, e.g. `logs/<session>/subprocess_stderr_<name>.log`. Default: no file. */
+  stderrLogFile?: string;
+  /** Stderr lines kept for {@link ProcessTransport.stderrTail}. Default 64 lines. */
+  stderrTailLines?: number;
+  /** After stdin is closed, how long to wait for the process to exit before SIGTERM, in ms. Default 5000 ms. */
+  gracefulExitMs?: number;
+  /** After SIGTERM, how long to wait before SIGKILL, in ms (also the bound for each later step). Default 2000 ms. */
+  termExitMs?: number;
+}
+
+const NOT_JSON_PREVIEW = 200;
+
+/**
+ * Spawns `command` as the leader of its own process group and speaks newline-delimited JSON-RPC
+ * over its stdin/stdout (the SDK's framing), so the SDK `Client` can drive it. Stderr is always
+ * drained into a rolling tail and an optional log file. Lines on stdout that are not JSON-RPC are
+ * skipped and reported (`onerror` + a `[trailblaze]` line in the stderr capture), not fatal.
+ *
+ * `close()` ends stdin, waits `gracefulExitMs`, sends SIGTERM to the group, waits `termExitMs`,
+ * then SIGKILL; once the leader is gone (for any reason) the rest of its group is stopped too.
+ */
+export class ProcessTransport implements Transport, AsyncDisposable {
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onmessage?: Transport["onmessage"];
+  /** Called once when the process exits before `close()` was called (a crash or an early exit). */
+  onexit?: ((exit: ProcessExit) => void) | undefined;
+
+  readonly name: string;
+  /**
+   * Settles when the leader process has exited (resolves with code/signal), or rejects with the
+   * {@link SpawnError} if it never started.
+   */
+  readonly exited: Promise<ProcessExit>;
+
+  readonly #options: ProcessTransportOptions;
+  readonly #gracefulExitMs: number;
+  readonly #termExitMs: number;
+  readonly #stderr: StderrCapture;
+  readonly #stdout = new LineSplitter(STDIO_DEFAULT_MAX_BUFFER_SIZE);
+  #settleExited!: { resolve: (exit: ProcessExit) => void; reject: (error: Error) => void };
+  #child: ChildProcessWithoutNullStreams | undefined;
+  #exit: ProcessExit | undefined;
+  #closeRequested = false;
+  #closing: Promise<void> | undefined;
+  #afterExit: Promise<void> | undefined;
+  #streamsClosed!: () => void;
+  readonly #streamsClosedPromise = new Promise<void>((resolve) => (this.#streamsClosed = resolve));
+  #finished = false;
+  #flushed: Promise<void> | undefined;
+
+  constructor(options: ProcessTransportOptions) {
+    this.name = options.name;
+    this.#options = options;
+    this.#gracefulExitMs = options.gracefulExitMs ?? 5000;
+    this.#termExitMs = options.termExitMs ?? 2000;
+    this.#stderr = new StderrCapture({
+      tailLines: options.stderrTailLines ?? 64,
+      ...(options.stderrLogFile ? { logFile: options.stderrLogFile } : {}),
+      onFileError: (error) =>
+        this.onerror?.(new Error(`Cannot write the stderr log of MCP server ${this.name}: ${error.message}`, { cause: error })),
+    });
+    this.exited = new Promise<ProcessExit>((resolve, reject) => (this.#settleExited = { resolve, reject }));
+    this.exited.catch(() => {});
+  }
+
+  /** PID of the server process (also its process group id); undefined before start or if spawning failed. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** The last stderr lines (and `[trailblaze]` notes), oldest first. */
+  stderrTail(): string[] {
+    return this.#stderr.tail();
+  }
+
+  /** Spawns the process; resolves once it runs, rejects with a {@link SpawnError} if it cannot start. */
+  start(): Promise<void> {
+    if (this.#child || this.#closeRequested) {
+      return Promise.reject(new Error(`ProcessTransport for ${this.name} was already started or closed`));
+    }
+    const { command, args, cwd, env } = this.#options;
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn(command, [...args], { cwd, env: definedOnly(env), stdio: ["pipe", "pipe", "pipe"], detached: true });
+    } catch (error) {
+      const spawnError = this.#spawnError(error);
+      this.#settleExited.reject(spawnError);
+      this.#finish();
+      return Promise.reject(spawnError);
+    }
+    this.#child = child;
+    child.stdout.on("data", (chunk: Buffer) => {
+      for (const line of this.#stdout.push(chunk)) this.#onStdoutLine(line);
+    });
+    child.stdout.on("error", (error) => this.onerror?.(error));
+    void this.#stderr.attach(child.stderr);
+    // Write failures surface through send(); EPIPE after a crash is expected.
+    child.stdin.on("error", () => {});
+    child.once("exit", (code, signal) => this.#onExit({ exitCode: code, signal }));
+    child.once("close", () => {
+      this.#streamsClosed();
+      this.#finish();
+    });
+    return new Promise<void>((resolve, reject) => {
+      let spawned = false;
+      child.once("spawn", () => {
+        spawned = true;
+        resolve();
+      });
+      child.on("error", (error) => {
+        if (spawned) {
+          this.onerror?.(error);
+          return;
+        }
+        const spawnError = this.#spawnError(error);
+        this.#settleExited.reject(spawnError);
+        reject(spawnError);
+      });
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#child?.stdin;
+    if (!stdin || this.#exit || this.#closeRequested || stdin.destroyed || stdin.writableEnded) {
+      return Promise.reject(this.#notRunning());
+    }
+    return new Promise<void>((resolve, reject) => {
+      stdin.write(serializeMessage(message), (error) => {
+        if (!error) return resolve();
+        // A failed write means the child closed its stdin, usually because it is exiting: say how it ended.
+        void waitFor(this.exited, this.#termExitMs).then(() => reject(this.#notRunning(error)));
+      });
+    });
+  }
+
+  /** Stops the process group (see the class comment). Idempotent; resolves when the stderr log is flushed. */
+  close(): Promise<void> {
+    this.#closeRequested = true;
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #shutdown(): Promise<void> {
+    const child = this.#child;
+    if (!child || child.pid === undefined) {
+      this.#settleExited.reject(new SpawnError(`MCP server ${this.name} was closed before it was started`));
+      this.#finish();
+      await this.#flushed;
+      return;
+    }
+    const pid = child.pid;
+    if (!this.#exit) {
+      child.stdin.end();
+      if (!(await waitFor(this.exited, this.#gracefulExitMs))) {
+        signalGroup(pid, "SIGTERM");
+        if (!(await waitFor(this.exited, this.#termExitMs))) {
+          signalGroup(pid, "SIGKILL");
+          await waitFor(this.exited, this.#termExitMs);
+        }
+      }
+    }
+    await this.#cleanUpAfterExit(pid);
+    await this.#flushed;
+  }
+
+  #onExit(exit: ProcessExit): void {
+    this.#exit = exit;
+    this.#settleExited.resolve(exit);
+    if (!this.#closeRequested) this.onexit?.(exit);
+    const pid = this.#child?.pid;
+    if (pid !== undefined) void this.#cleanUpAfterExit(pid);
+  }
+
+  /**
+   * Once the leader is gone (or close() gave up on it): stops whatever is left in its group
+   * (SIGTERM, then SIGKILL), gives the pipes a moment to drain, then stops reading them (a process
+   * outside the group may hold them open) and fires `onclose`.
+   */
+  #cleanUpAfterExit(pgid: number): Promise<void> {
+    this.#afterExit ??= (async () => {
+      if (groupAlive(pgid)) {
+        signalGroup(pgid, "SIGTERM");
+        if (!(await pollUntil(() => !groupAlive(pgid), this.#termExitMs))) {
+          signalGroup(pgid, "SIGKILL");
+          await pollUntil(() => !groupAlive(pgid), this.#termExitMs);
+        }
+      }
+      await waitFor(this.#streamsClosedPromise, 1000);
+      this.#child?.stdout.destroy();
+      this.#child?.stderr.destroy();
+      this.#finish();
+    })();
+    return this.#afterExit;
+  }
+
+  /** Fires `onclose` once, after the streams are done, and flushes the stderr log. */
+  #finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    const last = this.#stdout.flush();
+    if (last) this.#onStdoutLine(last);
+    this.#flushed = this.#stderr.close();
+    this.onclose?.();
+  }
+
+  #onStdoutLine({ text, droppedBytes }: Line): void {
+    if (droppedBytes > 0) {
+      this.#report(
+        `MCP server ${this.name} wrote a stdout line of more than ${STDIO_DEFAULT_MAX_BUFFER_SIZE} bytes; it was skipped`,
+      );
+      return;
+    }
+    if (text.trim() === "") return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(text);
+    } catch {
+      const preview = text.length > NOT_JSON_PREVIEW ? `${text.slice(0, NOT_JSON_PREVIEW)}…` : text;
+      this.#report(
+        `MCP server ${this.name} wrote a non-JSON-RPC line to stdout (skipped; servers must log to stderr): ${preview}`,
+      );
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  #report(message: string): void {
+    this.#stderr.note(`[trailblaze] ${message}`);
+    this.onerror?.(new ProtocolError(message));
+  }
+
+  #notRunning(cause?: Error): Error {
+    if (this.#exit) return new ServerExitedError(this.name, this.#exit, this.stderrTail(), "before a message could be sent");
+    return new Error(`MCP server ${this.name} is not running (${this.#child ? "closed" : "not started"})`, { cause });
+  }
+
+  #spawnError(error: unknown): SpawnError {
+    const { command, cwd } = this.#options;
+    const code = (error as NodeJS.ErrnoException).code;
+    const what = `Cannot start MCP server ${this.name}: `;
+    if (!isDirectory(cwd)) {
+      return new SpawnError(`${what}working directory ${cwd} does not exist or is not a directory; check the server's path`, { cause: error });
+    }
+    if (code === "ENOENT") {
+      return new SpawnError(`${what}${command} was not found (ENOENT); install it or put it on PATH`, { cause: error });
+    }
+    if (code === "EACCES") {
+      return new SpawnError(`${what}${command} is not executable (EACCES); fix its permissions (chmod +x) or use another runtime`, {
+        cause: error,
+      });
+    }
+    return new SpawnError(`${what}spawning ${command} failed: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+  return out;
+}
+
+/** Whether `promise` settles within `ms`. The timer is unref'd: while we wait, the child's own handle keeps the loop alive. */
+function waitFor(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref?.();
+  });
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  return Promise.race([settled, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Polls `done` every 25 ms for up to `ms`; whether it became true. These timers stay ref'd: once the
+ * leader has exited nothing else may keep the event loop alive, and under Node an awaited close()
+ * (e.g. `await using` at top level) would otherwise be abandoned mid-way (exit code 13).
+ */
+async function pollUntil(done: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    await new Promise<void>((resolve) => setTimeout(resolve, 25));
+    if (done()) return true;
+  }
+  return done();
+}
