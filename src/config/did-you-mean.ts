@@ -73,3 +73,13 @@ export function didYouMean(name: string, candidates: Iterable<string>): string {
   const list = quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
   return `; did you mean ${list}?`;
 }
+
+/**
+ * `unknown driver "x"; did you mean "y"? Known drivers: a, b` — or, with nothing
+ * close, `unknown driver "x"; known drivers: a, b`. `plural` defaults to `${kind}s`.
+ */
+export function unknownNameMessage(kind: string, name: string, known: readonly string[], plural = `${kind}s`): string {
+  const hint = didYouMean(name, known);
+  const list = known.join(", ");
+  return hint ? `unknown ${kind} "${name}"${hint} Known ${plural}: ${list}` : `unknown ${kind} "${name}"; known ${plural}: ${list}`;
+}

@@ -5,7 +5,7 @@ import * as z from "zod";
 import { ConfigError } from "../errors.ts";
 import type { ConfigProblem } from "../errors.ts";
 import { findDriver, knownDriverKeys, parsePlatform } from "../session/drivers.ts";
-import { didYouMean } from "./did-you-mean.ts";
+import { unknownNameMessage } from "./did-you-mean.ts";
 import { isPlainMap, valueAt } from "./describe.ts";
 import { validateWith } from "./validate.ts";
 import type { Validated } from "./validate.ts";
@@ -111,8 +111,7 @@ function crossFieldProblems(yaml: YamlFile): ConfigProblem[] {
     for (const [name, body] of Object.entries(platforms)) {
       const platform = parsePlatform(name);
       if (!platform) {
-        problems.push(problemAt(yaml, ["platforms", name], "key",
-          `unknown platform "${name}"${didYouMean(name, PLATFORM_KEYS)}; platforms are ${PLATFORM_KEYS.join(", ")}`, ["platforms"]));
+        problems.push(problemAt(yaml, ["platforms", name], "key", unknownNameMessage("platform", name, PLATFORM_KEYS), ["platforms"]));
         continue;
       }
       const drivers = isPlainMap(body) ? body.drivers : undefined;
@@ -124,7 +123,7 @@ function crossFieldProblems(yaml: YamlFile): ConfigProblem[] {
         if (!driver) problems.push(problemAt(yaml, path, "value", unknownDriverMessage(d)));
         else if (driver.platform !== platform) {
           problems.push(problemAt(yaml, path, "value",
-            `driver ${driver.key} is a ${driver.platform} driver; list it under platforms.${driver.platform.toLowerCase()}`));
+            `driver ${driver.key} belongs to platform ${driver.platform.toLowerCase()}; list it under platforms.${driver.platform.toLowerCase()}`));
         }
       });
     }
@@ -132,9 +131,9 @@ function crossFieldProblems(yaml: YamlFile): ConfigProblem[] {
   return problems;
 }
 
+/** Unknown driver name, with the closest known keys and the full list. */
 export function unknownDriverMessage(name: string): string {
-  const hint = didYouMean(name.toLowerCase().replaceAll("_", "-"), knownDriverKeys());
-  return `unknown driver "${name}"${hint}; known drivers: ${knownDriverKeys().join(", ")} (enum spellings such as ANDROID_ONDEVICE_ACCESSIBILITY work too)`;
+  return `${unknownNameMessage("driver", name, knownDriverKeys())} (or their enum spellings, e.g. ANDROID_ONDEVICE_ACCESSIBILITY)`;
 }
 
 function toEntry(raw: z.output<typeof serverSchema>, index: number, where: Where): ServerEntry {

@@ -6,7 +6,7 @@ import { ConfigError } from "../errors.ts";
 import type { ConfigProblem } from "../errors.ts";
 import { findDriver, parsePlatform } from "../session/drivers.ts";
 import type { Platform } from "../session/drivers.ts";
-import { didYouMean } from "./did-you-mean.ts";
+import { unknownNameMessage } from "./did-you-mean.ts";
 import { valueAt } from "./describe.ts";
 import { PLATFORM_KEYS, unknownDriverMessage } from "./target-config.ts";
 import { validateWith } from "./validate.ts";
@@ -45,8 +45,7 @@ function nameProblems(yaml: YamlFile): ConfigProblem[] {
   if (Array.isArray(platforms)) {
     platforms.forEach((p, i) => {
       if (typeof p === "string" && !parsePlatform(p)) {
-        problems.push(problemAt(yaml, ["platforms", i], "value",
-          `unknown platform "${p}"${didYouMean(p, PLATFORM_KEYS)}; platforms are ${PLATFORM_KEYS.join(", ")}`));
+        problems.push(problemAt(yaml, ["platforms", i], "value", unknownNameMessage("platform", p, PLATFORM_KEYS)));
       }
     });
   }
