@@ -6,6 +6,9 @@ import { delimiter, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { RuntimeNotFoundError } from "../../errors.ts";
 
+// The hint for a server that died because its packages are missing depends on the runtime's output.
+export { explainStartupFailure } from "./startup-failure.ts";
+
 export type RuntimeKind = "bun" | "node";
 
 /** How to run a TypeScript MCP server file. */

@@ -1,0 +1,77 @@
+import { expect, test } from "bun:test";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { StderrCapture } from "./stderr-capture.ts";
+
+test("keeps a rolling tail of the last lines", () => {
+  const capture = new StderrCapture({ tailLines: 3 });
+  capture.write("one\ntwo\r\nthr");
+  capture.write("ee\nfour\nfive");
+  expect(capture.tail()).toEqual(["two", "three", "four"]);
+  capture.end();
+  expect(capture.tail()).toEqual(["three", "four", "five"]);
+});
+
+test("the tail defaults to 64 lines", () => {
+  const capture = new StderrCapture();
+  for (let i = 1; i <= 100; i++) capture.write(`line ${i}\n`);
+  const tail = capture.tail();
+  expect(tail.length).toBe(64);
+  expect(tail[0]).toBe("line 37");
+  expect(tail[63]).toBe("line 100");
+});
+
+test("cuts very long lines in the tail but keeps them whole in the file", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "stderr-capture-"));
+  const logFile = join(dir, "logs", "session-1", "subprocess_stderr_x.log");
+  const capture = new StderrCapture({ maxTailLineLength: 10, logFile });
+  capture.write(`${"x".repeat(25)}\nshort\n`);
+  capture.note("[tb] note");
+  await capture.close();
+  expect(capture.tail()).toEqual(["xxxxxxxxxx … [line cut at 10 of 25 chars]", "short", "[tb] note"]);
+  expect(readFileSync(logFile, "utf8")).toBe(`${"x".repeat(25)}\nshort\n[tb] note\n`);
+});
+
+test("marks lines over the file limit", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "stderr-capture-"));
+  const logFile = join(dir, "x.log");
+  const capture = new StderrCapture({ maxFileLineBytes: 4, logFile });
+  capture.write("abcdefgh\n");
+  await capture.close();
+  expect(capture.tail()).toEqual(["abcd … [4 more bytes]"]);
+  expect(readFileSync(logFile, "utf8")).toBe("abcd … [4 more bytes]\n");
+});
+
+test("appends to an existing log file", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "stderr-capture-"));
+  const logFile = join(dir, "x.log");
+  for (const text of ["first\n", "second\n"]) {
+    const capture = new StderrCapture({ logFile });
+    capture.write(text);
+    await capture.close();
+  }
+  expect(readFileSync(logFile, "utf8")).toBe("first\nsecond\n");
+});
+
+test("an unwritable log file is reported once and the tail keeps working", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "stderr-capture-"));
+  const errors: string[] = [];
+  // A directory where the file should be: opening it fails.
+  const capture = new StderrCapture({ logFile: dir, onFileError: (e) => errors.push((e as NodeJS.ErrnoException).code ?? "") });
+  capture.write("still captured\n");
+  await capture.close();
+  expect(errors).toEqual(["EISDIR"]);
+  expect(capture.tail()).toEqual(["still captured"]);
+});
+
+test("attach drains a stream to its end, flushing an unterminated last line", async () => {
+  const capture = new StderrCapture();
+  const stream = new PassThrough();
+  const done = capture.attach(stream);
+  stream.write("a\nb");
+  stream.end();
+  await done;
+  expect(capture.tail()).toEqual(["a", "b"]);
+});
