@@ -1,12 +1,12 @@
 // An MCP Transport that spawns, owns and stops one server process (and its process group), framing JSON-RPC over stdio.
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { statSync } from "node:fs";
 import { deserializeMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { ProtocolError, ServerExitedError, SpawnError, type ProcessExit } from "../../errors.ts";
 import { LineSplitter, type Line } from "./line-splitter.ts";
+import { spawnError } from "./spawn-error.ts";
 import { groupAlive, signalGroup } from "./process-group.ts";
 import { StderrCapture } from "./stderr-capture.ts";
 
@@ -63,6 +63,7 @@ export class ProcessTransport implements Transport, AsyncDisposable {
   #settleExited!: { resolve: (exit: ProcessExit) => void; reject: (error: Error) => void };
   #child: ChildProcessWithoutNullStreams | undefined;
   #exit: ProcessExit | undefined;
+  #started = false;
   #closeRequested = false;
   #closing: Promise<void> | undefined;
   #afterExit: Promise<void> | undefined;
@@ -98,18 +99,19 @@ export class ProcessTransport implements Transport, AsyncDisposable {
 
   /** Spawns the process; resolves once it runs, rejects with a {@link SpawnError} if it cannot start. */
   start(): Promise<void> {
-    if (this.#child || this.#closeRequested) {
+    if (this.#started || this.#closeRequested) {
       return Promise.reject(new Error(`ProcessTransport for ${this.name} was already started or closed`));
     }
+    this.#started = true;
     const { command, args, cwd, env } = this.#options;
     let child: ChildProcessWithoutNullStreams;
     try {
       child = spawn(command, [...args], { cwd, env: definedOnly(env), stdio: ["pipe", "pipe", "pipe"], detached: true });
     } catch (error) {
-      const spawnError = this.#spawnError(error);
-      this.#settleExited.reject(spawnError);
+      const failure = spawnError(this.name, this.#options, error);
+      this.#settleExited.reject(failure);
       this.#finish();
-      return Promise.reject(spawnError);
+      return Promise.reject(failure);
     }
     this.#child = child;
     child.stdout.on("data", (chunk: Buffer) => {
@@ -135,9 +137,9 @@ export class ProcessTransport implements Transport, AsyncDisposable {
           this.onerror?.(error);
           return;
         }
-        const spawnError = this.#spawnError(error);
-        this.#settleExited.reject(spawnError);
-        reject(spawnError);
+        const failure = spawnError(this.name, this.#options, error);
+        this.#settleExited.reject(failure);
+        reject(failure);
       });
     });
   }
@@ -259,32 +261,6 @@ export class ProcessTransport implements Transport, AsyncDisposable {
   #notRunning(cause?: Error): Error {
     if (this.#exit) return new ServerExitedError(this.name, this.#exit, this.stderrTail(), "before a message could be sent");
     return new Error(`MCP server ${this.name} is not running (${this.#child ? "closed" : "not started"})`, { cause });
-  }
-
-  #spawnError(error: unknown): SpawnError {
-    const { command, cwd } = this.#options;
-    const code = (error as NodeJS.ErrnoException).code;
-    const what = `Cannot start MCP server ${this.name}: `;
-    if (!isDirectory(cwd)) {
-      return new SpawnError(`${what}working directory ${cwd} does not exist or is not a directory; check the server's path`, { cause: error });
-    }
-    if (code === "ENOENT") {
-      return new SpawnError(`${what}${command} was not found (ENOENT); install it or put it on PATH`, { cause: error });
-    }
-    if (code === "EACCES") {
-      return new SpawnError(`${what}${command} is not executable (EACCES); fix its permissions (chmod +x) or use another runtime`, {
-        cause: error,
-      });
-    }
-    return new SpawnError(`${what}spawning ${command} failed: ${(error as Error).message}`, { cause: error });
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }
 
