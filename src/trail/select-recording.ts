@@ -1,0 +1,42 @@
+// Which recording of a step (and which skip reason of a trail) applies to a
+// session: its device key, else its platform, else `all`, else `tools`.
+
+import type { Platform } from "../session/drivers.ts";
+import type { RecordedCall, Trail, TrailStep } from "./trail-types.ts";
+
+export interface SessionClassifiers {
+  /** The session's device key (a key of `config.devices`), when it has one. */
+  deviceKey?: string;
+  platform: Platform;
+}
+
+/** Classifiers tried in order, most specific first. */
+export function classifierChain(session: SessionClassifiers): string[] {
+  const chain = [session.deviceKey, session.platform.toLowerCase(), "all", "tools"].filter((k): k is string => !!k);
+  return [...new Set(chain)];
+}
+
+/**
+ * The calls to replay for `step` in this session, or undefined when the step has
+ * no recording for it (it then needs an agent). An empty list is a recorded no-op.
+ */
+export function selectRecording(step: TrailStep, session: SessionClassifiers): RecordedCall[] | undefined {
+  for (const key of classifierChain(session)) {
+    const calls = step.recordings[key];
+    if (calls !== undefined) return calls;
+  }
+  return undefined;
+}
+
+/** The reason this trail is skipped in this session, or undefined when it runs. */
+export function skipReason(trail: Trail, session: SessionClassifiers): string | undefined {
+  if (trail.skip === true) return "skip: true";
+  if (typeof trail.skip === "string" && trail.skip.trim() !== "") return trail.skip;
+  if (trail.skipByDevice) {
+    for (const key of classifierChain(session)) {
+      const reason = trail.skipByDevice[key];
+      if (reason !== undefined) return reason.trim() !== "" ? reason : undefined;
+    }
+  }
+  return undefined;
+}
