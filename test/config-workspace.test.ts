@@ -86,9 +86,14 @@ describe("loadWorkspace", () => {
         },
       ],
       platforms: {
-        android: { appIds: ["com.example.myapp"], toolSets: ["myapp_login"], drivers: ["android-ondevice-accessibility"] },
-        ios: { appIds: ["com.example.myapp"], toolSets: ["myapp_login"] },
-        web: { appIds: [], toolSets: [] },
+        android: {
+          appIds: ["com.example.myapp"],
+          toolSets: ["myapp_login"],
+          drivers: ["android-ondevice-accessibility"],
+          where: { file: shown, line: 12, col: 12 },
+        },
+        ios: { appIds: ["com.example.myapp"], toolSets: ["myapp_login"], where: { file: shown, line: 13, col: 12 } },
+        web: { appIds: [], toolSets: [], where: { file: shown, line: 14, col: 3 } },
       },
       file: join(dir, "targets/myapp.yaml"),
       where: { file: shown, line: 1, col: 5 },
@@ -122,12 +127,15 @@ describe("loadWorkspace", () => {
         'targets/shop.yaml:2:1 : unknown key "display_nme"; did you mean "display_name"?',
         "toolsets/a.yaml:2:8 tools: expected a list, got a string (\"tapOn\")",
       ]);
-      await Bun.write(join(dir, "targets/shop.yaml"), "id: shop_app\n");
+      await Bun.write(join(dir, "targets/shop.yaml"), "id: shop_app\nplatforms:\n  web: { tool_sets: [shop_web, a] }\n");
       await Bun.write(join(dir, "toolsets/a.yaml"), "id: a\ntools: [tapOn]\n");
+      await Bun.write(join(dir, "toolsets/shop_web.yaml"), "id: shop_wbe\n");
       const workspace = await loadWorkspace(dir, { cwd: dir });
-      expect(workspace.warnings.map((w) => `${w.file}:${w.line}:${w.col} ${w.message}`)).toEqual([
-        'targets/shop.yaml:1:5 id "shop_app" differs from the file name shop.yaml; name the file shop_app.yaml',
-        'targets/shop.yaml:1:5 target id "shop_app" does not follow the trailmap rule ^[a-z][a-zA-Z0-9]*$ (lower camel case)',
+      expect(workspace.warnings.map((w) => `${w.file}:${w.line}:${w.col} ${w.path}: ${w.message}`)).toEqual([
+        'targets/shop.yaml:1:5 id: id "shop_app" differs from the file name shop.yaml; name the file shop_app.yaml',
+        'targets/shop.yaml:1:5 id: target id "shop_app" does not follow the trailmap rule ^[a-z][a-zA-Z0-9]*$ (lower camel case)',
+        'toolsets/shop_web.yaml:1:5 id: id "shop_wbe" differs from the file name shop_web.yaml; name the file shop_wbe.yaml',
+        'targets/shop.yaml:3:8 platforms.web.tool_sets: toolset "shop_web" is not defined in toolsets/, so it enables nothing; did you mean "shop_wbe"?',
       ]);
     } finally {
       rmSync(dir, { recursive: true });

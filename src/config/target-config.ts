@@ -34,6 +34,8 @@ export interface TargetPlatform {
   toolSets: string[];
   /** Driver yaml keys (normalized from enum names). */
   drivers?: string[];
+  /** Where this platform's entry is written. */
+  where?: Where;
 }
 
 export interface TargetConfig {
@@ -166,7 +168,12 @@ export function readTargetConfig(yaml: YamlFile, path: string): Validated<Target
   for (const [name, body] of Object.entries(raw.platforms ?? {})) {
     const key = parsePlatform(name)!.toLowerCase() as PlatformKey;
     const drivers = body?.drivers?.map((d) => findDriver(d)!.key);
-    platforms[key] = { appIds: body?.app_ids ?? [], toolSets: body?.tool_sets ?? [], ...(drivers ? { drivers } : {}) };
+    platforms[key] = {
+      appIds: body?.app_ids ?? [],
+      toolSets: body?.tool_sets ?? [],
+      ...(drivers ? { drivers } : {}),
+      where: locate(yaml, ["platforms", name]),
+    };
   }
   const value: TargetConfig = {
     id: raw.id,

@@ -5,6 +5,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, extname, isAbsolute, join, relative, resolve } from "node:path";
 import { ConfigError, ConfigNotFoundError, formatProblem } from "../errors.ts";
 import type { ConfigProblem } from "../errors.ts";
+import { didYouMean } from "./did-you-mean.ts";
 import { readTargetConfig } from "./target-config.ts";
 import type { TargetConfig } from "./target-config.ts";
 import { readToolsetConfig } from "./toolset-config.ts";
@@ -119,7 +120,27 @@ export async function loadWorkspace(configDir: string, options: LoadWorkspaceOpt
   const targets = await loadFolder(join(dir, "targets"), "target", readTargetConfig, cwd, problems, warnings);
   const toolsets = await loadFolder(join(dir, "toolsets"), "toolset", readToolsetConfig, cwd, problems, warnings);
   if (problems.length > 0) throw new ConfigError(problems);
+  warnings.push(...unknownToolsetRefs(targets, toolsets));
   return { configDir: dir, targets, toolsets, warnings };
+}
+
+/** Target `tool_sets:` entries no toolset file defines: they enable nothing, so say so. */
+function unknownToolsetRefs(targets: Map<string, TargetConfig>, toolsets: Map<string, ToolsetConfig>): ConfigProblem[] {
+  const out: ConfigProblem[] = [];
+  for (const target of targets.values()) {
+    for (const [platform, body] of Object.entries(target.platforms)) {
+      for (const id of body?.toolSets ?? []) {
+        if (toolsets.has(id)) continue;
+        const hint = didYouMean(id, toolsets.keys());
+        out.push({
+          ...(body?.where ?? target.where),
+          path: `platforms.${platform}.tool_sets`,
+          message: `toolset "${id}" is not defined in toolsets/, so it enables nothing${hint}`,
+        });
+      }
+    }
+  }
+  return out;
 }
 
 /** Warnings as printable lines (`file:line:col path: message`). */

@@ -45,6 +45,12 @@ describe("interpolate", () => {
     expect(input["{{email}}"][0]).toBe("{{count}}");
   });
 
+  test("{{memory.name}} falls back to the key name", () => {
+    expect(interpolate("{{memory.email}}", lookup)).toBe("a@example.com");
+    expect(interpolate("{{memory.count}}", recordLookup({ "memory.count": 9, count: 3 }).lookup)).toBe(9);
+    expect(thrown(() => interpolate("{{memory.nope}}", lookup)).key).toBe("memory.nope");
+  });
+
   test("text without placeholders is returned as is", () => {
     expect(interpolate("a {b} {{}} $ {", lookup)).toBe("a {b} {{}} $ {");
   });

@@ -15,6 +15,7 @@ export interface InterpolateOptions {
   context?: string;
 }
 
+const MEMORY_PREFIX = "memory.";
 const PLACEHOLDER = /\{\{\s*([^{}\s][^{}]*?)\s*\}\}|\$\{\s*([^{}\s][^{}]*?)\s*\}/g;
 const WHOLE = /^(?:\{\{\s*([^{}\s][^{}]*?)\s*\}\}|\$\{\s*([^{}\s][^{}]*?)\s*\})$/;
 
@@ -41,13 +42,19 @@ function asText(value: unknown): string {
  * Replaces placeholders in strings, recursively through arrays and objects
  * (keys are left alone). A string that is exactly one placeholder takes the
  * value itself, keeping its type (`"{{count}}"` → 3); inside longer text values
- * are stringified (objects as JSON). An unknown key throws InterpolationError
- * naming it and the known keys, closest first.
+ * are stringified (objects as JSON). `{{memory.name}}` falls back to the key
+ * `name` when `memory.name` itself is unknown. An unknown key throws
+ * InterpolationError naming it and the known keys, closest first.
  */
 export function interpolate(value: unknown, lookup: Lookup, options: InterpolateOptions = {}): unknown {
   const resolve = (key: string, written: string): unknown => {
     const result = lookup(key);
     if (result.found) return result.value;
+    // Upstream trails also write memory keys as `{{memory.name}}`.
+    if (key.startsWith(MEMORY_PREFIX)) {
+      const bare = lookup(key.slice(MEMORY_PREFIX.length));
+      if (bare.found) return bare.value;
+    }
     throw unknownKey(key, written, options);
   };
   const visit = (v: unknown): unknown => {

@@ -18,6 +18,7 @@ test("the most specific recording wins; empty lists count as recorded", () => {
   expect(selectRecording(s, { platform: "ANDROID" })).toEqual([call("a")]);
   expect(selectRecording(step({ tools: [call("t")] }), { platform: "WEB" })).toEqual([call("t")]);
   expect(selectRecording(step({ android: [call("x")] }), { platform: "WEB" })).toBeUndefined();
+  expect(selectRecording(step({ IOS: [call("upper")], Tools: [call("t")] }), { platform: "IOS" })).toEqual([call("upper")]);
 });
 
 test("skip reasons: trail-wide, then per device", () => {

@@ -21,9 +21,11 @@ export function classifierChain(session: SessionClassifiers): string[] {
  * no recording for it (it then needs an agent). An empty list is a recorded no-op.
  */
 export function selectRecording(step: TrailStep, session: SessionClassifiers): RecordedCall[] | undefined {
+  const keys = Object.keys(step.recordings);
   for (const key of classifierChain(session)) {
-    const calls = step.recordings[key];
-    if (calls !== undefined) return calls;
+    // Exact key first, then any case (`Android:` / `IOS:` as written by hand).
+    const match = step.recordings[key] !== undefined ? key : keys.find((k) => k.toLowerCase() === key.toLowerCase());
+    if (match !== undefined) return step.recordings[match];
   }
   return undefined;
 }
