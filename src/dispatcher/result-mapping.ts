@@ -2,7 +2,7 @@
 // ToolResult, per the extension conventions §3.
 
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { ContentBlock, ToolResult } from "./tool-result.ts";
+import type { ContentBlock, Success, ToolResult } from "./tool-result.ts";
 import { exceptionThrown } from "./tool-result.ts";
 
 /** The parts of an MCP CallToolResult the mapping reads. */
@@ -41,7 +41,7 @@ export function mapCallToolResult(result: CallToolResultLike): ToolResult {
   const base = structuredContent === undefined ? { content } : { content, structuredContent };
 
   if (result.isError !== true) {
-    const mapped: ToolResult = { variant: "Success", message: text ?? "", ...base };
+    const mapped: Success = { variant: "Success", message: text ?? "", ...base };
     if (isRecord(meta.memoryDelta)) mapped.memoryDelta = meta.memoryDelta;
     if (Array.isArray(meta.memoryDeletions)) {
       mapped.memoryDeletions = meta.memoryDeletions.filter((k): k is string => typeof k === "string");

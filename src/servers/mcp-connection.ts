@@ -22,6 +22,8 @@ export interface McpConnectionOptions {
   callTimeoutMs?: number;
   /** Most tools/list pages accepted before the server is declared broken. Default 100. */
   maxPages?: number;
+  /** Stops the server without a grace period; used when the handshake fails. Default: `transport.close()`. */
+  terminate?: () => Promise<void>;
   /** Stderr tail (or similar) to attach to handshake errors. */
   diagnostics?: () => readonly string[];
   /**
@@ -72,7 +74,9 @@ export class McpConnection implements AsyncDisposable {
       const tools = await Promise.race([handshake, timedOut]);
       return { connection, tools };
     } catch (error) {
-      await connection.close();
+      connection.#closing = true;
+      await (options.terminate ?? (() => options.transport.close()))();
+      await client.close().catch(() => {});
       await connection.#deathSettled;
       throw connection.#death ?? error;
     } finally {
@@ -125,8 +129,8 @@ export class McpConnection implements AsyncDisposable {
       return mapCallToolResult(result);
     } catch (error) {
       await this.#deathSettled;
-      if (this.#death) return fatalError(this.#death.message);
-      return mapCallError(error, timeout);
+      const death = this.death;
+      return death ? fatalError(death.message) : mapCallError(error, timeout);
     }
   }
 

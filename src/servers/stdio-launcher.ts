@@ -52,6 +52,7 @@ export const launchStdioServer: Launcher = async (server: ResolvedServer, spec: 
     transport,
     handshakeTimeoutMs: spec.handshakeTimeoutMs,
     callTimeoutMs: server.timeoutMs ?? spec.callTimeoutMs,
+    terminate: () => transport.terminate(),
     diagnostics: () => transport.stderrTail(),
     explainClose: () => explainExit(started ? "during the session" : "during startup (initialize/tools/list)"),
   });

@@ -73,7 +73,14 @@ export class Session implements AsyncDisposable {
         return launched;
       })),
     );
-    const failures = started.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason);
+    // The same failure from every server (e.g. no runtime on PATH) is reported once.
+    const failures = [
+      ...new Map(
+        started
+          .filter((r): r is PromiseRejectedResult => r.status === "rejected")
+          .map((r) => [r.reason instanceof Error ? r.reason.message : String(r.reason), r.reason]),
+      ).values(),
+    ];
     if (failures.length > 0) throw failures.length === 1 ? failures[0] : new SessionStartError(failures);
 
     const facts = { driver: this.spec.driver.key, platform: this.spec.driver.platform, agent: this.spec.agent };

@@ -161,7 +161,17 @@ export class ProcessTransport implements Transport, AsyncDisposable {
   /** Stops the process group (see the class comment). Idempotent; resolves when the stderr log is flushed. */
   close(): Promise<void> {
     this.#closeRequested = true;
-    this.#closing ??= this.#shutdown();
+    this.#closing ??= this.#shutdown(this.#gracefulExitMs);
+    return this.#closing;
+  }
+
+  /**
+   * Like `close()` but skips the stdin grace period (SIGTERM → `termExitMs` → SIGKILL): for a
+   * server that never finished its handshake and so cannot be expected to exit politely.
+   */
+  terminate(): Promise<void> {
+    this.#closeRequested = true;
+    this.#closing ??= this.#shutdown(0);
     return this.#closing;
   }
 
@@ -169,7 +179,7 @@ export class ProcessTransport implements Transport, AsyncDisposable {
     return this.close();
   }
 
-  async #shutdown(): Promise<void> {
+  async #shutdown(gracefulExitMs: number): Promise<void> {
     const child = this.#child;
     if (!child || child.pid === undefined) {
       this.#settleExited.reject(new SpawnError(`MCP server ${this.name} was closed before it was started`));
@@ -180,7 +190,7 @@ export class ProcessTransport implements Transport, AsyncDisposable {
     const pid = child.pid;
     if (!this.#exit) {
       child.stdin.end();
-      if (!(await waitFor(this.exited, this.#gracefulExitMs))) {
+      if (!(await waitFor(this.exited, gracefulExitMs))) {
         signalGroup(pid, "SIGTERM");
         if (!(await waitFor(this.exited, this.#termExitMs))) {
           signalGroup(pid, "SIGKILL");

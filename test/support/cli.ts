@@ -1,0 +1,46 @@
+// Runs the CLI in-process (fast) or as a real `bun src/cli/main.ts` subprocess,
+// capturing stdout, stderr and the exit code.
+
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { runCli } from "../../src/cli/main.ts";
+
+export const REPO = resolve(import.meta.dir, "../..");
+export const BIN_DIR = join(REPO, "node_modules/.bin");
+/** PATH with the repo's bun first, as `bun trailblaze` (a package script) has it. */
+export const TEST_PATH = `${BIN_DIR}:${process.env.PATH ?? ""}`;
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `${prefix}-`));
+}
+
+export async function cli(argv: string[], options: { cwd: string; env?: Record<string, string | undefined> }): Promise<CliRun> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(argv, {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    cwd: options.cwd,
+    env: { ...process.env, PATH: TEST_PATH, ...options.env },
+    isTTY: false,
+  });
+  return { code, stdout, stderr };
+}
+
+export async function cliProcess(argv: string[], options: { cwd: string; env?: Record<string, string | undefined> }): Promise<CliRun> {
+  const child = Bun.spawn([process.execPath, join(REPO, "src/cli/main.ts"), ...argv], {
+    cwd: options.cwd,
+    env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", ...options.env } as Record<string, string>,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return { code, stdout, stderr };
+}
