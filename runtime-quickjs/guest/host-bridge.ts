@@ -1,0 +1,34 @@
+// The contract between the QuickJS host and guest code: the native hooks the host installs
+// as the hidden global `__trailblazeHost` before the prelude and the bundle run.
+
+/** Native functions provided by the host (runtime-quickjs/guest-hooks.ts). Strings cross as JSON. */
+export interface HostBridge {
+  /** Writes one formatted console line. */
+  log(level: "debug" | "info" | "warn" | "error", text: string): void;
+  /** Arms a host timer; the host calls `__trailblazeGuest.fireTimer(id)` when it elapses. */
+  setTimer(id: number, delayMs: number): void;
+  clearTimer(id: number): void;
+  /** Guest→host MCP message, one JSON-RPC message serialized with JSON.stringify. */
+  send(json: string): void;
+  /** Registers the guest transport: the host delivers messages by calling `receive(json)`. */
+  attach(receive: (json: string) => void): void;
+  /** The guest transport closed (the author called `server.close()`); the host closes too. */
+  detach(): void;
+  /** Calls the host's `onExecute`; resolves with the JSON of its result. */
+  execute(name: string, argsJson: string): Promise<string>;
+}
+
+/** Guest functions the prelude exposes for the host (hidden global `__trailblazeGuest`). */
+export interface GuestHooks {
+  fireTimer(id: number): void;
+}
+
+export const HOST_GLOBAL = "__trailblazeHost";
+export const GUEST_GLOBAL = "__trailblazeGuest";
+
+/** The host bridge, read once when a guest module is evaluated. */
+export function hostBridge(): HostBridge {
+  const bridge = (globalThis as Record<string, unknown>)[HOST_GLOBAL] as HostBridge | undefined;
+  if (!bridge) throw new Error("trailblaze: this bundle must run inside the trailblaze QuickJS host");
+  return bridge;
+}

@@ -1,0 +1,44 @@
+// The guest prelude: evaluated in every QuickJS context before the bundle. Installs the web
+// globals the MCP SDK and zod need (console, timers, AbortController, atob/btoa, URL,
+// queueMicrotask) and `trailblaze.execute`, all on top of the host bridge. Nothing here reaches
+// the host except through that bridge.
+import { AbortController, AbortSignal } from "./abort.ts";
+import { atob, btoa } from "./base64.ts";
+import { makeConsole } from "./console.ts";
+import { DOMException } from "./dom-exception.ts";
+import { GUEST_GLOBAL, hostBridge, type GuestHooks } from "./host-bridge.ts";
+import { makeTimers } from "./timers.ts";
+import { URL, URLSearchParams } from "./url.ts";
+
+const host = Object.freeze(hostBridge());
+const timers = makeTimers(host);
+
+/** `trailblaze.execute(name, args)`: runs a Trailblaze tool on the host; args and result cross as JSON. */
+const trailblaze = Object.freeze({
+  execute(name: string, args: Record<string, unknown> = {}): Promise<unknown> {
+    return host.execute(String(name), JSON.stringify(args)).then((json) => JSON.parse(json) as unknown);
+  },
+});
+
+const globals: Record<string, unknown> = {
+  console: makeConsole(host),
+  setTimeout: timers.setTimeout,
+  clearTimeout: timers.clearTimeout,
+  setInterval: timers.setInterval,
+  clearInterval: timers.clearInterval,
+  queueMicrotask: (fn: () => void) => void Promise.resolve().then(fn),
+  AbortController,
+  AbortSignal,
+  DOMException,
+  atob,
+  btoa,
+  URL,
+  URLSearchParams,
+  trailblaze,
+};
+for (const [name, value] of Object.entries(globals)) {
+  Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
+}
+
+const hooks: GuestHooks = { fireTimer: timers.fireTimer };
+Object.defineProperty(globalThis, GUEST_GLOBAL, { value: Object.freeze(hooks), enumerable: false });

@@ -1,0 +1,10 @@
+// The on-device runtime: author MCP server bundles running in QuickJS behind an SDK Transport.
+export {
+  startQuickJsServer,
+  DEFAULT_CALL_DEADLINE_MS,
+  DEFAULT_MEMORY_LIMIT_BYTES,
+  MAX_STACK_LIMIT_BYTES,
+  type QuickJsServer,
+  type QuickJsServerOptions,
+} from "./quickjs-server.ts";
+export type { LogLevel } from "./sandbox.ts";

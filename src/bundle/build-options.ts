@@ -1,0 +1,67 @@
+// The esbuild configuration for on-device bundles, shared by `bundleEntry` and the static pass
+// of `checkBundle`, plus the formatting of esbuild messages.
+import { dirname, relative } from "node:path";
+import type { BuildOptions, Message } from "esbuild";
+import { nodeBuiltinsPlugin } from "./node-builtins-plugin.ts";
+import { sdkSwapsPlugin, type SdkSwapsOptions } from "./sdk-swaps-plugin.ts";
+import { zodLeanPlugin } from "./zod-lean-plugin.ts";
+
+/** Bumped whenever the bundle layout or plugins change, so cached bundles are rebuilt. */
+export const BUNDLER_VERSION = "trailblaze-bundle-1";
+
+/** Name of the virtual entry that imports the author's file. */
+export const ENTRY_SHIM = "trailblaze-entry.js";
+
+export interface OnDeviceBuildOptions {
+  /** Absolute path of the author's entry file. */
+  entry: string;
+  cwd: string;
+  swaps: SdkSwapsOptions;
+  minify: boolean;
+}
+
+/**
+ * esbuild options: platform neutral (nothing of Node), ES2020, ESM with top-level await allowed
+ * (authors write `await server.connect(...)`), to be wrapped in an async IIFE by the caller.
+ * The entry is imported from a one-line shim so the output has no `export` statements.
+ */
+export function onDeviceBuildOptions(opts: OnDeviceBuildOptions): BuildOptions & { write: false; metafile: true } {
+  return {
+    absWorkingDir: opts.cwd,
+    stdin: {
+      contents: `import ${JSON.stringify(opts.entry)};\n`,
+      resolveDir: dirname(opts.entry),
+      sourcefile: ENTRY_SHIM,
+      loader: "js",
+    },
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: "neutral",
+    format: "esm",
+    target: "es2020",
+    supported: { "top-level-await": true, "import-meta": false },
+    mainFields: ["module", "main"],
+    conditions: ["import", "default"],
+    resolveExtensions: [".ts", ".tsx", ".mts", ".js", ".mjs", ".cjs", ".json"],
+    define: { "process.env.NODE_ENV": '"production"' },
+    minify: opts.minify,
+    charset: "utf8",
+    legalComments: "none",
+    logLevel: "silent",
+    plugins: [nodeBuiltinsPlugin(), sdkSwapsPlugin(opts.swaps), zodLeanPlugin()],
+  };
+}
+
+/** Wraps esbuild's ESM output so it runs as a classic script; evaluates to the module's promise. */
+export function wrapAsScript(esm: string): string {
+  const body = esm.startsWith("#!") ? esm.slice(esm.indexOf("\n") + 1) : esm;
+  return `(async()=>{${body}})();\n`;
+}
+
+export function formatMessage(message: Message, cwd: string): string {
+  const loc = message.location;
+  if (!loc) return message.text;
+  const file = loc.namespace === "file" || loc.namespace === "" ? relative(cwd, loc.file) || loc.file : loc.file;
+  return `${file}:${loc.line}:${loc.column + 1}: ${message.text}`;
+}
