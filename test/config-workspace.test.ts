@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, ConfigNotFoundError } from "../src/errors.ts";
-import { findConfigDir, loadWorkspace, resolveScriptPath, resolveTargetServers } from "../src/config/workspace.ts";
+import { findConfigDir, loadWorkspace, resolveScriptPath, resolveTargetServers, unknownToolsetRefs } from "../src/config/workspace.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const FIXTURES = join(ROOT, "fixtures/config");
@@ -135,7 +135,10 @@ describe("loadWorkspace", () => {
         'targets/shop.yaml:1:5 id: id "shop_app" differs from the file name shop.yaml; name the file shop_app.yaml',
         'targets/shop.yaml:1:5 id: target id "shop_app" does not follow the trailmap rule ^[a-z][a-zA-Z0-9]*$ (lower camel case)',
         'toolsets/shop_web.yaml:1:5 id: id "shop_wbe" differs from the file name shop_web.yaml; name the file shop_wbe.yaml',
-        'targets/shop.yaml:3:8 platforms.web.tool_sets: toolset "shop_web" is not defined in toolsets/, so it enables nothing; did you mean "shop_wbe"?',
+      ]);
+      const refs = unknownToolsetRefs(workspace.targets.values(), new Set(workspace.toolsets.keys()));
+      expect(refs.map((w) => `${w.file}:${w.line}:${w.col} ${w.path}: ${w.message}`)).toEqual([
+        'targets/shop.yaml:3:8 platforms.web.tool_sets: toolset "shop_web" is not defined in toolsets/, so it enables nothing (no toolset file or tool _meta defines it); did you mean "shop_wbe"?',
       ]);
     } finally {
       rmSync(dir, { recursive: true });

@@ -2,7 +2,7 @@
 // flags, start servers with the right launchers, route warnings to stderr, and
 // keep the session known to the reaper until it is disposed.
 
-import { findConfigDir, loadWorkspace } from "../config/workspace.ts";
+import { findConfigDir, formatWarnings, loadWorkspace } from "../config/workspace.ts";
 import { launchStdioServer } from "../servers/stdio-launcher.ts";
 import { launchQuickJsServer } from "../servers/quickjs-launcher.ts";
 import { Session, type SessionOptions } from "../session/session.ts";
@@ -22,7 +22,8 @@ export async function openSession(
   options: OpenSessionOptions = {},
 ): Promise<Session> {
   const configDir = await findConfigDir({ flag: flags.config, env: io.env.TRAILBLAZE_CONFIG_DIR, cwd: io.cwd });
-  const workspace = await loadWorkspace(configDir);
+  const workspace = await loadWorkspace(configDir, { cwd: io.cwd });
+  for (const warning of formatWarnings(workspace)) io.stderr(`${warning}\n`);
   const spec = resolveSessionSpec(workspace, flags, { cwd: io.cwd, env: io.env, ...(options.trail ? { trail: options.trail } : {}) });
   const session = await Session.start(spec, {
     launchers: { host: launchStdioServer, "on-device": launchQuickJsServer },

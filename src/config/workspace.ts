@@ -120,22 +120,25 @@ export async function loadWorkspace(configDir: string, options: LoadWorkspaceOpt
   const targets = await loadFolder(join(dir, "targets"), "target", readTargetConfig, cwd, problems, warnings);
   const toolsets = await loadFolder(join(dir, "toolsets"), "toolset", readToolsetConfig, cwd, problems, warnings);
   if (problems.length > 0) throw new ConfigError(problems);
-  warnings.push(...unknownToolsetRefs(targets, toolsets));
   return { configDir: dir, targets, toolsets, warnings };
 }
 
-/** Target `tool_sets:` entries no toolset file defines: they enable nothing, so say so. */
-function unknownToolsetRefs(targets: Map<string, TargetConfig>, toolsets: Map<string, ToolsetConfig>): ConfigProblem[] {
+/**
+ * Target `tool_sets:` entries that name no toolset: they enable nothing, so say so. Toolsets
+ * can also be created by tools (`_meta["trailblaze/toolset"]`), so only a session, once its
+ * servers have registered, knows every id: it passes them in `known`.
+ */
+export function unknownToolsetRefs(targets: Iterable<TargetConfig>, known: ReadonlySet<string>): ConfigProblem[] {
   const out: ConfigProblem[] = [];
-  for (const target of targets.values()) {
+  for (const target of targets) {
     for (const [platform, body] of Object.entries(target.platforms)) {
       for (const id of body?.toolSets ?? []) {
-        if (toolsets.has(id)) continue;
-        const hint = didYouMean(id, toolsets.keys());
+        if (known.has(id)) continue;
+        const hint = didYouMean(id, known);
         out.push({
           ...(body?.where ?? target.where),
           path: `platforms.${platform}.tool_sets`,
-          message: `toolset "${id}" is not defined in toolsets/, so it enables nothing${hint}`,
+          message: `toolset "${id}" is not defined in toolsets/, so it enables nothing (no toolset file or tool _meta defines it)${hint}`,
         });
       }
     }

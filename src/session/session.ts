@@ -4,7 +4,8 @@
 
 import { relative } from "node:path";
 import { SessionStartError } from "../errors.ts";
-import { resolveTargetServers } from "../config/workspace.ts";
+import { resolveTargetServers, unknownToolsetRefs } from "../config/workspace.ts";
+import { formatProblem } from "../errors.ts";
 import { Dispatcher, type CallRecord } from "../dispatcher/dispatcher.ts";
 import { ToolRegistry, type RegisteredTool } from "../registry/registry.ts";
 import { registerMcpTools } from "../registry/register-mcp-tools.ts";
@@ -96,6 +97,7 @@ export class Session implements AsyncDisposable {
       launched.connection.onDeath((error) => this.#fail(error));
     });
     this.#registerToolsets(warn);
+    this.#warnUnknownToolsetRefs(warn);
   }
 
   #registerToolsets(warn: (message: string) => void): void {
@@ -124,6 +126,13 @@ export class Session implements AsyncDisposable {
           warn(`toolset ${toolset.id} (${relative(this.spec.cwd, toolset.file)}) lists tool ${name}, which no source registered`);
         }
       }
+    }
+  }
+
+  #warnUnknownToolsetRefs(warn: (message: string) => void): void {
+    const known = new Set(this.registry.toolsets().map((t) => t.id));
+    for (const problem of unknownToolsetRefs([this.spec.target], known)) {
+      warn(formatProblem(problem));
     }
   }
 
