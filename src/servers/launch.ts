@@ -5,6 +5,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { SessionSpec } from "../session/session-spec.ts";
 import type { TransportKind } from "../registry/registry.ts";
 import type { McpConnection } from "./mcp-connection.ts";
+import type { ToolResult } from "../dispatcher/tool-result.ts";
 
 /** A server entry with its paths resolved. */
 export type ResolvedServer =
@@ -19,4 +20,12 @@ export interface LaunchedServer {
   pid?: number;
 }
 
-export type Launcher = (server: ResolvedServer, spec: SessionSpec, signal: AbortSignal) => Promise<LaunchedServer>;
+/** What a launcher may use of the session that starts it. */
+export interface LaunchContext {
+  /** Aborted when the session closes. */
+  signal: AbortSignal;
+  /** `trailblaze.execute` from a tool of the server `callerSource` (see ExecuteBridge). */
+  execute(callerSource: string, name: string, args: Record<string, unknown>): Promise<ToolResult>;
+}
+
+export type Launcher = (server: ResolvedServer, spec: SessionSpec, context: LaunchContext) => Promise<LaunchedServer>;

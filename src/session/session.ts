@@ -7,6 +7,7 @@ import { SessionStartError } from "../errors.ts";
 import { resolveTargetServers, unknownToolsetRefs } from "../config/workspace.ts";
 import { formatProblem } from "../errors.ts";
 import { Dispatcher, type CallRecord } from "../dispatcher/dispatcher.ts";
+import { ExecuteBridge } from "../dispatcher/execute-bridge.ts";
 import { ToolRegistry, type RegisteredTool } from "../registry/registry.ts";
 import { registerMcpTools } from "../registry/register-mcp-tools.ts";
 import type { LaunchedServer, Launcher, ResolvedServer } from "../servers/launch.ts";
@@ -68,8 +69,10 @@ export class Session implements AsyncDisposable {
 
     const servers = resolveTargetServers(this.spec.target, this.spec.cwd);
     const launch = options.launchers[this.spec.agent];
+    const bridge = new ExecuteBridge(this.registry, this.dispatcher);
+    const context = { signal: this.#abort.signal, execute: bridge.execute.bind(bridge) };
     const started = await Promise.allSettled(
-      servers.map((server) => launch(server, this.spec, this.#abort.signal).then((launched) => {
+      servers.map((server) => launch(server, this.spec, context).then((launched) => {
         this.#servers.push(launched);
         return launched;
       })),

@@ -1,0 +1,40 @@
+// `trailblaze.execute(name, args)` from inside a tool: dispatches through the
+// session like any call, but refuses re-entry into the calling bundle (it is busy
+// with the calling tool) and caps how many such calls may be in flight.
+
+import type { ToolRegistry } from "../registry/registry.ts";
+import type { Dispatcher } from "./dispatcher.ts";
+import type { ToolResult } from "./tool-result.ts";
+
+/** Most `trailblaze.execute` calls in flight at once in one session (nesting included). */
+export const MAX_EXECUTE_DEPTH = 16;
+
+export class ExecuteBridge {
+  readonly #registry: ToolRegistry;
+  readonly #dispatcher: Dispatcher;
+  #inFlight = 0;
+
+  constructor(registry: ToolRegistry, dispatcher: Dispatcher) {
+    this.#registry = registry;
+    this.#dispatcher = dispatcher;
+  }
+
+  /** Throws (the guest sees a rejected promise) when the call is refused; tool failures are results. */
+  async execute(callerSource: string, name: string, args: Record<string, unknown>): Promise<ToolResult> {
+    if (this.#registry.get(name)?.source === callerSource) {
+      throw new Error(
+        `trailblaze.execute("${name}") refused: ${name} is served by the same bundle (${callerSource}), ` +
+          `which is busy with the calling tool; call that function directly instead`,
+      );
+    }
+    if (this.#inFlight >= MAX_EXECUTE_DEPTH) {
+      throw new Error(`trailblaze.execute("${name}") refused: more than ${MAX_EXECUTE_DEPTH} nested trailblaze.execute calls`);
+    }
+    this.#inFlight++;
+    try {
+      return await this.#dispatcher.dispatch(name, args);
+    } finally {
+      this.#inFlight--;
+    }
+  }
+}
