@@ -1,0 +1,55 @@
+// The `_trailblazeContext` envelope (conventions §2) and `contextOf`, which finds it wherever a
+// handler can see it: in its arguments (when the input schema declares the key) or in the
+// request's `_meta.trailblaze` (always sent by Trailblaze; what a standard handler reads).
+
+import type { Platform } from "./meta.ts";
+
+/** The reserved argument key Trailblaze injects; never advertised to the LLM. */
+export const CONTEXT_KEY = "_trailblazeContext";
+
+export interface TrailblazeDevice {
+  platform: Platform;
+  widthPixels: number;
+  heightPixels: number;
+  /** The session's driver yaml key, e.g. `android-ondevice-accessibility`. */
+  driverType: string;
+}
+
+/** What Trailblaze sends with every call: a snapshot of session memory and the device. */
+export interface TrailblazeContext {
+  /** Session memory at the time of the call. Values are `unknown`: check before use. */
+  memory: Record<string, unknown>;
+  device: TrailblazeDevice;
+}
+
+/** A handler's arguments with the optional envelope (tier 2). */
+export type WithTrailblazeContext<Args> = Args & { _trailblazeContext?: TrailblazeContext };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function asContext(value: unknown): TrailblazeContext | undefined {
+  return isRecord(value) && isRecord(value.device) && isRecord(value.memory) ? (value as unknown as TrailblazeContext) : undefined;
+}
+
+/**
+ * The Trailblaze context of a call, or `undefined` under a plain MCP client.
+ *
+ * Pass the handler's arguments and its `extra` — `contextOf(args, extra)` — or only `extra` for a
+ * tool without an input schema. The arguments' `_trailblazeContext` wins; otherwise the request's
+ * `_meta.trailblaze` is used (the SDK strips argument keys a schema does not declare, so a
+ * standard handler only ever sees the context there).
+ */
+export function contextOf(argsOrExtra: unknown, extra?: unknown): TrailblazeContext | undefined {
+  const sources = [argsOrExtra, extra];
+  for (const source of sources) {
+    const found = isRecord(source) ? asContext(source[CONTEXT_KEY]) : undefined;
+    if (found) return found;
+  }
+  for (const source of sources) {
+    const found = isRecord(source) && isRecord(source._meta) ? asContext(source._meta.trailblaze) : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}
