@@ -1,14 +1,14 @@
-// Runs an author's bundled MCP server inside QuickJS: one runtime per server with memory, stack
-// and per-delivery time limits, exposed to the host as an SDK `Transport`. Owns fault handling:
-// a handler past its deadline fails its request and the VM stays usable; running out of memory
-// stops the server.
+// Runs an author's bundled MCP server inside QuickJS: one instance + runtime per server with
+// memory, stack and per-delivery time limits, exposed to the host as an SDK `Transport`. Owns
+// fault handling: a handler past its deadline fails its request and the VM stays usable;
+// running out of memory (or not stopping when interrupted) stops the server.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { SandboxError } from "../src/errors.ts";
 import { QuickJsHostTransport } from "./host-transport.ts";
 import { preludeSource } from "./prelude-source.ts";
-import { loadQuickJs, type QuickJsVariant } from "./quickjs-module.ts";
-import { Sandbox, isOutOfMemoryText, type GuestError, type LogLevel } from "./sandbox.ts";
+import { MIN_MEMORY_BYTES, newQuickJsInstance, type QuickJsVariant } from "./quickjs-module.ts";
+import { Sandbox, isOutOfMemoryText, type Delivery, type GuestError, type LogLevel } from "./sandbox.ts";
 
 export const DEFAULT_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
 export const MAX_STACK_LIMIT_BYTES = 256 * 1024;
@@ -19,7 +19,10 @@ export interface QuickJsServerOptions {
   name: string;
   /** The bundle: a classic script (what `bundleEntry` produces, or any esbuild IIFE). */
   code: string;
-  /** Guest heap limit in bytes. Default 64 MiB. */
+  /**
+   * Memory cap in bytes for the server's QuickJS instance (guest heap + QuickJS's stack and
+   * static data), rounded up to 64 KiB. At least 16 MiB (the module's initial memory). Default 64 MiB.
+   */
   memoryLimitBytes?: number;
   /** Guest stack limit in bytes. Default and maximum 256 KiB (more breaks the host under Bun/Node). */
   stackLimitBytes?: number;
@@ -33,47 +36,53 @@ export interface QuickJsServerOptions {
   onLog?: (level: LogLevel, text: string) => void;
   /**
    * Implements guest `trailblaze.execute(name, args)`: the guest gets a promise of the JSON
-   * round-trip of the result; a rejection becomes a guest Error with the same message.
+   * round-trip of the result; a rejection becomes a guest Error with the same name and message.
    * Depth capping and re-entry detection are the caller's job. Default: every call rejects.
    */
   onExecute?: (name: string, args: Record<string, unknown>) => Promise<unknown>;
-  /** `debug` runs the assertion/leak-checking QuickJS build (tests). Default `release`. */
+  /** `debug` runs the assertion/leak-checking QuickJS build without the memory cap (tests). Default `release`. */
   variant?: QuickJsVariant;
 }
 
 export interface QuickJsServer {
   /** Connect an SDK `Client` to this, as to a stdio transport. */
   readonly transport: Transport;
-  /** Guest heap in use, by QuickJS's accounting; 0 once closed. */
-  memoryUsage(): { bytes: number };
-  /** Stops timers, fails nothing silently (the client sees the close), frees the VM. Idempotent. */
+  /** `bytes`: live guest heap (QuickJS's accounting); `linearBytes`: the instance's memory size. 0 once closed. */
+  memoryUsage(): { bytes: number; linearBytes: number };
+  /** Stops timers, frees the VM and reports the close to the client (pending calls fail). Idempotent. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-const isRequest = (m: JSONRPCMessage): m is JSONRPCMessage & { id: RequestId; method: string } => "method" in m && "id" in m;
-const isResponse = (m: JSONRPCMessage): m is JSONRPCMessage & { id: RequestId } => !("method" in m) && "id" in m;
+interface Pending {
+  method: string;
+  /** `tools/call "name"`, for messages. */
+  label: string;
+}
 
-/** A reply the SDK built from QuickJS's out-of-memory exception (it catches handler errors). */
-function isOutOfMemoryReply(m: JSONRPCMessage): boolean {
-  if ("error" in m) return isOutOfMemoryText(m.error.message);
-  if (!("result" in m)) return false;
-  const result = m.result as { isError?: unknown; content?: { type?: unknown; text?: unknown }[] };
-  const first = result.content?.[0];
-  return result.isError === true && result.content?.length === 1 && typeof first?.text === "string" && isOutOfMemoryText(first.text);
+const isRequest = (m: JSONRPCMessage): m is Extract<JSONRPCMessage, { method: string; id: RequestId }> => "method" in m && "id" in m;
+const isResponse = (m: JSONRPCMessage): m is Extract<JSONRPCMessage, { id: RequestId }> => !("method" in m) && "id" in m;
+
+/** The text the SDK replied with when a handler threw (as a tool error result or a JSON-RPC error). */
+function failureText(m: JSONRPCMessage): string | undefined {
+  if ("error" in m) return m.error.message;
+  if (!("result" in m)) return undefined;
+  const result = m.result as { isError?: unknown; content?: { text?: unknown }[] };
+  const text = result.content?.[0]?.text;
+  return result.isError === true && result.content?.length === 1 && typeof text === "string" ? text : undefined;
 }
 
 class QuickJsServerImpl implements QuickJsServer {
   readonly transport: QuickJsHostTransport;
   private readonly sandbox: Sandbox;
-  /** Requests delivered to the guest and not answered yet, by id → method. */
-  private readonly inFlight = new Map<RequestId, string>();
+  /** Requests delivered to the guest and not answered yet. */
+  private readonly inFlight = new Map<RequestId, Pending>();
   private closing: Promise<void> | undefined;
   private fatal: SandboxError | undefined;
   private readonly deadlineMs: number;
   private readonly memoryLimit: number;
 
-  constructor(module: Awaited<ReturnType<typeof loadQuickJs>>, prelude: string, private readonly opts: QuickJsServerOptions) {
+  constructor(module: Awaited<ReturnType<typeof newQuickJsInstance>>, prelude: string, private readonly opts: QuickJsServerOptions) {
     this.deadlineMs = opts.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
     this.memoryLimit = opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
     this.transport = new QuickJsHostTransport({ toGuest: (m) => this.toGuest(m), close: () => this.close() });
@@ -85,7 +94,7 @@ class QuickJsServerImpl implements QuickJsServer {
       onExecute: opts.onExecute,
       onGuestMessage: (json) => this.fromGuest(json),
       onDetach: () => void this.close(),
-      onAsyncError: (error, what) => this.onGuestError(error, what, undefined),
+      onAsyncDelivery: (delivery, what) => this.afterDelivery(delivery, what, undefined),
     });
     this.sandbox.installPrelude(prelude);
   }
@@ -96,8 +105,8 @@ class QuickJsServerImpl implements QuickJsServer {
 
   /** Evaluates the bundle and waits until it connects its transport. */
   async boot(): Promise<void> {
-    const { sync, settled } = this.sandbox.evaluate(this.opts.code, `${this.opts.name}.bundle.js`);
-    if (sync) throw this.bootError(sync);
+    const { delivery, settled } = this.sandbox.evaluate(this.opts.code, `${this.opts.name}.bundle.js`);
+    if (delivery.error) throw this.describe(delivery.error, "evaluating its bundle");
     let timer: ReturnType<typeof setTimeout> | undefined;
     const outcome = await Promise.race([
       this.sandbox.attached.then(() => ({ error: undefined, timedOut: false })),
@@ -107,28 +116,28 @@ class QuickJsServerImpl implements QuickJsServer {
       }),
     ]);
     clearTimeout(timer);
-    if (outcome.error) throw this.bootError(outcome.error);
+    if (outcome.error) throw this.describe(outcome.error, "evaluating its bundle");
     if (!this.sandbox.isAttached) {
       const why = outcome.timedOut ? `did not connect within ${this.deadlineMs} ms` : "finished evaluating without connecting";
       throw new SandboxError(
-        `${this.label} ${why}: the bundle must call server.connect(new StdioServerTransport()) (the on-device bundle swaps in the in-process transport)`,
+        `${this.label} ${why}: the bundle must call server.connect(new StdioServerTransport()) (on-device bundles swap in the in-process transport)`,
       );
     }
     // Top-level code that fails after connecting is reported out of band.
-    void settled.then((error) => error && this.transport.error(this.describe(error, "its bundle's top-level code")));
-  }
-
-  private bootError(error: GuestError): SandboxError {
-    return this.describe(error, "evaluating its bundle");
+    void settled.then((error) => error && this.transport.error(this.describe(error, "running its bundle's top-level code")));
   }
 
   private describe(error: GuestError, during: string): SandboxError {
     switch (error.kind) {
       case "interrupted":
         return new SandboxError(`${this.label}: ${during} was interrupted after ${this.deadlineMs} ms (callDeadlineMs)`);
+      case "stuck":
+        return new SandboxError(
+          `${this.label} kept running after being interrupted (callDeadlineMs ${this.deadlineMs} ms) while ${during}; the server was stopped`,
+        );
       case "out-of-memory":
         return new SandboxError(
-          `${this.label} ran out of memory while ${during}: the guest heap reached memoryLimitBytes (${this.memoryLimit} bytes); the server was stopped`,
+          `${this.label} ran out of memory while ${during}: it reached memoryLimitBytes (${this.memoryLimit} bytes); the server was stopped`,
         );
       default: {
         const stack = error.stack.trim();
@@ -140,10 +149,15 @@ class QuickJsServerImpl implements QuickJsServer {
   private toGuest(message: JSONRPCMessage): void {
     if (this.fatal) throw this.fatal;
     if (this.closing || !this.sandbox.alive) throw new SandboxError(`${this.label} is closed`);
-    const id = isRequest(message) ? message.id : undefined;
-    if (id !== undefined) this.inFlight.set(id, (message as { method: string }).method);
-    const error = this.sandbox.deliverMessage(JSON.stringify(message));
-    if (error) this.onGuestError(error, id === undefined ? "handling a message" : `handling ${this.inFlight.get(id) ?? "a request"}`, id);
+    let id: RequestId | undefined;
+    if (isRequest(message)) {
+      id = message.id;
+      const tool = message.method === "tools/call" ? (message.params as { name?: unknown } | undefined)?.name : undefined;
+      this.inFlight.set(id, { method: message.method, label: typeof tool === "string" ? `${message.method} "${tool}"` : message.method });
+    }
+    const delivery = this.sandbox.deliverMessage(JSON.stringify(message));
+    const what = id === undefined ? `handling ${"method" in message ? message.method : "a response"}` : `handling ${this.inFlight.get(id)?.label ?? "a request"}`;
+    this.afterDelivery(delivery, what, id);
   }
 
   private fromGuest(json: string): void {
@@ -154,9 +168,18 @@ class QuickJsServerImpl implements QuickJsServer {
       this.transport.error(new SandboxError(`${this.label} sent a message that is not JSON: ${json.slice(0, 200)}`, { cause: error }));
       return;
     }
-    if (isResponse(message) && this.inFlight.has(message.id)) {
-      if (isOutOfMemoryReply(message)) {
-        this.stop(this.describe({ kind: "out-of-memory", name: "InternalError", message: "out of memory", stack: "" }, `handling ${this.inFlight.get(message.id)}`));
+    const pending = isResponse(message) ? this.inFlight.get(message.id) : undefined;
+    if (isResponse(message) && pending) {
+      // The SDK turns a handler's exception into a reply; recognise QuickJS's own two.
+      const text = failureText(message);
+      if (text !== undefined && isOutOfMemoryText(text)) {
+        this.stop(this.describe({ kind: "out-of-memory", name: "InternalError", message: text, stack: "" }, `handling ${pending.label}`), "abandon");
+        return;
+      }
+      if (text === "interrupted" && this.sandbox.interruptedNow) {
+        const error = this.describe({ kind: "interrupted", name: "InternalError", message: text, stack: "" }, `handling ${pending.label}`);
+        this.failRequest(message.id, ErrorCode.RequestTimeout, error.message);
+        this.transport.error(error);
         return;
       }
       this.inFlight.delete(message.id);
@@ -164,11 +187,13 @@ class QuickJsServerImpl implements QuickJsServer {
     this.transport.fromGuest(message);
   }
 
-  /** A guest error escaped a delivery (`id` = the request being delivered, if any). */
-  private onGuestError(error: GuestError, during: string, id: RequestId | undefined): void {
+  /** Reacts to how a delivery ended (`id`: the request that was delivered, if any). */
+  private afterDelivery(delivery: Delivery, during: string, id: RequestId | undefined): void {
+    const error = delivery.error;
+    if (!error || this.fatal) return;
     const described = this.describe(error, during);
-    if (error.kind === "out-of-memory") {
-      this.stop(described);
+    if (error.kind === "out-of-memory" || error.kind === "stuck") {
+      this.stop(described, error.kind === "out-of-memory" ? "abandon" : "free");
       return;
     }
     // The job that failed is gone, and with it any reply: answer the implicated requests here.
@@ -184,16 +209,18 @@ class QuickJsServerImpl implements QuickJsServer {
   }
 
   /** Fatal: fails every open request with `error`, reports it, disposes the VM. */
-  private stop(error: SandboxError): void {
+  private stop(error: SandboxError, mode: "free" | "abandon"): void {
     if (this.fatal) return;
     this.fatal = error;
     for (const id of [...this.inFlight.keys()]) this.failRequest(id, ErrorCode.ConnectionClosed, error.message);
     this.transport.error(error);
+    this.sandbox.dispose(mode);
     void this.close();
   }
 
-  memoryUsage(): { bytes: number } {
-    return { bytes: this.sandbox.alive ? this.sandbox.memoryUsage() : 0 };
+  memoryUsage(): { bytes: number; linearBytes: number } {
+    const usage = this.sandbox.memoryUsage();
+    return { bytes: usage.heap, linearBytes: usage.linear };
   }
 
   close(): Promise<void> {
@@ -210,17 +237,31 @@ class QuickJsServerImpl implements QuickJsServer {
   }
 }
 
+function checkLimits(opts: QuickJsServerOptions): void {
+  const stack = opts.stackLimitBytes ?? MAX_STACK_LIMIT_BYTES;
+  if (!(stack > 0 && stack <= MAX_STACK_LIMIT_BYTES)) {
+    throw new SandboxError(`stackLimitBytes must be between 1 and ${MAX_STACK_LIMIT_BYTES} (got ${stack}): larger QuickJS stacks break the host under Bun/Node`);
+  }
+  const memory = opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
+  if (!(memory >= MIN_MEMORY_BYTES && memory <= 2 ** 31)) {
+    throw new SandboxError(`memoryLimitBytes must be between ${MIN_MEMORY_BYTES} (the QuickJS module's initial memory) and ${2 ** 31} (got ${memory})`);
+  }
+  const deadline = opts.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
+  if (!(deadline > 0)) throw new SandboxError(`callDeadlineMs must be a positive number of milliseconds (got ${deadline})`);
+}
+
 /**
- * Starts an MCP server bundle inside a fresh QuickJS runtime and returns once the bundle has
+ * Starts an MCP server bundle in a fresh QuickJS instance and returns once the bundle has
  * connected its transport. Throws SandboxError (after freeing the VM) if evaluation throws, runs
  * out of memory or time, or never connects.
  */
 export async function startQuickJsServer(opts: QuickJsServerOptions): Promise<QuickJsServer> {
-  const stack = opts.stackLimitBytes ?? MAX_STACK_LIMIT_BYTES;
-  if (stack > MAX_STACK_LIMIT_BYTES || stack <= 0) {
-    throw new SandboxError(`stackLimitBytes must be between 1 and ${MAX_STACK_LIMIT_BYTES} (got ${stack}): larger QuickJS stacks break the host under Bun/Node`);
-  }
-  const [module, prelude] = await Promise.all([loadQuickJs(opts.variant), preludeSource()]);
+  checkLimits(opts);
+  const memoryLimitBytes = opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
+  const [module, prelude] = await Promise.all([
+    newQuickJsInstance({ variant: opts.variant ?? "release", memoryLimitBytes }),
+    preludeSource(),
+  ]);
   const server = new QuickJsServerImpl(module, prelude, opts);
   try {
     await server.boot();

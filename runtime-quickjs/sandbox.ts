@@ -1,22 +1,32 @@
-// One QuickJS runtime + context with limits, the host bridge installed, and "deliveries": every
-// entry from the host into the guest (a message, a timer, an execute result) runs under a fresh
-// deadline and is followed by draining the guest's pending jobs.
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule, QuickJSDeferredPromise } from "quickjs-emscripten";
+// One QuickJS instance + runtime + context with limits, the host bridge installed, and
+// "deliveries": every entry from the host into the guest (a message, a timer, an execute result)
+// runs under a fresh deadline and is followed by draining the guest's pending jobs.
+import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten";
 import { GUEST_GLOBAL, HOST_GLOBAL } from "./guest/host-bridge.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
 /** An exception that escaped guest code, copied out of the VM. */
 export interface GuestError {
-  kind: "interrupted" | "out-of-memory" | "exception";
+  /** `stuck`: the guest kept running after being interrupted; it must be stopped. */
+  kind: "interrupted" | "out-of-memory" | "stuck" | "exception";
   name: string;
   message: string;
   stack: string;
 }
 
+/** How a delivery went. */
+export interface Delivery {
+  /** The first guest error that escaped (a failed call or job). */
+  error: GuestError | undefined;
+  /** Whether the deadline interrupted guest code at least once (even if the guest caught it as a rejection). */
+  interrupted: boolean;
+}
+
 export interface SandboxOptions {
-  memoryLimitBytes: number;
   stackLimitBytes: number;
+  /** Also given to QuickJS's own limit (it bounds single allocations); the hard cap is the instance's memory. */
+  memoryLimitBytes: number;
   callDeadlineMs: number;
   onLog: (level: LogLevel, text: string) => void;
   onExecute: ((name: string, args: Record<string, unknown>) => Promise<unknown>) | undefined;
@@ -24,23 +34,28 @@ export interface SandboxOptions {
   onGuestMessage: (json: string) => void;
   /** The guest transport closed itself (the author called `server.close()`). */
   onDetach: () => void;
-  /** A delivery that ran after evaluation (timer, execute result) ended with a guest error. */
-  onAsyncError: (error: GuestError, what: string) => void;
+  /** A delivery the host did not start for a message (timer, execute result) ended badly. */
+  onAsyncDelivery: (delivery: Delivery, what: string) => void;
 }
 
 const LEVELS = new Set<LogLevel>(["debug", "info", "warn", "error"]);
+/** After an interrupt, the guest gets this long (at most) to unwind and reply before it counts as stuck. */
+const GRACE_MS = 1000;
+/** Jobs run per batch between host-side checks. */
+const JOB_BATCH = 256;
 
 export function isOutOfMemoryText(text: string): boolean {
   return text === "out of memory" || text === "InternalError: out of memory";
 }
 
 export class Sandbox {
-  private readonly runtime: QuickJSRuntime;
-  private readonly vm: QuickJSContext;
+  /** Dropped on dispose so the instance (and its linear memory) can be collected. */
+  private live: { module: QuickJSWASMModule; runtime: QuickJSRuntime; vm: QuickJSContext } | undefined;
   private deadline = 0;
+  private interrupts = 0;
   private inGuest = false;
   private disposed = false;
-  private disposeRequested = false;
+  private disposeRequested: "free" | "abandon" | undefined;
   private receive: QuickJSHandle | undefined;
   private fireTimer: QuickJSHandle | undefined;
   private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
@@ -51,20 +66,44 @@ export class Sandbox {
 
   constructor(module: QuickJSWASMModule, private readonly opts: SandboxOptions) {
     this.attached = new Promise((resolve) => (this.markAttached = resolve));
-    this.runtime = module.newRuntime();
-    this.runtime.setMemoryLimit(opts.memoryLimitBytes);
-    this.runtime.setMaxStackSize(opts.stackLimitBytes);
-    this.runtime.setInterruptHandler(() => Date.now() > this.deadline);
-    this.vm = this.runtime.newContext();
+    const runtime = module.newRuntime();
+    runtime.setMemoryLimit(opts.memoryLimitBytes);
+    runtime.setMaxStackSize(opts.stackLimitBytes);
+    runtime.setInterruptHandler(() => this.shouldInterrupt());
+    this.live = { module, runtime, vm: runtime.newContext() };
     this.installBridge();
   }
 
+  private get vm(): QuickJSContext {
+    if (!this.live) throw new Error("the QuickJS sandbox is disposed");
+    return this.live.vm;
+  }
+
+  private get runtime(): QuickJSRuntime {
+    if (!this.live) throw new Error("the QuickJS sandbox is disposed");
+    return this.live.runtime;
+  }
+
   get alive(): boolean {
-    return !this.disposed && !this.disposeRequested;
+    return !this.disposed && this.disposeRequested === undefined;
+  }
+
+  /** Whether the deadline has interrupted guest code during the delivery now running. */
+  get interruptedNow(): boolean {
+    return this.inGuest && this.interrupts > 0;
   }
 
   get isAttached(): boolean {
     return this.receive !== undefined;
+  }
+
+  /** First interrupt: grant a short grace so the guest can unwind and reply; a second one means stuck. */
+  private shouldInterrupt(): boolean {
+    if (this.interrupts > 1) return true;
+    if (Date.now() <= this.deadline) return false;
+    this.interrupts++;
+    this.deadline = Date.now() + Math.min(GRACE_MS, this.opts.callDeadlineMs);
+    return true;
   }
 
   private installBridge(): void {
@@ -80,8 +119,7 @@ export class Sandbox {
     });
     fn("setTimer", (id, ms) => this.setTimer(vm.getNumber(id), vm.getNumber(ms)));
     fn("clearTimer", (id) => {
-      const timer = this.timers.get(vm.getNumber(id));
-      clearTimeout(timer);
+      clearTimeout(this.timers.get(vm.getNumber(id)));
       this.timers.delete(vm.getNumber(id));
     });
     fn("send", (json) => this.opts.onGuestMessage(vm.getString(json)));
@@ -97,20 +135,20 @@ export class Sandbox {
 
   /** Evaluates the guest prelude (trusted setup code) and picks up the hooks it exposes. */
   installPrelude(code: string): void {
-    const error = this.deliver(() => this.vm.evalCode(code, "trailblaze-prelude.js").error);
+    const { error } = this.deliver(() => this.vm.evalCode(code, "trailblaze-prelude.js").error);
     if (error) throw new Error(`the QuickJS prelude failed: ${error.stack || error.message}`);
     using hooks = this.vm.getProp(this.vm.global, GUEST_GLOBAL);
     this.fireTimer = this.vm.getProp(hooks, "fireTimer");
   }
 
   /**
-   * Evaluates a script as one delivery. `sync` is the error thrown while evaluating; `settled`
-   * resolves once the script's value settles (a bundle's async wrapper is a promise; anything
-   * else settles at once) with the rejection, if any. It never settles if the VM is disposed first.
+   * Evaluates a script as one delivery. `settled` resolves once the script's value settles (a
+   * bundle's async wrapper is a promise; anything else settles at once) with its rejection, if
+   * any; it never settles if the sandbox is disposed first.
    */
-  evaluate(code: string, filename: string): { sync: GuestError | undefined; settled: Promise<GuestError | undefined> } {
+  evaluate(code: string, filename: string): { delivery: Delivery; settled: Promise<GuestError | undefined> } {
     let settled: Promise<GuestError | undefined> = Promise.resolve(undefined);
-    const sync = this.deliver(() => {
+    const delivery = this.deliver(() => {
       const result = this.vm.evalCode(code, filename);
       if (result.error) return result.error;
       using value = result.value;
@@ -126,11 +164,11 @@ export class Sandbox {
       });
       return undefined;
     });
-    return { sync, settled };
+    return { delivery, settled };
   }
 
   /** Hands one MCP message (JSON) to the guest transport. */
-  deliverMessage(json: string): GuestError | undefined {
+  deliverMessage(json: string): Delivery {
     const receive = this.receive;
     if (!receive) throw new Error("the guest transport is not attached");
     return this.deliver(() => {
@@ -148,35 +186,38 @@ export class Sandbox {
 
   /**
    * Runs `enter` (which calls into the guest and returns the exception handle, if any) under a
-   * fresh deadline, then drains pending jobs, each batch again under a fresh deadline. Returns
-   * the first guest error. A dispose requested meanwhile happens after the drain.
+   * fresh deadline, then drains pending jobs under that deadline. A dispose requested meanwhile
+   * happens afterwards.
    */
-  private deliver(enter: () => QuickJSHandle | undefined): GuestError | undefined {
+  private deliver(enter: () => QuickJSHandle | undefined): Delivery {
     if (this.disposed) throw new Error("the QuickJS sandbox is disposed");
     if (this.inGuest) throw new Error("re-entrant delivery into the QuickJS guest");
     this.inGuest = true;
+    this.interrupts = 0;
+    this.deadline = Date.now() + this.opts.callDeadlineMs;
     let first: GuestError | undefined;
     try {
-      this.deadline = Date.now() + this.opts.callDeadlineMs;
       const error = enter();
       if (error) {
         first = this.copyError(error);
         error.dispose();
       }
       // A failed job stops the queue; the jobs behind it belong to other work, so keep going.
-      for (let round = 0; round < 10_000 && this.runtime.hasPendingJob(); round++) {
-        this.deadline = Date.now() + this.opts.callDeadlineMs;
-        const jobs = this.runtime.executePendingJobs();
+      while (this.interrupts <= 1 && this.runtime.hasPendingJob()) {
+        const jobs = this.runtime.executePendingJobs(JOB_BATCH);
         if (jobs.error) {
           first ??= this.copyError(jobs.error);
           jobs.error.dispose();
         }
       }
+      if (this.interrupts > 1) {
+        first = { kind: "stuck", name: "InternalError", message: "interrupted", stack: "" };
+      }
     } finally {
       this.inGuest = false;
-      if (this.disposeRequested) this.dispose();
+      if (this.disposeRequested) this.dispose(this.disposeRequested);
     }
-    return first;
+    return { error: first, interrupted: this.interrupts > 0 };
   }
 
   private copyError(handle: QuickJSHandle): GuestError {
@@ -195,12 +236,12 @@ export class Sandbox {
     const timer = setTimeout(() => {
       this.timers.delete(id);
       const fire = this.fireTimer;
-      if (this.disposed || !fire) return;
-      const error = this.deliver(() => {
+      if (!this.alive || !fire) return;
+      const delivery = this.deliver(() => {
         using arg = this.vm.newNumber(id);
         return this.callForError(fire, arg);
       });
-      if (error) this.opts.onAsyncError(error, "a timer callback");
+      this.opts.onAsyncDelivery(delivery, "a timer callback");
     }, ms);
     timer.unref?.();
     this.timers.set(id, timer);
@@ -211,12 +252,12 @@ export class Sandbox {
     this.deferreds.add(deferred);
     const settle = (apply: () => void) => {
       this.deferreds.delete(deferred);
-      if (this.disposed) return;
-      const error = this.deliver(() => {
+      if (!this.alive) return;
+      const delivery = this.deliver(() => {
         apply();
         return undefined;
       });
-      if (error) this.opts.onAsyncError(error, `the continuation of trailblaze.execute("${name}")`);
+      this.opts.onAsyncDelivery(delivery, `the continuation of trailblaze.execute("${name}")`);
     };
     const onExecute = this.opts.onExecute;
     Promise.resolve()
@@ -241,29 +282,48 @@ export class Sandbox {
     return deferred.handle;
   }
 
-  /** Bytes the guest heap uses now (QuickJS's own accounting). */
-  memoryUsage(): number {
-    if (this.disposed) return 0;
+  /** `heap`: bytes live in the guest heap (QuickJS's accounting); `linear`: the instance's memory size. */
+  memoryUsage(): { heap: number; linear: number } {
+    if (!this.alive || !this.live) return { heap: 0, linear: 0 };
     using usage = this.runtime.computeMemoryUsage();
     const dumped = this.vm.dump(usage) as { memory_used_size?: number };
-    return dumped.memory_used_size ?? 0;
+    let linear = 0;
+    try {
+      linear = this.live.module.getWasmMemory().buffer.byteLength;
+    } catch {
+      // The debug variant does not expose its memory.
+    }
+    return { heap: dumped.memory_used_size ?? 0, linear };
   }
 
-  /** Stops timers and frees every handle, the context and the runtime. Idempotent. */
-  dispose(): void {
+  /**
+   * Stops timers and frees every handle, the context and the runtime. `abandon` frees nothing
+   * inside the instance (after running out of memory QuickJS may hold leaked objects, and freeing
+   * the runtime would then abort the instance); the instance is simply dropped. Idempotent.
+   */
+  dispose(mode: "free" | "abandon" = "free"): void {
     if (this.disposed) return;
     if (this.inGuest) {
-      this.disposeRequested = true;
+      if (this.disposeRequested !== "abandon") this.disposeRequested = mode;
       return;
     }
     this.disposed = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
-    for (const deferred of this.deferreds) deferred.dispose();
+    if (mode === "free") {
+      try {
+        for (const deferred of this.deferreds) deferred.dispose();
+        this.receive?.dispose();
+        this.fireTimer?.dispose();
+        this.vm.dispose();
+        this.runtime.dispose();
+      } catch {
+        // The instance aborted (a QuickJS assertion); it is dropped below all the same.
+      }
+    }
     this.deferreds.clear();
-    this.receive?.dispose();
-    this.fireTimer?.dispose();
-    this.vm.dispose();
-    this.runtime.dispose();
+    this.receive = undefined;
+    this.fireTimer = undefined;
+    this.live = undefined;
   }
 }
