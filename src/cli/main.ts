@@ -7,8 +7,9 @@ import type { CliIO, Command } from "./command.ts";
 import { reapAll } from "./reaper.ts";
 import { toolsCommand } from "./commands/tools.ts";
 import { callCommand } from "./commands/call.ts";
+import { mcpCommand } from "./commands/mcp.ts";
 
-export const COMMANDS: readonly Command[] = [toolsCommand, callCommand];
+export const COMMANDS: readonly Command[] = [toolsCommand, callCommand, mcpCommand];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -1,0 +1,88 @@
+// Drives `bun src/cli/main.ts mcp …` as a real stdio subprocess with the SDK Client,
+// and finds the processes it started (from /proc) for leak checks.
+
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { processAlive } from "../../src/transports/stdio/process-group.ts";
+import { REPO, TEST_PATH } from "./cli.ts";
+
+export const MAIN = join(REPO, "src/cli/main.ts");
+
+export interface Served {
+  client: Client;
+  /** PID of the `trailblaze mcp` process. */
+  pid: number;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  /** Errors the client saw on the wire (non-protocol bytes on stdout would land here). */
+  clientErrors: Error[];
+  close(): Promise<void>;
+}
+
+export function testEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  return { ...env, PATH: TEST_PATH, ...extra };
+}
+
+/** Starts `trailblaze mcp <args>` in `cwd` and connects an SDK Client to it. */
+export async function serve(
+  args: string[],
+  options: { cwd: string; command?: string; env?: Record<string, string> },
+): Promise<Served> {
+  const transport = new StdioClientTransport({
+    command: options.command ?? process.execPath,
+    args: options.command ? args : [MAIN, "mcp", ...args],
+    cwd: options.cwd,
+    env: options.env ?? testEnv(),
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => void (stderr += chunk.toString()));
+  const client = new Client({ name: "trailblaze-test-client", version: "1.0.0" });
+  const clientErrors: Error[] = [];
+  client.onerror = (error) => void clientErrors.push(error);
+  await client.connect(transport);
+  const pid = transport.pid;
+  if (pid === null) throw new Error("the mcp server has no pid after connecting");
+  return { client, pid, stderr: () => stderr, clientErrors, close: () => client.close() };
+}
+
+/** Every live descendant of `pid` (children, grandchildren, …), from /proc. */
+export function descendants(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      parentOf.set(Number(entry), Number(fields[1]));
+    } catch {
+      // exited while listing
+    }
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const parent = queue.shift()!;
+    for (const [child, ppid] of parentOf) {
+      if (ppid === parent && !found.includes(child)) {
+        found.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return found.filter(processAlive);
+}
+
+/** Polls until none of `pids` is alive, up to `timeoutMs`; returns the ones still alive. */
+export async function waitGone(pids: number[], timeoutMs = 10_000): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!pids.some(processAlive)) return [];
+    await Bun.sleep(50);
+  }
+  return pids.filter(processAlive);
+}
