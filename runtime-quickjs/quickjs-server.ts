@@ -49,7 +49,10 @@ export interface QuickJsServer {
   readonly transport: Transport;
   /** `bytes`: live guest heap (QuickJS's accounting); `linearBytes`: the instance's memory size. 0 once closed. */
   memoryUsage(): { bytes: number; linearBytes: number };
-  /** Stops timers, frees the VM and reports the close to the client (pending calls fail). Idempotent. */
+  /**
+   * Stops timers, frees the VM and reports the close to the client (pending calls fail).
+   * Idempotent. Rejects only if QuickJS found a leaked handle while freeing (a host bug).
+   */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -225,9 +228,10 @@ class QuickJsServerImpl implements QuickJsServer {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
-      this.sandbox.dispose();
+      const failure = this.sandbox.dispose() ?? this.sandbox.disposeFailure;
       this.inFlight.clear();
       await this.transport.closed();
+      if (failure) throw new SandboxError(`${this.label} could not free its QuickJS runtime (a handle leaked): ${failure.message}`, { cause: failure });
     })();
     return this.closing;
   }

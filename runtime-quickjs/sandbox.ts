@@ -56,6 +56,8 @@ export class Sandbox {
   private inGuest = false;
   private disposed = false;
   private disposeRequested: "free" | "abandon" | undefined;
+  /** A failure of a dispose that had to wait for the guest to return. */
+  disposeFailure: Error | undefined;
   private receive: QuickJSHandle | undefined;
   private fireTimer: QuickJSHandle | undefined;
   private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
@@ -215,7 +217,7 @@ export class Sandbox {
       }
     } finally {
       this.inGuest = false;
-      if (this.disposeRequested) this.dispose(this.disposeRequested);
+      if (this.disposeRequested) this.disposeFailure = this.dispose(this.disposeRequested);
     }
     return { error: first, interrupted: this.interrupts > 0 };
   }
@@ -300,16 +302,18 @@ export class Sandbox {
    * Stops timers and frees every handle, the context and the runtime. `abandon` frees nothing
    * inside the instance (after running out of memory QuickJS may hold leaked objects, and freeing
    * the runtime would then abort the instance); the instance is simply dropped. Idempotent.
+   * Returns the error if freeing failed (QuickJS found objects still referenced: a handle leak).
    */
-  dispose(mode: "free" | "abandon" = "free"): void {
-    if (this.disposed) return;
+  dispose(mode: "free" | "abandon" = "free"): Error | undefined {
+    if (this.disposed) return undefined;
     if (this.inGuest) {
       if (this.disposeRequested !== "abandon") this.disposeRequested = mode;
-      return;
+      return undefined;
     }
     this.disposed = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    let failure: Error | undefined;
     if (mode === "free") {
       try {
         for (const deferred of this.deferreds) deferred.dispose();
@@ -317,13 +321,15 @@ export class Sandbox {
         this.fireTimer?.dispose();
         this.vm.dispose();
         this.runtime.dispose();
-      } catch {
+      } catch (error) {
         // The instance aborted (a QuickJS assertion); it is dropped below all the same.
+        failure = error instanceof Error ? error : new Error(String(error));
       }
     }
     this.deferreds.clear();
     this.receive = undefined;
     this.fireTimer = undefined;
     this.live = undefined;
+    return failure;
   }
 }

@@ -46,8 +46,10 @@ interface Parts {
   /** Opaque paths (`mailto:x`) are not split into segments. */
   opaque: boolean;
   pathname: string;
-  search: string;
-  hash: string;
+  /** Without the "?"; null when absent ("" when the URL ends in "?"). */
+  query: string | null;
+  /** Without the "#"; null when absent. */
+  fragment: string | null;
 }
 
 function parseHost(host: string, special: boolean, input: string): string {
@@ -121,22 +123,19 @@ function normalizePath(path: string, special: boolean): string {
 function splitTail(rest: string, parts: Parts): string {
   const hashAt = rest.indexOf("#");
   if (hashAt >= 0) {
-    parts.hash = `#${encode(rest.slice(hashAt + 1), FRAGMENT)}`;
+    parts.fragment = encode(rest.slice(hashAt + 1), FRAGMENT);
     rest = rest.slice(0, hashAt);
   }
   const queryAt = rest.indexOf("?");
   if (queryAt >= 0) {
-    const set = isSpecial(parts.protocol) ? SPECIAL_QUERY : QUERY;
-    parts.search = `?${encode(rest.slice(queryAt + 1), set)}`;
+    parts.query = encode(rest.slice(queryAt + 1), isSpecial(parts.protocol) ? SPECIAL_QUERY : QUERY);
     rest = rest.slice(0, queryAt);
   }
-  if (parts.search === "?") parts.search = "";
-  if (parts.hash === "#") parts.hash = "";
   return rest;
 }
 
 function blank(protocol: string): Parts {
-  return { protocol, username: "", password: "", hostname: "", port: "", authority: false, opaque: false, pathname: "", search: "", hash: "" };
+  return { protocol, username: "", password: "", hostname: "", port: "", authority: false, opaque: false, pathname: "", query: null, fragment: null };
 }
 
 function withAuthority(protocol: string, rest: string, input: string): Parts {
@@ -154,15 +153,15 @@ function parseRelative(rest: string, base: Parts, input: string): Parts {
   const special = isSpecial(base.protocol);
   if (base.opaque) {
     if (!rest.startsWith("#")) throw invalid(input);
-    const parts = { ...base, hash: "" };
+    const parts = { ...base, fragment: null };
     splitTail(rest, parts);
     return parts;
   }
   if (special ? /^[/\\]{2}/.test(rest) : rest.startsWith("//")) return withAuthority(base.protocol, rest.slice(2), input);
-  const parts: Parts = { ...base, search: "", hash: "" };
+  const parts: Parts = { ...base, query: null, fragment: null };
   const path = splitTail(rest, parts);
   if (path === "") {
-    if (!rest.startsWith("?")) parts.search = base.search;
+    if (!rest.startsWith("?")) parts.query = base.query;
     return parts;
   }
   if (path.startsWith("/") || (special && path.startsWith("\\"))) parts.pathname = normalizePath(path, special);
@@ -345,26 +344,26 @@ export class URL {
     return this.parts.pathname;
   }
   get search(): string {
-    return this.parts.search;
+    return this.parts.query ? `?${this.parts.query}` : "";
   }
   set search(value: string) {
     const text = String(value).replace(/^\?/, "");
-    this.parts.search = text === "" ? "" : `?${encode(text, isSpecial(this.parts.protocol) ? SPECIAL_QUERY : QUERY)}`;
-    this.params?._parse(this.parts.search);
+    this.parts.query = text === "" ? null : encode(text, isSpecial(this.parts.protocol) ? SPECIAL_QUERY : QUERY);
+    this.params?._parse(this.parts.query ?? "");
   }
   get hash(): string {
-    return this.parts.hash;
+    return this.parts.fragment ? `#${this.parts.fragment}` : "";
   }
   set hash(value: string) {
     const text = String(value).replace(/^#/, "");
-    this.parts.hash = text === "" ? "" : `#${encode(text, FRAGMENT)}`;
+    this.parts.fragment = text === "" ? null : encode(text, FRAGMENT);
   }
   get searchParams(): URLSearchParams {
     if (!this.params) {
-      const params = new URLSearchParams(this.parts.search);
+      const params = new URLSearchParams(this.parts.query ?? "");
       params._onChange = () => {
         const query = params.toString();
-        this.parts.search = query === "" ? "" : `?${query}`;
+        this.parts.query = query === "" ? null : query;
       };
       this.params = params;
     }
@@ -377,7 +376,7 @@ export class URL {
       const userinfo = p.username || p.password ? `${p.username}${p.password ? `:${p.password}` : ""}@` : "";
       out += `//${userinfo}${this.host}`;
     }
-    return out + p.pathname + p.search + p.hash;
+    return out + p.pathname + (p.query === null ? "" : `?${p.query}`) + (p.fragment === null ? "" : `#${p.fragment}`);
   }
   toString(): string {
     return this.href;

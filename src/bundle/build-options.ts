@@ -1,7 +1,9 @@
 // The esbuild configuration for on-device bundles, shared by `bundleEntry` and the static pass
 // of `checkBundle`, plus the formatting of esbuild messages.
 import { dirname, relative } from "node:path";
-import type { BuildOptions, Message } from "esbuild";
+import * as esbuild from "esbuild";
+import type { BuildOptions, BuildResult, Message } from "esbuild";
+import { BundleError } from "../errors.ts";
 import { nodeBuiltinsPlugin } from "./node-builtins-plugin.ts";
 import { sdkSwapsPlugin, type SdkSwapsOptions } from "./sdk-swaps-plugin.ts";
 import { zodLeanPlugin } from "./zod-lean-plugin.ts";
@@ -64,4 +66,17 @@ export function formatMessage(message: Message, cwd: string): string {
   if (!loc) return message.text;
   const file = loc.namespace === "file" || loc.namespace === "" ? relative(cwd, loc.file) || loc.file : loc.file;
   return `${file}:${loc.line}:${loc.column + 1}: ${message.text}`;
+}
+
+/** Runs esbuild; a failed build becomes a BundleError listing every message as `file:line:col: text`. */
+export async function buildOrThrow<T extends BuildOptions>(options: esbuild.SameShape<BuildOptions, T>, entry: string, cwd: string): Promise<BuildResult<T>> {
+  try {
+    return await esbuild.build(options);
+  } catch (error) {
+    const failure = error as esbuild.BuildFailure;
+    if (!Array.isArray(failure.errors)) throw error;
+    const lines = failure.errors.map((message) => formatMessage(message, cwd));
+    const what = `Cannot bundle ${relative(cwd, entry) || entry} for on-device`;
+    throw new BundleError(lines.length === 1 ? `${what}: ${lines[0]}` : `${what}:\n  ${lines.join("\n  ")}`, { cause: error });
+  }
 }

@@ -2,10 +2,10 @@
 // caches the result by the content of every input file plus the build options.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
 import * as esbuild from "esbuild";
 import { BundleError } from "../errors.ts";
-import { BUNDLER_VERSION, formatMessage, onDeviceBuildOptions, wrapAsScript } from "./build-options.ts";
+import { BUNDLER_VERSION, buildOrThrow, formatMessage, onDeviceBuildOptions, wrapAsScript } from "./build-options.ts";
 
 export interface BundleOptions {
   /** Also write the bundle to this file (relative to `cwd`). Default: only the cache file. */
@@ -66,21 +66,11 @@ export interface RawBuild {
 /** Runs esbuild once (falling back to the real zod v3 when the author's code uses it). */
 export async function buildOnDevice(entry: string, cwd: string, minify = true): Promise<RawBuild> {
   const seen = { authorUsesZod3: false };
-  const run = (stubZod3: boolean) =>
-    esbuild.build(onDeviceBuildOptions({ entry, cwd, minify, swaps: { stubZod3, seen } }));
-  let result: esbuild.BuildResult<{ write: false; metafile: true }>;
-  try {
-    result = await run(true);
-    if (seen.authorUsesZod3) result = await run(false);
-  } catch (error) {
-    const failure = error as esbuild.BuildFailure;
-    if (!Array.isArray(failure.errors)) throw error;
-    const lines = failure.errors.map((message) => formatMessage(message, cwd));
-    const what = `Cannot bundle ${entry} for on-device`;
-    throw new BundleError(lines.length === 1 ? `${what}: ${lines[0]}` : `${what}:\n  ${lines.join("\n  ")}`, { cause: error });
-  }
+  const run = (stubZod3: boolean) => buildOrThrow(onDeviceBuildOptions({ entry, cwd, minify, swaps: { stubZod3, seen } }), entry, cwd);
+  let result = await run(true);
+  if (seen.authorUsesZod3) result = await run(false);
   const output = result.outputFiles[0];
-  if (!output) throw new BundleError(`Cannot bundle ${entry} for on-device: esbuild produced no output`);
+  if (!output) throw new BundleError(`Cannot bundle ${relative(cwd, entry) || entry} for on-device: esbuild produced no output`);
   const inputs = Object.keys(result.metafile.inputs)
     .map((input) => resolve(cwd, input))
     .filter((input) => isAbsolute(input) && existsSync(input))

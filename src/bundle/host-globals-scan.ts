@@ -1,0 +1,63 @@
+// The static half of check-bundle: a second esbuild pass over the author's entry in which every
+// host-only free global (fetch, process, Buffer...) is `define`d to a sentinel; each sentinel
+// left in the output is a use, mapped back to its source file and line. These globals bundle
+// silently and only fail at run time in QuickJS.
+import { relative, resolve } from "node:path";
+import { buildOrThrow, onDeviceBuildOptions } from "./build-options.ts";
+import { SourceMapper, type SourceMapV3 } from "./source-map.ts";
+
+/** Globals that exist in Node/Bun/browsers but not in the on-device runtime. */
+export const HOST_ONLY_GLOBALS = [
+  "process", "Buffer", "__dirname", "__filename", "global", "setImmediate", "clearImmediate",
+  "fetch", "XMLHttpRequest", "WebSocket", "EventSource", "Request", "Response", "Headers", "FormData", "Blob", "File",
+  "TextEncoder", "TextDecoder", "crypto", "performance", "structuredClone",
+  "navigator", "window", "document", "self", "localStorage", "sessionStorage", "Bun", "Deno",
+] as const;
+
+const SENTINEL = "__trailblaze_host_global_";
+const sentinelOf = (name: string) => `${SENTINEL}${name}__`;
+/** esbuild's stand-in for a `require(x)` it could not bundle: it throws at run time. */
+const REQUIRE_SHIM = "__require";
+
+export interface HostGlobalUse {
+  /** `fetch`, `process.env`, `require`, `import()` (a dynamic import esbuild could not bundle)... */
+  name: string;
+  /** Source file relative to the working directory. */
+  source: string;
+  line: number;
+  column: number;
+  /** Only under `typeof`, or in a file that checks `typeof` of the same global first. */
+  guarded: boolean;
+}
+
+export async function scanHostGlobals(entry: string, cwd: string): Promise<HostGlobalUse[]> {
+  const options = onDeviceBuildOptions({ entry, cwd, minify: false, swaps: { stubZod3: true, seen: { authorUsesZod3: false } } });
+  const define: Record<string, string> = { ...options.define };
+  for (const name of HOST_ONLY_GLOBALS) {
+    define[name] = sentinelOf(name);
+    define[`globalThis.${name}`] = sentinelOf(name);
+  }
+  const result = await buildOrThrow({ ...options, define, sourcemap: "external", outfile: resolve(cwd, "trailblaze-scan.js") }, entry, cwd);
+  const js = result.outputFiles.find((file) => file.path.endsWith(".js"));
+  const map = result.outputFiles.find((file) => file.path.endsWith(".js.map"));
+  if (!js || !map) return [];
+  const mapper = new SourceMapper(JSON.parse(map.text) as SourceMapV3);
+  const mapDir = resolve(cwd);
+
+  const uses: HostGlobalUse[] = [];
+  const pattern = new RegExp(`(typeof\\s+)?(?:${SENTINEL}(\\w+?)__(\\.[A-Za-z_$][\\w$]*)?|(?<![.\\w$])(${REQUIRE_SHIM}|import)\\()`, "g");
+  js.text.split("\n").forEach((lineText, lineIndex) => {
+    if (/^\s*var __require\b/.test(lineText)) return;
+    for (const match of lineText.matchAll(pattern)) {
+      const name =
+        match[2] !== undefined ? match[2] + (match[2] === "process" && match[3] ? match[3] : "") : match[4] === "import" ? "import()" : "require";
+      const column = match.index! + (match[1]?.length ?? 0);
+      const at = mapper.original(lineIndex, column);
+      if (!at) continue;
+      uses.push({ name, source: relative(cwd, resolve(mapDir, at.source)), line: at.line, column: at.column, guarded: match[1] !== undefined });
+    }
+  });
+  // A file that tests `typeof X` is taken to guard its other uses of X (the usual feature check).
+  const guardedFiles = new Set(uses.filter((use) => use.guarded).map((use) => `${use.source}\0${use.name.split(".")[0]}`));
+  return uses.map((use) => ({ ...use, guarded: use.guarded || guardedFiles.has(`${use.source}\0${use.name.split(".")[0]}`) }));
+}
