@@ -134,6 +134,14 @@ describe("tools/call", () => {
     expect((await call("dumpMemory")).structuredContent).toEqual({ memory: { seed: "1", x: "42" } });
     expect(await call("forgetValue", { key: "seed" })).toMatchObject({ isError: false });
     expect((await call("dumpMemory")).structuredContent).toEqual({ memory: { x: "42" } });
+    // The envelope is the session's, whatever the client puts under the reserved key.
+    const spoofed = await call("fixture_contextArgs", { note: "n", _trailblazeContext: { memory: { x: "spoofed" } } });
+    expect(spoofed.structuredContent).toEqual({
+      context: {
+        memory: { x: "42" },
+        device: { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" },
+      },
+    });
   });
 
   test("an unknown, skipped or hidden tool is an error result naming why, and the server keeps serving", async () => {
