@@ -190,3 +190,17 @@ export class InterpolationError extends TrailblazeError {
     this.known = known;
   }
 }
+
+/**
+ * The runtime stopped a server that broke a limit (e.g. a message over `max_message_bytes`), or
+ * gave up restarting it. The session treats it like a server that exited.
+ */
+export class ServerFailedError extends TrailblazeError {
+  override readonly code = "SERVER_FAILED";
+  override readonly exitCode = 1;
+  readonly server: string;
+  constructor(server: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.server = server;
+  }
+}

@@ -34,11 +34,11 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
 }
 
 describe("detectRuntime", () => {
-  test("prefers bun on PATH and runs the file with bun run --no-install", async () => {
+  test("prefers bun on PATH and runs the file with bun run --no-install --no-orphans", async () => {
     const runtime = await detectRuntime({ PATH: [bunOnly, nodeOnly].join(delimiter) });
     expect(runtime.kind).toBe("bun");
     expect(runtime.command).toBe(join(bunOnly, "bun"));
-    expect(runtime.argsFor(script)).toEqual(["run", "--no-install", resolve(script)]);
+    expect(runtime.argsFor(script)).toEqual(["run", "--no-install", "--no-orphans", resolve(script)]);
   });
 
   test("falls back to node with the tsx installed next to trailblaze-ts, by absolute URL", async () => {

@@ -5,13 +5,24 @@
 import { ToolNotFoundError } from "../errors.ts";
 import { closest } from "../config/did-you-mean.ts";
 import type { TrailblazeContext } from "../session/context.ts";
-import type { ToolRegistry } from "../registry/registry.ts";
+import type { RegisteredTool, ToolProgress, ToolRegistry } from "../registry/registry.ts";
 import { exceptionThrown, type ToolResult } from "./tool-result.ts";
 
 export interface DispatchOptions {
-  /** Per-call timeout in ms (default: the tool source's own). */
+  /**
+   * Per-call timeout in ms: how long without an answer or a progress notification before the call
+   * is cancelled. Default: the server's `timeout_ms`, else the session's (60 000 ms).
+   */
   timeoutMs?: number;
+  /**
+   * Overall cap in ms, however much progress the tool reports. Default: the server's
+   * `max_total_timeout_ms`, else 10 × the per-call timeout.
+   */
+  maxTotalTimeoutMs?: number;
+  /** Aborting it cancels the call (the server gets `notifications/cancelled`); the result is ExceptionThrown "cancelled: …". */
   signal?: AbortSignal;
+  /** Progress the tool reports while it runs (MCP `notifications/progress`), for live display. */
+  onProgress?(progress: ToolProgress): void;
 }
 
 export interface CallRecord {
@@ -27,6 +38,11 @@ export interface DispatcherOptions {
   context(): TrailblazeContext;
   /** Observes every finished call (session log, reporters). */
   onCall?(record: CallRecord): void;
+  /**
+   * For a tool's source that cannot take calls right now (a server being restarted or re-listing
+   * its tools), a promise that settles when it can; the tool is then looked up again.
+   */
+  ready?(source: string): Promise<void> | undefined;
 }
 
 export class Dispatcher {
@@ -40,8 +56,12 @@ export class Dispatcher {
 
   /** Throws ToolNotFoundError for a name the registry does not have; every other failure is a ToolResult. */
   async dispatch(name: string, args: Record<string, unknown> = {}, options: DispatchOptions = {}): Promise<ToolResult> {
-    const tool = this.#registry.get(name);
-    if (!tool) throw new ToolNotFoundError(name, closest(name, this.#registry.names()), this.#registry.names().length);
+    let tool = this.#lookup(name);
+    const waiting = this.#options.ready?.(tool.source);
+    if (waiting) {
+      await waiting;
+      tool = this.#lookup(name);
+    }
     const startedAt = new Date();
     const start = performance.now();
     let result: ToolResult;
@@ -52,5 +72,11 @@ export class Dispatcher {
     }
     this.#options.onCall?.({ tool: name, args, result, startedAt, durationMs: performance.now() - start });
     return result;
+  }
+
+  #lookup(name: string): RegisteredTool {
+    const tool = this.#registry.get(name);
+    if (!tool) throw new ToolNotFoundError(name, closest(name, this.#registry.names()), this.#registry.names().length);
+    return tool;
   }
 }

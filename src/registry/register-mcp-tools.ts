@@ -46,7 +46,7 @@ export function registerMcpTools(registry: ToolRegistry, connection: McpConnecti
       meta,
       source: options.source,
       transport: options.transport,
-      invoke: ({ args, context, timeoutMs, signal }) => connection.call(tool.name, args, context, timeoutMs, signal),
+      invoke: ({ args, context, ...options }) => connection.call(tool.name, args, context, options),
     });
   }
 }

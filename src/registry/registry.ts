@@ -15,7 +15,18 @@ export interface ToolInvocation {
   context: TrailblazeContext;
   /** Per-call timeout override in ms. */
   timeoutMs?: number;
+  /** Overall cap override in ms, however much progress the tool reports. */
+  maxTotalTimeoutMs?: number;
   signal?: AbortSignal;
+  /** Progress the tool reports while it runs (MCP `notifications/progress`). */
+  onProgress?(progress: ToolProgress): void;
+}
+
+/** One progress update of a running tool call. */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 export interface RegisteredTool {

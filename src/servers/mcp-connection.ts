@@ -1,16 +1,58 @@
 // One connected MCP server, whatever carries its messages: the SDK Client over a
 // Transport (stdio subprocess or QuickJS), with a bounded handshake, paginated
-// tools/list, context injection on every call, and death detection.
+// tools/list, context injection, per-call timeouts with progress and cancellation,
+// server notifications (log messages, tools/list_changed), and death detection.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  LoggingMessageNotificationSchema,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { HandshakeTimeoutError, ProtocolError } from "../errors.ts";
+import type { ToolProgress } from "../registry/registry.ts";
 import { CONTEXT_KEY, type TrailblazeContext } from "../session/context.ts";
 import { mapCallError, mapCallToolResult } from "../dispatcher/result-mapping.ts";
-import { fatalError, type ToolResult } from "../dispatcher/tool-result.ts";
+import { exceptionThrown, fatalError, type ToolResult } from "../dispatcher/tool-result.ts";
 
 export const CLIENT_INFO = { name: "trailblaze", version: "0.1.0" } as const;
+
+/** How many times the per-call timeout the overall cap is, when none is configured. */
+export const DEFAULT_TOTAL_TIMEOUT_FACTOR = 10;
+
+/** Log messages kept while nobody listens yet (e.g. sent during the handshake). */
+const LOG_BACKLOG = 200;
+
+/** A `notifications/progress` update for a call in flight. */
+export type CallProgress = ToolProgress;
+
+/** A `notifications/message` from the server. */
+export interface ServerLogMessage {
+  /** RFC 5424 level as sent: debug, info, notice, warning, error, critical, alert, emergency. */
+  level: string;
+  logger?: string;
+  data: unknown;
+}
+
+export interface CallOptions {
+  /**
+   * Time without an answer (or a progress notification) before the call is cancelled, in ms.
+   * Default: the connection's `callTimeoutMs`.
+   */
+  timeoutMs?: number;
+  /**
+   * Bound on the whole call however much progress the server reports, in ms. Default: the
+   * connection's `maxTotalTimeoutMs`, else 10 × the call timeout. Never below the call timeout.
+   */
+  maxTotalTimeoutMs?: number;
+  /** Aborting cancels the call (`notifications/cancelled` with the abort reason). */
+  signal?: AbortSignal;
+  /** Receives every progress notification of this call. */
+  onProgress?(progress: CallProgress): void;
+}
 
 export interface McpConnectionOptions {
   /** Display name used in errors, e.g. `tools/login.ts`. */
@@ -20,6 +62,8 @@ export interface McpConnectionOptions {
   handshakeTimeoutMs?: number;
   /** Default per-call timeout in ms. Default 60 000. */
   callTimeoutMs?: number;
+  /** Default overall cap per call in ms (see {@link CallOptions.maxTotalTimeoutMs}). Default 10 × `callTimeoutMs`. */
+  maxTotalTimeoutMs?: number;
   /** Most tools/list pages accepted before the server is declared broken. Default 100. */
   maxPages?: number;
   /** Stops the server without a grace period; used when the handshake fails. Default: `transport.close()`. */
@@ -33,24 +77,56 @@ export interface McpConnectionOptions {
   explainClose?: () => Promise<Error>;
 }
 
+/**
+ * Why a call's own abort controller fired. The SDK sends `String(reason)` as the
+ * `notifications/cancelled` reason, so `toString()` is the plain text.
+ */
+class CallAbort extends Error {
+  readonly kind: "cap" | "caller" | "closing";
+  constructor(kind: CallAbort["kind"], message: string) {
+    super(message);
+    this.kind = kind;
+  }
+  override toString(): string {
+    return this.message;
+  }
+}
+
 export class McpConnection implements AsyncDisposable {
   readonly name: string;
   readonly #client: Client;
   readonly #transport: Transport;
   readonly #callTimeoutMs: number;
+  readonly #maxTotalTimeoutMs: number | undefined;
   readonly #explainClose: () => Promise<Error>;
   #closing = false;
   #death: Error | undefined;
   #deathSettled: Promise<void> = Promise.resolve();
   readonly #deathListeners: ((error: Error) => void)[] = [];
+  #transportClosed!: () => void;
+  readonly #transportClosedPromise = new Promise<void>((resolve) => (this.#transportClosed = resolve));
+  readonly #inFlight = new Set<AbortController>();
+  readonly #logListeners: ((message: ServerLogMessage) => void)[] = [];
+  readonly #logBacklog: ServerLogMessage[] = [];
+  readonly #toolsChangedListeners: (() => void)[] = [];
+  #toolsChanged = false;
 
   private constructor(options: McpConnectionOptions, client: Client) {
     this.name = options.name;
     this.#client = client;
     this.#transport = options.transport;
     this.#callTimeoutMs = options.callTimeoutMs ?? 60_000;
+    this.#maxTotalTimeoutMs = options.maxTotalTimeoutMs;
     this.#explainClose =
       options.explainClose ?? (async () => new Error(`MCP server ${options.name} closed its connection unexpectedly`));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
+      const { level, logger, data } = params;
+      this.#log(logger === undefined ? { level, data } : { level, logger, data });
+    });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      this.#toolsChanged = true;
+      for (const listener of this.#toolsChangedListeners) listener();
+    });
   }
 
   /** Connects and lists every tool. On any failure the transport is closed before the error is thrown. */
@@ -109,32 +185,101 @@ export class McpConnection implements AsyncDisposable {
     return this.#death;
   }
 
+  /** Calls sent and not yet answered, failed or cancelled. */
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
   onDeath(listener: (error: Error) => void): void {
     this.#deathListeners.push(listener);
   }
 
+  /** Receives the server's `notifications/message`, starting with any that arrived before a listener. */
+  onLog(listener: (message: ServerLogMessage) => void): void {
+    this.#logListeners.push(listener);
+    for (const message of this.#logBacklog.splice(0)) listener(message);
+  }
+
   /**
-   * tools/call with `_trailblazeContext` injected into the arguments and the same
-   * envelope as `_meta.trailblaze` (the SDK strips undeclared argument keys, `_meta` always arrives).
+   * Called on each `notifications/tools/list_changed`; called once right away when one already
+   * arrived (e.g. during the handshake, when the first tools/list may or may not reflect it).
    */
-  async call(name: string, args: Record<string, unknown>, context: TrailblazeContext, timeoutMs?: number, signal?: AbortSignal): Promise<ToolResult> {
+  onToolsChanged(listener: () => void): void {
+    this.#toolsChangedListeners.push(listener);
+    if (this.#toolsChanged) queueMicrotask(listener);
+  }
+
+  /**
+   * tools/call with `_trailblazeContext` injected into the arguments and the same envelope as
+   * `_meta.trailblaze` (the SDK strips undeclared argument keys, `_meta` always arrives).
+   * Progress notifications reset the timeout up to the overall cap; a timeout, the cap, the
+   * caller's signal or closing the connection cancels the call with `notifications/cancelled`.
+   */
+  async call(name: string, args: Record<string, unknown>, context: TrailblazeContext, options: CallOptions = {}): Promise<ToolResult> {
     if (this.#death) return fatalError(this.#death.message);
-    const timeout = timeoutMs ?? this.#callTimeoutMs;
+    if (this.#closing) return exceptionThrown(`cancelled: MCP server ${this.name} is closing`);
+    const timeout = options.timeoutMs ?? this.#callTimeoutMs;
+    const cap = Math.max(timeout, options.maxTotalTimeoutMs ?? this.#maxTotalTimeoutMs ?? timeout * DEFAULT_TOTAL_TIMEOUT_FACTOR);
+    const controller = new AbortController();
+    const capTimer = setTimeout(() => controller.abort(new CallAbort("cap", `timed out after ${cap} ms overall`)), cap);
+    const onCallerAbort = () => controller.abort(new CallAbort("caller", describeReason(options.signal?.reason)));
+    if (options.signal?.aborted) onCallerAbort();
+    options.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    this.#inFlight.add(controller);
     try {
       const result = await this.#client.callTool(
         { name, arguments: { ...args, [CONTEXT_KEY]: context }, _meta: { trailblaze: context } },
         undefined,
-        signal ? { timeout, signal } : { timeout },
+        {
+          timeout,
+          resetTimeoutOnProgress: true,
+          signal: controller.signal,
+          // Always set: it is what makes the SDK send a progressToken, so the server may report progress.
+          onprogress: ({ progress, total, message }) =>
+            options.onProgress?.({ progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) }),
+        },
       );
       return mapCallToolResult(result);
     } catch (error) {
-      await this.#deathSettled;
-      const death = this.death;
-      return death ? fatalError(death.message) : mapCallError(error, timeout);
+      const reason: unknown = controller.signal.reason;
+      return await this.#callFailed(error, reason instanceof CallAbort ? reason : undefined, timeout);
+    } finally {
+      clearTimeout(capTimer);
+      options.signal?.removeEventListener("abort", onCallerAbort);
+      this.#inFlight.delete(controller);
     }
   }
 
+  async #callFailed(error: unknown, aborted: CallAbort | undefined, timeout: number): Promise<ToolResult> {
+    const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+    if (aborted?.kind === "cap") {
+      return exceptionThrown(
+        `${aborted.message} (progress notifications extend the ${timeout} ms call timeout up to max_total_timeout_ms)`,
+        ErrorCode.RequestTimeout,
+      );
+    }
+    if (aborted) return exceptionThrown(`cancelled: ${aborted.message}`);
+    if (!timedOut && !(error instanceof McpError && error.code !== ErrorCode.ConnectionClosed)) {
+      // The transport may have failed the send before the close was seen: wait for the close so a
+      // dead server is reported as such, not as a failed write.
+      await waitFor(this.#transportClosedPromise, 3000);
+    }
+    await this.#deathSettled;
+    const death = this.#death;
+    return death ? fatalError(death.message) : mapCallError(error, timeout);
+  }
+
+  #log(message: ServerLogMessage): void {
+    if (this.#logListeners.length === 0) {
+      this.#logBacklog.push(message);
+      if (this.#logBacklog.length > LOG_BACKLOG) this.#logBacklog.shift();
+      return;
+    }
+    for (const listener of this.#logListeners) listener(message);
+  }
+
   #handleClose(): void {
+    this.#transportClosed();
     if (this.#closing || this.#death) return;
     this.#deathSettled = this.#explainClose().then((error) => {
       this.#death = error;
@@ -142,9 +287,15 @@ export class McpConnection implements AsyncDisposable {
     });
   }
 
+  /**
+   * Cancels calls in flight (`notifications/cancelled`, so handlers can clean up during the
+   * transport's grace period), then closes the client and with it the transport. Idempotent.
+   */
   async close(): Promise<void> {
     if (this.#closing) return;
     this.#closing = true;
+    const reason = new CallAbort("closing", `MCP server ${this.name} was closed while the call ran`);
+    for (const controller of this.#inFlight) controller.abort(reason);
     // Client.close() closes the transport, which owns the process and its shutdown escalation.
     await this.#client.close().catch(() => this.#transport.close());
   }
@@ -152,4 +303,20 @@ export class McpConnection implements AsyncDisposable {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
+}
+
+function describeReason(reason: unknown): string {
+  if (reason instanceof Error) return reason.message;
+  if (reason === undefined) return "the caller aborted the call";
+  return String(reason);
+}
+
+/** Whether `promise` settles within `ms` (unref'd timer). */
+function waitFor(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref?.();
+  });
+  return Promise.race([promise.then(() => true), timeout]).finally(() => clearTimeout(timer));
 }

@@ -33,6 +33,11 @@ export class LineSplitter {
     return lines;
   }
 
+  /** Bytes of the current unterminated line so far, kept and dropped. */
+  get pendingBytes(): number {
+    return this.#kept + this.#dropped;
+  }
+
   /** The unterminated last line, if any (call when the stream ends). */
   flush(): Line | undefined {
     return this.#kept > 0 || this.#dropped > 0 ? this.#take() : undefined;

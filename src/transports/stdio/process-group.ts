@@ -1,4 +1,5 @@
-// Signals and liveness of a whole process group (a child spawned with `detached: true` leads its own).
+// Signals and liveness of a whole process group (a child spawned with `detached: true` leads its own),
+// and of a server's descendants that left the group.
 
 import { readdirSync, readFileSync } from "node:fs";
 
@@ -48,8 +49,65 @@ export function processAlive(pid: number): boolean {
   return stat === undefined ? false : stat.state !== "Z" && stat.state !== "X";
 }
 
-/** State letter and process group from /proc/<pid>/stat (fields 3 and 5; the name may hold spaces). */
-function procStat(pid: number): { state: string; pgrp: number } | undefined {
+/** A process as seen at one moment: its pid plus its start time, so a later signal never hits a reused pid. */
+export interface ProcessIdentity {
+  pid: number;
+  /** Clock ticks after boot (/proc/<pid>/stat field 22). */
+  startTime: number;
+}
+
+/**
+ * Every live descendant of `pid` (children, grandchildren…), whatever their process group: a
+ * helper that called setsid() or was spawned `detached` escapes a group signal, but is still in
+ * the tree while its parent lives. Linux only (reads /proc); elsewhere an empty list.
+ */
+export function descendants(pid: number): ProcessIdentity[] {
+  if (process.platform !== "linux") return [];
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const children = new Map<number, ProcessIdentity[]>();
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = procStat(Number(entry));
+    if (!stat || stat.state === "Z" || stat.state === "X") continue;
+    const list = children.get(stat.ppid) ?? [];
+    list.push({ pid: Number(entry), startTime: stat.startTime });
+    children.set(stat.ppid, list);
+  }
+  const found: ProcessIdentity[] = [];
+  const queue = [pid];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    for (const child of children.get(next) ?? []) {
+      found.push(child);
+      queue.push(child.pid);
+    }
+  }
+  return found;
+}
+
+/** Whether the process seen as `who` still runs (same pid and start time, not a zombie). */
+export function identityAlive(who: ProcessIdentity): boolean {
+  const stat = procStat(who.pid);
+  return stat !== undefined && stat.startTime === who.startTime && stat.state !== "Z" && stat.state !== "X";
+}
+
+/** Sends `signal` to `who` if it is still that process; whether it was sent. */
+export function signalIdentity(who: ProcessIdentity, signal: NodeJS.Signals): boolean {
+  if (!identityAlive(who)) return false;
+  try {
+    process.kill(who.pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Fields of /proc/<pid>/stat after the name (which may hold spaces): state (3), ppid (4), pgrp (5), starttime (22). */
+function procStat(pid: number): { state: string; ppid: number; pgrp: number; startTime: number } | undefined {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -58,6 +116,9 @@ function procStat(pid: number): { state: string; pgrp: number } | undefined {
   }
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
   const state = fields[0];
+  const ppid = Number(fields[1]);
   const pgrp = Number(fields[2]);
-  return state === undefined || Number.isNaN(pgrp) ? undefined : { state, pgrp };
+  const startTime = Number(fields[19]);
+  if (state === undefined || Number.isNaN(pgrp) || Number.isNaN(ppid)) return undefined;
+  return { state, ppid, pgrp, startTime };
 }

@@ -4,10 +4,10 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { deserializeMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { ProtocolError, ServerExitedError, SpawnError, type ProcessExit } from "../../errors.ts";
+import { ProtocolError, ServerExitedError, ServerFailedError, SpawnError, type ProcessExit } from "../../errors.ts";
 import { LineSplitter, type Line } from "./line-splitter.ts";
 import { spawnError } from "./spawn-error.ts";
-import { groupAlive, signalGroup } from "./process-group.ts";
+import { descendants, groupAlive, identityAlive, signalGroup, signalIdentity, type ProcessIdentity } from "./process-group.ts";
 import { StderrCapture } from "./stderr-capture.ts";
 
 export interface ProcessTransportOptions {
@@ -28,7 +28,15 @@ export interface ProcessTransportOptions {
   gracefulExitMs?: number;
   /** After SIGTERM, how long to wait before SIGKILL, in ms (also the bound for each later step). Default 2000 ms. */
   termExitMs?: number;
+  /**
+   * Largest JSON-RPC message (one stdout line) accepted from the server, in bytes. A longer one
+   * fails the server: it is stopped and {@link ProcessTransport.failure} says why. Default 10 MiB.
+   */
+  maxMessageBytes?: number;
 }
+
+/** Default for {@link ProcessTransportOptions.maxMessageBytes}: 10 MiB, the SDK's own stdio buffer limit. */
+export const DEFAULT_MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 
 const NOT_JSON_PREVIEW = 200;
 
@@ -39,7 +47,9 @@ const NOT_JSON_PREVIEW = 200;
  * skipped and reported (`onerror` + a `[trailblaze]` line in the stderr capture), not fatal.
  *
  * `close()` ends stdin, waits `gracefulExitMs`, sends SIGTERM to the group, waits `termExitMs`,
- * then SIGKILL; once the leader is gone (for any reason) the rest of its group is stopped too.
+ * then SIGKILL; once the leader is gone (for any reason) the rest of its group is stopped too, and
+ * so are descendants that had left the group (seen in the process tree when the close began).
+ * A message over `maxMessageBytes` stops the server without the grace period.
  */
 export class ProcessTransport implements Transport, AsyncDisposable {
   onclose?: (() => void) | undefined;
@@ -59,7 +69,10 @@ export class ProcessTransport implements Transport, AsyncDisposable {
   readonly #gracefulExitMs: number;
   readonly #termExitMs: number;
   readonly #stderr: StderrCapture;
-  readonly #stdout = new LineSplitter(STDIO_DEFAULT_MAX_BUFFER_SIZE);
+  readonly #maxMessageBytes: number;
+  readonly #stdout: LineSplitter;
+  #failure: ServerFailedError | undefined;
+  #tree: ProcessIdentity[] = [];
   #settleExited!: { resolve: (exit: ProcessExit) => void; reject: (error: Error) => void };
   #child: ChildProcessWithoutNullStreams | undefined;
   #exit: ProcessExit | undefined;
@@ -77,6 +90,8 @@ export class ProcessTransport implements Transport, AsyncDisposable {
     this.#options = options;
     this.#gracefulExitMs = options.gracefulExitMs ?? 5000;
     this.#termExitMs = options.termExitMs ?? 2000;
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#stdout = new LineSplitter(this.#maxMessageBytes);
     this.#stderr = new StderrCapture({
       tailLines: options.stderrTailLines ?? 64,
       ...(options.stderrLogFile ? { logFile: options.stderrLogFile } : {}),
@@ -90,6 +105,11 @@ export class ProcessTransport implements Transport, AsyncDisposable {
   /** PID of the server process (also its process group id); undefined before start or if spawning failed. */
   get pid(): number | undefined {
     return this.#child?.pid;
+  }
+
+  /** Why the transport stopped the server itself (e.g. an oversized message); undefined otherwise. */
+  get failure(): ServerFailedError | undefined {
+    return this.#failure;
   }
 
   /** The last stderr lines (and `[trailblaze]` notes), oldest first. */
@@ -115,7 +135,10 @@ export class ProcessTransport implements Transport, AsyncDisposable {
     }
     this.#child = child;
     child.stdout.on("data", (chunk: Buffer) => {
+      if (this.#failure) return;
       for (const line of this.#stdout.push(chunk)) this.#onStdoutLine(line);
+      // An unterminated message already over the limit fails now, not when (if ever) its newline comes.
+      if (this.#stdout.pendingBytes > this.#maxMessageBytes) this.#tooLarge();
     });
     child.stdout.on("error", (error) => this.onerror?.(error));
     void this.#stderr.attach(child.stderr);
@@ -146,7 +169,7 @@ export class ProcessTransport implements Transport, AsyncDisposable {
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.#child?.stdin;
-    if (!stdin || this.#exit || this.#closeRequested || stdin.destroyed || stdin.writableEnded) {
+    if (!stdin || this.#exit || this.#closeRequested || this.#failure || stdin.destroyed || stdin.writableEnded) {
       return Promise.reject(this.#notRunning());
     }
     return new Promise<void>((resolve, reject) => {
@@ -189,6 +212,8 @@ export class ProcessTransport implements Transport, AsyncDisposable {
     }
     const pid = child.pid;
     if (!this.#exit) {
+      // Taken while the tree is intact: once a parent exits, its children are re-parented and lost from view.
+      this.#tree = descendants(pid);
       child.stdin.end();
       if (!(await waitFor(this.exited, gracefulExitMs))) {
         signalGroup(pid, "SIGTERM");
@@ -224,6 +249,7 @@ export class ProcessTransport implements Transport, AsyncDisposable {
           await pollUntil(() => !groupAlive(pgid), this.#termExitMs);
         }
       }
+      await this.#stopStragglers();
       await waitFor(this.#streamsClosedPromise, 1000);
       this.#child?.stdout.destroy();
       this.#child?.stderr.destroy();
@@ -232,21 +258,45 @@ export class ProcessTransport implements Transport, AsyncDisposable {
     return this.#afterExit;
   }
 
+  /** Stops descendants that had left the process group (setsid, `detached` helpers): SIGTERM, then SIGKILL. */
+  async #stopStragglers(): Promise<void> {
+    const left = this.#tree.filter(identityAlive);
+    this.#tree = [];
+    if (left.length === 0) return;
+    this.#stderr.note(
+      `[trailblaze] stopping ${left.length} process(es) the server started outside its process group: ${left.map((p) => p.pid).join(", ")}`,
+    );
+    for (const who of left) signalIdentity(who, "SIGTERM");
+    if (await pollUntil(() => !left.some(identityAlive), this.#termExitMs)) return;
+    for (const who of left) signalIdentity(who, "SIGKILL");
+    await pollUntil(() => !left.some(identityAlive), this.#termExitMs);
+  }
+
+  /** A message over the limit: the stream can no longer be trusted, so the server is stopped without a grace period. */
+  #tooLarge(): void {
+    if (this.#failure || this.#closeRequested || this.#exit) return;
+    const message =
+      `MCP server ${this.name} wrote a message of more than ${this.#maxMessageBytes} bytes to stdout ` +
+      `(limit: max_message_bytes, default ${DEFAULT_MAX_MESSAGE_BYTES}); the server was stopped`;
+    this.#failure = new ServerFailedError(this.name, message);
+    this.#stderr.note(`[trailblaze] ${message}`);
+    this.onerror?.(this.#failure);
+    this.#closing ??= this.#shutdown(0);
+  }
+
   /** Fires `onclose` once, after the streams are done, and flushes the stderr log. */
   #finish(): void {
     if (this.#finished) return;
     this.#finished = true;
     const last = this.#stdout.flush();
-    if (last) this.#onStdoutLine(last);
+    if (last && !this.#failure) this.#onStdoutLine(last);
     this.#flushed = this.#stderr.close();
     this.onclose?.();
   }
 
   #onStdoutLine({ text, droppedBytes }: Line): void {
     if (droppedBytes > 0) {
-      this.#report(
-        `MCP server ${this.name} wrote a stdout line of more than ${STDIO_DEFAULT_MAX_BUFFER_SIZE} bytes; it was skipped`,
-      );
+      this.#tooLarge();
       return;
     }
     if (text.trim() === "") return;

@@ -36,8 +36,9 @@ const cache = new Map<string, Promise<Runtime>>();
 
 /**
  * Picks the runtime for TypeScript MCP servers, in this order:
- * 1. `bun` on PATH → `bun run --no-install <file>` (`--no-install`: a missing package is an error,
- *    never a silent download; authors run their own `bun install`).
+ * 1. `bun` on PATH → `bun run --no-install --no-orphans <file>` (`--no-install`: a missing package
+ *    is an error, never a silent download; authors run their own `bun install`. `--no-orphans`: the
+ *    server exits when its parent dies, even by SIGKILL, and takes its own children with it).
  * 2. `node` on PATH with a resolvable `tsx` → `node --import <tsx loader URL> <file>`.
  * 3. Otherwise a {@link RuntimeNotFoundError}.
  *
@@ -95,7 +96,7 @@ async function detect(path: string, forced: string, tsxFrom: string): Promise<Ru
 }
 
 function bunRuntime(command: string): Runtime {
-  return { kind: "bun", command, argsFor: (script) => ["run", "--no-install", resolve(script)] };
+  return { kind: "bun", command, argsFor: (script) => ["run", "--no-install", "--no-orphans", resolve(script)] };
 }
 
 function nodeRuntime(command: string, loaderUrl: string): Runtime {
