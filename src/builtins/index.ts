@@ -2,7 +2,9 @@
 
 import type { RegisteredTool } from "../registry/registry.ts";
 import { coreTools } from "./core-tools.ts";
+import { simulatedDeviceTools } from "./simulated-device.ts";
 
+/** A fresh set per session: the simulated device keeps per-session state. */
 export function builtinTools(): RegisteredTool[] {
-  return [...coreTools()];
+  return [...coreTools(), ...simulatedDeviceTools()];
 }

@@ -8,8 +8,9 @@ import { reapAll } from "./reaper.ts";
 import { toolsCommand } from "./commands/tools.ts";
 import { callCommand } from "./commands/call.ts";
 import { mcpCommand } from "./commands/mcp.ts";
+import { runCommand } from "./commands/run.ts";
 
-export const COMMANDS: readonly Command[] = [toolsCommand, callCommand, mcpCommand];
+export const COMMANDS: readonly Command[] = [runCommand, toolsCommand, callCommand, mcpCommand];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -1,0 +1,209 @@
+// `bun trailblaze run`: parse trail files, plan them, run each in its own
+// session (in parallel with --workers, a slice with --shard), report live and as
+// JSON/JUnit, and write a partial report when interrupted.
+
+import { mkdirSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { ConfigError, ConfigNotFoundError, UsageError, type ConfigProblem } from "../../errors.ts";
+import type { Workspace } from "../../config/workspace.ts";
+import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP, parseKeyValue } from "../../session/session-spec.ts";
+import { discoverTrails } from "../../trail/discover.ts";
+import { parseTrailFile } from "../../trail/trail-file.ts";
+import { listTrail } from "../../run/list-plans.ts";
+import { SuiteRun, type SuiteEntry } from "../../run/run-suite.ts";
+import { runExitCode, type RunReport } from "../../run/run-types.ts";
+import { parseShard, shardSlice, type Shard } from "../../run/shard.ts";
+import { ListReporter } from "../../run/reporters/list.ts";
+import { formatJsonReport } from "../../run/reporters/json.ts";
+import { formatJunitReport } from "../../run/reporters/junit.ts";
+import { parseCommandArgs } from "../args.ts";
+import type { CliIO, Command } from "../command.ts";
+import { loadCliWorkspace } from "../open-session.ts";
+import { onInterrupt } from "../reaper.ts";
+
+const REPORTERS = ["list", "json", "junit"] as const;
+type ReporterName = (typeof REPORTERS)[number];
+
+const HELP = `Usage: bun trailblaze run <trail-file|dir>... [session flags] [options]
+
+Replays recorded trails: each trail runs in its own session (its target's MCP servers
+started, every recorded tool checked to be registered before the first step), its steps'
+recorded tool calls are dispatched with {{key}} / \${key} replaced from memory, and every
+session is stopped at the end. Folders are searched for *.trail.yaml (sorted).
+
+Options:
+  --reporter NAME       list (default: a live line per step) | json | junit
+  --output FILE         write the report to FILE (the live list still prints on stdout);
+                        without it, json and junit print the document alone on stdout
+  --list                parse and plan only: print each trail's steps and the tool calls chosen
+                        for the session; starts nothing; exit 2 if any file does not parse
+  --workers N           run up to N trails at once, each in its own session (default 1)
+  --shard I/N           run only slice I of N of the sorted trail list (CI machines split a suite)
+  --secret KEY=VALUE    memory value usable as {{KEY}}, shown as *** in every log, report and
+                        error, never sent in _trailblazeContext (repeatable)
+  --arg NAME=VALUE      a trail parameter declared in config.args, used as {{args.NAME}} (repeatable)
+  -h, --help            show this help
+
+Exit codes: 0 every trail passed (or was skipped) · 1 a trail failed · 2 usage or configuration
+error, a file that does not parse, or no trail got to run a step (e.g. a recorded tool is not
+registered). SIGINT/SIGTERM stop every session, write the partial report and exit 130/143.
+
+${SESSION_FLAGS_HELP}`;
+
+function parsePairs(flag: string, entries: string[] | undefined): [string, string][] {
+  return (entries ?? []).map((entry) => parseKeyValue(flag, entry));
+}
+
+function parseWorkers(text: string | undefined): number {
+  if (text === undefined) return 1;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`run: --workers expects a whole number from 1 to 64, got "${text}"`);
+  return n;
+}
+
+function parseReporter(text: string | undefined): ReporterName {
+  if (text === undefined) return "list";
+  if ((REPORTERS as readonly string[]).includes(text)) return text as ReporterName;
+  throw new UsageError(`run: --reporter expects one of ${REPORTERS.join(", ")}, got "${text}"`);
+}
+
+/** Reads and parses every file; problems of all files are collected. */
+async function parseAll(files: string[], cwd: string): Promise<{ entries: SuiteEntry[]; problems: ConfigProblem[] }> {
+  const entries: SuiteEntry[] = [];
+  const problems: ConfigProblem[] = [];
+  for (const file of files) {
+    let text: string;
+    try {
+      text = await readFile(resolve(cwd, file), "utf8");
+    } catch (error) {
+      problems.push({ file, line: 0, col: 0, path: "", message: `cannot read: ${(error as Error).message}` });
+      continue;
+    }
+    try {
+      entries.push({ file, trail: parseTrailFile(file, text) });
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
+    }
+  }
+  return { entries, problems };
+}
+
+/** Identical warning/note lines (one per session otherwise) are printed once per run. */
+function onceStderr(io: CliIO): CliIO {
+  const seen = new Set<string>();
+  return {
+    ...io,
+    stderr: (text) => {
+      if (/^(warning|note): /.test(text)) {
+        if (seen.has(text)) return;
+        seen.add(text);
+      }
+      io.stderr(text);
+    },
+  };
+}
+
+function warnUndeclaredArgs(io: CliIO, entries: SuiteEntry[], args: Record<string, string>): void {
+  for (const name of Object.keys(args)) {
+    if (entries.some((e) => name in e.trail.args)) continue;
+    io.stderr(`warning: --arg ${name}: no trail of this run declares it in config.args; it is still available as {{args.${name}}}\n`);
+  }
+}
+
+async function listPlans(entries: SuiteEntry[], problems: ConfigProblem[], values: Record<string, unknown>, io: CliIO): Promise<number> {
+  let workspace: Workspace | undefined;
+  try {
+    workspace = await loadCliWorkspace(values as { config?: string }, io);
+  } catch (error) {
+    if (!(error instanceof ConfigNotFoundError) || values.config !== undefined) throw error;
+  }
+  let failed = problems.length > 0;
+  const blocks: string[] = [];
+  for (const { file, trail } of entries) {
+    try {
+      blocks.push(listTrail(file, trail, values, workspace, { cwd: io.cwd, env: io.env }));
+    } catch (error) {
+      failed = true;
+      io.stderr(`error: ${file}: ${(error as Error).message}\n`);
+    }
+  }
+  if (blocks.length > 0) io.stdout(blocks.join("\n"));
+  if (problems.length > 0) io.stderr(`error: ${new ConfigError(problems).message}\n`);
+  io.stdout(`\n${entries.length} trail file(s) planned${problems.length > 0 ? `; ${new Set(problems.map((p) => p.file)).size} file(s) with problems` : ""}.\n`);
+  return failed ? 2 : 0;
+}
+
+export const runCommand: Command = {
+  name: "run",
+  summary: "replay trail files, each in its own session, and report (list, json, junit)",
+  help: HELP,
+  async run(argv, rawIo) {
+    const { values, positionals } = parseCommandArgs("run", argv, {
+      ...SESSION_FLAG_OPTIONS,
+      reporter: { type: "string" },
+      output: { type: "string" },
+      list: { type: "boolean" },
+      workers: { type: "string" },
+      shard: { type: "string" },
+      secret: { type: "string", multiple: true },
+      arg: { type: "string", multiple: true },
+    });
+    if (values.help) {
+      rawIo.stdout(`${HELP}\n`);
+      return 0;
+    }
+    if (positionals.length === 0) throw new UsageError("run: name at least one trail file or folder, e.g. `bun trailblaze run trails/`");
+    const io = onceStderr(rawIo);
+    const reporter = parseReporter(values.reporter);
+    const workers = parseWorkers(values.workers);
+    const shard: Shard | undefined = values.shard === undefined ? undefined : parseShard(values.shard);
+    const secrets = parsePairs("--secret", values.secret);
+    const args = Object.fromEntries(parsePairs("--arg", values.arg));
+    const output = values.output === undefined ? undefined : resolve(io.cwd, values.output);
+
+    const files = await discoverTrails(positionals, io.cwd);
+    const { entries: parsed, problems } = await parseAll(files, io.cwd);
+    const entries = shard ? shardSlice(parsed, shard, (e) => e.file) : parsed;
+    if (values.list) return listPlans(entries, problems, values, io);
+    if (problems.length > 0) throw new ConfigError(problems);
+
+    const workspace = await loadCliWorkspace(values, io);
+    warnUndeclaredArgs(io, entries, args);
+    if (shard && entries.length === 0) {
+      io.stderr(`note: shard ${shard.index}/${shard.total} holds no trails (${parsed.length} in total)\n`);
+    }
+
+    const live = reporter === "list" || output !== undefined;
+    const color = io.isTTY && !io.env.NO_COLOR;
+    const list = new ListReporter(live ? io.stdout : () => {}, { color, live: workers === 1 });
+    const suite = new SuiteRun(entries, { io, workspace, flags: values, secrets, args, workers, observer: list, ...(values["session-id"] ? { sessionId: values["session-id"] } : {}), ...(shard ? { shard } : {}) });
+
+    const emit = (run: RunReport): void => {
+      const document = reporter === "json" ? formatJsonReport(run) : reporter === "junit" ? formatJunitReport(run) : undefined;
+      if (live) io.stdout(list.summary(run));
+      if (output !== undefined) {
+        const plain = new ListReporter(() => {});
+        const text = document ?? `${run.trails.map((t) => plain.formatTrail(t)).join("\n")}${plain.summary(run)}`;
+        mkdirSync(dirname(output), { recursive: true });
+        writeFileSync(output, text);
+        io.stdout(`${reporter} report written to ${values.output}\n`);
+      } else if (document !== undefined) {
+        io.stdout(document);
+      }
+    };
+    const stopListening = onInterrupt((signal) => {
+      suite.abort();
+      emit(suite.snapshot(`interrupted by ${signal}`));
+    });
+    let run: RunReport;
+    try {
+      run = await suite.run();
+    } finally {
+      stopListening();
+    }
+    emit(run);
+    return runExitCode(run);
+  },
+};

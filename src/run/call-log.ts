@@ -1,0 +1,54 @@
+// The session's call log: `<logs>/<sessionId>/calls.jsonl`, one JSON line per
+// tool call (nested `trailblaze.execute` calls included), secrets masked.
+
+import { appendFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { CallRecord } from "../dispatcher/dispatcher.ts";
+import { resultStatus } from "../dispatcher/tool-result.ts";
+import type { Memory } from "../session/memory.ts";
+
+export const CALL_LOG_FILE = "calls.jsonl";
+
+/** Where in the trail the next calls happen. */
+export interface CallPosition {
+  trail: string;
+  step?: number;
+}
+
+export class CallLog {
+  readonly path: string;
+  readonly #memory: Memory;
+  #position: CallPosition;
+  #ready = false;
+
+  constructor(logsDir: string, memory: Memory, position: CallPosition) {
+    this.path = join(logsDir, CALL_LOG_FILE);
+    this.#memory = memory;
+    this.#position = position;
+  }
+
+  at(position: CallPosition): void {
+    this.#position = position;
+  }
+
+  /** Appends one line; synchronous so the line is on disk even if the process is interrupted right after. */
+  write(record: CallRecord): void {
+    const { result } = record;
+    const line: Record<string, unknown> = {
+      at: record.startedAt.toISOString(),
+      ...this.#position,
+      tool: record.tool,
+      args: record.args,
+      status: resultStatus(result),
+      variant: result.variant,
+      message: result.message,
+      durationMs: Math.round(record.durationMs * 10) / 10,
+    };
+    if (result.structuredContent !== undefined) line.structuredContent = result.structuredContent;
+    if (!this.#ready) {
+      mkdirSync(join(this.path, ".."), { recursive: true });
+      this.#ready = true;
+    }
+    appendFileSync(this.path, `${this.#memory.mask(JSON.stringify(this.#memory.maskValue(line)))}\n`);
+  }
+}

@@ -1,0 +1,45 @@
+// `--reporter json`: the run as one JSON document (CONTRACT.md "JSON shapes").
+
+import type { RunReport, StepReport, TrailReport } from "../run-types.ts";
+
+function stepJson(step: StepReport): Record<string, unknown> {
+  return {
+    index: step.index,
+    kind: step.kind,
+    title: step.title,
+    status: step.status,
+    durationMs: step.durationMs,
+    tools: step.tools.map((t) => ({ name: t.name, args: t.args, result: t.result, startedAt: t.startedAt, durationMs: t.durationMs })),
+    ...(step.failure ? { failure: step.failure } : {}),
+  };
+}
+
+function trailJson(trail: TrailReport): Record<string, unknown> {
+  return {
+    file: trail.file,
+    id: trail.id,
+    ...(trail.title !== undefined ? { title: trail.title } : {}),
+    status: trail.status,
+    startedAt: trail.startedAt,
+    durationMs: trail.durationMs,
+    ...(trail.session ? { session: trail.session } : {}),
+    steps: trail.steps.map(stepJson),
+    ...(trail.error !== undefined ? { error: trail.error } : {}),
+    ...(trail.problems ? { problems: trail.problems } : {}),
+    ...(trail.skipReason !== undefined ? { skipReason: trail.skipReason } : {}),
+  };
+}
+
+/** `{"trails":[…],"summary":{"passed","failed","errors","skipped","durationMs"}}` plus `interrupted`/`shard` when set. */
+export function runToJson(run: RunReport): Record<string, unknown> {
+  return {
+    trails: run.trails.map(trailJson),
+    summary: { ...run.summary },
+    ...(run.interrupted !== undefined ? { interrupted: run.interrupted } : {}),
+    ...(run.shard ? { shard: run.shard } : {}),
+  };
+}
+
+export function formatJsonReport(run: RunReport): string {
+  return `${JSON.stringify(runToJson(run), null, 2)}\n`;
+}

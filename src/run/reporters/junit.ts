@@ -1,0 +1,87 @@
+// `--reporter junit`: JUnit XML as CI systems read it — one <testsuite> per
+// trail file, one <testcase> per trail, <failure>/<error>/<skipped> with text.
+
+import type { RunReport, StepReport, TrailReport } from "../run-types.ts";
+import { formatTrailProblem } from "../validate.ts";
+
+/** Characters XML 1.0 cannot hold at all (C0 controls other than tab, newline, CR; lone surrogates; U+FFFE/U+FFFF). */
+const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const ANSI = /\u001B\[[0-9;]*[A-Za-z]/g;
+
+function clean(text: string): string {
+  return text.replace(ANSI, "").replace(INVALID_XML, "\uFFFD");
+}
+
+/** Escapes text for element content. */
+export function xmlText(text: string): string {
+  return clean(text).replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
+/** Escapes text for a double-quoted attribute (newlines and tabs kept as character references). */
+export function xmlAttr(text: string): string {
+  return xmlText(text).replaceAll('"', "&quot;").replaceAll("'", "&apos;").replaceAll("\n", "&#10;").replaceAll("\r", "&#13;").replaceAll("\t", "&#9;");
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+function stepLog(step: StepReport): string[] {
+  const lines = [`${step.status.toUpperCase().padEnd(7)} step ${step.index} [${step.kind}] ${step.title} (${step.durationMs} ms)`];
+  for (const tool of step.tools) {
+    lines.push(`  ${tool.startedAt} ${tool.name} ${JSON.stringify(tool.args)} -> ${tool.result.variant}: ${String(tool.result.message ?? "")} (${tool.durationMs} ms)`);
+  }
+  return lines;
+}
+
+function failureDetail(trail: TrailReport): string {
+  const lines: string[] = [];
+  for (const problem of trail.problems ?? []) lines.push(formatTrailProblem(problem));
+  const failed = trail.steps.find((s) => s.status === "failed");
+  if (failed?.failure) {
+    const f = failed.failure;
+    lines.push(`${trail.file}:${failed.line}:${failed.col} step ${failed.index}: ${failed.title}`);
+    if (f.tool) lines.push(`tool: ${f.tool}`);
+    if (f.args) lines.push(`args: ${JSON.stringify(f.args)}`);
+    lines.push(`${f.variant ? `${f.variant}: ` : ""}${f.message}`);
+    if (f.stderr) lines.push(`stderr of ${f.stderr.source}:`, ...f.stderr.lines.map((l) => `  ${l}`));
+  }
+  if (lines.length === 0 && trail.error) lines.push(trail.error);
+  return lines.join("\n");
+}
+
+function testcase(trail: TrailReport): string {
+  const attrs = `name="${xmlAttr(trail.id)}" classname="${xmlAttr(trail.file)}" file="${xmlAttr(trail.file)}" time="${seconds(trail.durationMs)}"`;
+  const body: string[] = [];
+  const message = xmlAttr((trail.error ?? "").split("\n")[0] ?? "");
+  if (trail.status === "failed") {
+    const variant = trail.steps.find((s) => s.status === "failed")?.failure?.variant ?? "StepFailed";
+    body.push(`      <failure message="${message}" type="${xmlAttr(variant)}">${xmlText(failureDetail(trail))}</failure>`);
+  } else if (trail.status === "error") {
+    body.push(`      <error message="${message}" type="${trail.ran ? "TrailAborted" : "TrailNotStarted"}">${xmlText(failureDetail(trail))}</error>`);
+  } else if (trail.status === "skipped") {
+    body.push(`      <skipped message="${xmlAttr(trail.skipReason ?? "")}"/>`);
+  }
+  const log = trail.steps.flatMap(stepLog);
+  if (log.length > 0) body.push(`      <system-out>${xmlText(log.join("\n"))}</system-out>`);
+  return body.length === 0 ? `    <testcase ${attrs}/>` : `    <testcase ${attrs}>\n${body.join("\n")}\n    </testcase>`;
+}
+
+export function formatJunitReport(run: RunReport): string {
+  const byFile = new Map<string, TrailReport[]>();
+  for (const trail of run.trails) byFile.set(trail.file, [...(byFile.get(trail.file) ?? []), trail]);
+  const count = (trails: TrailReport[], status: TrailReport["status"]) => trails.filter((t) => t.status === status).length;
+  const counts = (trails: TrailReport[]) =>
+    `tests="${trails.length}" failures="${count(trails, "failed")}" errors="${count(trails, "error")}" skipped="${count(trails, "skipped")}"`;
+  const suites = [...byFile].map(([file, trails]) => {
+    const time = trails.reduce((sum, t) => sum + t.durationMs, 0);
+    const timestamp = (trails[0]?.startedAt ?? new Date().toISOString()).replace(/\.\d+Z$/, "");
+    return `  <testsuite name="${xmlAttr(file)}" ${counts(trails)} time="${seconds(time)}" timestamp="${xmlAttr(timestamp)}">\n${trails.map(testcase).join("\n")}\n  </testsuite>`;
+  });
+  const name = run.interrupted ? `trailblaze (partial: ${run.interrupted})` : "trailblaze";
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites name="${xmlAttr(name)}" ${counts(run.trails)} time="${seconds(run.summary.durationMs)}">`,
+    ...suites,
+    `</testsuites>`,
+    "",
+  ].join("\n");
+}

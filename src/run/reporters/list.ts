@@ -1,0 +1,140 @@
+// `--reporter list` (default): a line per step as it finishes (✓/✗, duration),
+// simulated-device actions under their step, a readable failure block (tool,
+// masked args, message, the server's stderr tail), and a closing summary.
+// One trail at a time prints live; with several workers each trail prints as a
+// block when it ends, so lines of parallel trails never interleave.
+
+import type { RunObserver, RunReport, StepReport, TrailReport } from "../run-types.ts";
+import { formatTrailProblem, oneLine } from "../validate.ts";
+
+export interface ListReporterOptions {
+  /** ANSI colours; default false. */
+  color?: boolean;
+  /** Print each step as it finishes (one trail at a time); default true. */
+  live?: boolean;
+}
+
+type Paint = (text: string) => string;
+
+function painter(enabled: boolean): Record<"green" | "red" | "yellow" | "dim" | "bold", Paint> {
+  const code = (open: number, close: number): Paint => (text) => (enabled ? `\u001B[${open}m${text}\u001B[${close}m` : text);
+  return { green: code(32, 39), red: code(31, 39), yellow: code(33, 39), dim: code(2, 22), bold: code(1, 22) };
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+const indent = (text: string, prefix: string) => text.split("\n").map((line, i) => (i === 0 ? line : `${prefix}${line}`)).join("\n");
+
+export class ListReporter implements RunObserver {
+  readonly #out: (text: string) => void;
+  readonly #live: boolean;
+  readonly #c: ReturnType<typeof painter>;
+
+  constructor(out: (text: string) => void, options: ListReporterOptions = {}) {
+    this.#out = out;
+    this.#live = options.live ?? true;
+    this.#c = painter(options.color ?? false);
+  }
+
+  trailStarted(trail: { file: string; id: string; title?: string }): void {
+    if (this.#live) this.#out(`${this.#header(trail)}\n`);
+  }
+
+  stepFinished(trail: { file: string }, step: StepReport): void {
+    if (this.#live) this.#out(this.#step(step, trail.file));
+  }
+
+  trailFinished(report: TrailReport): void {
+    if (this.#live) {
+      const notRun = report.steps.filter((s) => s.status === "skipped").map((s) => this.#step(s, report.file)).join("");
+      this.#out(`${notRun}${this.#footer(report)}\n`);
+    } else {
+      this.#out(this.formatTrail(report));
+    }
+  }
+
+  /** A whole trail as a block: header, every step, footer. */
+  formatTrail(report: TrailReport): string {
+    return `${this.#header(report)}\n${report.steps.map((s) => this.#step(s, report.file)).join("")}${this.#footer(report)}\n`;
+  }
+
+  summary(run: RunReport): string {
+    const { c } = { c: this.#c };
+    const s = run.summary;
+    const parts = [
+      c.green(`${s.passed} passed`),
+      s.failed > 0 ? c.red(`${s.failed} failed`) : `${s.failed} failed`,
+      ...(s.errors > 0 ? [c.red(`${s.errors} error${s.errors === 1 ? "" : "s"}`)] : []),
+      ...(s.skipped > 0 ? [c.yellow(`${s.skipped} skipped`)] : []),
+    ];
+    const lines = [""];
+    const bad = run.trails.filter((t) => t.status === "failed" || t.status === "error");
+    if (bad.length > 0) {
+      lines.push(c.bold("Not passed:"));
+      for (const t of bad) lines.push(`  ${c.red("✗")} ${t.file} (${t.id}): ${oneLine(t.error ?? t.status, 160)}`);
+      lines.push("");
+    }
+    if (run.interrupted) lines.push(c.yellow(`Interrupted (${run.interrupted}); the report is partial.`));
+    const shard = run.shard ? ` · shard ${run.shard.index}/${run.shard.total}` : "";
+    lines.push(`${parts.join(", ")} (${run.trails.length} trail${run.trails.length === 1 ? "" : "s"}${shard}) in ${formatDuration(s.durationMs)}`);
+    return `${lines.join("\n")}\n`;
+  }
+
+  #header(trail: { file: string; id: string; title?: string }): string {
+    const title = trail.title ? ` — ${trail.title}` : "";
+    return `${this.#c.bold(trail.file)} ${this.#c.dim(`(${trail.id}${title})`)}`;
+  }
+
+  #step(step: StepReport, file: string): string {
+    const c = this.#c;
+    const tag = step.kind === "step" ? "" : c.dim(`[${step.kind}] `);
+    const title = oneLine(step.title, 100);
+    if (step.status === "skipped") return `  ${c.yellow("-")} ${tag}${title} ${c.dim("(not run)")}\n`;
+    const mark = step.status === "passed" ? c.green("✓") : c.red("✗");
+    const lines = [`  ${mark} ${tag}${title} ${c.dim(`(${formatDuration(step.durationMs)})`)}`];
+    for (const tool of step.tools) {
+      if (tool.result.status !== "success") continue;
+      const message = oneLine(String(tool.result.message ?? ""), 100);
+      const structured = tool.result.structuredContent as Record<string, unknown> | undefined;
+      lines.push(c.dim(`      ↳ ${structured?.simulatedDevice ? message : `${tool.name}${message ? `: ${message}` : ""}`}`));
+    }
+    const f = step.failure;
+    if (f) {
+      const pad = "               ";
+      const at = f.line !== undefined ? c.dim(` (${file}:${f.line}:${f.col})`) : "";
+      if (f.tool) lines.push(`      ${c.dim("tool:")}    ${f.tool}${at}`);
+      if (f.args) lines.push(`      ${c.dim("args:")}    ${JSON.stringify(f.args)}`);
+      lines.push(`      ${c.dim("error:")}   ${c.red(indent(`${f.variant ? `${f.variant}: ` : ""}${f.message}`, pad))}`);
+      if (f.stderr) {
+        lines.push(`      ${c.dim(`stderr of ${f.stderr.source} (last ${f.stderr.lines.length} line${f.stderr.lines.length === 1 ? "" : "s"}):`)}`);
+        for (const line of f.stderr.lines) lines.push(`        ${c.dim("|")} ${line}`);
+      }
+    }
+    return `${lines.join("\n")}\n`;
+  }
+
+  #footer(report: TrailReport): string {
+    const c = this.#c;
+    const session = report.session ? c.dim(` · ${report.session.target} · ${report.session.driver} · ${report.session.agent} · logs ${report.session.logsDir}`) : "";
+    const time = formatDuration(report.durationMs);
+    switch (report.status) {
+      case "passed":
+        return `  ${c.green("passed")} in ${time}${session}`;
+      case "skipped":
+        return `  ${c.yellow("skipped")}: ${report.skipReason ?? ""}`;
+      case "failed":
+        return `  ${c.red("failed")} in ${time}${session}`;
+      case "error": {
+        const lines = [`  ${c.red(report.ran ? "error" : "error: not started")} after ${time}${session}`];
+        const problems = report.problems?.map(formatTrailProblem) ?? (report.ran ? [] : [report.error ?? ""]);
+        for (const problem of problems) lines.push(`      ${c.red(indent(problem, "      "))}`);
+        if (report.ran && report.error && !report.steps.some((s) => s.failure)) lines.push(`      ${c.red(indent(report.error, "      "))}`);
+        return lines.join("\n");
+      }
+    }
+  }
+}

@@ -1,0 +1,72 @@
+// Runs a list of parsed trails, each in its own session, with up to N at once,
+// and keeps enough state to produce a partial report when interrupted.
+
+import type { Trail } from "../trail/trail-types.ts";
+import { TrailRun, type TrailRunOptions } from "./run-trail.ts";
+import { summarize, type RunReport, type TrailReport } from "./run-types.ts";
+import type { Shard } from "./shard.ts";
+import { runPool } from "./workers.ts";
+
+export interface SuiteEntry {
+  file: string;
+  trail: Trail;
+}
+
+export interface SuiteOptions extends Omit<TrailRunOptions, "index" | "sessionId" | "signal"> {
+  /** Trails run at once, each in its own session; default 1. */
+  workers?: number;
+  /** `--session-id`: used as is for a single trail, suffixed `-<n>` (1-based position) when there are several. */
+  sessionId?: string;
+  shard?: Shard;
+}
+
+export class SuiteRun {
+  readonly #entries: readonly SuiteEntry[];
+  readonly #options: SuiteOptions;
+  readonly #runs: (TrailRun | undefined)[];
+  readonly #abort = new AbortController();
+  readonly #t0 = performance.now();
+
+  constructor(entries: readonly SuiteEntry[], options: SuiteOptions) {
+    this.#entries = entries;
+    this.#options = options;
+    this.#runs = entries.map(() => undefined);
+  }
+
+  async run(): Promise<RunReport> {
+    const { workers = 1, sessionId } = this.#options;
+    const many = this.#entries.length > 1;
+    const reports = await runPool(this.#entries, workers, (entry, index) => {
+      if (this.#abort.signal.aborted) return Promise.resolve<TrailReport | undefined>(undefined);
+      const run = new TrailRun(entry.file, entry.trail, {
+        ...this.#options,
+        ...(sessionId !== undefined ? { sessionId: many ? `${sessionId}-${index + 1}` : sessionId } : {}),
+        signal: this.#abort.signal,
+        index,
+      });
+      this.#runs[index] = run;
+      return run.run();
+    });
+    return this.#result(reports.filter((r): r is TrailReport => r !== undefined));
+  }
+
+  /** Stops starting trails and calls; running trails end at their next call. */
+  abort(): void {
+    this.#abort.abort();
+  }
+
+  /**
+   * The report as it stands: finished trails, running ones as errors saying
+   * `reason`; trails that never started are left out.
+   */
+  snapshot(reason: string): RunReport {
+    const trails = this.#runs.filter((r): r is TrailRun => r !== undefined).map((r) => r.finished ?? r.snapshot(reason));
+    return { ...this.#result(trails), interrupted: reason };
+  }
+
+  #result(trails: TrailReport[]): RunReport {
+    const report: RunReport = { trails, summary: summarize(trails, Math.round(performance.now() - this.#t0)) };
+    if (this.#options.shard) report.shard = { ...this.#options.shard };
+    return report;
+  }
+}

@@ -1,0 +1,277 @@
+// Runs one trail in its own session: resolve the session (target, driver, skip,
+// args), start it, validate every recorded tool, replay the steps with memory
+// interpolation, and always close the session. Never throws for trail failures:
+// everything ends up in the TrailReport.
+
+import { InterpolationError } from "../errors.ts";
+import { displayPath, type Workspace } from "../config/workspace.ts";
+import { exceptionThrown, isSuccess, resultToJson, type ToolResult } from "../dispatcher/tool-result.ts";
+import { builtinTools } from "../builtins/index.ts";
+import { startSession } from "../cli/open-session.ts";
+import type { CliIO } from "../cli/command.ts";
+import type { Memory } from "../session/memory.ts";
+import { resolveSessionSpec, type SessionFlags, type SessionSpec } from "../session/session-spec.ts";
+import type { Session } from "../session/session.ts";
+import { interpolate } from "../trail/interpolate.ts";
+import { skipReason } from "../trail/select-recording.ts";
+import type { Trail } from "../trail/trail-types.ts";
+import { CallLog } from "./call-log.ts";
+import { classifiersFor, needsAgentMessage, planTrail, trailHints, type PlannedStep, type TrailPlan } from "./plan.ts";
+import type { RunObserver, SessionInfo, StepFailure, StepReport, ToolCallReport, TrailProblem, TrailReport, TrailStatus } from "./run-types.ts";
+import { maskServerLogs, stderrTail } from "./server-logs.ts";
+import { resolveTrailArgs, trailLookup } from "./trail-args.ts";
+import { validatePlan } from "./validate.ts";
+
+export interface TrailRunOptions {
+  io: CliIO;
+  workspace: Workspace;
+  /** Session flags shared by every trail of the run. */
+  flags: SessionFlags;
+  /** Session id for this trail (default: generated). */
+  sessionId?: string;
+  /** `--secret KEY=VALUE` pairs: usable in placeholders, masked everywhere. */
+  secrets: readonly (readonly [string, string])[];
+  /** `--arg NAME=VALUE` values as given. */
+  args: Readonly<Record<string, string>>;
+  /** Aborted on interrupt: no further call starts. */
+  signal: AbortSignal;
+  observer: RunObserver;
+  /** Position of the trail in the run (0-based), passed to the observer. */
+  index: number;
+}
+
+/** Time for a server's stderr to reach its log file after the failing call's answer, ms. */
+const STDERR_SETTLE_MS = 50;
+
+const round = (ms: number) => Math.round(ms);
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+interface CurrentStep {
+  planned: PlannedStep;
+  tools: ToolCallReport[];
+  t0: number;
+}
+
+export class TrailRun {
+  readonly file: string;
+  readonly trail: Trail;
+  readonly #options: TrailRunOptions;
+  readonly #startedAt = new Date();
+  readonly #t0 = performance.now();
+  readonly #steps: StepReport[] = [];
+  #session: SessionInfo | undefined;
+  #memory: Memory | undefined;
+  #current: CurrentStep | undefined;
+  #ran = false;
+  #final: TrailReport | undefined;
+
+  constructor(file: string, trail: Trail, options: TrailRunOptions) {
+    this.file = file;
+    this.trail = trail;
+    this.#options = options;
+  }
+
+  get finished(): TrailReport | undefined {
+    return this.#final;
+  }
+
+  /** The report so far; an unfinished trail is reported as an error with `reason`. */
+  snapshot(reason: string): TrailReport {
+    if (this.#final) return this.#final;
+    const steps = [...this.#steps];
+    const current = this.#current;
+    if (current) {
+      steps.push(this.#stepReport(current, "failed", { message: reason }));
+    }
+    return this.#report("error", { error: reason, steps });
+  }
+
+  async run(): Promise<TrailReport> {
+    const { observer, index } = this.#options;
+    observer.trailStarted?.({ file: this.file, id: this.trail.id, ...(this.trail.title ? { title: this.trail.title } : {}), index });
+    let report: TrailReport;
+    try {
+      report = await this.#run();
+    } catch (error) {
+      report = this.#report("error", { error: this.#mask(messageOf(error)) });
+    }
+    this.#final = report;
+    observer.trailFinished?.(report, index);
+    return report;
+  }
+
+  async #run(): Promise<TrailReport> {
+    const { io, workspace, flags, sessionId, secrets } = this.#options;
+    const trail = this.trail;
+    let spec: SessionSpec;
+    try {
+      const sessionFlags = sessionId === undefined ? flags : { ...flags, "session-id": sessionId };
+      spec = resolveSessionSpec(workspace, sessionFlags, { cwd: io.cwd, env: io.env, trail: trailHints(trail) });
+    } catch (error) {
+      return this.#report("error", { error: messageOf(error) });
+    }
+    const classifiers = classifiersFor(trail, spec.driver);
+    this.#session = {
+      id: spec.id,
+      target: spec.target.id,
+      driver: spec.driver.key,
+      platform: spec.driver.platform,
+      agent: spec.agent,
+      ...(classifiers.deviceKey ? { deviceKey: classifiers.deviceKey } : {}),
+      logsDir: displayPath(spec.logsDir, io.cwd),
+    };
+    const skip = skipReason(trail, classifiers);
+    if (skip !== undefined) return this.#report("skipped", { skipReason: skip });
+
+    const memory = spec.memory;
+    for (const [key, value] of secrets) memory.setSecret(key, value);
+    this.#memory = memory;
+    const args = resolveTrailArgs(trail, this.#options.args);
+    if (args.problems.length > 0) {
+      return this.#failBeforeStart(args.problems.map((message) => ({ message, file: this.file, line: 0, col: 0 })));
+    }
+
+    const plan = planTrail(trail, classifiers);
+    const callLog = new CallLog(spec.logsDir, memory, { trail: trail.id });
+    let session: Session;
+    try {
+      session = await startSession(spec, io, { builtins: builtinTools(), onCall: (record) => callLog.write(record) });
+    } catch (error) {
+      if (secrets.length > 0) await maskServerLogs(spec.logsDir, memory);
+      return this.#report("error", { error: this.#mask(messageOf(error)) });
+    }
+    try {
+      const problems = validatePlan(plan, session.registry, spec.agent);
+      if (problems.length > 0) return this.#failBeforeStart(problems);
+      this.#ran = true;
+      return await this.#replay(plan, session, memory, args.values, callLog);
+    } finally {
+      await session.close();
+      if (secrets.length > 0) await maskServerLogs(spec.logsDir, memory);
+    }
+  }
+
+  async #replay(plan: TrailPlan, session: Session, memory: Memory, argValues: Record<string, unknown>, callLog: CallLog): Promise<TrailReport> {
+    const { signal, observer, index } = this.#options;
+    const { lookup, knownKeys } = trailLookup(memory, argValues);
+    let outcome: { status: TrailStatus; error: string } | undefined;
+    for (const planned of plan.steps) {
+      if (outcome) {
+        this.#steps.push({ ...this.#stepBase(planned), status: "skipped", durationMs: 0, tools: [] });
+        continue;
+      }
+      callLog.at({ trail: this.trail.id, step: planned.index });
+      const current: CurrentStep = { planned, tools: [], t0: performance.now() };
+      this.#current = current;
+      let failure: StepFailure | undefined;
+      let broken = false;
+      if (planned.calls === undefined) {
+        failure = { message: needsAgentMessage(planned, plan.classifiers) };
+      } else {
+        for (const call of planned.calls) {
+          if (signal.aborted) {
+            failure = { message: `interrupted before ${call.tool}` };
+            broken = true;
+            break;
+          }
+          if (session.fatal) {
+            failure = { tool: call.tool, message: this.#mask(session.fatal.message) };
+            broken = true;
+            break;
+          }
+          let args: Record<string, unknown>;
+          try {
+            args = interpolate(call.args, lookup, { knownKeys, context: `${this.file}:${call.where.line}:${call.where.col} ${call.tool}` }) as Record<string, unknown>;
+          } catch (error) {
+            if (!(error instanceof InterpolationError)) throw error;
+            failure = { tool: call.tool, args: memory.maskValue(call.args), message: memory.mask(error.message), line: call.where.line, col: call.where.col };
+            break;
+          }
+          const startedAt = new Date();
+          const t0 = performance.now();
+          let result: ToolResult;
+          try {
+            result = await session.dispatcher.dispatch(call.tool, args, { signal });
+          } catch (error) {
+            result = exceptionThrown(messageOf(error));
+          }
+          current.tools.push({
+            name: call.tool,
+            args: memory.maskValue(args),
+            result: memory.maskValue(resultToJson(result)),
+            startedAt: startedAt.toISOString(),
+            durationMs: round(performance.now() - t0),
+          });
+          if (isSuccess(result)) {
+            memory.apply(result.memoryDelta, result.memoryDeletions);
+            continue;
+          }
+          broken = session.fatal !== undefined;
+          failure = { tool: call.tool, args: memory.maskValue(args), variant: result.variant, message: memory.mask(result.message), line: call.where.line, col: call.where.col };
+          const stderr = broken ? [] : await this.#stderrOf(session, call.tool, memory);
+          const source = session.registry.get(call.tool)?.source;
+          if (stderr.length > 0 && source) failure.stderr = { source, lines: stderr };
+          break;
+        }
+      }
+      this.#current = undefined;
+      const step = this.#stepReport(current, failure ? "failed" : "passed", failure);
+      this.#steps.push(step);
+      observer.stepFinished?.({ file: this.file, id: this.trail.id, index }, step);
+      if (failure) {
+        const what = failure.tool ? `${failure.tool}: ${failure.message}` : failure.message;
+        outcome = { status: broken ? "error" : "failed", error: `step ${planned.index} failed: ${what}` };
+      }
+    }
+    return outcome ? this.#report(outcome.status, outcome) : this.#report("passed", {});
+  }
+
+  async #stderrOf(session: Session, tool: string, memory: Memory): Promise<string[]> {
+    const registered = session.registry.get(tool);
+    if (registered?.transport !== "stdio") return [];
+    await new Promise((resolve) => setTimeout(resolve, STDERR_SETTLE_MS));
+    return stderrTail(session.spec.logsDir, registered.source, memory);
+  }
+
+  #failBeforeStart(problems: TrailProblem[]): TrailReport {
+    return this.#report("error", { error: problems.map((p) => p.message).join("\n"), problems });
+  }
+
+  #stepBase(planned: PlannedStep): Pick<StepReport, "index" | "kind" | "title" | "line" | "col"> {
+    const { step } = planned;
+    return { index: planned.index, kind: step.kind, title: step.title, line: step.where.line, col: step.where.col };
+  }
+
+  #stepReport(current: CurrentStep, status: StepReport["status"], failure: StepFailure | undefined): StepReport {
+    const step: StepReport = {
+      ...this.#stepBase(current.planned),
+      status,
+      durationMs: round(performance.now() - current.t0),
+      tools: [...current.tools],
+    };
+    if (failure) step.failure = failure;
+    return step;
+  }
+
+  #mask(text: string): string {
+    return this.#memory ? this.#memory.mask(text) : text;
+  }
+
+  #report(status: TrailStatus, extra: Partial<Pick<TrailReport, "error" | "problems" | "skipReason" | "steps">>): TrailReport {
+    const report: TrailReport = {
+      file: this.file,
+      id: this.trail.id,
+      ...(this.trail.title !== undefined ? { title: this.trail.title } : {}),
+      status,
+      startedAt: this.#startedAt.toISOString(),
+      durationMs: round(performance.now() - this.#t0),
+      ...(this.#session ? { session: this.#session } : {}),
+      steps: extra.steps ?? [...this.#steps],
+      ran: this.#ran,
+    };
+    if (extra.error !== undefined) report.error = extra.error;
+    if (extra.problems !== undefined) report.problems = extra.problems;
+    if (extra.skipReason !== undefined) report.skipReason = extra.skipReason;
+    return report;
+  }
+}

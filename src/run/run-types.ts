@@ -1,0 +1,126 @@
+// What a run produces: one report per trail (steps, tool calls, failures), the
+// run summary, and the observer interface live reporters implement.
+
+import type { StepKind } from "../trail/trail-types.ts";
+
+/** `error`: the trail could not run as recorded (bad args, unknown tool, session start or death). */
+export type TrailStatus = "passed" | "failed" | "error" | "skipped";
+/** `skipped`: not reached because an earlier step failed (or the run was interrupted). */
+export type StepStatus = "passed" | "failed" | "skipped";
+
+export interface ToolCallReport {
+  name: string;
+  /** Arguments as dispatched (placeholders replaced), secrets masked. */
+  args: Record<string, unknown>;
+  /** `resultToJson` of the result, secrets masked. */
+  result: Record<string, unknown>;
+  /** ISO time the call started. */
+  startedAt: string;
+  durationMs: number;
+}
+
+export interface StepFailure {
+  /** The tool whose call failed; absent when the step failed before any call (e.g. it needs an agent). */
+  tool?: string;
+  /** Its arguments, secrets masked: as dispatched, or as written when placeholders could not be replaced. */
+  args?: Record<string, unknown>;
+  variant?: string;
+  message: string;
+  /** Where the failing call is written in the trail file. */
+  line?: number;
+  col?: number;
+  /** Last lines the tool's server wrote to stderr, secrets masked. */
+  stderr?: { source: string; lines: string[] };
+}
+
+export interface StepReport {
+  /** 1-based position in the trail (the trailhead is step 1 when there is one). */
+  index: number;
+  kind: StepKind;
+  title: string;
+  status: StepStatus;
+  durationMs: number;
+  tools: ToolCallReport[];
+  failure?: StepFailure;
+  line: number;
+  col: number;
+}
+
+/** A problem found before the first step ran (missing arg, unknown tool). */
+export interface TrailProblem {
+  message: string;
+  file: string;
+  line: number;
+  col: number;
+  /** 1-based step the problem is in, when it is in one. */
+  step?: number;
+  stepTitle?: string;
+  tool?: string;
+}
+
+export interface SessionInfo {
+  id: string;
+  target: string;
+  driver: string;
+  platform: string;
+  agent: string;
+  /** The `config.devices` key whose recordings this session replays, when one matches its driver. */
+  deviceKey?: string;
+  logsDir: string;
+}
+
+export interface TrailReport {
+  file: string;
+  id: string;
+  title?: string;
+  status: TrailStatus;
+  /** ISO time the trail started. */
+  startedAt: string;
+  durationMs: number;
+  session?: SessionInfo;
+  steps: StepReport[];
+  /** Why the trail did not pass (secrets masked); one line per problem. */
+  error?: string;
+  problems?: TrailProblem[];
+  skipReason?: string;
+  /** Whether any step started (false: the trail failed before its first step, or was skipped). */
+  ran: boolean;
+}
+
+export interface RunSummary {
+  passed: number;
+  failed: number;
+  errors: number;
+  skipped: number;
+  durationMs: number;
+}
+
+export interface RunReport {
+  trails: TrailReport[];
+  summary: RunSummary;
+  /** Set when SIGINT/SIGTERM stopped the run: the report is partial. */
+  interrupted?: string;
+  shard?: { index: number; total: number };
+}
+
+/** Live progress, for reporters that print as the run goes. */
+export interface RunObserver {
+  trailStarted?(trail: { file: string; id: string; title?: string; index: number }): void;
+  stepFinished?(trail: { file: string; id: string; index: number }, step: StepReport): void;
+  trailFinished?(report: TrailReport, index: number): void;
+}
+
+export function summarize(trails: readonly TrailReport[], durationMs: number): RunSummary {
+  const count = (status: TrailStatus) => trails.filter((t) => t.status === status).length;
+  return { passed: count("passed"), failed: count("failed"), errors: count("error"), skipped: count("skipped"), durationMs };
+}
+
+/**
+ * 0 when every trail passed or was skipped; 2 when none got to run a step (all
+ * failed before starting: missing args, unknown tools, bad target); else 1.
+ */
+export function runExitCode(run: RunReport): 0 | 1 | 2 {
+  const bad = run.trails.filter((t) => t.status === "failed" || t.status === "error");
+  if (bad.length === 0) return 0;
+  return run.trails.some((t) => t.ran) ? 1 : 2;
+}
