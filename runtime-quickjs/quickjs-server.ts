@@ -13,6 +13,8 @@ import { Sandbox, isOutOfMemoryText, type Delivery, type GuestError, type LogLev
 export const DEFAULT_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
 export const MAX_STACK_LIMIT_BYTES = 256 * 1024;
 export const DEFAULT_CALL_DEADLINE_MS = 10_000;
+/** Guest stack frames kept in a SandboxError message. */
+const STACK_FRAMES = 10;
 
 export interface QuickJsServerOptions {
   /** Names the server in messages and stack traces (e.g. the toolset id or file name). */
@@ -29,9 +31,14 @@ export interface QuickJsServerOptions {
   /**
    * Longest a single entry into the guest may run, in ms (evaluating the bundle, handling one
    * message, one timer callback, resuming after one `trailblaze.execute`). Renewed for every
-   * entry. Also bounds how long the bundle may take to connect its transport. Default 10 000.
+   * entry. Default 10 000.
    */
   callDeadlineMs?: number;
+  /**
+   * Longest evaluating the bundle and connecting its transport may take, in ms (a cold start
+   * parses the whole bundle). Default: the larger of callDeadlineMs and 10 000.
+   */
+  startDeadlineMs?: number;
   /** Receives guest `console` output, one formatted line per call. Default: discarded. */
   onLog?: (level: LogLevel, text: string) => void;
   /**
@@ -83,10 +90,12 @@ class QuickJsServerImpl implements QuickJsServer {
   private closing: Promise<void> | undefined;
   private fatal: SandboxError | undefined;
   private readonly deadlineMs: number;
+  private readonly startDeadlineMs: number;
   private readonly memoryLimit: number;
 
   constructor(module: Awaited<ReturnType<typeof newQuickJsInstance>>, prelude: string, private readonly opts: QuickJsServerOptions) {
     this.deadlineMs = opts.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
+    this.startDeadlineMs = opts.startDeadlineMs ?? Math.max(this.deadlineMs, DEFAULT_CALL_DEADLINE_MS);
     this.memoryLimit = opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
     this.transport = new QuickJsHostTransport({ toGuest: (m) => this.toGuest(m), close: () => this.close() });
     this.sandbox = new Sandbox(module, {
@@ -108,20 +117,20 @@ class QuickJsServerImpl implements QuickJsServer {
 
   /** Evaluates the bundle and waits until it connects its transport. */
   async boot(): Promise<void> {
-    const { delivery, settled } = this.sandbox.evaluate(this.opts.code, `${this.opts.name}.bundle.js`);
-    if (delivery.error) throw this.describe(delivery.error, "evaluating its bundle");
+    const { delivery, settled } = this.sandbox.evaluate(this.opts.code, `${this.opts.name}.bundle.js`, this.startDeadlineMs);
+    if (delivery.error) throw this.describe(delivery.error, "evaluating its bundle", this.startDeadlineMs);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const outcome = await Promise.race([
       this.sandbox.attached.then(() => ({ error: undefined, timedOut: false })),
       settled.then((error) => ({ error, timedOut: false })),
       new Promise<{ error: undefined; timedOut: boolean }>((resolve) => {
-        timer = setTimeout(() => resolve({ error: undefined, timedOut: true }), this.deadlineMs);
+        timer = setTimeout(() => resolve({ error: undefined, timedOut: true }), this.startDeadlineMs);
       }),
     ]);
     clearTimeout(timer);
-    if (outcome.error) throw this.describe(outcome.error, "evaluating its bundle");
+    if (outcome.error) throw this.describe(outcome.error, "evaluating its bundle", this.startDeadlineMs);
     if (!this.sandbox.isAttached) {
-      const why = outcome.timedOut ? `did not connect within ${this.deadlineMs} ms` : "finished evaluating without connecting";
+      const why = outcome.timedOut ? `did not connect within ${this.startDeadlineMs} ms (startDeadlineMs)` : "finished evaluating without connecting";
       throw new SandboxError(
         `${this.label} ${why}: the bundle must call server.connect(new StdioServerTransport()) (on-device bundles swap in the in-process transport)`,
       );
@@ -130,10 +139,12 @@ class QuickJsServerImpl implements QuickJsServer {
     void settled.then((error) => error && this.transport.error(this.describe(error, "running its bundle's top-level code")));
   }
 
-  private describe(error: GuestError, during: string): SandboxError {
+  private describe(error: GuestError, during: string, deadlineMs?: number): SandboxError {
     switch (error.kind) {
       case "interrupted":
-        return new SandboxError(`${this.label}: ${during} was interrupted after ${this.deadlineMs} ms (callDeadlineMs)`);
+        return deadlineMs === undefined
+          ? new SandboxError(`${this.label}: ${during} was interrupted after ${this.deadlineMs} ms (callDeadlineMs)`)
+          : new SandboxError(`${this.label}: ${during} was interrupted after ${deadlineMs} ms (startDeadlineMs)`);
       case "stuck":
         return new SandboxError(
           `${this.label} kept running after being interrupted (callDeadlineMs ${this.deadlineMs} ms) while ${during}; the server was stopped`,
@@ -143,8 +154,10 @@ class QuickJsServerImpl implements QuickJsServer {
           `${this.label} ran out of memory while ${during}: it reached memoryLimitBytes (${this.memoryLimit} bytes); the server was stopped`,
         );
       default: {
-        const stack = error.stack.trim();
-        return new SandboxError(`${this.label} threw while ${during}: ${error.name}: ${error.message}${stack ? `\n${stack}` : ""}`);
+        const frames = error.stack.split("\n").filter((line) => line.trim() !== "");
+        const shown = frames.slice(0, STACK_FRAMES);
+        if (frames.length > STACK_FRAMES) shown.push(`    ... ${frames.length - STACK_FRAMES} more frame(s)`);
+        return new SandboxError(`${this.label} threw while ${during}: ${error.name}: ${error.message}${shown.length ? `\n${shown.join("\n")}` : ""}`);
       }
     }
   }
@@ -250,8 +263,10 @@ function checkLimits(opts: QuickJsServerOptions): void {
   if (!(memory >= MIN_MEMORY_BYTES && memory <= 2 ** 31)) {
     throw new SandboxError(`memoryLimitBytes must be between ${MIN_MEMORY_BYTES} (the QuickJS module's initial memory) and ${2 ** 31} (got ${memory})`);
   }
-  const deadline = opts.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
-  if (!(deadline > 0)) throw new SandboxError(`callDeadlineMs must be a positive number of milliseconds (got ${deadline})`);
+  for (const key of ["callDeadlineMs", "startDeadlineMs"] as const) {
+    const value = opts[key];
+    if (value !== undefined && !(value > 0)) throw new SandboxError(`${key} must be a positive number of milliseconds (got ${value})`);
+  }
 }
 
 /**

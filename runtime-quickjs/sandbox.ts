@@ -148,7 +148,7 @@ export class Sandbox {
    * bundle's async wrapper is a promise; anything else settles at once) with its rejection, if
    * any; it never settles if the sandbox is disposed first.
    */
-  evaluate(code: string, filename: string): { delivery: Delivery; settled: Promise<GuestError | undefined> } {
+  evaluate(code: string, filename: string, deadlineMs: number): { delivery: Delivery; settled: Promise<GuestError | undefined> } {
     let settled: Promise<GuestError | undefined> = Promise.resolve(undefined);
     const delivery = this.deliver(() => {
       const result = this.vm.evalCode(code, filename);
@@ -165,7 +165,7 @@ export class Sandbox {
         return error;
       });
       return undefined;
-    });
+    }, deadlineMs);
     return { delivery, settled };
   }
 
@@ -188,15 +188,15 @@ export class Sandbox {
 
   /**
    * Runs `enter` (which calls into the guest and returns the exception handle, if any) under a
-   * fresh deadline, then drains pending jobs under that deadline. A dispose requested meanwhile
+   * fresh deadline (`deadlineMs`, default callDeadlineMs), then drains pending jobs under it. A dispose requested meanwhile
    * happens afterwards.
    */
-  private deliver(enter: () => QuickJSHandle | undefined): Delivery {
+  private deliver(enter: () => QuickJSHandle | undefined, deadlineMs = this.opts.callDeadlineMs): Delivery {
     if (this.disposed) throw new Error("the QuickJS sandbox is disposed");
     if (this.inGuest) throw new Error("re-entrant delivery into the QuickJS guest");
     this.inGuest = true;
     this.interrupts = 0;
-    this.deadline = Date.now() + this.opts.callDeadlineMs;
+    this.deadline = Date.now() + deadlineMs;
     let first: GuestError | undefined;
     try {
       const error = enter();
