@@ -161,6 +161,7 @@ describe("script paths", () => {
         script: join(base, "tools/myapp/login.ts"),
         bundle: join(base, "tools/myapp/login.bundle.js"),
         display: "tools/myapp/login.ts",
+        origin: { where: target.mcpServers[0]!.where, index: 0 },
         timeoutMs: 5000,
       },
       {
@@ -170,6 +171,7 @@ describe("script paths", () => {
         env: { API_BASE: "http://127.0.0.1:9", RETRIES: "3" },
         cwd: join(base, "vendor"),
         display: "node ./server.js --port 8080",
+        origin: { where: target.mcpServers[1]!.where, index: 1 },
       },
     ]);
     const entry = target.mcpServers[0]!;

@@ -6,7 +6,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { ConfigError } from "../errors.ts";
 import type { ConfigProblem } from "../errors.ts";
 import type { ResolvedServer } from "../servers/launch.ts";
-import type { ServerEntry, TargetConfig } from "./target-config.ts";
+import type { ServerEntry, ServerLimits, TargetConfig } from "./target-config.ts";
 
 type Kind = "file" | "folder";
 
@@ -57,11 +57,17 @@ function shown(path: string, cwd: string): string {
 export function resolveTargetServers(target: TargetConfig, cwd: string): ResolvedServer[] {
   const problems: ConfigProblem[] = [];
   const servers = target.mcpServers.map((entry): ResolvedServer => {
-    const timeout = entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs } : {};
+    const limits: ServerLimits = {
+      ...(entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs } : {}),
+      ...(entry.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: entry.maxTotalTimeoutMs } : {}),
+      ...(entry.maxMessageBytes !== undefined ? { maxMessageBytes: entry.maxMessageBytes } : {}),
+      ...(entry.restart ? { restart: entry.restart } : {}),
+    };
+    const origin = { where: entry.where, index: entry.index };
     if (entry.kind === "script") {
       const script = resolveChecked(entry, "script", entry.script, "file", cwd, problems);
       const bundle = entry.bundle !== undefined ? resolveChecked(entry, "bundle", entry.bundle, "file", cwd, problems) : undefined;
-      return { kind: "script", script, ...(bundle ? { bundle } : {}), display: shown(script, cwd), ...timeout };
+      return { kind: "script", script, ...(bundle ? { bundle } : {}), display: shown(script, cwd), origin, ...limits };
     }
     const dir = entry.cwd !== undefined ? resolveChecked(entry, "cwd", entry.cwd, "folder", cwd, problems) : undefined;
     return {
@@ -71,7 +77,8 @@ export function resolveTargetServers(target: TargetConfig, cwd: string): Resolve
       env: entry.env,
       ...(dir ? { cwd: dir } : {}),
       display: [entry.command, ...entry.args].join(" "),
-      ...timeout,
+      origin,
+      ...limits,
     };
   });
   if (problems.length > 0) throw new ConfigError(problems);

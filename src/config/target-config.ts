@@ -15,19 +15,30 @@ import type { Where, YamlFile } from "./yaml-file.ts";
 export type PlatformKey = "android" | "ios" | "web";
 export const PLATFORM_KEYS: readonly PlatformKey[] = ["android", "ios", "web"];
 
+/** Lifecycle settings any server entry may carry. */
+export interface ServerLimits {
+  /** `timeout_ms`: per-call timeout (reset by progress notifications). */
+  timeoutMs?: number;
+  /** `max_total_timeout_ms`: overall cap per call, however much progress is reported. */
+  maxTotalTimeoutMs?: number;
+  /** `max_message_bytes`: largest message accepted from a subprocess server. */
+  maxMessageBytes?: number;
+  /** `restart: { max_attempts }`: relaunch after a crash, at most this many times per session. */
+  restart?: { maxAttempts: number };
+}
+
 export type ServerEntry =
-  | { kind: "script"; script: string; bundle?: string; timeoutMs?: number; index: number; where: Where }
-  | {
+  | ({ kind: "script"; script: string; bundle?: string; index: number; where: Where } & ServerLimits)
+  | ({
       kind: "command";
       command: string;
       args: string[];
       env: Record<string, string>;
       cwd?: string;
-      timeoutMs?: number;
       /** Position in `mcp_servers:` (0-based), for `mcp_servers[i]` in messages. */
       index: number;
       where: Where;
-    };
+    } & ServerLimits);
 
 export interface TargetPlatform {
   appIds: string[];
@@ -62,6 +73,9 @@ const serverSchema = z.strictObject({
   env: z.record(z.string(), scalarString).nullable().optional(),
   cwd: z.string().min(1).optional(),
   timeout_ms: z.number().int().positive().optional(),
+  max_total_timeout_ms: z.number().int().positive().optional(),
+  max_message_bytes: z.number().int().positive().optional(),
+  restart: z.strictObject({ max_attempts: z.number().int().positive() }).optional(),
 });
 
 const platformSchema = z
@@ -99,6 +113,14 @@ function crossFieldProblems(yaml: YamlFile): ConfigProblem[] {
             "needs script: (a .ts/.js MCP server file) or command: (an executable that speaks MCP over stdio)"),
         );
       } else {
+        const timeout = entry.timeout_ms;
+        const total = entry.max_total_timeout_ms;
+        if (typeof timeout === "number" && typeof total === "number" && total < timeout) {
+          problems.push(
+            problemAt(yaml, [...path, "max_total_timeout_ms"], "value",
+              `${total} is less than timeout_ms (${timeout}); the overall cap must be at least the per-call timeout`),
+          );
+        }
         const misplaced = hasScript ? COMMAND_ONLY : SCRIPT_ONLY;
         for (const key of misplaced) {
           if (entry[key] === undefined) continue;
@@ -139,9 +161,14 @@ export function unknownDriverMessage(name: string): string {
 }
 
 function toEntry(raw: z.output<typeof serverSchema>, index: number, where: Where): ServerEntry {
-  const timeout = raw.timeout_ms !== undefined ? { timeoutMs: raw.timeout_ms } : {};
+  const limits: ServerLimits = {
+    ...(raw.timeout_ms !== undefined ? { timeoutMs: raw.timeout_ms } : {}),
+    ...(raw.max_total_timeout_ms !== undefined ? { maxTotalTimeoutMs: raw.max_total_timeout_ms } : {}),
+    ...(raw.max_message_bytes !== undefined ? { maxMessageBytes: raw.max_message_bytes } : {}),
+    ...(raw.restart ? { restart: { maxAttempts: raw.restart.max_attempts } } : {}),
+  };
   if (raw.script !== undefined) {
-    return { kind: "script", script: raw.script, ...(raw.bundle !== undefined ? { bundle: raw.bundle } : {}), ...timeout, index, where };
+    return { kind: "script", script: raw.script, ...(raw.bundle !== undefined ? { bundle: raw.bundle } : {}), ...limits, index, where };
   }
   return {
     kind: "command",
@@ -149,7 +176,7 @@ function toEntry(raw: z.output<typeof serverSchema>, index: number, where: Where
     args: raw.args ?? [],
     env: raw.env ?? {},
     ...(raw.cwd !== undefined ? { cwd: raw.cwd } : {}),
-    ...timeout,
+    ...limits,
     index,
     where,
   };

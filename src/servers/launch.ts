@@ -2,15 +2,34 @@
 // connected McpConnection. One implementation per transport kind.
 
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerLimits } from "../config/target-config.ts";
+import type { Where } from "../config/yaml-file.ts";
 import type { SessionSpec } from "../session/session-spec.ts";
 import type { TransportKind } from "../registry/registry.ts";
 import type { McpConnection } from "./mcp-connection.ts";
 import type { ToolResult } from "../dispatcher/tool-result.ts";
 
+/** Where a server entry is written, for located messages (`targets/x.yaml:4:5 mcp_servers[1].env.TOKEN: …`). */
+export interface ServerOrigin {
+  where: Where;
+  /** Position in `mcp_servers:` (0-based). */
+  index: number;
+}
+
 /** A server entry with its paths resolved. */
 export type ResolvedServer =
-  | { kind: "script"; /** absolute */ script: string; /** absolute */ bundle?: string; display: string; timeoutMs?: number }
-  | { kind: "command"; command: string; args: string[]; env: Record<string, string>; cwd?: string; display: string; timeoutMs?: number };
+  | ({ kind: "script"; /** absolute */ script: string; /** absolute */ bundle?: string; display: string; origin?: ServerOrigin } & ServerLimits)
+  | ({
+      kind: "command";
+      /** As written; `${VAR}` / `${VAR:-default}` are expanded at launch, against the session's env. */
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      /** absolute; default: the session's working directory */
+      cwd?: string;
+      display: string;
+      origin?: ServerOrigin;
+    } & ServerLimits);
 
 export interface LaunchedServer {
   connection: McpConnection;

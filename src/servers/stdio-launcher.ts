@@ -1,13 +1,16 @@
-// Host-mode launcher: runs a `script:` server as a bun (or node+tsx) subprocess
-// with the TRAILBLAZE_* environment contract, and connects the SDK Client to it.
+// Host-mode launcher: runs a `script:` server as a bun (or node+tsx) subprocess, or a
+// `command:` server as given, with the TRAILBLAZE_* environment contract, and connects
+// the SDK Client to it.
 
 import { dirname, join } from "node:path";
-import { ServerExitedError, UsageError } from "../errors.ts";
+import { ServerExitedError } from "../errors.ts";
 import type { SessionSpec } from "../session/session-spec.ts";
 import { detectRuntime, explainStartupFailure } from "../transports/stdio/runtime.ts";
 import { ProcessTransport } from "../transports/stdio/process-transport.ts";
 import { McpConnection } from "./mcp-connection.ts";
-import type { LaunchedServer, Launcher, ResolvedServer } from "./launch.ts";
+import { expandCommand } from "./expand-vars.ts";
+import type { LaunchContext, LaunchedServer, Launcher, ResolvedServer } from "./launch.ts";
+
 
 /** The public env contract (scope record, "Environment contract"), layered over the parent env. */
 export function trailblazeEnv(spec: SessionSpec, script: string): Record<string, string> {
@@ -21,41 +24,73 @@ export function trailblazeEnv(spec: SessionSpec, script: string): Record<string,
   };
 }
 
-/** A file-name-safe label for a server's log file. */
+/** A file-name-safe label for a server's log file (at most 100 characters: a command line can be long). */
 export function logLabel(display: string): string {
-  return display.replace(/\.[cm]?[jt]s$/, "").replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^_+/, "");
+  return display.replace(/\.[cm]?[jt]s$/, "").replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^_+/, "").slice(0, 100);
 }
 
-export const launchStdioServer: Launcher = async (server: ResolvedServer, spec: SessionSpec): Promise<LaunchedServer> => {
-  if (server.kind !== "script") {
-    throw new UsageError(
-      `${server.display}: command: servers are parsed but not supported yet; use a script: entry pointing at a .ts/.js MCP server`,
-    );
+/** The env contract for a `command:` server: the same variables, minus the script path it does not have. */
+function commandEnv(spec: SessionSpec): Record<string, string> {
+  const { TRAILBLAZE_TOOLSET_FILE: _none, ...rest } = trailblazeEnv(spec, "");
+  return rest;
+}
+
+/** How a server is spawned: the runtime for a script, the expanded command line for a command. */
+async function spawnPlan(server: ResolvedServer, spec: SessionSpec): Promise<{ command: string; args: string[]; cwd: string; env: Record<string, string | undefined> }> {
+  if (server.kind === "script") {
+    const runtime = await detectRuntime(spec.env);
+    return {
+      command: runtime.command,
+      args: runtime.argsFor(server.script),
+      cwd: dirname(server.script),
+      env: { ...spec.env, ...trailblazeEnv(spec, server.script) },
+    };
   }
-  const runtime = await detectRuntime(spec.env);
+  const expanded = expandCommand(server, spec.env);
+  return {
+    command: expanded.command,
+    args: expanded.args,
+    cwd: server.cwd ?? spec.cwd,
+    // Parent env, then the contract, then the entry's own env (which the author may use to override).
+    env: { ...spec.env, ...commandEnv(spec), ...expanded.env },
+  };
+}
+
+/**
+ * Host mode: a `script:` server runs under bun (or node + tsx) with the TRAILBLAZE_* env contract;
+ * a `command:` server is any executable speaking MCP over stdio, with its `args`, `cwd` and
+ * `env` (`${VAR}` / `${VAR:-default}` expanded). Either way the child leads its own process group.
+ */
+export const launchStdioServer: Launcher = async (server: ResolvedServer, spec: SessionSpec, context?: LaunchContext): Promise<LaunchedServer> => {
+  const plan = await spawnPlan(server, spec);
   const transport = new ProcessTransport({
     name: server.display,
-    command: runtime.command,
-    args: runtime.argsFor(server.script),
-    cwd: dirname(server.script),
-    env: { ...spec.env, ...trailblazeEnv(spec, server.script) },
+    ...plan,
     stderrLogFile: join(spec.logsDir, `subprocess_stderr_${logLabel(server.display)}.log`),
+    ...(server.maxMessageBytes !== undefined ? { maxMessageBytes: server.maxMessageBytes } : {}),
   });
   const explainExit = async (during: string): Promise<Error> => {
     const exit = await transport.exited;
+    if (transport.failure) return transport.failure;
     const tail = transport.stderrTail();
-    return new ServerExitedError(server.display, exit, tail, during, explainStartupFailure(tail, server.script));
+    const hint = server.kind === "script" ? explainStartupFailure(tail, server.script) : undefined;
+    return new ServerExitedError(server.display, exit, tail, during, hint);
   };
   let started = false;
-  const { connection, tools } = await McpConnection.open({
+  // The session closing while this server is still starting stops it at once.
+  const stop = () => void transport.terminate();
+  context?.signal.addEventListener("abort", stop, { once: true });
+  const opened = McpConnection.open({
     name: server.display,
     transport,
     handshakeTimeoutMs: spec.handshakeTimeoutMs,
     callTimeoutMs: server.timeoutMs ?? spec.callTimeoutMs,
+    ...(server.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: server.maxTotalTimeoutMs } : {}),
     terminate: () => transport.terminate(),
     diagnostics: () => transport.stderrTail(),
     explainClose: () => explainExit(started ? "during the session" : "during startup (initialize/tools/list)"),
   });
+  const { connection, tools } = await opened.finally(() => context?.signal.removeEventListener("abort", stop));
   started = true;
   return { connection, tools, transport: "stdio", pid: transport.pid };
 };

@@ -1,8 +1,12 @@
 // A running session: owns every server it started (in parallel), the registry
 // they registered into, the dispatcher, and teardown. A server that dies
-// mid-session makes the session fatal; `close()` reaps everything exactly once.
+// mid-session makes the session fatal unless its entry opts into `restart:`;
+// tools/list_changed re-registers; `close()` cancels calls in flight and reaps
+// everything exactly once.
 
-import { relative } from "node:path";
+import { appendFileSync, mkdirSync } from "node:fs";
+import { join, relative } from "node:path";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { SessionStartError } from "../errors.ts";
 import { resolveTargetServers, unknownToolsetRefs } from "../config/workspace.ts";
 import { formatProblem } from "../errors.ts";
@@ -11,6 +15,9 @@ import { ExecuteBridge } from "../dispatcher/execute-bridge.ts";
 import { ToolRegistry, type RegisteredTool } from "../registry/registry.ts";
 import { registerMcpTools } from "../registry/register-mcp-tools.ts";
 import type { LaunchedServer, Launcher, ResolvedServer } from "../servers/launch.ts";
+import type { ServerLogMessage } from "../servers/mcp-connection.ts";
+import { logLabel } from "../servers/stdio-launcher.ts";
+import { SupervisedServer } from "../servers/supervised-server.ts";
 import { buildContext } from "./context.ts";
 import type { SessionSpec } from "./session-spec.ts";
 
@@ -20,16 +27,35 @@ export interface SessionOptions {
   /** Built-in tools, registered before any server so collisions name them. */
   builtins?: RegisteredTool[];
   onWarning?(message: string): void;
-  /** Non-fatal notices (e.g. a server skipped in this agent mode). */
+  /** Non-fatal notices (e.g. a server skipped in this agent mode, a server restarted). */
   onNotice?(message: string): void;
   onCall?(record: CallRecord): void;
+  /**
+   * Every `notifications/message` a server sends, as it arrives. They are also appended to
+   * `<logsDir>/server_log_<server>.jsonl` whether or not this is set.
+   */
+  onServerLog?(entry: ServerLogEntry): void;
+  /** A server's tools were re-registered (after tools/list_changed or a restart). */
+  onToolsChanged?(source: string): void;
+}
+
+/** One MCP log message from a server (also one line of `server_log_<server>.jsonl`). */
+export interface ServerLogEntry {
+  time: Date;
+  /** The server's display name, as tools' `source`. */
+  server: string;
+  /** debug, info, notice, warning, error, critical, alert or emergency. */
+  level: string;
+  logger?: string;
+  data: unknown;
 }
 
 export class Session implements AsyncDisposable {
   readonly spec: SessionSpec;
   readonly registry = new ToolRegistry();
   readonly dispatcher: Dispatcher;
-  readonly #servers: LaunchedServer[] = [];
+  readonly #servers: SupervisedServer[] = [];
+  readonly #options: SessionOptions;
   readonly #abort = new AbortController();
   #fatal: Error | undefined;
   readonly #fatalListeners: ((error: Error) => void)[] = [];
@@ -38,7 +64,9 @@ export class Session implements AsyncDisposable {
 
   private constructor(spec: SessionSpec, options: SessionOptions) {
     this.spec = spec;
+    this.#options = options;
     this.dispatcher = new Dispatcher(this.registry, {
+      ready: (source) => this.#servers.find((s) => s.server.display === source)?.ready(),
       context: () =>
         buildContext(
           { platform: spec.driver.platform, widthPixels: spec.screen.width, heightPixels: spec.screen.height, driverType: spec.driver.key },
@@ -67,14 +95,18 @@ export class Session implements AsyncDisposable {
     const warn = options.onWarning ?? (() => {});
     for (const tool of options.builtins ?? []) this.registry.register(tool);
 
-    const servers = resolveTargetServers(this.spec.target, this.spec.cwd);
+    const servers = resolveTargetServers(this.spec.target, this.spec.cwd).filter((server) => {
+      if (server.kind !== "command" || this.spec.agent !== "on-device") return true;
+      options.onNotice?.(`${server.display}: command: servers run only with the host agent; skipped in this on-device session`);
+      return false;
+    });
     const launch = options.launchers[this.spec.agent];
     const bridge = new ExecuteBridge(this.registry, this.dispatcher);
     const context = { signal: this.#abort.signal, execute: bridge.execute.bind(bridge) };
     const started = await Promise.allSettled(
-      servers.map((server) => launch(server, this.spec, context).then((launched) => {
-        this.#servers.push(launched);
-        return launched;
+      servers.map((server) => SupervisedServer.launch(server, this.spec, launch, context).then((supervised) => {
+        this.#servers.push(supervised);
+        return supervised;
       })),
     );
     // The same failure from every server (e.g. no runtime on PATH) is reported once.
@@ -87,20 +119,51 @@ export class Session implements AsyncDisposable {
     ];
     if (failures.length > 0) throw failures.length === 1 ? failures[0] : new SessionStartError(failures);
 
+    const supervised = started.map((result) => (result as PromiseFulfilledResult<SupervisedServer>).value);
+    for (const server of supervised) this.#registerServer(server.server, server.current);
+    const hooks = {
+      register: (server: ResolvedServer, launched: LaunchedServer) => this.#registerServer(server, launched),
+      onNotice: (message: string) => options.onNotice?.(message),
+      onLog: (server: ResolvedServer, message: ServerLogMessage) => this.#serverLog(server, message),
+      onFatal: (error: Error) => this.#fail(error),
+      onToolsChanged: (server: ResolvedServer, _tools: Tool[]) => options.onToolsChanged?.(server.display),
+    };
+    for (const server of supervised) server.activate(hooks);
+    this.#registerToolsets(warn);
+    this.#warnUnknownToolsetRefs(warn);
+  }
+
+  /** (Re-)registers a server's tool list under its source, through the filters and collision checks. */
+  #registerServer(server: ResolvedServer, launched: LaunchedServer): void {
     const facts = { driver: this.spec.driver.key, platform: this.spec.driver.platform, agent: this.spec.agent };
-    started.forEach((result, index) => {
-      const launched = (result as PromiseFulfilledResult<LaunchedServer>).value;
-      const server: ResolvedServer = servers[index]!;
+    this.registry.unregisterSource(server.display);
+    try {
       registerMcpTools(this.registry, launched.connection, launched.tools, {
         source: server.display,
         transport: launched.transport,
         session: facts,
-        onWarning: warn,
+        onWarning: this.#options.onWarning ?? (() => {}),
       });
-      launched.connection.onDeath((error) => this.#fail(error));
-    });
-    this.#registerToolsets(warn);
-    this.#warnUnknownToolsetRefs(warn);
+    } catch (error) {
+      // Half a tool list is worse than none: the session is failing anyway.
+      this.registry.unregisterSource(server.display);
+      throw error;
+    }
+  }
+
+  #serverLog(server: ResolvedServer, message: ServerLogMessage): void {
+    const entry: ServerLogEntry = { time: new Date(), server: server.display, ...message };
+    try {
+      mkdirSync(this.spec.logsDir, { recursive: true });
+      // Log messages are occasional; a synchronous append keeps no descriptor open per server.
+      appendFileSync(
+        join(this.spec.logsDir, `server_log_${logLabel(server.display)}.jsonl`),
+        `${JSON.stringify({ ...entry, time: entry.time.toISOString() })}\n`,
+      );
+    } catch {
+      // The log folder is unwritable: the hook still sees the message.
+    }
+    this.#options.onServerLog?.(entry);
   }
 
   #registerToolsets(warn: (message: string) => void): void {
@@ -154,9 +217,9 @@ export class Session implements AsyncDisposable {
     this.#fatalListeners.push(listener);
   }
 
-  /** PIDs of every subprocess the session started (for leak checks). */
+  /** PIDs of every subprocess the session started, restarts included (for leak checks). */
   pids(): number[] {
-    return this.#servers.flatMap((s) => (s.pid === undefined ? [] : [s.pid]));
+    return this.#servers.flatMap((s) => s.pids);
   }
 
   /** Runs once every server of the session is closed. */
@@ -168,7 +231,7 @@ export class Session implements AsyncDisposable {
   close(): Promise<void> {
     this.#closed ??= (async () => {
       this.#abort.abort();
-      await Promise.allSettled(this.#servers.map((s) => s.connection.close()));
+      await Promise.allSettled(this.#servers.map((s) => s.close()));
       for (const listener of this.#closedListeners) listener();
     })();
     return this.#closed;
