@@ -204,3 +204,8 @@ export class ServerFailedError extends TrailblazeError {
     this.server = server;
   }
 }
+
+/** `init-tool` would overwrite or duplicate something that already exists; nothing was written. */
+export class ScaffoldError extends TrailblazeError {
+  override readonly code = "SCAFFOLD_EXISTS";
+}

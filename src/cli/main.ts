@@ -9,8 +9,9 @@ import { toolsCommand } from "./commands/tools.ts";
 import { callCommand } from "./commands/call.ts";
 import { mcpCommand } from "./commands/mcp.ts";
 import { runCommand } from "./commands/run.ts";
+import { initToolCommand } from "./commands/init-tool.ts";
 
-export const COMMANDS: readonly Command[] = [runCommand, toolsCommand, callCommand, mcpCommand];
+export const COMMANDS: readonly Command[] = [runCommand, toolsCommand, callCommand, mcpCommand, initToolCommand];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
