@@ -272,6 +272,7 @@ export class TrailRun {
     if (extra.error !== undefined) report.error = extra.error;
     if (extra.problems !== undefined) report.problems = extra.problems;
     if (extra.skipReason !== undefined) report.skipReason = extra.skipReason;
+    if (this.#memory) report.memory = this.#memory.maskValue(this.#memory.snapshot());
     return report;
   }
 }

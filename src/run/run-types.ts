@@ -83,6 +83,8 @@ export interface TrailReport {
   error?: string;
   problems?: TrailProblem[];
   skipReason?: string;
+  /** Session memory when the trail ended (secrets left out, values masked). */
+  memory?: Record<string, unknown>;
   /** Whether any step started (false: the trail failed before its first step, or was skipped). */
   ran: boolean;
 }

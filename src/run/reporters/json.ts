@@ -27,6 +27,7 @@ function trailJson(trail: TrailReport): Record<string, unknown> {
     ...(trail.error !== undefined ? { error: trail.error } : {}),
     ...(trail.problems ? { problems: trail.problems } : {}),
     ...(trail.skipReason !== undefined ? { skipReason: trail.skipReason } : {}),
+    ...(trail.memory !== undefined ? { memory: trail.memory } : {}),
   };
 }
 

@@ -3,18 +3,11 @@
 
 import type { RunReport, StepReport, TrailReport } from "../run-types.ts";
 import { formatTrailProblem } from "../validate.ts";
-
-/** Characters XML 1.0 cannot hold at all (C0 controls other than tab, newline, CR; lone surrogates; U+FFFE/U+FFFF). */
-const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const ANSI = /\u001B\[[0-9;]*[A-Za-z]/g;
-
-function clean(text: string): string {
-  return text.replace(ANSI, "").replace(INVALID_XML, "\uFFFD");
-}
+import { cleanText } from "./clean-text.ts";
 
 /** Escapes text for element content. */
 export function xmlText(text: string): string {
-  return clean(text).replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+  return cleanText(text).replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }
 
 /** Escapes text for a double-quoted attribute (newlines and tabs kept as character references). */

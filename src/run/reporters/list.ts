@@ -6,6 +6,7 @@
 
 import type { RunObserver, RunReport, StepReport, TrailReport } from "../run-types.ts";
 import { formatTrailProblem, oneLine } from "../validate.ts";
+import { cleanText } from "./clean-text.ts";
 
 export interface ListReporterOptions {
   /** ANSI colours; default false. */
@@ -75,7 +76,7 @@ export class ListReporter implements RunObserver {
     const bad = run.trails.filter((t) => t.status === "failed" || t.status === "error");
     if (bad.length > 0) {
       lines.push(c.bold("Not passed:"));
-      for (const t of bad) lines.push(`  ${c.red("✗")} ${t.file} (${t.id}): ${oneLine(t.error ?? t.status, 160)}`);
+      for (const t of bad) lines.push(`  ${c.red("✗")} ${t.file} (${t.id}): ${oneLine(cleanText(t.error ?? t.status), 160)}`);
       lines.push("");
     }
     if (run.interrupted) lines.push(c.yellow(`Interrupted (${run.interrupted}); the report is partial.`));
@@ -98,7 +99,7 @@ export class ListReporter implements RunObserver {
     const lines = [`  ${mark} ${tag}${title} ${c.dim(`(${formatDuration(step.durationMs)})`)}`];
     for (const tool of step.tools) {
       if (tool.result.status !== "success") continue;
-      const message = oneLine(String(tool.result.message ?? ""), 100);
+      const message = oneLine(cleanText(String(tool.result.message ?? "")), 100);
       const structured = tool.result.structuredContent as Record<string, unknown> | undefined;
       lines.push(c.dim(`      ↳ ${structured?.simulatedDevice ? message : `${tool.name}${message ? `: ${message}` : ""}`}`));
     }
@@ -108,10 +109,10 @@ export class ListReporter implements RunObserver {
       const at = f.line !== undefined ? c.dim(` (${file}:${f.line}:${f.col})`) : "";
       if (f.tool) lines.push(`      ${c.dim("tool:")}    ${f.tool}${at}`);
       if (f.args) lines.push(`      ${c.dim("args:")}    ${JSON.stringify(f.args)}`);
-      lines.push(`      ${c.dim("error:")}   ${c.red(indent(`${f.variant ? `${f.variant}: ` : ""}${f.message}`, pad))}`);
+      lines.push(`      ${c.dim("error:")}   ${c.red(indent(cleanText(`${f.variant ? `${f.variant}: ` : ""}${f.message}`), pad))}`);
       if (f.stderr) {
         lines.push(`      ${c.dim(`stderr of ${f.stderr.source} (last ${f.stderr.lines.length} line${f.stderr.lines.length === 1 ? "" : "s"}):`)}`);
-        for (const line of f.stderr.lines) lines.push(`        ${c.dim("|")} ${line}`);
+        for (const line of f.stderr.lines) lines.push(`        ${c.dim("|")} ${cleanText(line)}`);
       }
     }
     return `${lines.join("\n")}\n`;
@@ -131,8 +132,8 @@ export class ListReporter implements RunObserver {
       case "error": {
         const lines = [`  ${c.red(report.ran ? "error" : "error: not started")} after ${time}${session}`];
         const problems = report.problems?.map(formatTrailProblem) ?? (report.ran ? [] : [report.error ?? ""]);
-        for (const problem of problems) lines.push(`      ${c.red(indent(problem, "      "))}`);
-        if (report.ran && report.error && !report.steps.some((s) => s.failure)) lines.push(`      ${c.red(indent(report.error, "      "))}`);
+        for (const problem of problems) lines.push(`      ${c.red(indent(cleanText(problem), "      "))}`);
+        if (report.ran && report.error && !report.steps.some((s) => s.failure)) lines.push(`      ${c.red(indent(cleanText(report.error), "      "))}`);
         return lines.join("\n");
       }
     }

@@ -1,0 +1,136 @@
+import { describe, expect, test } from "bun:test";
+import { childrenNamed, parseXml } from "../../../test/support/xml.ts";
+import type { RunReport, TrailReport } from "../run-types.ts";
+import { runToJson } from "./json.ts";
+import { formatJunitReport } from "./junit.ts";
+import { ListReporter } from "./list.ts";
+
+const nasty = `expected "<b>&amp;" but was 'x'\n\ttab \u0001bell \u001b[31mred\u001b[39m ✓ 🚀`;
+
+function trail(overrides: Partial<TrailReport>): TrailReport {
+  return { file: "trails/a.trail.yaml", id: "a", status: "passed", startedAt: "2026-01-02T03:04:05.678Z", durationMs: 1234, steps: [], ran: true, ...overrides };
+}
+
+const failed = trail({
+  file: "trails/b & <c>.trail.yaml",
+  id: 'b"quoted"',
+  status: "failed",
+  error: `step 1 failed: assertEquals: ${nasty}`,
+  steps: [
+    {
+      index: 1,
+      kind: "verify",
+      title: "Greeting <shown>",
+      status: "failed",
+      durationMs: 3,
+      line: 7,
+      col: 5,
+      tools: [{ name: "assertEquals", args: { actual: "<b>" }, result: { status: "error", variant: "ExceptionThrown", message: nasty }, startedAt: "2026-01-02T03:04:06.000Z", durationMs: 1 }],
+      failure: { tool: "assertEquals", args: { actual: "<b>" }, variant: "ExceptionThrown", message: nasty, line: 9, col: 11, stderr: { source: "tools/x.ts", lines: ["boom & <bang>"] } },
+    },
+    { index: 2, kind: "step", title: "Log out", status: "skipped", durationMs: 0, line: 10, col: 5, tools: [] },
+  ],
+});
+const notStarted = trail({
+  file: "trails/c.trail.yaml",
+  id: "c",
+  status: "error",
+  ran: false,
+  error: "this trail references x_hostOnly, which is host-only and not registered in this on-device session",
+  problems: [{ message: "this trail references x_hostOnly, which is host-only and not registered in this on-device session", file: "trails/c.trail.yaml", line: 4, col: 9, step: 1, stepTitle: "Seed", tool: "x_hostOnly" }],
+});
+const skipped = trail({ file: "trails/d.trail.yaml", id: "d", status: "skipped", ran: false, skipReason: "blocked on #12" });
+const run: RunReport = { trails: [trail({}), failed, notStarted, skipped], summary: { passed: 1, failed: 1, errors: 1, skipped: 1, durationMs: 4321 } };
+
+describe("junit", () => {
+  test("is well-formed XML with a testsuite per file and a testcase per trail, whatever the text holds", () => {
+    const doc = parseXml(formatJunitReport(run));
+    expect(doc.name).toBe("testsuites");
+    expect(doc.attrs).toEqual({ name: "trailblaze", tests: "4", failures: "1", errors: "1", skipped: "1", time: "4.321" });
+    const suites = childrenNamed(doc, "testsuite");
+    expect(suites.map((s) => s.attrs.name)).toEqual(["trails/a.trail.yaml", "trails/b & <c>.trail.yaml", "trails/c.trail.yaml", "trails/d.trail.yaml"]);
+    const cases = suites.map((s) => childrenNamed(s, "testcase"));
+    expect(cases.map((c) => c.length)).toEqual([1, 1, 1, 1]);
+    const [pass, fail, error, skip] = cases.map((c) => c[0]!);
+    expect(pass!.attrs).toEqual({ name: "a", classname: "trails/a.trail.yaml", file: "trails/a.trail.yaml", time: "1.234" });
+    expect(pass!.children).toEqual([]);
+
+    expect(fail!.attrs.name).toBe('b"quoted"');
+    const failure = childrenNamed(fail!, "failure")[0]!;
+    // Control characters become U+FFFD, ANSI colour codes are dropped, the rest survives exactly.
+    const cleaned = `expected "<b>&amp;" but was 'x'\n\ttab \uFFFDbell red ✓ 🚀`;
+    expect(failure.attrs).toEqual({ message: `step 1 failed: assertEquals: expected "<b>&amp;" but was 'x'`, type: "ExceptionThrown" });
+    expect(failure.text).toBe(
+      [
+        "trails/b & <c>.trail.yaml:7:5 step 1: Greeting <shown>",
+        "tool: assertEquals",
+        'args: {"actual":"<b>"}',
+        `ExceptionThrown: ${cleaned}`,
+        "stderr of tools/x.ts:",
+        "  boom & <bang>",
+      ].join("\n"),
+    );
+    expect(childrenNamed(fail!, "system-out")[0]!.text).toContain(`2026-01-02T03:04:06.000Z assertEquals {"actual":"<b>"} -> ExceptionThrown: ${cleaned}`);
+
+    expect(childrenNamed(error!, "error")[0]!.attrs.type).toBe("TrailNotStarted");
+    expect(childrenNamed(error!, "error")[0]!.text).toBe(
+      'trails/c.trail.yaml:4:9 step 1 "Seed": this trail references x_hostOnly, which is host-only and not registered in this on-device session',
+    );
+    expect(childrenNamed(skip!, "skipped")[0]!.attrs).toEqual({ message: "blocked on #12" });
+  });
+});
+
+describe("json", () => {
+  test("has the CONTRACT shape", () => {
+    const doc = runToJson(run) as { trails: Record<string, unknown>[]; summary: unknown };
+    expect(doc.summary).toEqual({ passed: 1, failed: 1, errors: 1, skipped: 1, durationMs: 4321 });
+    expect(doc.trails.map((t) => t.status)).toEqual(["passed", "failed", "error", "skipped"]);
+    const f = doc.trails[1] as { steps: { title: string; status: string; tools: { name: string; result: unknown }[] }[]; error: string };
+    expect(f.steps[0]).toMatchObject({ title: "Greeting <shown>", status: "failed", tools: [{ name: "assertEquals", result: { status: "error", variant: "ExceptionThrown" } }] });
+    expect(f.error).toStartWith("step 1 failed: assertEquals:");
+    expect("ran" in doc.trails[0]!).toBe(false);
+  });
+});
+
+describe("list", () => {
+  const render = (color: boolean) => {
+    let out = "";
+    const list = new ListReporter((text) => void (out += text), { color, live: false });
+    for (const t of run.trails) list.trailFinished(t);
+    return out + list.summary(run);
+  };
+
+  test("a failure shows the tool, its location, masked args, the message and the stderr tail; no colours unless asked", () => {
+    const text = render(false);
+    expect(text).not.toContain("\u001b[");
+    expect(text).toContain(
+      [
+        `trails/b & <c>.trail.yaml (b"quoted")`,
+        "  ✗ [verify] Greeting <shown> (3 ms)",
+        "      tool:    assertEquals (trails/b & <c>.trail.yaml:9:11)",
+        '      args:    {"actual":"<b>"}',
+        `      error:   ExceptionThrown: expected "<b>&amp;" but was 'x'`,
+        `               \ttab \uFFFDbell red ✓ 🚀`,
+        "      stderr of tools/x.ts (last 1 line):",
+        "        | boom & <bang>",
+        "  - Log out (not run)",
+        "  failed in 1.2 s",
+      ].join("\n"),
+    );
+    expect(text).toContain(
+      [
+        "trails/c.trail.yaml (c)",
+        "  error: not started after 1.2 s",
+        '      trails/c.trail.yaml:4:9 step 1 "Seed": this trail references x_hostOnly, which is host-only and not registered in this on-device session',
+      ].join("\n"),
+    );
+    expect(text).toContain("trails/d.trail.yaml (d)\n  skipped: blocked on #12\n");
+    expect(text).toEndWith("1 passed, 1 failed, 1 error, 1 skipped (4 trails) in 4.3 s\n");
+  });
+
+  test("colours when asked", () => {
+    const text = render(true);
+    expect(text).toContain("  \u001b[31m✗\u001b[39m \u001b[2m[verify] \u001b[22mGreeting");
+    expect(text).toContain("\u001b[32m1 passed\u001b[39m");
+  });
+});
