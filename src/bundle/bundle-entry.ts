@@ -58,8 +58,10 @@ function readManifest(file: string): Manifest | undefined {
 export interface RawBuild {
   /** The wrapped script. */
   code: string;
-  /** Absolute paths of every real file that went into it. */
+  /** Absolute paths of every real file esbuild read (the cache key covers them all). */
   inputs: string[];
+  /** Those of `inputs` with code in the output (the rest were tree-shaken away). */
+  included: string[];
   warnings: string[];
 }
 
@@ -71,13 +73,19 @@ export async function buildOnDevice(entry: string, cwd: string, minify = true): 
   if (seen.authorUsesZod3) result = await run(false);
   const output = result.outputFiles[0];
   if (!output) throw new BundleError(`Cannot bundle ${relative(cwd, entry) || entry} for on-device: esbuild produced no output`);
-  const inputs = Object.keys(result.metafile.inputs)
-    .map((input) => resolve(cwd, input))
-    .filter((input) => isAbsolute(input) && existsSync(input))
-    .sort();
+  const real = (paths: string[]) =>
+    paths
+      .map((input) => resolve(cwd, input))
+      .filter((input) => isAbsolute(input) && existsSync(input))
+      .sort();
+  const inputs = real(Object.keys(result.metafile.inputs));
+  const included = real(
+    Object.values(result.metafile.outputs).flatMap((out) => Object.entries(out.inputs).filter(([, use]) => use.bytesInOutput > 0).map(([input]) => input)),
+  );
   return {
     code: wrapAsScript(output.text),
     inputs,
+    included,
     warnings: result.warnings.map((message) => formatMessage(message, cwd)),
   };
 }

@@ -54,7 +54,10 @@ export async function scanHostGlobals(entry: string, cwd: string): Promise<HostG
       const column = match.index! + (match[1]?.length ?? 0);
       const at = mapper.original(lineIndex, column);
       if (!at) continue;
-      uses.push({ name, source: relative(cwd, resolve(mapDir, at.source)), line: at.line, column: at.column, guarded: match[1] !== undefined });
+      // `typeof X` is safe; `typeof X.y`, `typeof X(...)` and `typeof require(...)` still evaluate X.
+      const next = lineText[match.index! + match[0].length] ?? "";
+      const guarded = match[1] !== undefined && match[2] !== undefined && match[3] === undefined && !/[([.]/.test(next);
+      uses.push({ name, source: relative(cwd, resolve(mapDir, at.source)), line: at.line, column: at.column, guarded });
     }
   });
   // A file that tests `typeof X` is taken to guard its other uses of X (the usual feature check).
