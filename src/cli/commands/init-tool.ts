@@ -4,7 +4,7 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { findConfigDir, loadWorkspace, displayPath, type TargetConfig, type Workspace } from "../../config/workspace.ts";
+import { findConfigDir, loadWorkspace, type TargetConfig, type Workspace } from "../../config/workspace.ts";
 import { ScaffoldError, UsageError } from "../../errors.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
@@ -86,7 +86,7 @@ export const initToolCommand: Command = {
     const dir = resolve(root, values.dir ?? join("tools", target.id));
     const serverFile = join(dir, `${tool.local}.ts`);
     const script = `./${relative(root, serverFile).split("\\").join("/")}`;
-    const shown = (path: string) => displayPath(path, io.cwd);
+    const shown = (path: string) => relative(io.cwd, path) || ".";
 
     const taken = [...workspace.toolsets.values()].find((t) => t.tools.includes(tool.name));
     const problems: string[] = [];
@@ -127,7 +127,7 @@ export const initToolCommand: Command = {
 
     const width = Math.max(...planned.map((f) => `${f.action} ${shown(f.path)}`.length));
     const lines = planned.map((f) => `${`${f.action[0]!.toUpperCase()}${f.action.slice(1)} ${shown(f.path)}`.padEnd(width)}  ${f.note}`);
-    const at = resolve(io.cwd) === root ? "" : `cd ${displayPath(root, io.cwd)}   # script: paths resolve against the working directory\n  `;
+    const at = resolve(io.cwd) === root ? "" : `cd ${shown(root)}   # script: paths resolve against the working directory\n  `;
     const args = `--target ${target.id} --args '{"text":"hi"}'`;
     io.stdout(
       `${lines.join("\n")}\n\nNext:\n  ${at}bun test ${relative(root, join(dir, `${tool.local}.test.ts`))}\n` +
