@@ -129,6 +129,14 @@ describe("trailblaze.execute, timers and console", () => {
     await client.close();
   });
 
+  test("the author's server.close() closes the host side too", async () => {
+    const { server, client } = await connect(await bundled("execute-server.ts"));
+    const closed = new Promise<void>((resolve) => (client.onclose = resolve));
+    expect(text(await client.callTool({ name: "shutdown", arguments: {} }))).toBe("bye");
+    await closed;
+    expect(server.memoryUsage()).toEqual({ bytes: 0, linearBytes: 0 });
+  });
+
   test("console output goes to onLog with its level", async () => {
     const lines: string[] = [];
     const code = `
