@@ -181,7 +181,7 @@ export class TrailRun {
           }
           let args: Record<string, unknown>;
           try {
-            args = interpolate(call.args, lookup, { knownKeys, context: `${this.file}:${call.where.line}:${call.where.col} ${call.tool}` }) as Record<string, unknown>;
+            args = interpolate(call.args, lookup, { knownKeys }) as Record<string, unknown>;
           } catch (error) {
             if (!(error instanceof InterpolationError)) throw error;
             failure = { tool: call.tool, args: memory.maskValue(call.args), message: memory.mask(error.message), line: call.where.line, col: call.where.col };

@@ -193,7 +193,10 @@ export const runCommand: Command = {
         io.stdout(document);
       }
     };
+    // On SIGINT/SIGTERM the reaper runs this, then closes every session and exits 130/143.
+    let interrupted = false;
     const stopListening = onInterrupt((signal) => {
+      interrupted = true;
       suite.abort();
       emit(suite.snapshot(`interrupted by ${signal}`));
     });
@@ -203,6 +206,7 @@ export const runCommand: Command = {
     } finally {
       stopListening();
     }
+    if (interrupted) return 130; // the partial report is out; the reaper is exiting
     emit(run);
     return runExitCode(run);
   },
