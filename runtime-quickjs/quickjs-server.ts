@@ -213,7 +213,10 @@ class QuickJsServerImpl implements QuickJsServer {
       return;
     }
     // The job that failed is gone, and with it any reply: answer the implicated requests here.
-    const implicated = id !== undefined ? (this.inFlight.has(id) ? [id] : []) : [...this.inFlight.keys()];
+    // An interrupt outside a request's delivery (a looping timer callback) cannot be traced to
+    // one request, so it fails them all; an ordinary exception there is only reported.
+    const implicated =
+      id !== undefined ? (this.inFlight.has(id) ? [id] : []) : error.kind === "interrupted" ? [...this.inFlight.keys()] : [];
     const code = error.kind === "interrupted" ? ErrorCode.RequestTimeout : ErrorCode.InternalError;
     for (const requestId of implicated) this.failRequest(requestId, code, described.message);
     this.transport.error(described);

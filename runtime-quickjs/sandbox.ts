@@ -243,7 +243,7 @@ export class Sandbox {
         using arg = this.vm.newNumber(id);
         return this.callForError(fire, arg);
       });
-      this.opts.onAsyncDelivery(delivery, "a timer callback");
+      this.opts.onAsyncDelivery(delivery, "running a timer callback");
     }, ms);
     timer.unref?.();
     this.timers.set(id, timer);
@@ -259,7 +259,7 @@ export class Sandbox {
         apply();
         return undefined;
       });
-      this.opts.onAsyncDelivery(delivery, `the continuation of trailblaze.execute("${name}")`);
+      this.opts.onAsyncDelivery(delivery, `resuming after trailblaze.execute("${name}")`);
     };
     const onExecute = this.opts.onExecute;
     Promise.resolve()

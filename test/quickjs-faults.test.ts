@@ -45,6 +45,11 @@ describe("a handler that runs past the deadline", () => {
     const late = await failure(client.callTool({ name: "spin_after_execute", arguments: {} }));
     expect(late.message).toBe('MCP error -32001: QuickJS server "loop": handling tools/call "spin_after_execute" was interrupted after 1000 ms (callDeadlineMs)');
     expect(text(await client.callTool({ name: "echo", arguments: { text: "again" } }))).toBe("again (spins so far: 1)");
+
+    // A loop in a plain timer callback escapes to the host: the open request fails.
+    const timer = await failure(client.callTool({ name: "spin_in_timer", arguments: {} }));
+    expect(timer.message).toBe('MCP error -32001: QuickJS server "loop": running a timer callback was interrupted after 1000 ms (callDeadlineMs)');
+    expect(text(await client.callTool({ name: "echo", arguments: { text: "and again" } }))).toBe("and again (spins so far: 1)");
     await client.close();
   });
 
