@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 import { BundleError } from "../errors.ts";
 import { BUNDLER_VERSION, buildOrThrow, formatMessage, onDeviceBuildOptions, wrapAsScript } from "./build-options.ts";
@@ -37,6 +38,15 @@ interface Manifest {
 }
 
 const sha256 = (text: string | Buffer) => createHash("sha256").update(text).digest("hex");
+
+const BUNDLER_SOURCES = ["build-options.ts", "node-builtins-plugin.ts", "sdk-swaps-plugin.ts", "zod-lean-plugin.ts"];
+let bundlerHash: string | undefined;
+
+/** The bundler's own plugin code is part of the cache key (stubs and guest files are inputs already). */
+function bundlerSourceHash(): string {
+  bundlerHash ??= sha256(BUNDLER_SOURCES.map((name) => readFileSync(fileURLToPath(new URL(`./${name}`, import.meta.url)), "utf8")).join("\0"));
+  return bundlerHash;
+}
 
 function contentKey(fingerprint: string, inputs: readonly string[]): string | undefined {
   const hash = createHash("sha256").update(fingerprint);
@@ -102,7 +112,7 @@ export async function bundleEntry(entry: string, opts: BundleOptions = {}): Prom
     throw new BundleError(`${entry}: file not found (resolved against ${cwd}; relative paths resolve against the working directory)`);
   }
   const cacheDir = resolve(cwd, opts.cacheDir ?? ".cache/trailblaze-bundles");
-  const fingerprint = JSON.stringify({ BUNDLER_VERSION, absEntry, esbuild: esbuild.version });
+  const fingerprint = JSON.stringify({ BUNDLER_VERSION, absEntry, esbuild: esbuild.version, bundler: bundlerSourceHash() });
   const stem = `${basename(absEntry, extname(absEntry))}-${sha256(fingerprint).slice(0, 16)}`;
   const manifestFile = join(cacheDir, `${stem}.json`);
   const outFile = opts.outFile === undefined ? undefined : resolve(cwd, opts.outFile);
