@@ -120,6 +120,8 @@ export class Session implements AsyncDisposable {
     if (failures.length > 0) throw failures.length === 1 ? failures[0] : new SessionStartError(failures);
 
     const supervised = started.map((result) => (result as PromiseFulfilledResult<SupervisedServer>).value);
+    // Config order from here on (pids(), close), not the order the launches finished in.
+    this.#servers.splice(0, this.#servers.length, ...supervised);
     for (const server of supervised) this.#registerServer(server.server, server.current);
     const hooks = {
       register: (server: ResolvedServer, launched: LaunchedServer) => this.#registerServer(server, launched),

@@ -1,0 +1,94 @@
+// Fault suite, servers that do not answer: a handshake that never completes, a call that never
+// answers (per-call timeout → notifications/cancelled the server sees), calls in flight when the
+// session closes, and a server that ignores SIGTERM (gone within the 7 s budget).
+
+import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { HandshakeTimeoutError } from "../src/errors.ts";
+import {
+  closeFaultSessions,
+  faultLogs,
+  firstText,
+  processesMentioning,
+  rejection,
+  startFaultSession,
+  survivors,
+  treeOf,
+} from "./support/faults.ts";
+
+afterAll(closeFaultSessions);
+
+describe.concurrent("no answer", () => {
+  test("a handshake that never answers is bounded; the server is stopped; the next session works", async () => {
+    const error = await rejection(startFaultSession("silent", {}, { TRAILBLAZE_HANDSHAKE_TIMEOUT_MS: "800" }));
+    expect(error).toBeInstanceOf(HandshakeTimeoutError);
+    expect(error.message).toBe(
+      "MCP server servers/silent-handshake.ts did not complete initialize + tools/list within 800 ms; it was stopped. " +
+        "Make sure it calls server.connect(new StdioServerTransport()) and writes nothing else to stdout.\n" +
+        "--- last 1 stderr line(s) ---\n" +
+        "silent-handshake: listening and never answering",
+    );
+    expect(processesMentioning("silent-handshake.ts")).toEqual([]);
+    const { session } = await startFaultSession("garbage");
+    expect(firstText(await session.dispatcher.dispatch("garbage_shout", { text: "ok" }))).toBe("OK");
+    await session.close();
+  });
+
+  test("a call that never answers times out (server timeout_ms, per-call override), is cancelled, and the server sees it", async () => {
+    const { session, reported } = await startFaultSession("hang");
+    expect(session.spec.callTimeoutMs).toBe(60_000);
+    const timedOut = (ms: number) => ({ variant: "ExceptionThrown", message: `timed out after ${ms} ms`, content: [], code: -32001 });
+    expect(await session.dispatcher.dispatch("hang_forever")).toEqual(timedOut(1000));
+    expect(await session.dispatcher.dispatch("hang_forever", {}, { timeoutMs: 300 })).toEqual(timedOut(300));
+    const seen = await session.dispatcher.dispatch("hang_cancellations");
+    expect(seen.structuredContent).toEqual({
+      cancellations: ["McpError: MCP error -32001: Request timed out", "McpError: MCP error -32001: Request timed out"],
+    });
+    expect(reported.fatal).toEqual([]);
+    await session.close();
+    expect(await survivors(session.pids())).toEqual([]);
+  });
+
+  test("a caller's abort cancels the call with its reason", async () => {
+    const { session } = await startFaultSession("hang");
+    const controller = new AbortController();
+    const pending = session.dispatcher.dispatch("hang_forever", {}, { signal: controller.signal });
+    await Bun.sleep(200);
+    controller.abort("the trail was stopped");
+    expect(await pending).toEqual({ variant: "ExceptionThrown", message: "cancelled: the trail was stopped", content: [] });
+    const seen = await session.dispatcher.dispatch("hang_cancellations");
+    expect(seen.structuredContent).toEqual({ cancellations: ["the trail was stopped"] });
+    await session.close();
+    expect(await survivors(session.pids())).toEqual([]);
+  });
+
+  test("closing the session cancels calls in flight; the server gets the cancellation before it is stopped", async () => {
+    const { session } = await startFaultSession("hang", { "session-id": "fault-close-cancels" });
+    const pending = session.dispatcher.dispatch("hang_forever", {}, { timeoutMs: 30_000 });
+    await Bun.sleep(200);
+    const started = performance.now();
+    await session.close();
+    expect(performance.now() - started).toBeLessThan(4000);
+    const reason = "MCP server servers/hangs-in-call.ts was closed while the call ran";
+    expect(await pending).toEqual({ variant: "ExceptionThrown", message: `cancelled: ${reason}`, content: [] });
+    const log = readFileSync(join(faultLogs, "fault-close-cancels", "subprocess_stderr_servers_hangs-in-call.log"), "utf8");
+    expect(log).toBe(`hang_forever: cancelled by the client: ${reason}\n`);
+    expect(await survivors(session.pids())).toEqual([]);
+  });
+
+  test("a server (and a helper of its group) ignoring SIGTERM and stdin EOF is gone within 7 s of close", async () => {
+    const { session } = await startFaultSession("stubborn", { "session-id": "fault-stubborn" });
+    const helper = (await session.dispatcher.dispatch("stubborn_helperPid")).structuredContent?.pid as number;
+    const tree = treeOf(session.pids());
+    expect(tree.map((p) => p.pid)).toContain(helper);
+    const started = performance.now();
+    await session.close();
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThan(6500);
+    expect(elapsed).toBeLessThan(7500);
+    expect(await survivors(session.pids(), tree, 0)).toEqual([]);
+    const log = readFileSync(join(faultLogs, "fault-stubborn", "subprocess_stderr_servers_ignores-sigterm.log"), "utf8");
+    expect(log).toBe("ignores-sigterm: got SIGTERM, staying up\n");
+  });
+});
