@@ -1,7 +1,7 @@
 // Bundles an author's MCP server file into one script for the on-device QuickJS runtime, and
 // caches the result by the content of every input file plus the build options.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
@@ -130,13 +130,16 @@ export async function bundleEntry(entry: string, opts: BundleOptions = {}): Prom
   writeOut(file, built.code);
   if (key) {
     const next: Manifest = { key, inputs: built.inputs, file, warnings: built.warnings };
-    writeFileSync(manifestFile, JSON.stringify(next, null, 1));
+    writeOut(manifestFile, JSON.stringify(next, null, 1));
   }
   if (outFile) writeOut(outFile, built.code);
   return { code: built.code, path: outFile ?? file, bytes: Buffer.byteLength(built.code), cached: false, warnings: built.warnings };
 }
 
-function writeOut(file: string, code: string): void {
+/** Writes via a temporary file and a rename, so a concurrent reader never sees half a bundle. */
+function writeOut(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, code);
+  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
 }
