@@ -1,0 +1,187 @@
+// The demo workspace end to end: `run trails/` passes with a live report, the
+// failing example reads well, JSON and JUnit outputs hold their shapes, `--list`
+// plans without starting anything, and validation messages for filtered tools.
+
+import { describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCli } from "../src/cli/main.ts";
+import { childrenNamed, parseXml } from "./support/xml.ts";
+import { cli, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
+
+const DEMO = join(REPO, "fixtures/demo");
+const RUN = join(REPO, "fixtures/run");
+type Json = Record<string, any>;
+
+describe("the demo's trails/", () => {
+  test("all pass: a live line per step, then the summary; exit 0", async () => {
+    const run = await cli(["run", "trails", "--logs", tempDir("demo-logs")], { cwd: DEMO });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain("\u001b[");
+    expect(run.stdout).toContain(
+      [
+        "trails/login.trail.yaml (login-with-generated-user — Log in with a generated user)",
+        "  ✓ [trailhead] Launch the app (",
+      ].join("\n"),
+    );
+    expect(run.stdout).toContain("      ↳ simulated device: launchApp com.example.myapp (FORCE_RESTART)\n");
+    expect(run.stdout).toContain("      ↳ myapp_logInWithEmail: logged in as grace.4323@example.com on ANDROID\n");
+    expect(run.stdout).toContain("trails/settings-list-form.trail.yaml (settings-list-form — Open settings and go back)\n");
+    expect(run.stdout).toMatch(/\n4 passed, 0 failed \(4 trails\) in [\d.]+ m?s\n$/);
+  });
+
+  test("--reporter json: the CONTRACT shape, simulated actions with timestamps", async () => {
+    const run = await cli(["run", "trails", "--reporter", "json", "--arg", "seed=7", "--logs", tempDir("demo-logs")], { cwd: DEMO });
+    expect(run.code).toBe(0);
+    const doc = JSON.parse(run.stdout);
+    expect(Object.keys(doc)).toEqual(["trails", "summary"]);
+    expect(doc.summary).toMatchObject({ passed: 4, failed: 0, errors: 0, skipped: 0 });
+    // (typeof checks: bun's toMatchObject with expect.any() rewrites the object it inspects)
+    for (const trail of doc.trails) {
+      expect([typeof trail.file, typeof trail.id, trail.status, typeof trail.durationMs]).toEqual(["string", "string", "passed", "number"]);
+      for (const step of trail.steps) {
+        expect([typeof step.title, step.status]).toEqual(["string", "passed"]);
+        for (const tool of step.tools) expect([typeof tool.name, tool.result.status, tool.result.variant]).toEqual(["string", "success", "Success"]);
+      }
+    }
+    const signup = doc.trails.find((t: Json) => t.id === "signup-with-args");
+    expect(signup.steps[0].tools[0].args).toEqual({ seed: 7, domain: "example.com" });
+    const launch = signup.steps[1].tools[0];
+    const { at, ...action } = launch.result.structuredContent.simulatedDevice;
+    expect(action).toEqual({ action: "launchApp", app: "com.example.myapp" });
+    expect(Date.parse(at)).toBeGreaterThan(Date.parse(signup.startedAt) - 1);
+  });
+});
+
+describe("the failing example", () => {
+  test("exits 1 with a failure a newcomer can read", async () => {
+    const run = await cli(["run", "trails-failing", "--logs", tempDir("demo-logs")], { cwd: DEMO });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/\n  ✗ \[verify\] The greeting names the test user \(\d+ ms\)\n/);
+    expect(run.stdout).toContain(
+      [
+        "      tool:    assertEquals (trails-failing/wrong-greeting.trail.yaml:18:11)",
+        '      args:    {"actual":"Hello Ada","expected":"Hello Test","message":"greeting after login"}',
+        '      error:   ExceptionThrown: greeting after login: expected "Hello Test" but was "Hello Ada"',
+        "  - Log out (not run)",
+        "  failed in ",
+      ].join("\n"),
+    );
+    expect(run.stdout).toContain(
+      '\nNot passed:\n  ✗ trails-failing/wrong-greeting.trail.yaml (wrong-greeting): step 2 failed: assertEquals: greeting after login: expected "Hello Test" but was "Hello Ada"\n',
+    );
+  });
+
+  test("--reporter junit --output: loads as JUnit XML (a testsuite per file, a testcase per trail)", async () => {
+    const out = join(tempDir("demo-report"), "nested/report.xml");
+    const run = await cli(["run", "trails", "trails-failing", "--reporter", "junit", "--output", out, "--logs", tempDir("demo-logs")], { cwd: DEMO });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toEndWith(`junit report written to ${out}\n`);
+    const doc = parseXml(readFileSync(out, "utf8"));
+    expect(doc.attrs).toMatchObject({ tests: "5", failures: "1", errors: "0", skipped: "0" });
+    const suites = childrenNamed(doc, "testsuite");
+    expect(suites.map((s) => s.attrs.name)).toEqual([
+      "trails/login.trail.yaml",
+      "trails/seed-backend.trail.yaml",
+      "trails/settings-list-form.trail.yaml",
+      "trails/signup-with-args.trail.yaml",
+      "trails-failing/wrong-greeting.trail.yaml",
+    ]);
+    const failing = childrenNamed(suites[4]!, "testcase")[0]!;
+    expect(failing.attrs.name).toBe("wrong-greeting");
+    const failure = childrenNamed(failing, "failure")[0]!;
+    expect(failure.attrs).toEqual({
+      message: 'step 2 failed: assertEquals: greeting after login: expected "Hello Test" but was "Hello Ada"',
+      type: "ExceptionThrown",
+    });
+    expect(failure.text).toContain('ExceptionThrown: greeting after login: expected "Hello Test" but was "Hello Ada"');
+  });
+});
+
+describe("validation messages for filtered tools", () => {
+  test("on-device: a host-only tool fails the trail before any step", async () => {
+    const run = await cli(["run", "trails/seed-backend.trail.yaml", "--agent", "on-device", "--reporter", "json", "--logs", tempDir("demo-logs")], { cwd: DEMO });
+    expect(run.code).toBe(2);
+    const trail = JSON.parse(run.stdout).trails[0];
+    expect(trail).toMatchObject({
+      status: "error",
+      steps: [],
+      error: "this trail references myapp_seedBackend, which is host-only and not registered in this on-device session",
+    });
+    expect(trail.problems[0]).toMatchObject({ line: 13, col: 11, step: 1, tool: "myapp_seedBackend" });
+  });
+
+  test("a tool another _meta filter skipped names the key that excluded it", async () => {
+    const file = join(tempDir("demo-trail"), "keychain.trail.yaml");
+    writeFileSync(file, "config: { id: keychain }\ntrail:\n  - step: Reset\n    recording:\n      tools:\n        - myapp_ios_resetKeychain: {}\n");
+    const run = await cli(["run", file, "--reporter", "json", "--logs", tempDir("demo-logs")], { cwd: DEMO });
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.stdout).trails[0].error).toBe(
+      'myapp_ios_resetKeychain is not registered in this session: _meta["trailblaze/supportedPlatforms"] of tools/myapp/login.ts excluded it ' +
+        "(supports platforms [IOS], session platform is ANDROID)",
+    );
+  });
+});
+
+describe("run --list", () => {
+  test("prints each trail's session, steps and chosen calls without starting anything", async () => {
+    const run = await cli(["run", "trails/login.trail.yaml", "--list", "--driver", "ios-host"], { cwd: DEMO });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      [
+        "trails/login.trail.yaml (login-with-generated-user — Log in with a generated user)",
+        "  session: target myapp · driver ios-host (IOS) · agent host · replays recordings for ios, all, tools",
+        "  1. [trailhead] Launch the app (recording: tools)",
+        '       launchApp {"appId":"com.example.myapp","launchMode":"FORCE_RESTART"}',
+        "  2. Generate a test user (recording: tools)",
+        '       myapp_generateUser {"seed":1}',
+        "  3. Log in with the generated e-mail",
+        "       (no recording for this session: needs an agent, none is built in)",
+        "  4. [verify] The greeting names the user (recording: tools)",
+        '       assertEquals {"actual":"{{greeting}}","expected":"Hello Grace.4323"}',
+        '       assertEquals {"actual":"{{loggedInAs}}","expected":"${email}"}',
+        "  5. Log out (recording: tools)",
+        "       myapp_logOut {}",
+        "       dumpMemory {}",
+        "",
+        "1 trail file(s) planned.",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  test("every file that does not parse is reported; exit 2", async () => {
+    const dir = tempDir("list-trails");
+    writeFileSync(join(dir, "a-good.trail.yaml"), "trail:\n  - step: Fine\n    recording: { tools: [ { launchApp: { appId: x } } ] }\n");
+    writeFileSync(join(dir, "b-bad.trail.yaml"), "trail:\n  - stpe: Typo\n");
+    writeFileSync(join(dir, "c-bad.trail.yaml"), "config: { id: [nope] }\ntrail: []\n");
+    const run = await cli(["run", dir, "--list"], { cwd: DEMO });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain(`${dir}/a-good.trail.yaml (a-good)\n`);
+    expect(run.stderr).toStartWith("error: 2 configuration problems:\n");
+    expect(run.stderr).toContain(`${dir}/b-bad.trail.yaml:2:5`);
+    expect(run.stderr).toContain(`${dir}/c-bad.trail.yaml:1:15`);
+  });
+});
+
+describe("colours", () => {
+  const runSkipped = async (env: Record<string, string | undefined>, isTTY: boolean) => {
+    let stdout = "";
+    const code = await runCli(["run", "trails/skipped.trail.yaml"], {
+      stdout: (t) => void (stdout += t),
+      stderr: () => {},
+      cwd: RUN,
+      env: { ...process.env, PATH: TEST_PATH, NO_COLOR: undefined, ...env },
+      isTTY,
+    });
+    expect(code).toBe(0);
+    return stdout;
+  };
+
+  test("on a terminal unless NO_COLOR is set; never when stdout is not a terminal", async () => {
+    expect(await runSkipped({}, true)).toContain("\u001b[33mskipped\u001b[39m");
+    expect(await runSkipped({ NO_COLOR: "1" }, true)).not.toContain("\u001b[");
+    expect(await runSkipped({}, false)).not.toContain("\u001b[");
+  });
+});

@@ -1,0 +1,127 @@
+// Scale-out and interrupts: --workers runs trails in parallel sessions and
+// leaves no child, --shard slices are disjoint and complete, and SIGINT during a
+// real `bun trailblaze run` writes the partial report, reaps every server and
+// exits 130.
+
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { processAlive } from "../src/transports/stdio/process-group.ts";
+import { cli, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
+
+const RUN = join(REPO, "fixtures/run");
+type Json = Record<string, any>;
+
+const probePids = (dir: string) => readdirSync(dir).map((name) => Number(name.replace(".pid", "")));
+
+async function expectAllGone(pids: number[]): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (pids.some(processAlive) && Date.now() < deadline) await Bun.sleep(50);
+  expect(pids.filter(processAlive)).toEqual([]);
+}
+
+/** `count` small passing trails for the probe target, in a fresh folder. */
+function makeTrails(count: number): { dir: string; files: string[] } {
+  const dir = tempDir("many-trails");
+  const files = Array.from({ length: count }, (_, i) => {
+    const file = join(dir, `t${String(i + 1).padStart(2, "0")}.trail.yaml`);
+    writeFileSync(
+      file,
+      `config: { id: t${i + 1}, target: probe }\ntrail:\n  - step: Echo and pause\n    recording:\n      tools:\n` +
+        `        - probe_echo: { text: "trail ${i + 1}" }\n        - probe_sleep: { ms: 300 }\n`,
+    );
+    return file;
+  });
+  return { dir, files };
+}
+
+describe("--workers", () => {
+  test("12 trails over 4 workers: parallel sessions, all pass, no child left", async () => {
+    const { dir } = makeTrails(12);
+    const pids = tempDir("run-pids");
+    const run = await cli(["run", dir, "--workers", "4", "--reporter", "json", "--logs", tempDir("run-logs")], { cwd: RUN, env: { PROBE_PID_DIR: pids } });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const doc = JSON.parse(run.stdout);
+    expect(doc.summary).toMatchObject({ passed: 12, failed: 0, errors: 0, skipped: 0 });
+    expect(doc.trails.map((t: Json) => t.id)).toEqual(Array.from({ length: 12 }, (_, i) => `t${i + 1}`));
+    // Each trail had its own session and server process.
+    expect(new Set(doc.trails.map((t: Json) => t.session.id)).size).toBe(12);
+    const serverPids = doc.trails.map((t: Json) => t.steps[0].tools[0].result.structuredContent.pid);
+    expect(new Set(serverPids).size).toBe(12);
+    expect(probePids(pids).sort()).toEqual([...serverPids].sort());
+    // Trails overlapped in time: at some moment more than one was running.
+    const spans: { start: number; end: number }[] = doc.trails.map((t: Json) => ({ start: Date.parse(t.startedAt), end: Date.parse(t.startedAt) + t.durationMs }));
+    const overlap = Math.max(...spans.map(({ start }) => spans.filter((s) => s.start <= start && start < s.end).length));
+    expect(overlap).toBeGreaterThan(1);
+    expect(overlap).toBeLessThanOrEqual(4);
+    await expectAllGone(probePids(pids));
+  });
+});
+
+describe("--shard", () => {
+  test("slices of the sorted list are disjoint and together complete", async () => {
+    const { dir, files } = makeTrails(7);
+    const planned: string[][] = [];
+    for (const i of [1, 2, 3]) {
+      const run = await cli(["run", ...[...files].reverse(), "--list", "--shard", `${i}/3`], { cwd: RUN });
+      expect(run.code).toBe(0);
+      planned.push(run.stdout.split("\n").filter((l) => l.startsWith(dir)).map((l) => l.split(" ")[0]!));
+    }
+    expect(planned.map((p) => p.length)).toEqual([3, 2, 2]);
+    expect(planned.flat()).toEqual(files);
+  });
+
+  test("a shard with no trails runs nothing and passes", async () => {
+    const { files } = makeTrails(1);
+    const run = await cli(["run", files[0]!, "--shard", "2/2", "--reporter", "json"], { cwd: RUN });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("note: shard 2/2 holds no trails (1 in total)\n");
+    expect(JSON.parse(run.stdout)).toMatchObject({ trails: [], summary: { passed: 0, failed: 0, errors: 0, skipped: 0 }, shard: { index: 2, total: 2 } });
+  });
+});
+
+describe("interrupts", () => {
+  test("SIGINT mid-run: partial report written, every server reaped, exit 130", async () => {
+    const pids = tempDir("run-pids");
+    const out = join(tempDir("run-report"), "partial.json");
+    const child = Bun.spawn(
+      [process.execPath, join(REPO, "src/cli/main.ts"), "run", "slow/slow.trail.yaml", "--reporter", "json", "--output", out, "--logs", tempDir("run-logs")],
+      { cwd: RUN, env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", PROBE_PID_DIR: pids } as Record<string, string>, stdout: "pipe", stderr: "pipe" },
+    );
+    // Wait for the first step's live line: the second step (a 60 s sleep) is then under way.
+    let stdout = "";
+    const reader = child.stdout.getReader();
+    const decoder = new TextDecoder();
+    const deadline = Date.now() + 20_000;
+    while (!stdout.includes("✓ Start") && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      stdout += decoder.decode(value);
+    }
+    expect(stdout).toContain("✓ Start");
+    const started = probePids(pids);
+    expect(started.length).toBe(1);
+    await Bun.sleep(200);
+    child.kill("SIGINT");
+    const code = await child.exited;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      stdout += decoder.decode(value);
+    }
+    expect(code).toBe(130);
+    expect(stdout).toContain("Interrupted (interrupted by SIGINT); the report is partial.");
+    expect(existsSync(out)).toBe(true);
+    const doc = JSON.parse(readFileSync(out, "utf8"));
+    expect(doc.interrupted).toBe("interrupted by SIGINT");
+    expect(doc.trails).toHaveLength(1);
+    expect(doc.trails[0]).toMatchObject({ id: "slow", status: "error", error: "interrupted by SIGINT" });
+    expect(doc.trails[0].steps.map((s: Json) => [s.title, s.status])).toEqual([
+      ["Start", "passed"],
+      ["Sleep", "failed"],
+    ]);
+    expect(doc.trails[0].steps[1].failure).toEqual({ message: "interrupted by SIGINT" });
+    await expectAllGone(started);
+  }, 30_000);
+});
