@@ -1,0 +1,110 @@
+// Protocol features the lifecycle relies on, pushed to their limits: progress that keeps a call
+// alive up to the overall cap, server log messages into the session log, and tools/list_changed
+// re-registered through the same filters and collision checks.
+
+import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ToolCollisionError, ToolNotFoundError } from "../src/errors.ts";
+import type { ToolProgress } from "../src/registry/registry.ts";
+import { closeFaultSessions, eventually, faultLogs, rejection, startFaultSession, survivors } from "./support/faults.ts";
+
+afterAll(closeFaultSessions);
+
+describe.concurrent("progress", () => {
+  test("progress notifications reach onProgress and reset the call timeout", async () => {
+    const { session } = await startFaultSession("features");
+    const seen: ToolProgress[] = [];
+    // 4 × 400 ms = 1.6 s of work against a 1000 ms timeout.
+    const result = await session.dispatcher.dispatch("features_progress", { steps: 4, intervalMs: 400 }, { onProgress: (p) => seen.push(p) });
+    expect(result).toMatchObject({ variant: "Success", message: "done after 4 steps" });
+    expect(seen).toEqual([1, 2, 3, 4].map((step) => ({ progress: step, total: 4, message: `step ${step} of 4` })));
+    await session.close();
+    expect(await survivors(session.pids())).toEqual([]);
+  });
+
+  test("without progress the call timeout applies; with endless progress the overall cap does (server value, per-call override)", async () => {
+    const { session } = await startFaultSession("features");
+    const silent = await session.dispatcher.dispatch("features_progress", { steps: 1, intervalMs: 1500 });
+    expect(silent).toEqual({ variant: "ExceptionThrown", message: "timed out after 1000 ms", content: [], code: -32001 });
+    const capped = (ms: number) => ({
+      variant: "ExceptionThrown",
+      message: `timed out after ${ms} ms overall (progress notifications extend the 1000 ms call timeout up to max_total_timeout_ms)`,
+      content: [],
+      code: -32001,
+    });
+    const started = performance.now();
+    expect(await session.dispatcher.dispatch("features_progress", { steps: 50, intervalMs: 300 })).toEqual(capped(3000));
+    expect(performance.now() - started).toBeLessThan(4000);
+    expect(await session.dispatcher.dispatch("features_progress", { steps: 50, intervalMs: 300 }, { maxTotalTimeoutMs: 1500 })).toEqual(capped(1500));
+    await session.close();
+    expect(await survivors(session.pids())).toEqual([]);
+  });
+});
+
+describe.concurrent("server log messages", () => {
+  test("notifications/message go to onServerLog and server_log_<server>.jsonl with their level", async () => {
+    const { session, reported } = await startFaultSession("features", { "session-id": "fault-logging" });
+    expect(await session.dispatcher.dispatch("features_log")).toMatchObject({ variant: "Success", message: "logged 3 messages" });
+    const server = "servers/protocol-features.ts";
+    const expected = [
+      { server, level: "info", logger: "features", data: "starting" },
+      { server, level: "warning", data: { detail: "disk almost full", freeMb: 12 } },
+      { server, level: "error", logger: "features", data: "could not reach the backend" },
+    ];
+    expect(reported.logs.map(({ time: _time, ...rest }) => rest)).toEqual(expected);
+    expect(reported.logs.every((entry) => entry.time instanceof Date)).toBe(true);
+    await session.close();
+    const lines = readFileSync(join(faultLogs, "fault-logging", "server_log_servers_protocol-features.jsonl"), "utf8").trim().split("\n");
+    const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(parsed.map(({ time: _time, ...rest }) => rest)).toEqual(expected);
+    expect(parsed.every((entry) => typeof entry.time === "string" && !Number.isNaN(Date.parse(entry.time)))).toBe(true);
+  });
+});
+
+describe.concurrent("tools/list_changed", () => {
+  test("added and removed tools are re-registered through the filters", async () => {
+    const { session, reported } = await startFaultSession("dynamic");
+    const { registry, dispatcher } = session;
+    await dispatcher.dispatch("dynamic_add", { name: "dynamic_extra" });
+    expect(await eventually(() => registry.has("dynamic_extra"))).toBe(true);
+    expect(registry.get("dynamic_extra")?.source).toBe("servers/dynamic-tools.ts");
+    expect(await dispatcher.dispatch("dynamic_extra")).toMatchObject({ variant: "Success", message: "dynamic_extra ran" });
+
+    await dispatcher.dispatch("dynamic_add", { name: "dynamic_iosOnly", meta: { "trailblaze/supportedPlatforms": ["IOS"] } });
+    expect(await eventually(() => registry.findSkipped("dynamic_iosOnly") !== undefined)).toBe(true);
+    expect(registry.findSkipped("dynamic_iosOnly")).toEqual({
+      name: "dynamic_iosOnly",
+      source: "servers/dynamic-tools.ts",
+      reason: "trailblaze/supportedPlatforms",
+      detail: "supports platforms [IOS], session platform is ANDROID",
+    });
+
+    await dispatcher.dispatch("dynamic_remove", { name: "dynamic_extra" });
+    expect(await eventually(() => !registry.has("dynamic_extra"))).toBe(true);
+    const missing = await rejection(dispatcher.dispatch("dynamic_extra"));
+    expect(missing).toBeInstanceOf(ToolNotFoundError);
+    // The other server's tools are untouched.
+    expect(registry.has("betweenCalls_pid")).toBe(true);
+    expect(reported.toolsChanged.every((source) => source === "servers/dynamic-tools.ts")).toBe(true);
+    expect(reported.toolsChanged.length).toBeGreaterThanOrEqual(3);
+    expect(reported.fatal).toEqual([]);
+    await session.close();
+    expect(await survivors(session.pids())).toEqual([]);
+  });
+
+  test("a tool added under a name another server has is a collision naming both, and aborts the session", async () => {
+    const { session, reported } = await startFaultSession("dynamic");
+    await session.dispatcher.dispatch("dynamic_add", { name: "betweenCalls_pid" });
+    expect(await eventually(() => reported.fatal.length > 0)).toBe(true);
+    expect(reported.fatal[0]).toBeInstanceOf(ToolCollisionError);
+    expect(reported.fatal[0]!.message).toBe(
+      'Tool name collision: "betweenCalls_pid" is advertised by both servers/crash-between-calls.ts and servers/dynamic-tools.ts. ' +
+        "Tool names are global and registered exactly as advertised; rename the tool in one of the sources.",
+    );
+    expect(session.registry.get("betweenCalls_pid")?.source).toBe("servers/crash-between-calls.ts");
+    expect(session.registry.has("dynamic_add")).toBe(false);
+    await session.close();
+    expect(await survivors(session.pids())).toEqual([]);
+  });
+});
