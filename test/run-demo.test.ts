@@ -31,6 +31,15 @@ describe("the demo's trails/", () => {
     expect(run.stdout).toMatch(/\n4 passed, 0 failed \(4 trails\) in [\d.]+ m?s\n$/);
   });
 
+  test("`npm run demo` (the README's main-job command) runs them as a real process: exit 0", async () => {
+    const script = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).scripts.demo;
+    expect(script).toBe("cd fixtures/demo && bun ../../src/cli/main.ts run trails");
+    const child = Bun.spawn(["sh", "-c", script], { cwd: REPO, env: { ...process.env, PATH: TEST_PATH }, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toMatch(/\n4 passed, 0 failed \(4 trails\) in [\d.]+ m?s\n$/);
+  });
+
   test("--reporter json: the CONTRACT shape, simulated actions with timestamps", async () => {
     const run = await cli(["run", "trails", "--reporter", "json", "--arg", "seed=7", "--logs", tempDir("demo-logs")], { cwd: DEMO });
     expect(run.code).toBe(0);
