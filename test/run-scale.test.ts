@@ -124,4 +124,22 @@ describe("interrupts", () => {
     expect(doc.trails[0].steps[1].failure).toEqual({ message: "interrupted by SIGINT" });
     await expectAllGone(started);
   }, 30_000);
+
+  test("SIGINT while a session is still starting: that session is closed too", async () => {
+    const pids = tempDir("run-pids");
+    const child = Bun.spawn([process.execPath, join(REPO, "src/cli/main.ts"), "run", "slow/slow-start.trail.yaml", "--logs", tempDir("run-logs")], {
+      cwd: RUN,
+      env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", PROBE_PID_DIR: pids } as Record<string, string>,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    // The server writes its pid at once, then takes 1.5 s before it answers initialize.
+    const deadline = Date.now() + 20_000;
+    while (probePids(pids).length === 0 && Date.now() < deadline) await Bun.sleep(20);
+    const started = probePids(pids);
+    expect(started.length).toBe(1);
+    child.kill("SIGINT");
+    expect(await child.exited).toBe(130);
+    await expectAllGone(started);
+  }, 30_000);
 });
