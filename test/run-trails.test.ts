@@ -204,6 +204,15 @@ describe("args", () => {
   });
 });
 
+describe("session ids", () => {
+  test("--session-id names the one session of a single trail, and is suffixed -<n> when there are several", async () => {
+    const one = await cli(["run", "trails/required-arg.trail.yaml", "--session-id", "ci-42", "--reporter", "json"], { cwd: RUN });
+    expect(JSON.parse(one.stdout).trails.map((t: Json) => t.session.id)).toEqual(["ci-42"]);
+    const two = await cli(["run", "trails/required-arg.trail.yaml", "trails/skipped.trail.yaml", "--session-id", "ci-42", "--reporter", "json"], { cwd: RUN });
+    expect(JSON.parse(two.stdout).trails.map((t: Json) => t.session.id)).toEqual(["ci-42-1", "ci-42-2"]);
+  });
+});
+
 describe("validation failure", () => {
   test("exits 2 when nothing ran, and the session it started is gone", async () => {
     const pids = tempDir("run-pids");
