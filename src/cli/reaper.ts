@@ -1,14 +1,23 @@
-// Process-wide safety net: every open session is tracked so SIGINT/SIGTERM (or
-// a crash path) closes them all — no child outlives the CLI — then exits 130/143.
+// Process-wide safety net: every open session is tracked so SIGINT/SIGTERM/SIGHUP, an
+// uncaught exception or unhandled rejection (in the CLI process), or a bare process.exit()
+// still stops every server it started — no child outlives the CLI.
+
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { signalGroup } from "../transports/stdio/process-group.ts";
 
 interface Closeable {
   close(): Promise<void>;
+  /** Process ids of the session's servers (each leads its own process group). */
+  pids?(): number[];
 }
 
 const open = new Set<Closeable>();
 const interruptHooks = new Set<(signal: NodeJS.Signals) => void | Promise<void>>();
 let installed = false;
 let interrupted = false;
+let crashReaperInstalled = false;
+let crashing = false;
 
 async function closeAll(): Promise<void> {
   await Promise.allSettled([...open].map((s) => s.close()));
@@ -28,6 +37,50 @@ function install(): void {
       })();
     });
   }
+  // Last resort when the process exits with sessions still open (process.exit() from anywhere):
+  // exit handlers cannot wait, so the servers' process groups are killed outright.
+  process.on("exit", () => {
+    for (const session of open) {
+      for (const pid of session.pids?.() ?? []) {
+        try {
+          signalGroup(pid, "SIGKILL");
+        } catch {
+          // EPERM: not ours any more
+        }
+      }
+    }
+  });
+  if (isCliProcess()) reapOnCrash();
+}
+
+/** Whether this process was started as the trailblaze CLI (not a library user or a test runner). */
+function isCliProcess(): boolean {
+  const entry = process.argv[1];
+  if (entry === undefined) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(new URL("./main.ts", import.meta.url)));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Makes an uncaught exception or unhandled rejection close every tracked session (with the
+ * usual grace and escalation) before the process exits with code 1; by default the process would
+ * die at once and leave servers behind. Installed automatically in the CLI process; programs that
+ * embed sessions may call it themselves. Idempotent.
+ */
+export function reapOnCrash(): void {
+  if (crashReaperInstalled) return;
+  crashReaperInstalled = true;
+  const crash = (error: unknown) => {
+    if (crashing) return;
+    crashing = true;
+    process.stderr.write(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    void closeAll().finally(() => process.exit(1));
+  };
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
 }
 
 /** Tracks an open session until the returned function is called after its `close()`. */

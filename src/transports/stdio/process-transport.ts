@@ -8,6 +8,7 @@ import { ProtocolError, ServerExitedError, ServerFailedError, SpawnError, type P
 import { LineSplitter, type Line } from "./line-splitter.ts";
 import { spawnError } from "./spawn-error.ts";
 import { descendants, groupAlive, identityAlive, signalGroup, signalIdentity, type ProcessIdentity } from "./process-group.ts";
+import { armSentinel, disarmSentinel } from "./group-sentinel.ts";
 import { StderrCapture } from "./stderr-capture.ts";
 
 export interface ProcessTransportOptions {
@@ -33,6 +34,11 @@ export interface ProcessTransportOptions {
    * fails the server: it is stopped and {@link ProcessTransport.failure} says why. Default 10 MiB.
    */
   maxMessageBytes?: number;
+  /**
+   * Arm the process-wide sentinel (group-sentinel.ts) that stops the server's group if this
+   * process dies without closing the transport (SIGKILL, a runtime crash). Default true.
+   */
+  sentinel?: boolean;
 }
 
 /** Default for {@link ProcessTransportOptions.maxMessageBytes}: 10 MiB, the SDK's own stdio buffer limit. */
@@ -49,7 +55,8 @@ const NOT_JSON_PREVIEW = 200;
  * `close()` ends stdin, waits `gracefulExitMs`, sends SIGTERM to the group, waits `termExitMs`,
  * then SIGKILL; once the leader is gone (for any reason) the rest of its group is stopped too, and
  * so are descendants that had left the group (seen in the process tree when the close began).
- * A message over `maxMessageBytes` stops the server without the grace period.
+ * A message over `maxMessageBytes` stops the server without the grace period. Should this process
+ * die without closing (SIGKILL), the process-wide sentinel stops the group instead.
  */
 export class ProcessTransport implements Transport, AsyncDisposable {
   onclose?: (() => void) | undefined;
@@ -73,6 +80,7 @@ export class ProcessTransport implements Transport, AsyncDisposable {
   readonly #stdout: LineSplitter;
   #failure: ServerFailedError | undefined;
   #tree: ProcessIdentity[] = [];
+  #armed = false;
   #settleExited!: { resolve: (exit: ProcessExit) => void; reject: (error: Error) => void };
   #child: ChildProcessWithoutNullStreams | undefined;
   #exit: ProcessExit | undefined;
@@ -147,12 +155,18 @@ export class ProcessTransport implements Transport, AsyncDisposable {
     child.once("exit", (code, signal) => this.#onExit({ exitCode: code, signal }));
     child.once("close", () => {
       this.#streamsClosed();
-      this.#finish();
+      // `onclose` means the whole group is gone: wait for the clean-up the exit started.
+      if (this.#afterExit) void this.#afterExit.then(() => this.#finish());
+      else this.#finish();
     });
     return new Promise<void>((resolve, reject) => {
       let spawned = false;
       child.once("spawn", () => {
         spawned = true;
+        if (this.#options.sentinel !== false && child.pid !== undefined) {
+          armSentinel(child.pid, this.#termExitMs);
+          this.#armed = true;
+        }
         resolve();
       });
       child.on("error", (error) => {
@@ -250,6 +264,7 @@ export class ProcessTransport implements Transport, AsyncDisposable {
         }
       }
       await this.#stopStragglers();
+      if (this.#armed) disarmSentinel(pgid);
       await waitFor(this.#streamsClosedPromise, 1000);
       this.#child?.stdout.destroy();
       this.#child?.stderr.destroy();
@@ -290,7 +305,8 @@ export class ProcessTransport implements Transport, AsyncDisposable {
     this.#finished = true;
     const last = this.#stdout.flush();
     if (last && !this.#failure) this.#onStdoutLine(last);
-    this.#flushed = this.#stderr.close();
+    // Notes written while the group is being cleaned up still reach the log file.
+    this.#flushed = (this.#afterExit ?? Promise.resolve()).then(() => this.#stderr.close());
     this.onclose?.();
   }
 
