@@ -43,7 +43,7 @@ describe.concurrent("no answer", () => {
     expect(await session.dispatcher.dispatch("hang_forever", {}, { timeoutMs: 300 })).toEqual(timedOut(300));
     const seen = await session.dispatcher.dispatch("hang_cancellations");
     expect(seen.structuredContent).toEqual({
-      cancellations: ["McpError: MCP error -32001: Request timed out", "McpError: MCP error -32001: Request timed out"],
+      cancellations: ["timed out after 1000 ms", "timed out after 300 ms"],
     });
     expect(reported.fatal).toEqual([]);
     await session.close();

@@ -10,6 +10,7 @@ import {
   LoggingMessageNotificationSchema,
   McpError,
   ToolListChangedNotificationSchema,
+  type JSONRPCMessage,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { HandshakeTimeoutError, ProtocolError } from "../errors.ts";
@@ -22,6 +23,9 @@ export const CLIENT_INFO = { name: "trailblaze", version: "0.1.0" } as const;
 
 /** How many times the per-call timeout the overall cap is, when none is configured. */
 export const DEFAULT_TOTAL_TIMEOUT_FACTOR = 10;
+
+/** setTimeout's largest delay. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Log messages kept while nobody listens yet (e.g. sent during the handshake). */
 const LOG_BACKLOG = 200;
@@ -82,7 +86,7 @@ export interface McpConnectionOptions {
  * `notifications/cancelled` reason, so `toString()` is the plain text.
  */
 class CallAbort extends Error {
-  readonly kind: "cap" | "caller" | "closing";
+  readonly kind: "timeout" | "cap" | "caller" | "closing";
   constructor(kind: CallAbort["kind"], message: string) {
     super(message);
     this.kind = kind;
@@ -106,6 +110,8 @@ export class McpConnection implements AsyncDisposable {
   #transportClosed!: () => void;
   readonly #transportClosedPromise = new Promise<void>((resolve) => (this.#transportClosed = resolve));
   readonly #inFlight = new Set<AbortController>();
+  readonly #progress = new Map<string, (progress: CallProgress) => void>();
+  #calls = 0;
   readonly #logListeners: ((message: ServerLogMessage) => void)[] = [];
   readonly #logBacklog: ServerLogMessage[] = [];
   readonly #toolsChangedListeners: (() => void)[] = [];
@@ -134,6 +140,10 @@ export class McpConnection implements AsyncDisposable {
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     const connection = new McpConnection(options, client);
     client.onclose = () => connection.#handleClose();
+    // Protocol.connect keeps this handler and calls it first, synchronously, for every message.
+    // Progress is taken here: the SDK hands notifications to their handlers a microtask later,
+    // after a response read in the same chunk has already retired the call's progress handler.
+    options.transport.onmessage = (message) => connection.#progressFrom(message);
     const timeoutMs = options.handshakeTimeoutMs ?? 60_000;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<never>((_, reject) => {
@@ -211,9 +221,10 @@ export class McpConnection implements AsyncDisposable {
 
   /**
    * tools/call with `_trailblazeContext` injected into the arguments and the same envelope as
-   * `_meta.trailblaze` (the SDK strips undeclared argument keys, `_meta` always arrives).
-   * Progress notifications reset the timeout up to the overall cap; a timeout, the cap, the
-   * caller's signal or closing the connection cancels the call with `notifications/cancelled`.
+   * `_meta.trailblaze` (the SDK strips undeclared argument keys, `_meta` always arrives), and a
+   * `progressToken`. Progress notifications reset the timeout up to the overall cap; a timeout,
+   * the cap, the caller's signal or closing the connection cancels the call with
+   * `notifications/cancelled` carrying the reason.
    */
   async call(name: string, args: Record<string, unknown>, context: TrailblazeContext, options: CallOptions = {}): Promise<ToolResult> {
     if (this.#death) return fatalError(this.#death.message);
@@ -221,37 +232,47 @@ export class McpConnection implements AsyncDisposable {
     const timeout = options.timeoutMs ?? this.#callTimeoutMs;
     const cap = Math.max(timeout, options.maxTotalTimeoutMs ?? this.#maxTotalTimeoutMs ?? timeout * DEFAULT_TOTAL_TIMEOUT_FACTOR);
     const controller = new AbortController();
+    // The call timeout is ours, not the SDK's: reset by progress, and its cancellation says why.
+    let idleTimer: ReturnType<typeof setTimeout> | undefined;
+    const armIdle = () => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => controller.abort(new CallAbort("timeout", `timed out after ${timeout} ms`)), timeout);
+    };
+    armIdle();
     const capTimer = setTimeout(() => controller.abort(new CallAbort("cap", `timed out after ${cap} ms overall`)), cap);
     const onCallerAbort = () => controller.abort(new CallAbort("caller", describeReason(options.signal?.reason)));
     if (options.signal?.aborted) onCallerAbort();
     options.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    const progressToken = `trailblaze-${++this.#calls}`;
+    this.#progress.set(progressToken, (progress) => {
+      armIdle();
+      options.onProgress?.(progress);
+    });
     this.#inFlight.add(controller);
     try {
       const result = await this.#client.callTool(
-        { name, arguments: { ...args, [CONTEXT_KEY]: context }, _meta: { trailblaze: context } },
+        { name, arguments: { ...args, [CONTEXT_KEY]: context }, _meta: { trailblaze: context, progressToken } },
         undefined,
-        {
-          timeout,
-          resetTimeoutOnProgress: true,
-          signal: controller.signal,
-          // Always set: it is what makes the SDK send a progressToken, so the server may report progress.
-          onprogress: ({ progress, total, message }) =>
-            options.onProgress?.({ progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) }),
-        },
+        // The SDK's own timeout only backs ours up.
+        { timeout: Math.min(cap + 10_000, MAX_TIMER_MS), signal: controller.signal },
       );
       return mapCallToolResult(result);
     } catch (error) {
       const reason: unknown = controller.signal.reason;
       return await this.#callFailed(error, reason instanceof CallAbort ? reason : undefined, timeout);
     } finally {
+      clearTimeout(idleTimer);
       clearTimeout(capTimer);
       options.signal?.removeEventListener("abort", onCallerAbort);
+      this.#progress.delete(progressToken);
       this.#inFlight.delete(controller);
     }
   }
 
+
   async #callFailed(error: unknown, aborted: CallAbort | undefined, timeout: number): Promise<ToolResult> {
     const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+    if (aborted?.kind === "timeout") return exceptionThrown(aborted.message, ErrorCode.RequestTimeout);
     if (aborted?.kind === "cap") {
       return exceptionThrown(
         `${aborted.message} (progress notifications extend the ${timeout} ms call timeout up to max_total_timeout_ms)`,
@@ -267,6 +288,18 @@ export class McpConnection implements AsyncDisposable {
     await this.#deathSettled;
     const death = this.#death;
     return death ? fatalError(death.message) : mapCallError(error, timeout);
+  }
+
+  #progressFrom(message: JSONRPCMessage): void {
+    if (!("method" in message) || message.method !== "notifications/progress" || "id" in message) return;
+    const params = message.params as { progressToken?: unknown; progress?: unknown; total?: unknown; message?: unknown } | undefined;
+    const handler = typeof params?.progressToken === "string" ? this.#progress.get(params.progressToken) : undefined;
+    if (!handler || typeof params?.progress !== "number") return;
+    handler({
+      progress: params.progress,
+      ...(typeof params.total === "number" ? { total: params.total } : {}),
+      ...(typeof params.message === "string" ? { message: params.message } : {}),
+    });
   }
 
   #log(message: ServerLogMessage): void {
