@@ -6,7 +6,17 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { ToolProgress } from "../src/registry/registry.ts";
 import { cliProcess } from "./support/cli.ts";
-import { closeFaultSessions, eventually, FAULTS, faultLogs, firstText, startFaultSession, survivors, treeOf } from "./support/faults.ts";
+import {
+  closeFaultSessions,
+  eventually,
+  FAULTS,
+  faultLogs,
+  firstText,
+  rejection,
+  startFaultSession,
+  survivors,
+  treeOf,
+} from "./support/faults.ts";
 
 afterAll(closeFaultSessions);
 
@@ -111,6 +121,23 @@ describe.concurrent("the everything server as a command: entry", () => {
     expect(session.registry.has("echo")).toBe(false);
     expect(session.pids()).toEqual([]);
     await session.close();
+  });
+
+  test("a command that is not on PATH, or an unset ${VAR}, fails the session start with the fix", async () => {
+    const missing = await rejection(startFaultSession("missingCommand"));
+    expect(missing.message).toBe(
+      "Cannot start MCP server trailblaze-no-such-mcp-server --stdio: trailblaze-no-such-mcp-server was not found (ENOENT); install it or put it on PATH",
+    );
+    const unset = await rejection(startFaultSession("unsetVar"));
+    expect(unset.message).toBe(
+      "trailblaze-config/targets/unsetVar.yaml:3:5 mcp_servers[0].env.API_TOKEN: ${FAULTS_API_TOKEN} is not set in the environment; " +
+        "set it, or give a default: ${FAULTS_API_TOKEN:-value}",
+    );
+    const { session } = await startFaultSession("unsetVar", {}, { FAULTS_API_TOKEN: "t0ken" });
+    expect(session.registry.has("helpers_pids")).toBe(true);
+    const tree = treeOf(session.pids());
+    await session.close();
+    expect(await survivors(session.pids(), tree)).toEqual([]);
   });
 
   test("the CLI calls it end to end", async () => {
