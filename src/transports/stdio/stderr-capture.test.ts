@@ -75,3 +75,15 @@ test("attach drains a stream to its end, flushing an unterminated last line", as
   await done;
   expect(capture.tail()).toEqual(["a", "b"]);
 });
+
+test("stops writing the file at maxFileBytes with one marker; the tail goes on", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "stderr-capture-"));
+  const logFile = join(dir, "x.log");
+  const capture = new StderrCapture({ maxFileBytes: 12, logFile, tailLines: 2 });
+  capture.write("12345\n67890\nabcde\nfghij\n");
+  await capture.close();
+  expect(readFileSync(logFile, "utf8")).toBe(
+    "12345\n67890\n[trailblaze] stderr log stopped at 12 bytes (limit 12); later lines are not written\n",
+  );
+  expect(capture.tail()).toEqual(["abcde", "fghij"]);
+});

@@ -13,6 +13,11 @@ export interface StderrCaptureOptions {
   /** Longest line written to the log file, in bytes; the rest is replaced by a marker. Default 1 MiB. */
   maxFileLineBytes?: number;
   /**
+   * Most bytes written to the log file; once reached, one marker line is written and later lines
+   * are only kept in the tail (a flooding server cannot fill the disk). Default 256 MiB.
+   */
+  maxFileBytes?: number;
+  /**
    * File every line is appended to, e.g. `logs/<session>/subprocess_stderr_<name>.log`; missing
    * directories are created. Default: no file.
    */
@@ -29,6 +34,9 @@ export class StderrCapture {
   readonly #onFileError: ((error: Error) => void) | undefined;
   #file: WriteStream | undefined;
   #fileFailed = false;
+  readonly #maxFileBytes: number;
+  #fileBytes = 0;
+  #fileFull = false;
   #closed: Promise<void> | undefined;
 
   constructor(options: StderrCaptureOptions = {}) {
@@ -36,6 +44,7 @@ export class StderrCapture {
     this.#maxTailLineLength = options.maxTailLineLength ?? 2000;
     this.#splitter = new LineSplitter(options.maxFileLineBytes ?? 1024 * 1024);
     this.#onFileError = options.onFileError;
+    this.#maxFileBytes = options.maxFileBytes ?? 256 * 1024 * 1024;
     if (options.logFile) this.#openFile(options.logFile);
   }
 
@@ -99,13 +108,25 @@ export class StderrCapture {
 
   #line({ text, droppedBytes }: Line): void {
     const marker = droppedBytes > 0 ? ` … [${droppedBytes} more bytes]` : "";
-    this.#file?.write(text + marker + "\n");
+    this.#toFile(text + marker + "\n");
     let shown = text + marker;
     if (shown.length > this.#maxTailLineLength) {
       shown = `${text.slice(0, this.#maxTailLineLength)} … [line cut at ${this.#maxTailLineLength} of ${text.length} chars${droppedBytes > 0 ? ` + ${droppedBytes} bytes` : ""}]`;
     }
     this.#tail.push(shown);
     if (this.#tail.length > this.#tailLines) this.#tail.splice(0, this.#tail.length - this.#tailLines);
+  }
+
+  #toFile(line: string): void {
+    if (!this.#file || this.#fileFull) return;
+    const bytes = Buffer.byteLength(line);
+    if (this.#fileBytes + bytes <= this.#maxFileBytes) {
+      this.#fileBytes += bytes;
+      this.#file.write(line);
+      return;
+    }
+    this.#fileFull = true;
+    this.#file.write(`[trailblaze] stderr log stopped at ${this.#fileBytes} bytes (limit ${this.#maxFileBytes}); later lines are not written\n`);
   }
 
   #openFile(path: string): void {
