@@ -8,8 +8,8 @@ import { signalGroup } from "../transports/stdio/process-group.ts";
 
 interface Closeable {
   close(): Promise<void>;
-  /** Process ids of the session's servers (each leads its own process group). */
-  pids?(): number[];
+  /** Process ids of the session's running servers (each leads its own process group). */
+  runningPids?(): number[];
 }
 
 const open = new Set<Closeable>();
@@ -41,7 +41,7 @@ function install(): void {
   // exit handlers cannot wait, so the servers' process groups are killed outright.
   process.on("exit", () => {
     for (const session of open) {
-      for (const pid of session.pids?.() ?? []) {
+      for (const pid of session.runningPids?.() ?? []) {
         try {
           signalGroup(pid, "SIGKILL");
         } catch {

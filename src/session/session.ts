@@ -224,6 +224,11 @@ export class Session implements AsyncDisposable {
     return this.#servers.flatMap((s) => s.pids);
   }
 
+  /** PIDs of the server processes running now (each leads its own process group). */
+  runningPids(): number[] {
+    return this.#servers.flatMap(({ current }) => (current.pid === undefined || current.connection.death ? [] : [current.pid]));
+  }
+
   /** Runs once every server of the session is closed. */
   onClosed(listener: () => void): void {
     this.#closedListeners.push(listener);
