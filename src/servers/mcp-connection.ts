@@ -18,11 +18,9 @@ import type { ToolProgress } from "../registry/registry.ts";
 import { CONTEXT_KEY, type TrailblazeContext } from "../session/context.ts";
 import { mapCallError, mapCallToolResult } from "../dispatcher/result-mapping.ts";
 import { exceptionThrown, fatalError, type ToolResult } from "../dispatcher/tool-result.ts";
+import { CallAbort, CallDeadline, DEFAULT_TOTAL_TIMEOUT_FACTOR } from "./call-deadline.ts";
 
 export const CLIENT_INFO = { name: "trailblaze", version: "0.1.0" } as const;
-
-/** How many times the per-call timeout the overall cap is, when none is configured. */
-export const DEFAULT_TOTAL_TIMEOUT_FACTOR = 10;
 
 /** setTimeout's largest delay. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -81,21 +79,6 @@ export interface McpConnectionOptions {
   explainClose?: () => Promise<Error>;
 }
 
-/**
- * Why a call's own abort controller fired. The SDK sends `String(reason)` as the
- * `notifications/cancelled` reason, so `toString()` is the plain text.
- */
-class CallAbort extends Error {
-  readonly kind: "timeout" | "cap" | "caller" | "closing";
-  constructor(kind: CallAbort["kind"], message: string) {
-    super(message);
-    this.kind = kind;
-  }
-  override toString(): string {
-    return this.message;
-  }
-}
-
 export class McpConnection implements AsyncDisposable {
   readonly name: string;
   readonly #client: Client;
@@ -109,7 +92,7 @@ export class McpConnection implements AsyncDisposable {
   readonly #deathListeners: ((error: Error) => void)[] = [];
   #transportClosed!: () => void;
   readonly #transportClosedPromise = new Promise<void>((resolve) => (this.#transportClosed = resolve));
-  readonly #inFlight = new Set<AbortController>();
+  readonly #inFlight = new Set<CallDeadline>();
   readonly #progress = new Map<string, (progress: CallProgress) => void>();
   #calls = 0;
   readonly #logListeners: ((message: ServerLogMessage) => void)[] = [];
@@ -229,53 +212,45 @@ export class McpConnection implements AsyncDisposable {
   async call(name: string, args: Record<string, unknown>, context: TrailblazeContext, options: CallOptions = {}): Promise<ToolResult> {
     if (this.#death) return fatalError(this.#death.message);
     if (this.#closing) return exceptionThrown(`cancelled: MCP server ${this.name} is closing`);
-    const timeout = options.timeoutMs ?? this.#callTimeoutMs;
-    const cap = Math.max(timeout, options.maxTotalTimeoutMs ?? this.#maxTotalTimeoutMs ?? timeout * DEFAULT_TOTAL_TIMEOUT_FACTOR);
-    const controller = new AbortController();
+    const timeoutMs = options.timeoutMs ?? this.#callTimeoutMs;
     // The call timeout is ours, not the SDK's: reset by progress, and its cancellation says why.
-    let idleTimer: ReturnType<typeof setTimeout> | undefined;
-    const armIdle = () => {
-      clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => controller.abort(new CallAbort("timeout", `timed out after ${timeout} ms`)), timeout);
-    };
-    armIdle();
-    const capTimer = setTimeout(() => controller.abort(new CallAbort("cap", `timed out after ${cap} ms overall`)), cap);
-    const onCallerAbort = () => controller.abort(new CallAbort("caller", describeReason(options.signal?.reason)));
-    if (options.signal?.aborted) onCallerAbort();
-    options.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    const deadline = new CallDeadline({
+      timeoutMs,
+      maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? this.#maxTotalTimeoutMs ?? timeoutMs * DEFAULT_TOTAL_TIMEOUT_FACTOR,
+      signal: options.signal,
+    });
     const progressToken = `trailblaze-${++this.#calls}`;
     this.#progress.set(progressToken, (progress) => {
-      armIdle();
+      deadline.progressed();
       options.onProgress?.(progress);
     });
-    this.#inFlight.add(controller);
+    this.#inFlight.add(deadline);
     try {
       const result = await this.#client.callTool(
         { name, arguments: { ...args, [CONTEXT_KEY]: context }, _meta: { trailblaze: context, progressToken } },
         undefined,
         // The SDK's own timeout only backs ours up.
-        { timeout: Math.min(cap + 10_000, MAX_TIMER_MS), signal: controller.signal },
+        { timeout: Math.min(deadline.capMs + 10_000, MAX_TIMER_MS), signal: deadline.signal },
       );
       return mapCallToolResult(result);
     } catch (error) {
-      const reason: unknown = controller.signal.reason;
-      return await this.#callFailed(error, reason instanceof CallAbort ? reason : undefined, timeout);
+      return await this.#callFailed(error, deadline);
     } finally {
-      clearTimeout(idleTimer);
-      clearTimeout(capTimer);
-      options.signal?.removeEventListener("abort", onCallerAbort);
+      deadline[Symbol.dispose]();
       this.#progress.delete(progressToken);
-      this.#inFlight.delete(controller);
+      this.#inFlight.delete(deadline);
     }
   }
 
 
-  async #callFailed(error: unknown, aborted: CallAbort | undefined, timeout: number): Promise<ToolResult> {
+
+  async #callFailed(error: unknown, deadline: CallDeadline): Promise<ToolResult> {
+    const aborted = deadline.aborted;
     const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
     if (aborted?.kind === "timeout") return exceptionThrown(aborted.message, ErrorCode.RequestTimeout);
     if (aborted?.kind === "cap") {
       return exceptionThrown(
-        `${aborted.message} (progress notifications extend the ${timeout} ms call timeout up to max_total_timeout_ms)`,
+        `${aborted.message} (progress notifications extend the ${deadline.timeoutMs} ms call timeout up to max_total_timeout_ms)`,
         ErrorCode.RequestTimeout,
       );
     }
@@ -287,7 +262,7 @@ export class McpConnection implements AsyncDisposable {
     }
     await this.#deathSettled;
     const death = this.#death;
-    return death ? fatalError(death.message) : mapCallError(error, timeout);
+    return death ? fatalError(death.message) : mapCallError(error, deadline.timeoutMs);
   }
 
   #progressFrom(message: JSONRPCMessage): void {
@@ -328,7 +303,7 @@ export class McpConnection implements AsyncDisposable {
     if (this.#closing) return;
     this.#closing = true;
     const reason = new CallAbort("closing", `MCP server ${this.name} was closed while the call ran`);
-    for (const controller of this.#inFlight) controller.abort(reason);
+    for (const deadline of this.#inFlight) deadline.abort(reason);
     // Client.close() closes the transport, which owns the process and its shutdown escalation.
     await this.#client.close().catch(() => this.#transport.close());
   }
@@ -336,12 +311,6 @@ export class McpConnection implements AsyncDisposable {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
-}
-
-function describeReason(reason: unknown): string {
-  if (reason instanceof Error) return reason.message;
-  if (reason === undefined) return "the caller aborted the call";
-  return String(reason);
 }
 
 /** Whether `promise` settles within `ms` (unref'd timer). */

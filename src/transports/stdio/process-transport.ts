@@ -1,15 +1,16 @@
 // An MCP Transport that spawns, owns and stops one server process (and its process group), framing JSON-RPC over stdio.
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { deserializeMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { ProtocolError, ServerExitedError, ServerFailedError, SpawnError, type ProcessExit } from "../../errors.ts";
-import { LineSplitter, type Line } from "./line-splitter.ts";
+import { MessageReader } from "./message-reader.ts";
 import { spawnError } from "./spawn-error.ts";
 import { descendants, groupAlive, identityAlive, signalGroup, signalIdentity, type ProcessIdentity } from "./process-group.ts";
 import { armSentinel, disarmSentinel } from "./group-sentinel.ts";
 import { StderrCapture } from "./stderr-capture.ts";
+import { pollUntil, waitFor } from "./wait.ts";
 
 export interface ProcessTransportOptions {
   /** Server name for messages, e.g. `tools/login.ts`. */
@@ -44,8 +45,6 @@ export interface ProcessTransportOptions {
 /** Default for {@link ProcessTransportOptions.maxMessageBytes}: 10 MiB, the SDK's own stdio buffer limit. */
 export const DEFAULT_MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 
-const NOT_JSON_PREVIEW = 200;
-
 /**
  * Spawns `command` as the leader of its own process group and speaks newline-delimited JSON-RPC
  * over its stdin/stdout (the SDK's framing), so the SDK `Client` can drive it. Stderr is always
@@ -77,7 +76,7 @@ export class ProcessTransport implements Transport, AsyncDisposable {
   readonly #termExitMs: number;
   readonly #stderr: StderrCapture;
   readonly #maxMessageBytes: number;
-  readonly #stdout: LineSplitter;
+  readonly #stdout: MessageReader;
   #failure: ServerFailedError | undefined;
   #tree: ProcessIdentity[] = [];
   #armed = false;
@@ -99,7 +98,12 @@ export class ProcessTransport implements Transport, AsyncDisposable {
     this.#gracefulExitMs = options.gracefulExitMs ?? 5000;
     this.#termExitMs = options.termExitMs ?? 2000;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    this.#stdout = new LineSplitter(this.#maxMessageBytes);
+    this.#stdout = new MessageReader(this.#maxMessageBytes, {
+      onMessage: (message) => this.onmessage?.(message),
+      onNotJson: (preview) =>
+        this.#report(`MCP server ${this.name} wrote a non-JSON-RPC line to stdout (skipped; servers must log to stderr): ${preview}`),
+      onTooLarge: () => this.#tooLarge(),
+    });
     this.#stderr = new StderrCapture({
       tailLines: options.stderrTailLines ?? 64,
       ...(options.stderrLogFile ? { logFile: options.stderrLogFile } : {}),
@@ -142,12 +146,7 @@ export class ProcessTransport implements Transport, AsyncDisposable {
       return Promise.reject(failure);
     }
     this.#child = child;
-    child.stdout.on("data", (chunk: Buffer) => {
-      if (this.#failure) return;
-      for (const line of this.#stdout.push(chunk)) this.#onStdoutLine(line);
-      // An unterminated message already over the limit fails now, not when (if ever) its newline comes.
-      if (this.#stdout.pendingBytes > this.#maxMessageBytes) this.#tooLarge();
-    });
+    child.stdout.on("data", (chunk: Buffer) => this.#stdout.push(chunk));
     child.stdout.on("error", (error) => this.onerror?.(error));
     void this.#stderr.attach(child.stderr);
     // Write failures surface through send(); EPIPE after a crash is expected.
@@ -303,30 +302,10 @@ export class ProcessTransport implements Transport, AsyncDisposable {
   #finish(): void {
     if (this.#finished) return;
     this.#finished = true;
-    const last = this.#stdout.flush();
-    if (last && !this.#failure) this.#onStdoutLine(last);
+    this.#stdout.end();
     // Notes written while the group is being cleaned up still reach the log file.
     this.#flushed = (this.#afterExit ?? Promise.resolve()).then(() => this.#stderr.close());
     this.onclose?.();
-  }
-
-  #onStdoutLine({ text, droppedBytes }: Line): void {
-    if (droppedBytes > 0) {
-      this.#tooLarge();
-      return;
-    }
-    if (text.trim() === "") return;
-    let message: JSONRPCMessage;
-    try {
-      message = deserializeMessage(text);
-    } catch {
-      const preview = text.length > NOT_JSON_PREVIEW ? `${text.slice(0, NOT_JSON_PREVIEW)}…` : text;
-      this.#report(
-        `MCP server ${this.name} wrote a non-JSON-RPC line to stdout (skipped; servers must log to stderr): ${preview}`,
-      );
-      return;
-    }
-    this.onmessage?.(message);
   }
 
   #report(message: string): void {
@@ -344,32 +323,4 @@ function definedOnly(env: Record<string, string | undefined>): Record<string, st
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
   return out;
-}
-
-/** Whether `promise` settles within `ms`. The timer is unref'd: while we wait, the child's own handle keeps the loop alive. */
-function waitFor(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-    timer.unref?.();
-  });
-  const settled = promise.then(
-    () => true,
-    () => true,
-  );
-  return Promise.race([settled, timeout]).finally(() => clearTimeout(timer));
-}
-
-/**
- * Polls `done` every 25 ms for up to `ms`; whether it became true. These timers stay ref'd: once the
- * leader has exited nothing else may keep the event loop alive, and under Node an awaited close()
- * (e.g. `await using` at top level) would otherwise be abandoned mid-way (exit code 13).
- */
-async function pollUntil(done: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    await new Promise<void>((resolve) => setTimeout(resolve, 25));
-    if (done()) return true;
-  }
-  return done();
 }
