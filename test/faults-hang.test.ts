@@ -86,7 +86,8 @@ describe.concurrent("no answer", () => {
     await session.close();
     const elapsed = performance.now() - started;
     expect(elapsed).toBeGreaterThan(6500);
-    expect(elapsed).toBeLessThan(7500);
+    // The 7 s budget (5 s after stdin closes, 2 s after SIGTERM), plus scheduling slack.
+    expect(elapsed).toBeLessThan(8500);
     expect(await survivors(session.pids(), tree, 0)).toEqual([]);
     const log = readFileSync(join(faultLogs, "fault-stubborn", "subprocess_stderr_servers_ignores-sigterm.log"), "utf8");
     expect(log).toBe("ignores-sigterm: got SIGTERM, staying up\n");

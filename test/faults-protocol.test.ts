@@ -15,8 +15,8 @@ describe.concurrent("progress", () => {
   test("progress notifications reach onProgress and reset the call timeout", async () => {
     const { session } = await startFaultSession("features");
     const seen: ToolProgress[] = [];
-    // 4 × 400 ms = 1.6 s of work against a 1000 ms timeout.
-    const result = await session.dispatcher.dispatch("features_progress", { steps: 4, intervalMs: 400 }, { onProgress: (p) => seen.push(p) });
+    // 4 × 600 ms = 2.4 s of work against a 1500 ms timeout.
+    const result = await session.dispatcher.dispatch("features_progress", { steps: 4, intervalMs: 600 }, { onProgress: (p) => seen.push(p) });
     expect(result).toMatchObject({ variant: "Success", message: "done after 4 steps" });
     expect(seen).toEqual([1, 2, 3, 4].map((step) => ({ progress: step, total: 4, message: `step ${step} of 4` })));
     await session.close();
@@ -25,18 +25,18 @@ describe.concurrent("progress", () => {
 
   test("without progress the call timeout applies; with endless progress the overall cap does (server value, per-call override)", async () => {
     const { session } = await startFaultSession("features");
-    const silent = await session.dispatcher.dispatch("features_progress", { steps: 1, intervalMs: 1500 });
-    expect(silent).toEqual({ variant: "ExceptionThrown", message: "timed out after 1000 ms", content: [], code: -32001 });
+    const silent = await session.dispatcher.dispatch("features_progress", { steps: 1, intervalMs: 2500 });
+    expect(silent).toEqual({ variant: "ExceptionThrown", message: "timed out after 1500 ms", content: [], code: -32001 });
     const capped = (ms: number) => ({
       variant: "ExceptionThrown",
-      message: `timed out after ${ms} ms overall (progress notifications extend the 1000 ms call timeout up to max_total_timeout_ms)`,
+      message: `timed out after ${ms} ms overall (progress notifications extend the 1500 ms call timeout up to max_total_timeout_ms)`,
       content: [],
       code: -32001,
     });
     const started = performance.now();
-    expect(await session.dispatcher.dispatch("features_progress", { steps: 50, intervalMs: 300 })).toEqual(capped(3000));
-    expect(performance.now() - started).toBeLessThan(4000);
-    expect(await session.dispatcher.dispatch("features_progress", { steps: 50, intervalMs: 300 }, { maxTotalTimeoutMs: 1500 })).toEqual(capped(1500));
+    expect(await session.dispatcher.dispatch("features_progress", { steps: 50, intervalMs: 300 })).toEqual(capped(4000));
+    expect(performance.now() - started).toBeLessThan(5500);
+    expect(await session.dispatcher.dispatch("features_progress", { steps: 50, intervalMs: 300 }, { maxTotalTimeoutMs: 2000 })).toEqual(capped(2000));
     await session.close();
     expect(await survivors(session.pids())).toEqual([]);
   });
