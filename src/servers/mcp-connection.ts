@@ -289,7 +289,12 @@ export class McpConnection implements AsyncDisposable {
   #handleClose(): void {
     this.#transportClosed();
     if (this.#closing || this.#death) return;
-    this.#deathSettled = this.#explainClose().then((error) => {
+    // An explanation that fails is itself the explanation (e.g. the process never started);
+    // either way this promise settles without rejecting, since it may be awaited much later.
+    this.#deathSettled = this.#explainClose().then(
+      (error) => error,
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+    ).then((error) => {
       this.#death = error;
       for (const listener of this.#deathListeners) listener(error);
     });
