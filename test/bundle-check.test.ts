@@ -3,10 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { checkBundle } from "../src/bundle/check-bundle.ts";
-import { bundleCommand } from "../src/cli/commands/bundle.ts";
-import { checkBundleCommand } from "../src/cli/commands/check-bundle.ts";
-import type { CliIO, Command } from "../src/cli/command.ts";
-import { exitCodeOf } from "../src/errors.ts";
+import { cli, cliProcess } from "./support/cli.ts";
 
 const REPO = resolve(import.meta.dir, "..");
 mkdirSync(join(REPO, ".cache"), { recursive: true });
@@ -145,57 +142,41 @@ describe("checkBundle on a .js bundle", () => {
   });
 });
 
-function fakeIO(): CliIO & { out: string; err: string } {
-  const io = {
-    out: "",
-    err: "",
-    stdout: (text: string) => void (io.out += text),
-    stderr: (text: string) => void (io.err += text),
-    cwd: REPO,
-    env: {},
-    isTTY: false,
-  };
-  return io;
-}
-
-async function runCommand(command: Command, argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const io = fakeIO();
-  try {
-    return { code: await command.run(argv, io), out: io.out, err: io.err };
-  } catch (error) {
-    return { code: exitCodeOf(error), out: io.out, err: (error as Error).message };
-  }
+/** Through the CLI's own routing (`runCli`), as `bun trailblaze <command>` runs it. */
+async function runCommand(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const run = await cli(argv, { cwd: REPO });
+  return { code: run.code, out: run.stdout, err: run.stderr };
 }
 
 describe("bun trailblaze bundle", () => {
   test("writes the bundle and reports its size", async () => {
     const out = join(TMP, "cli/echo.js");
-    const result = await runCommand(bundleCommand, ["fixtures/bundle/echo-server.ts", "-o", out, "--json"]);
+    const result = await runCommand(["bundle", "fixtures/bundle/echo-server.ts", "-o", out, "--json"]);
     expect(result.code).toBe(0);
     const json = JSON.parse(result.out) as Record<string, unknown>;
     expect(json).toEqual({ ok: true, path: out, bytes: Buffer.byteLength(readFileSync(out, "utf8")), cached: expect.any(Boolean), warnings: [] });
   });
 
   test("exit 1 with the error for code that cannot run on-device", async () => {
-    const result = await runCommand(bundleCommand, ["fixtures/bundle/node-fs.ts", "--json"]);
+    const result = await runCommand(["bundle", "fixtures/bundle/node-fs.ts", "--json"]);
     expect(result.code).toBe(1);
     expect(JSON.parse(result.out)).toEqual({
       ok: false,
       error: `Cannot bundle fixtures/bundle/node-fs.ts for on-device: fixtures/bundle/node-fs.ts:2:30: imports "node:fs", a Node built-in that does not exist on-device; ${HOST_ONLY}`,
     });
-    const human = await runCommand(bundleCommand, ["fixtures/bundle/node-fs.ts"]);
+    const human = await runCommand(["bundle", "fixtures/bundle/node-fs.ts"]);
     expect(human.code).toBe(1);
   });
 
   test("usage errors exit 2; --help exits 0", async () => {
-    expect(await runCommand(bundleCommand, [])).toEqual({
+    expect(await runCommand(["bundle", ])).toEqual({
       code: 2,
       out: "",
-      err: "bundle: name the server file to bundle, e.g. `bun trailblaze bundle tools/login.ts -o login.bundle.js`",
+      err: "error: bundle: name the server file to bundle, e.g. `bun trailblaze bundle tools/login.ts -o login.bundle.js`\n",
     });
-    expect((await runCommand(bundleCommand, ["a.ts", "b.ts"])).code).toBe(2);
-    expect((await runCommand(bundleCommand, ["--nope"])).code).toBe(2);
-    const help = await runCommand(bundleCommand, ["--help"]);
+    expect((await runCommand(["bundle", "a.ts", "b.ts"])).code).toBe(2);
+    expect((await runCommand(["bundle", "--nope"])).code).toBe(2);
+    const help = await runCommand(["bundle", "--help"]);
     expect(help.code).toBe(0);
     expect(help.out).toStartWith("Usage: bun trailblaze bundle <entry.ts> [-o OUT.js] [--json]");
   });
@@ -203,7 +184,7 @@ describe("bun trailblaze bundle", () => {
 
 describe("bun trailblaze check-bundle", () => {
   test("--json prints {ok, tools, problems}; exit 1 on a problem", async () => {
-    const result = await runCommand(checkBundleCommand, ["fixtures/bundle/host-globals.ts", "--json"]);
+    const result = await runCommand(["check-bundle", "fixtures/bundle/host-globals.ts", "--json"]);
     expect(result.code).toBe(1);
     const json = JSON.parse(result.out) as { ok: boolean; tools: string[]; problems: { kind: string; source?: string }[] };
     expect(json.ok).toBe(false);
@@ -215,14 +196,22 @@ describe("bun trailblaze check-bundle", () => {
   });
 
   test("human output, exit 0 when clean", async () => {
-    const result = await runCommand(checkBundleCommand, ["fixtures/bundle/echo-server.ts"]);
+    const result = await runCommand(["check-bundle", "fixtures/bundle/echo-server.ts"]);
     expect(result).toEqual({ code: 0, out: "✓ fixtures/bundle/echo-server.ts runs on-device: 4 tool(s) (echo, whoami, pixel, open_url)\n", err: "" });
   });
 
   test("usage errors exit 2; --help exits 0", async () => {
-    expect((await runCommand(checkBundleCommand, [])).code).toBe(2);
-    const help = await runCommand(checkBundleCommand, ["-h"]);
+    expect((await runCommand(["check-bundle", ])).code).toBe(2);
+    const help = await runCommand(["check-bundle", "-h"]);
     expect(help.code).toBe(0);
     expect(help.out).toStartWith("Usage: bun trailblaze check-bundle <bundle.js|entry.ts> [--json]");
   });
+});
+
+test("bundle and check-bundle are commands of the real CLI", async () => {
+  const main = await cliProcess(["--help"], { cwd: REPO });
+  expect(main.stdout).toContain("\n  bundle ");
+  expect(main.stdout).toContain("\n  check-bundle ");
+  const run = await cliProcess(["check-bundle", "fixtures/bundle/echo-server.ts"], { cwd: REPO });
+  expect(run).toEqual({ code: 0, stdout: "✓ fixtures/bundle/echo-server.ts runs on-device: 4 tool(s) (echo, whoami, pixel, open_url)\n", stderr: "" });
 });

@@ -10,8 +10,18 @@ import { callCommand } from "./commands/call.ts";
 import { mcpCommand } from "./commands/mcp.ts";
 import { runCommand } from "./commands/run.ts";
 import { initToolCommand } from "./commands/init-tool.ts";
+import { bundleCommand } from "./commands/bundle.ts";
+import { checkBundleCommand } from "./commands/check-bundle.ts";
 
-export const COMMANDS: readonly Command[] = [runCommand, toolsCommand, callCommand, mcpCommand, initToolCommand];
+export const COMMANDS: readonly Command[] = [
+  runCommand,
+  toolsCommand,
+  callCommand,
+  bundleCommand,
+  checkBundleCommand,
+  mcpCommand,
+  initToolCommand,
+];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
