@@ -142,6 +142,22 @@ export class ToolCollisionError extends TrailblazeError {
   }
 }
 
+/** A source advertises tool names no LLM or MCP client accepts; every bad name of the source is listed. */
+export class ToolNameError extends TrailblazeError {
+  override readonly code = "TOOL_NAME";
+  readonly source: string;
+  readonly problems: readonly string[];
+  constructor(source: string, problems: readonly string[]) {
+    super(
+      problems.length === 1
+        ? `${source}: ${problems[0]}`
+        : `${source} advertises ${problems.length} invalid tool names:\n  ${problems.join("\n  ")}`,
+    );
+    this.source = source;
+    this.problems = problems;
+  }
+}
+
 /** Something went wrong inside the QuickJS sandbox itself (not in a tool). */
 export class SandboxError extends TrailblazeError {
   override readonly code = "SANDBOX";

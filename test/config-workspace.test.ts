@@ -133,7 +133,7 @@ describe("loadWorkspace", () => {
       const workspace = await loadWorkspace(dir, { cwd: dir });
       expect(workspace.warnings.map((w) => `${w.file}:${w.line}:${w.col} ${w.path}: ${w.message}`)).toEqual([
         'targets/shop.yaml:1:5 id: id "shop_app" differs from the file name shop.yaml; name the file shop_app.yaml',
-        'targets/shop.yaml:1:5 id: target id "shop_app" does not follow the trailmap rule ^[a-z][a-zA-Z0-9]*$ (lower camel case)',
+        'targets/shop.yaml:1:5 id: [TrailmapScopingCheck] target id "shop_app" does not match ^[a-z][a-zA-Z0-9]*$: ids are one lowerCamelCase word (no "_" or "-") so that <targetId>_<localName> tool names split at their first underscore (advisory)',
         'toolsets/shop_web.yaml:1:5 id: id "shop_wbe" differs from the file name shop_web.yaml; name the file shop_wbe.yaml',
       ]);
       const refs = unknownToolsetRefs(workspace.targets.values(), new Set(workspace.toolsets.keys()));

@@ -5,6 +5,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, extname, isAbsolute, join, relative, resolve } from "node:path";
 import { ConfigError, ConfigNotFoundError, formatProblem } from "../errors.ts";
 import type { ConfigProblem } from "../errors.ts";
+import { formatNameFinding, trailmapIdFinding } from "../registry/tool-names.ts";
 import { didYouMean } from "./did-you-mean.ts";
 import { readTargetConfig } from "./target-config.ts";
 import type { TargetConfig } from "./target-config.ts";
@@ -98,9 +99,8 @@ async function loadFolder<T extends { id: string; where: Where }>(
     if (stem !== value.id) {
       warnings.push({ ...where, path: "id", message: `id "${value.id}" differs from the file name ${basename(path)}; name the file ${value.id}${extname(path)}` });
     }
-    if (kind === "target" && !/^[a-z][a-zA-Z0-9]*$/.test(value.id)) {
-      warnings.push({ ...where, path: "id", message: `target id "${value.id}" does not follow the trailmap rule ^[a-z][a-zA-Z0-9]*$ (lower camel case)` });
-    }
+    const idFinding = kind === "target" ? trailmapIdFinding(value.id) : undefined;
+    if (idFinding) warnings.push({ ...where, path: "id", message: formatNameFinding(idFinding) });
   }
   return new Map([...byId].map(([id, loaded]) => [id, loaded.value]));
 }

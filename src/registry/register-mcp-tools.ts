@@ -2,11 +2,13 @@
 // filters, clean the advertised schema, register under the advertised name.
 
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ToolNameError } from "../errors.ts";
 import { CONTEXT_KEY } from "../session/context.ts";
 import type { McpConnection } from "../servers/mcp-connection.ts";
 import { applyFilters, type SessionFacts } from "./filters.ts";
 import type { ToolRegistry, TransportKind } from "./registry.ts";
 import { readToolMeta } from "./tool-meta.ts";
+import { wireNameProblem } from "./tool-names.ts";
 
 export interface RegisterOptions {
   source: string;
@@ -26,8 +28,14 @@ export function publicInputSchema(schema: Tool["inputSchema"]): Record<string, u
   return cleaned;
 }
 
-/** Registers every tool that passes the filters; throws ToolCollisionError on a taken name. */
+/**
+ * Registers every tool that passes the filters. Throws ToolNameError, before registering any,
+ * when an advertised name (filtered or not) breaks the wire rule, and ToolCollisionError on a
+ * taken name.
+ */
 export function registerMcpTools(registry: ToolRegistry, connection: McpConnection, tools: Tool[], options: RegisterOptions): void {
+  const badNames = tools.flatMap((tool) => wireNameProblem(tool.name) ?? []);
+  if (badNames.length > 0) throw new ToolNameError(options.source, badNames);
   for (const tool of tools) {
     const rawMeta = (tool._meta ?? {}) as Record<string, unknown>;
     const { meta, warnings } = readToolMeta(rawMeta);

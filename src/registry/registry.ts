@@ -3,10 +3,11 @@
 // Also tracks toolsets (from YAML and pushed via `_meta["trailblaze/toolset"]`)
 // and every tool a filter skipped, with the key that skipped it.
 
-import { ToolCollisionError } from "../errors.ts";
+import { ToolCollisionError, ToolNameError } from "../errors.ts";
 import type { TrailblazeContext } from "../session/context.ts";
 import type { ToolResult } from "../dispatcher/tool-result.ts";
 import type { TrailblazeToolMeta } from "./tool-meta.ts";
+import { wireNameProblem } from "./tool-names.ts";
 
 export type TransportKind = "stdio" | "quickjs" | "builtin";
 
@@ -68,7 +69,10 @@ export class ToolRegistry {
   readonly #skipped: SkippedTool[] = [];
   readonly #toolsets = new Map<string, ToolsetRecord>();
 
+  /** Throws ToolNameError for a name that breaks the wire rule, ToolCollisionError for a taken one. */
   register(tool: RegisteredTool): void {
+    const badName = wireNameProblem(tool.name);
+    if (badName) throw new ToolNameError(tool.source, [badName]);
     const existing = this.#tools.get(tool.name);
     if (existing) throw new ToolCollisionError(tool.name, existing.source, tool.source);
     this.#tools.set(tool.name, tool);

@@ -14,6 +14,7 @@ import { Dispatcher, type CallRecord } from "../dispatcher/dispatcher.ts";
 import { ExecuteBridge } from "../dispatcher/execute-bridge.ts";
 import { ToolRegistry, type RegisteredTool } from "../registry/registry.ts";
 import { registerMcpTools } from "../registry/register-mcp-tools.ts";
+import { checkToolName, firstWarning, formatNameFinding, scopingFinding, type NameFinding } from "../registry/tool-names.ts";
 import type { LaunchedServer, Launcher, ResolvedServer } from "../servers/launch.ts";
 import type { ServerLogMessage } from "../servers/mcp-connection.ts";
 import { logLabel } from "../servers/stdio-launcher.ts";
@@ -27,6 +28,12 @@ export interface SessionOptions {
   /** Built-in tools, registered before any server so collisions name them. */
   builtins?: RegisteredTool[];
   onWarning?(message: string): void;
+  /**
+   * Advisory naming findings (convention, length, [TrailmapScopingCheck]) for each server's
+   * advertised tools, every time they register. Default: each is passed to `onWarning` once
+   * per process (per tool and source, or per `<targetId>@<script>`).
+   */
+  onNameWarning?(finding: NameFinding, source: string): void;
   /** Non-fatal notices (e.g. a server skipped in this agent mode, a server restarted). */
   onNotice?(message: string): void;
   onCall?(record: CallRecord): void;
@@ -150,6 +157,20 @@ export class Session implements AsyncDisposable {
       // Half a tool list is worse than none: the session is failing anyway.
       this.registry.unregisterSource(server.display);
       throw error;
+    }
+    this.#checkNames(server, launched.tools.map((tool) => tool.name));
+  }
+
+  /** Advisory naming findings for every advertised tool (filtered ones too); built-ins are exempt. */
+  #checkNames(server: ResolvedServer, names: readonly string[]): void {
+    const identity = server.kind === "script" ? server.script : server.display;
+    const findings = names.flatMap((name) => checkToolName(name).map((finding) => ({ finding, key: `${finding.rule}:${name}@${identity}` })));
+    // Only a target's own scripts are held to its prefix: command: servers are often third-party.
+    const scoping = server.kind === "script" ? scopingFinding(this.spec.target.id, names) : undefined;
+    if (scoping) findings.push({ finding: scoping, key: `${this.spec.target.id}@${identity}` });
+    for (const { finding, key } of findings) {
+      if (this.#options.onNameWarning) this.#options.onNameWarning(finding, server.display);
+      else if (firstWarning(key)) this.#options.onWarning?.(formatNameFinding(finding, server.display));
     }
   }
 

@@ -3,13 +3,8 @@
 
 import { isMap, isScalar, isSeq, parseDocument, type Document } from "yaml";
 import { UsageError } from "../../errors.ts";
+import { NAME_CONVENTION as CONVENTION, TRAILMAP_ID as TARGET_ID, WIRE_NAME } from "../../registry/tool-names.ts";
 
-/** Wire limit (OpenAI / MCP function names). */
-const WIRE_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-/** Tool naming convention: lowerCamelCase tokens joined by single underscores. */
-const CONVENTION = /^[a-z][a-zA-Z0-9]*(_[a-z][a-zA-Z0-9]*)*$/;
-/** Target (trailmap) ids are one lowerCamelCase token, so the first `_` is the boundary. */
-const TARGET_ID = /^[a-z][a-zA-Z0-9]*$/;
 
 export interface ToolName {
   /** The advertised (and recorded) name, e.g. `myapp_applyCoupon`. */
