@@ -204,7 +204,7 @@ describe("lifecycle", () => {
     expect(code).toBe(0);
     expect(stdout).toBe("");
     expect(stderr).toMatch(
-      /^warning: tools\/primary\.ts: .*\ntrailblaze mcp: serving \d+ tool\(s\) of target served \(driver android-ondevice-accessibility, agent host, session [\w-]+\) on stdio\n$/,
+      /^warning: tools\/primary\.ts: .*\n(warning: \[TrailmapScopingCheck\] .*\n)*trailblaze mcp: serving \d+ tool\(s\) of target served \(driver android-ondevice-accessibility, agent host, session [\w-]+\) on stdio\n$/,
     );
   });
 
