@@ -104,15 +104,19 @@ describe("toolset file problems", () => {
     );
   });
 
-  test("platforms any case, drivers as enum or yaml key", () => {
-    const toolset = parseToolsetConfig("t.yaml", "id: x\nplatforms: [Android, WEB]\ndrivers: [IOS_HOST, playwright-native]\n", "/abs/t.yaml");
+  test("platforms any case, drivers as enum or yaml key, each tool entry located", () => {
+    const toolset = parseToolsetConfig("t.yaml", "id: x\nplatforms: [Android, WEB]\ndrivers: [IOS_HOST, playwright-native]\ntools: [a, b]\n", "/abs/t.yaml");
     expect(toolset).toEqual({
       id: "x",
       description: "",
       platforms: ["ANDROID", "WEB"],
       drivers: ["ios-host", "playwright-native"],
       alwaysEnabled: false,
-      tools: [],
+      tools: ["a", "b"],
+      toolWheres: [
+        { file: "t.yaml", line: 4, col: 9 },
+        { file: "t.yaml", line: 4, col: 12 },
+      ],
       file: "/abs/t.yaml",
       where: { file: "t.yaml", line: 1, col: 5 },
     });

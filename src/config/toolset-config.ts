@@ -24,6 +24,8 @@ export interface ToolsetConfig {
   drivers?: string[];
   alwaysEnabled: boolean;
   tools: string[];
+  /** Where each entry of `tools` is written, in the same order. */
+  toolWheres: Where[];
   /** Absolute path of the YAML file. */
   file: string;
   /** Where `id:` is written (file as shown in messages). */
@@ -71,6 +73,7 @@ export function readToolsetConfig(yaml: YamlFile, path: string): Validated<Tools
     ...(raw.drivers ? { drivers: [...new Set(raw.drivers.map((d) => findDriver(d)!.key))] } : {}),
     alwaysEnabled: raw.always_enabled ?? false,
     tools: raw.tools ?? [],
+    toolWheres: (raw.tools ?? []).map((_, i) => locate(yaml, ["tools", i])),
     file: path,
     where: locate(yaml, ["id"]),
   };

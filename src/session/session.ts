@@ -27,7 +27,8 @@ export interface SessionOptions {
   launchers: { host: Launcher; "on-device": Launcher };
   /** Built-in tools, registered before any server so collisions name them. */
   builtins?: RegisteredTool[];
-  onWarning?(message: string): void;
+  /** Problems that do not stop the session; `kind` says what they are about. */
+  onWarning?(message: string, kind: SessionWarningKind): void;
   /**
    * Advisory naming findings (convention, length, [TrailmapScopingCheck]) for each server's
    * advertised tools, every time they register. Default: each is passed to `onWarning` once
@@ -45,6 +46,13 @@ export interface SessionOptions {
   /** A server's tools were re-registered (after tools/list_changed or a restart). */
   onToolsChanged?(source: string): void;
 }
+
+/**
+ * `meta`: a wrong-typed `_meta["trailblaze/*"]` value; `name`: a naming finding (see
+ * `onNameWarning`); `toolset`: a toolset entry no source registered, or a target `tool_sets:`
+ * id no toolset defines.
+ */
+export type SessionWarningKind = "meta" | "name" | "toolset";
 
 /** One MCP log message from a server (also one line of `server_log_<server>.jsonl`). */
 export interface ServerLogEntry {
@@ -99,7 +107,7 @@ export class Session implements AsyncDisposable {
   }
 
   async #start(options: SessionOptions): Promise<void> {
-    const warn = options.onWarning ?? (() => {});
+    const warn = (message: string) => options.onWarning?.(message, "toolset");
     for (const tool of options.builtins ?? []) this.registry.register(tool);
 
     const servers = resolveTargetServers(this.spec.target, this.spec.cwd).filter((server) => {
@@ -151,7 +159,7 @@ export class Session implements AsyncDisposable {
         source: server.display,
         transport: launched.transport,
         session: facts,
-        onWarning: this.#options.onWarning ?? (() => {}),
+        onWarning: (message) => this.#options.onWarning?.(message, "meta"),
       });
     } catch (error) {
       // Half a tool list is worse than none: the session is failing anyway.
@@ -170,7 +178,7 @@ export class Session implements AsyncDisposable {
     if (scoping) findings.push({ finding: scoping, key: `${this.spec.target.id}@${identity}` });
     for (const { finding, key } of findings) {
       if (this.#options.onNameWarning) this.#options.onNameWarning(finding, server.display);
-      else if (firstWarning(key)) this.#options.onWarning?.(formatNameFinding(finding, server.display));
+      else if (firstWarning(key)) this.#options.onWarning?.(formatNameFinding(finding, server.display), "name");
     }
   }
 

@@ -1,7 +1,8 @@
 // Parses a trail file — the current map form (config / trailhead / trail) or the
 // older list form (- config: / - trailhead: / - prompts: / - tools:) — into a Trail.
 
-import { basename, dirname } from "node:path";
+import { readFile } from "node:fs/promises";
+import { basename, dirname, resolve } from "node:path";
 import { ConfigError } from "../errors.ts";
 import type { ConfigProblem } from "../errors.ts";
 import { didYouMean } from "../config/did-you-mean.ts";
@@ -122,4 +123,29 @@ export function parseTrailFile(file: string, text: string): Trail {
 
 function sortProblems(problems: ConfigProblem[]): ConfigProblem[] {
   return [...problems].sort((a, b) => a.line - b.line || a.col - b.col);
+}
+
+/**
+ * Reads and parses trail files (paths relative to `cwd`, used verbatim in messages). The
+ * problems of every file are collected; files that parse are returned in order.
+ */
+export async function readTrailFiles(files: readonly string[], cwd: string): Promise<{ trails: Trail[]; problems: ConfigProblem[] }> {
+  const trails: Trail[] = [];
+  const problems: ConfigProblem[] = [];
+  for (const file of files) {
+    let text: string;
+    try {
+      text = await readFile(resolve(cwd, file), "utf8");
+    } catch (error) {
+      problems.push({ file, line: 0, col: 0, path: "", message: `cannot read: ${(error as Error).message}` });
+      continue;
+    }
+    try {
+      trails.push(parseTrailFile(file, text));
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
+    }
+  }
+  return { trails, problems };
 }

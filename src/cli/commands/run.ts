@@ -3,13 +3,12 @@
 // JSON/JUnit, and write a partial report when interrupted.
 
 import { mkdirSync, writeFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { ConfigError, ConfigNotFoundError, UsageError, type ConfigProblem } from "../../errors.ts";
 import type { Workspace } from "../../config/workspace.ts";
 import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP, parseKeyValue } from "../../session/session-spec.ts";
 import { discoverTrails } from "../../trail/discover.ts";
-import { parseTrailFile } from "../../trail/trail-file.ts";
+import { readTrailFiles } from "../../trail/trail-file.ts";
 import { listTrail } from "../../run/list-plans.ts";
 import { SuiteRun, type SuiteEntry } from "../../run/run-suite.ts";
 import { runExitCode, type RunReport } from "../../run/run-types.ts";
@@ -66,28 +65,6 @@ function parseReporter(text: string | undefined): ReporterName {
   if (text === undefined) return "list";
   if ((REPORTERS as readonly string[]).includes(text)) return text as ReporterName;
   throw new UsageError(`run: --reporter expects one of ${REPORTERS.join(", ")}, got "${text}"`);
-}
-
-/** Reads and parses every file; problems of all files are collected. */
-async function parseAll(files: string[], cwd: string): Promise<{ entries: SuiteEntry[]; problems: ConfigProblem[] }> {
-  const entries: SuiteEntry[] = [];
-  const problems: ConfigProblem[] = [];
-  for (const file of files) {
-    let text: string;
-    try {
-      text = await readFile(resolve(cwd, file), "utf8");
-    } catch (error) {
-      problems.push({ file, line: 0, col: 0, path: "", message: `cannot read: ${(error as Error).message}` });
-      continue;
-    }
-    try {
-      entries.push({ file, trail: parseTrailFile(file, text) });
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      problems.push(...error.problems);
-    }
-  }
-  return { entries, problems };
 }
 
 /** Identical warning/note lines (one per session otherwise) are printed once per run. */
@@ -164,7 +141,8 @@ export const runCommand: Command = {
     const output = values.output === undefined ? undefined : resolve(io.cwd, values.output);
 
     const files = await discoverTrails(positionals, io.cwd);
-    const { entries: parsed, problems } = await parseAll(files, io.cwd);
+    const { trails, problems } = await readTrailFiles(files, io.cwd);
+    const parsed: SuiteEntry[] = trails.map((trail) => ({ file: trail.file, trail }));
     const entries = shard ? shardSlice(parsed, shard, (e) => e.file) : parsed;
     if (values.list) return listPlans(entries, problems, values, io);
     if (problems.length > 0) throw new ConfigError(problems);
