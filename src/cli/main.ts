@@ -12,6 +12,7 @@ import { runCommand } from "./commands/run.ts";
 import { initToolCommand } from "./commands/init-tool.ts";
 import { bundleCommand } from "./commands/bundle.ts";
 import { checkBundleCommand } from "./commands/check-bundle.ts";
+import { checkCommand } from "./commands/check.ts";
 
 export const COMMANDS: readonly Command[] = [
   runCommand,
@@ -19,6 +20,7 @@ export const COMMANDS: readonly Command[] = [
   callCommand,
   bundleCommand,
   checkBundleCommand,
+  checkCommand,
   mcpCommand,
   initToolCommand,
 ];

@@ -10,7 +10,7 @@ import { resolveSessionSpec, type SessionFlags, type SessionSpec, type TrailSess
 import type { CliIO } from "./command.ts";
 import { track } from "./reaper.ts";
 
-export type StartSessionOptions = Partial<Pick<SessionOptions, "builtins" | "onCall">>;
+export type StartSessionOptions = Partial<Pick<SessionOptions, "builtins" | "onCall" | "onWarning" | "onNameWarning" | "onNotice">>;
 
 export interface OpenSessionOptions extends StartSessionOptions {
   trail?: TrailSessionHints;
@@ -32,8 +32,9 @@ export async function startSession(spec: SessionSpec, io: CliIO, options: StartS
     launchers: { host: launchStdioServer, "on-device": launchQuickJsServer },
     ...(options.builtins ? { builtins: options.builtins } : {}),
     ...(options.onCall ? { onCall: options.onCall } : {}),
-    onWarning: (message) => io.stderr(`warning: ${message}\n`),
-    onNotice: (message) => io.stderr(`note: ${message}\n`),
+    ...(options.onNameWarning ? { onNameWarning: options.onNameWarning } : {}),
+    onWarning: options.onWarning ?? ((message) => io.stderr(`warning: ${message}\n`)),
+    onNotice: options.onNotice ?? ((message) => io.stderr(`note: ${message}\n`)),
   });
   const untrack = track(session);
   session.onClosed(untrack);

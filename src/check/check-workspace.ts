@@ -1,0 +1,354 @@
+// `bun trailblaze check`: one pass over a workspace that finds what would break a run, without
+// running a step. It loads every target, toolset and trail, starts each target's servers once
+// per (driver, agent mode) its trails use (host when no trail uses it), and reports config
+// errors, tool-name errors and warnings, collisions, toolset entries no server advertises,
+// trails calling unknown or host-only-on-device tools, and bundles that fail check-bundle.
+// Every session is closed before the report is returned.
+
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { builtinTools } from "../builtins/index.ts";
+import { checkBundle } from "../bundle/check-bundle.ts";
+import { didYouMean } from "../config/did-you-mean.ts";
+import {
+  displayPath,
+  loadWorkspace,
+  resolveTargetServers,
+  unknownToolsetRefs,
+  type TargetConfig,
+  type Workspace,
+} from "../config/workspace.ts";
+import {
+  ConfigError,
+  SessionStartError,
+  ToolCollisionError,
+  ToolNameError,
+  UsageError,
+  formatProblem,
+  type ConfigProblem,
+} from "../errors.ts";
+import { formatNameFinding, type NameFinding } from "../registry/tool-names.ts";
+import { classifiersFor, needsAgentMessage, planTrail, trailHints } from "../run/plan.ts";
+import { formatTrailProblem, validatePlan } from "../run/validate.ts";
+import type { ResolvedServer } from "../servers/launch.ts";
+import type { Session, SessionWarningKind } from "../session/session.ts";
+import { resolveSessionSpec, type AgentMode, type SessionSpec } from "../session/session-spec.ts";
+import { discoverTrails } from "../trail/discover.ts";
+import { readTrailFiles } from "../trail/trail-file.ts";
+import { skipReason } from "../trail/select-recording.ts";
+import type { Trail } from "../trail/trail-types.ts";
+
+export type CheckKind =
+  | "config" // a target, toolset or server entry is invalid (or a script is missing)
+  | "trail" // a trail file does not parse, or names a target/driver that does not exist
+  | "name" // a tool name breaks the wire rule (error) or the convention / length margin (warning)
+  | "trailmap-scope" // [TrailmapScopingCheck]: target id or tool prefix (warning)
+  | "collision" // two sources advertise one name
+  | "toolset" // a toolset entry no server advertises; a tool_sets id no toolset defines
+  | "meta" // a wrong-typed _meta["trailblaze/*"] value
+  | "trail-tool" // a trail calls a tool its session does not register
+  | "trail-step" // a step has no recording for its session (it needs an agent)
+  | "bundle" // the server cannot run on-device
+  | "session"; // a session could not start for another reason
+
+export interface CheckFinding {
+  severity: "error" | "warning";
+  kind: CheckKind;
+  /** One line (or a few, for a server's stderr tail), with its location first when it has one. */
+  message: string;
+  file?: string;
+  line?: number;
+  col?: number;
+  /** The session it was found in: `<target> · <driver> · <agent>`. */
+  session?: string;
+}
+
+export interface CheckedSession {
+  target: string;
+  driver: string;
+  agent: AgentMode;
+  /** Trail files checked against it. */
+  trails: string[];
+  started: boolean;
+  tools: number;
+  skipped: number;
+}
+
+export interface CheckReport {
+  ok: boolean;
+  configDir: string;
+  targets: string[];
+  toolsets: string[];
+  trails: string[];
+  sessions: CheckedSession[];
+  findings: CheckFinding[];
+  summary: { errors: number; warnings: number };
+}
+
+export interface CheckOptions {
+  /** Absolute config folder. */
+  configDir: string;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** Trail files and folders; default: every trail under the config folder's parent. */
+  paths?: string[];
+  /** Check only this target, with every trail run against it (as `run --target` would). */
+  target?: string;
+  /** Warnings count as errors. */
+  strict?: boolean;
+  /** Where sessions write their logs; default a temporary folder, removed afterwards. */
+  logsDir?: string;
+}
+
+/** How the check hears a session's warnings. */
+export interface CheckSessionHooks {
+  onWarning(message: string, kind: SessionWarningKind): void;
+  onNameWarning(finding: NameFinding, source: string): void;
+}
+
+/** What one session of the check is for: a target, a driver and an agent mode, and its trails. */
+interface SessionPlan {
+  spec: SessionSpec;
+  trails: Trail[];
+}
+
+class Findings {
+  readonly list: CheckFinding[] = [];
+  readonly #seen = new Set<string>();
+
+  add(finding: CheckFinding): void {
+    const key = `${finding.severity}|${finding.kind}|${finding.message}`;
+    if (this.#seen.has(key)) return;
+    this.#seen.add(key);
+    this.list.push(finding);
+  }
+
+  problem(severity: CheckFinding["severity"], kind: CheckKind, problem: ConfigProblem, session?: string): void {
+    this.add({
+      severity,
+      kind,
+      message: formatProblem(problem),
+      file: problem.file,
+      ...(problem.line > 0 ? { line: problem.line, col: problem.col } : {}),
+      ...(session ? { session } : {}),
+    });
+  }
+
+  /** Why a session could not start, split into findings by kind. */
+  error(error: unknown, session: string): void {
+    if (error instanceof SessionStartError) {
+      for (const inner of error.errors) this.error(inner, session);
+    } else if (error instanceof ConfigError) {
+      for (const problem of error.problems) this.problem("error", "config", problem, session);
+    } else {
+      const kind: CheckKind = error instanceof ToolCollisionError ? "collision" : error instanceof ToolNameError ? "name" : "session";
+      this.add({ severity: "error", kind, message: error instanceof Error ? error.message : String(error), session });
+    }
+  }
+}
+
+function sessionLabel(spec: SessionSpec): string {
+  return `${spec.target.id} · ${spec.driver.key} · ${spec.agent}`;
+}
+
+async function trailFiles(options: CheckOptions): Promise<string[]> {
+  if (options.paths && options.paths.length > 0) return discoverTrails(options.paths, options.cwd);
+  const parent = dirname(options.configDir);
+  const root = parent === options.cwd ? "." : displayPath(parent, options.cwd);
+  try {
+    return await discoverTrails([root], options.cwd);
+  } catch (error) {
+    // A workspace without trails is fine: its targets are still checked.
+    if (error instanceof ConfigError) return [];
+    throw error;
+  }
+}
+
+/** Groups trails by the session they would run in; targets no trail uses get a host session. */
+function planSessions(workspace: Workspace, trails: Trail[], options: CheckOptions, logsDir: string, findings: Findings): SessionPlan[] {
+  const plans = new Map<string, SessionPlan>();
+  const specFor = (trail: Trail | undefined, id: string): SessionSpec => {
+    const flags = { "session-id": id, logs: logsDir, ...(options.target ? { target: options.target } : {}) };
+    return resolveSessionSpec(workspace, flags, { cwd: options.cwd, env: options.env, ...(trail ? { trail: trailHints(trail) } : {}) });
+  };
+  for (const trail of trails) {
+    let spec: SessionSpec;
+    try {
+      spec = specFor(trail, `check-${plans.size + 1}`);
+    } catch (error) {
+      if (!(error instanceof UsageError || error instanceof ConfigError)) throw error;
+      findings.add({ severity: "error", kind: "trail", message: `${trail.file}: ${error.message}`, file: trail.file });
+      continue;
+    }
+    const key = sessionLabel(spec);
+    const plan = plans.get(key) ?? { spec, trails: [] };
+    plan.trails.push(trail);
+    plans.set(key, plan);
+  }
+  const used = new Set([...plans.values()].map((p) => p.spec.target.id));
+  for (const id of workspace.targets.keys()) {
+    if (used.has(id) || (options.target !== undefined && id !== options.target)) continue;
+    const spec = resolveSessionSpec(workspace, { target: id, "session-id": `check-${plans.size + 1}`, logs: logsDir }, { cwd: options.cwd, env: options.env });
+    plans.set(sessionLabel(spec), { spec, trails: [] });
+  }
+  return [...plans.values()];
+}
+
+function checkTrails(plan: SessionPlan, session: Session, label: string, findings: Findings): void {
+  for (const trail of plan.trails) {
+    const classifiers = classifiersFor(trail, plan.spec.driver);
+    if (skipReason(trail, classifiers) !== undefined) continue;
+    const trailPlan = planTrail(trail, classifiers);
+    for (const problem of validatePlan(trailPlan, session.registry, plan.spec.agent)) {
+      findings.add({ severity: "error", kind: "trail-tool", message: formatTrailProblem(problem), file: problem.file, line: problem.line, col: problem.col, session: label });
+    }
+    for (const step of trailPlan.steps) {
+      if (step.calls !== undefined) continue;
+      const where = step.step.where;
+      const problem = { message: needsAgentMessage(step, classifiers), file: trail.file, line: where.line, col: where.col, step: step.index, stepTitle: step.step.title };
+      findings.add({ severity: "warning", kind: "trail-step", message: formatTrailProblem(problem), file: trail.file, line: where.line, col: where.col, session: label });
+    }
+  }
+}
+
+/**
+ * Toolset entries that no session registered or skipped, and target tool_sets ids nothing
+ * defines. `unstarted` names targets whose servers did not all start: their tools are unknown,
+ * so a missing entry is then only a warning.
+ */
+function checkToolsets(workspace: Workspace, seenTools: Set<string>, seenToolsets: Set<string>, unstarted: Set<string>, findings: Findings): void {
+  const caveat = unstarted.size > 0 ? ` (not certain: target ${[...unstarted].join(", ")} did not start, so its tools are unknown)` : "";
+  for (const toolset of workspace.toolsets.values()) {
+    toolset.tools.forEach((name, i) => {
+      if (seenTools.has(name)) return;
+      const where = toolset.toolWheres[i] ?? toolset.where;
+      findings.problem(caveat ? "warning" : "error", "toolset", {
+        ...where,
+        path: `tools[${i}]`,
+        message: `toolset ${toolset.id} lists ${name}, which no server of any target advertises${didYouMean(name, seenTools)}${caveat}`,
+      });
+    });
+  }
+  for (const problem of unknownToolsetRefs(workspace.targets.values(), seenToolsets)) findings.problem("warning", "toolset", problem);
+}
+
+/** check-bundle for every script server of the targets some trail runs on-device. */
+async function checkBundles(targets: TargetConfig[], findings: Findings, cwd: string): Promise<void> {
+  const checked = new Set<string>();
+  for (const target of targets) {
+    let servers: ResolvedServer[];
+    try {
+      servers = resolveTargetServers(target, cwd);
+    } catch {
+      continue; // missing scripts were reported by the session that tried to start them
+    }
+    for (const server of servers) {
+      if (server.kind !== "script") continue;
+      const file = server.bundle ?? server.script;
+      if (checked.has(file)) continue;
+      checked.add(file);
+      const result = await checkBundle(file, { cwd });
+      for (const [severity, items] of [["error", result.problems], ["warning", result.warnings]] as const) {
+        for (const item of items) findings.add({ severity, kind: "bundle", message: item.message, ...(item.source ? { file: item.source } : {}) });
+      }
+    }
+  }
+}
+
+/**
+ * Checks a workspace. `startSession` starts (and tracks) one session; the check closes each
+ * one before starting the next, so at most one set of servers runs at a time.
+ */
+export async function checkWorkspace(
+  options: CheckOptions,
+  startSession: (spec: SessionSpec, hooks: CheckSessionHooks) => Promise<Session>,
+): Promise<CheckReport> {
+  const findings = new Findings();
+  const files = await trailFiles(options);
+  const { trails, problems } = await readTrailFiles(files, options.cwd);
+  for (const problem of problems) findings.problem("error", "trail", problem);
+
+  const report = (workspace: Workspace | undefined, sessions: CheckedSession[]): CheckReport => {
+    const list = findings.list.map((f) => (options.strict && f.severity === "warning" ? { ...f, severity: "error" as const } : f));
+    const errors = list.filter((f) => f.severity === "error").length;
+    return {
+      ok: errors === 0,
+      configDir: displayPath(options.configDir, options.cwd),
+      targets: workspace ? [...workspace.targets.keys()] : [],
+      toolsets: workspace ? [...workspace.toolsets.keys()] : [],
+      trails: files,
+      sessions,
+      findings: list,
+      summary: { errors, warnings: list.length - errors },
+    };
+  };
+
+  let workspace: Workspace;
+  try {
+    workspace = await loadWorkspace(options.configDir, { cwd: options.cwd });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    for (const problem of error.problems) findings.problem("error", "config", problem);
+    return report(undefined, []);
+  }
+  if (options.target !== undefined && !workspace.targets.has(options.target)) {
+    throw new UsageError(`check: unknown target "${options.target}"${didYouMean(options.target, workspace.targets.keys())}`);
+  }
+  for (const warning of workspace.warnings) {
+    findings.problem("warning", warning.message.startsWith("[TrailmapScopingCheck]") ? "trailmap-scope" : "config", warning);
+  }
+
+  const logsDir = options.logsDir ?? (await mkdtemp(join(tmpdir(), "trailblaze-check-")));
+  const sessions: CheckedSession[] = [];
+  const seenTools = new Set<string>();
+  const seenToolsets = new Set(workspace.toolsets.keys());
+  const unstarted = new Set<string>();
+  try {
+    for (const plan of planSessions(workspace, trails, options, logsDir, findings)) {
+      const label = sessionLabel(plan.spec);
+      const checked: CheckedSession = {
+        target: plan.spec.target.id,
+        driver: plan.spec.driver.key,
+        agent: plan.spec.agent,
+        trails: plan.trails.map((t) => t.file),
+        started: false,
+        tools: 0,
+        skipped: 0,
+      };
+      sessions.push(checked);
+      let session: Session;
+      try {
+        session = await startSession(plan.spec, {
+          onWarning: (message, kind) => {
+            // Toolset findings are judged across every session below, not one at a time.
+            if (kind !== "toolset") findings.add({ severity: "warning", kind: kind === "meta" ? "meta" : "session", message, session: label });
+          },
+          onNameWarning: (finding, source) =>
+            findings.add({ severity: "warning", kind: finding.rule.startsWith("trailmap") ? "trailmap-scope" : "name", message: formatNameFinding(finding, source), session: label }),
+        });
+      } catch (error) {
+        unstarted.add(plan.spec.target.id);
+        findings.error(error, label);
+        continue;
+      }
+      try {
+        checked.started = true;
+        checked.tools = session.registry.list().length;
+        checked.skipped = session.registry.skipped().length;
+        for (const name of session.registry.names()) seenTools.add(name);
+        for (const skipped of session.registry.skipped()) seenTools.add(skipped.name);
+        for (const toolset of session.registry.toolsets()) seenToolsets.add(toolset.id);
+        checkTrails(plan, session, label, findings);
+      } finally {
+        await session.close();
+      }
+    }
+    checkToolsets(workspace, seenTools, seenToolsets, unstarted, findings);
+    const onDevice = new Set(sessions.filter((s) => s.agent === "on-device").map((s) => s.target));
+    await checkBundles([...onDevice].map((id) => workspace.targets.get(id)!), findings, options.cwd);
+  } finally {
+    if (options.logsDir === undefined) await rm(logsDir, { recursive: true, force: true });
+  }
+  return report(workspace, sessions);
+}

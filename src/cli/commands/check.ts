@@ -1,0 +1,99 @@
+// `bun trailblaze check`: find what would break a run before running anything.
+
+import { resolve } from "node:path";
+import { builtinTools } from "../../builtins/index.ts";
+import { checkWorkspace, type CheckFinding, type CheckReport } from "../../check/check-workspace.ts";
+import { findConfigDir } from "../../config/workspace.ts";
+import { parseCommandArgs } from "../args.ts";
+import type { Command } from "../command.ts";
+import { startSession } from "../open-session.ts";
+
+const HELP = `Usage: bun trailblaze check [trail-file|dir]... [--config DIR] [--target ID] [--strict] [--json]
+
+Checks a workspace in one pass without running a step: loads every target, toolset and trail,
+starts each target's servers once for every driver and agent mode its trails use (the host
+agent when no trail uses the target; on-device servers run in QuickJS), and reports:
+  - configuration errors (with file:line:col) and trail files that do not parse;
+  - tool names that break the wire rule ^[a-zA-Z0-9_-]{1,64}$ (errors), the naming convention
+    or the 60-character margin (warnings), and [TrailmapScopingCheck] warnings;
+  - tool name collisions between servers and built-in tools;
+  - toolset entries that no server advertises, and target tool_sets ids no toolset defines;
+  - trail steps calling tools their session does not register (unknown, filtered, or
+    host-only in an on-device session), and steps with no recording for their session;
+  - on-device servers that fail check-bundle.
+Every server is stopped before the report is printed. Trails default to every *.trail.yaml
+under the config folder's parent.
+
+Options:
+  --config DIR          trailblaze-config folder (default: $TRAILBLAZE_CONFIG_DIR, else the
+                        nearest trailblaze-config/ above the working directory)
+  --target ID           check only this target, with every trail run against it
+  --strict              count warnings as errors
+  --json                print one JSON document: {ok, configDir, targets, toolsets, trails,
+                        sessions, findings: [{severity, kind, message, file?, line?, col?,
+                        session?}], summary: {errors, warnings}}
+  --logs DIR            keep the sessions' logs in DIR (default: a temporary folder, removed)
+  -h, --help            show this help
+
+Exit codes: 0 no errors (warnings alone are fine unless --strict) · 1 any error found ·
+2 usage error or no config folder.`;
+
+function formatFinding(finding: CheckFinding): string {
+  const mark = finding.severity === "error" ? "✗ error  " : "! warning";
+  const session = finding.session ? ` (${finding.session})` : "";
+  return `${mark} [${finding.kind}] ${finding.message.replace(/\n/g, "\n    ")}${session}\n`;
+}
+
+export function formatCheckReport(report: CheckReport): string {
+  const lines = [
+    `Checked ${report.configDir}: ${report.targets.length} target(s), ${report.toolsets.length} toolset(s), ` +
+      `${report.trails.length} trail file(s), ${report.sessions.length} session(s)\n`,
+  ];
+  for (const s of report.sessions) {
+    const trails = s.trails.length > 0 ? `, ${s.trails.length} trail(s)` : "";
+    const state = s.started ? `${s.tools} tools, ${s.skipped} skipped${trails}` : `did not start${trails}`;
+    lines.push(`  ${s.target} · ${s.driver} · ${s.agent}: ${state}\n`);
+  }
+  lines.push("\n", ...report.findings.map(formatFinding));
+  const { errors, warnings } = report.summary;
+  lines.push(
+    errors === 0 && warnings === 0
+      ? "✓ no problems found\n"
+      : `${report.ok ? "✓" : "✗"} ${errors} error(s), ${warnings} warning(s)\n`,
+  );
+  return lines.join("");
+}
+
+export const checkCommand: Command = {
+  name: "check",
+  summary: "find config, naming, toolset, trail and bundle problems before a run",
+  help: HELP,
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs("check", argv, {
+      config: { type: "string" },
+      target: { type: "string" },
+      strict: { type: "boolean" },
+      json: { type: "boolean" },
+      logs: { type: "string" },
+    });
+    if (values.help) {
+      io.stdout(`${HELP}\n`);
+      return 0;
+    }
+    const configDir = await findConfigDir({ flag: values.config, env: io.env.TRAILBLAZE_CONFIG_DIR, cwd: io.cwd });
+    const report = await checkWorkspace(
+      {
+        configDir: resolve(io.cwd, configDir),
+        cwd: io.cwd,
+        env: io.env,
+        paths: positionals,
+        ...(values.target !== undefined ? { target: values.target } : {}),
+        ...(values.strict ? { strict: true } : {}),
+        ...(values.logs !== undefined ? { logsDir: resolve(io.cwd, values.logs) } : {}),
+      },
+      (spec, hooks) => startSession(spec, io, { builtins: builtinTools(), ...hooks }),
+    );
+    io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckReport(report));
+    return report.ok ? 0 : 1;
+  },
+};
