@@ -20,6 +20,7 @@ import {
   type Workspace,
 } from "../config/workspace.ts";
 import {
+  BundleError,
   ConfigError,
   SessionStartError,
   ToolCollisionError,
@@ -142,7 +143,11 @@ class Findings {
     } else if (error instanceof ConfigError) {
       for (const problem of error.problems) this.problem("error", "config", problem, session);
     } else {
-      const kind: CheckKind = error instanceof ToolCollisionError ? "collision" : error instanceof ToolNameError ? "name" : "session";
+      const kind: CheckKind =
+        error instanceof ToolCollisionError ? "collision"
+        : error instanceof ToolNameError ? "name"
+        : error instanceof BundleError ? "bundle" // the same message check-bundle gives: reported once
+        : "session";
       this.add({ severity: "error", kind, message: error instanceof Error ? error.message : String(error), session });
     }
   }

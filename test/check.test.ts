@@ -1,0 +1,172 @@
+// `bun trailblaze check`: clean on the demo workspace; on a copy of it with one of each problem
+// planted, every problem is listed once, with its place, and no server is left running.
+import { afterAll, describe, expect, test } from "bun:test";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { CheckReport } from "../src/check/check-workspace.ts";
+import { cli, cliProcess, REPO } from "./support/cli.ts";
+import { processesMentioning } from "./support/faults.ts";
+
+const DEMO = join(REPO, "fixtures/demo");
+// Inside the repository, so the copied tools resolve the SDK from its node_modules.
+mkdirSync(join(REPO, ".cache"), { recursive: true });
+const TMP = mkdtempSync(join(REPO, ".cache", "check-test-"));
+afterAll(() => rmSync(TMP, { recursive: true, force: true }));
+
+function demoCopy(name: string): string {
+  const dir = join(TMP, name);
+  cpSync(DEMO, dir, { recursive: true, filter: (src) => !/^[/\\](logs|\.cache)([/\\]|$)/.test(src.slice(DEMO.length)) });
+  return dir;
+}
+
+function write(dir: string, file: string, text: string): void {
+  mkdirSync(dirname(join(dir, file)), { recursive: true });
+  writeFileSync(join(dir, file), text);
+}
+
+function edit(dir: string, file: string, from: string, to: string): void {
+  const text = readFileSync(join(dir, file), "utf8");
+  if (!text.includes(from)) throw new Error(`${file} does not contain ${JSON.stringify(from)}`);
+  writeFileSync(join(dir, file), text.replace(from, to));
+}
+
+const SERVER = (tools: string) => `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+${tools.includes("readFileSync") ? 'import { readFileSync } from "node:fs";\n' : ""}
+const server = new McpServer({ name: "planted", version: "1.0.0" });
+const ok = async () => ({ content: [{ type: "text" as const, text: "ok" }] });
+${tools}
+await server.connect(new StdioServerTransport());
+`;
+
+const LONG = `myapp_${"x".repeat(56)}`;
+const WIRE_LONG = `wire_${"y".repeat(60)}`;
+
+/** The demo workspace with one of each problem `check` finds (config errors aside: they stop the sessions). */
+function plantProblems(dir: string): void {
+  // Advisory names, a wrong-typed _meta value and an unknown tool_sets id on the demo target.
+  write(
+    dir,
+    "tools/myapp/extra.ts",
+    SERVER(`server.registerTool("myapp_Reset_All", { description: "convention" }, ok);
+server.registerTool("${LONG}", { description: "long" }, ok);
+server.registerTool("resetEverything", { description: "unscoped" }, ok);
+server.registerTool("myapp_flaky", { description: "bad meta", _meta: { "trailblaze/requiresHost": "yes" } }, ok);`),
+  );
+  edit(dir, "trailblaze-config/targets/myapp.yaml", "  - script: ./tools/myapp/data.ts\n", "  - script: ./tools/myapp/data.ts\n  - script: ./tools/myapp/extra.ts\n");
+  edit(dir, "trailblaze-config/targets/myapp.yaml", "tool_sets: [myapp_login, myapp_data]", "tool_sets: [myapp_login, myapp_data, myapp_promo]");
+  // A toolset entry no server advertises.
+  edit(dir, "trailblaze-config/toolsets/myapp_login.yaml", "myapp_logOut]", "myapp_logOut, myapp_logOutt]");
+  // A collision with a built-in tool.
+  write(dir, "trailblaze-config/targets/clash.yaml", "id: clash\nmcp_servers:\n  - script: ./tools/clash.ts\n");
+  write(dir, "tools/clash.ts", SERVER(`server.registerTool("assertEquals", { description: "collides" }, ok);`));
+  // Names no LLM accepts.
+  write(dir, "trailblaze-config/targets/wire.yaml", "id: wire\nmcp_servers:\n  - script: ./tools/wire.ts\n");
+  write(dir, "tools/wire.ts", SERVER(`server.registerTool("wire:reset", { description: "colon" }, ok);
+server.registerTool("${WIRE_LONG}", { description: "65 characters" }, ok);`));
+  // A target id that cannot prefix tool names.
+  write(dir, "trailblaze-config/targets/legacy_app.yaml", "id: legacy_app\nplatforms:\n  web: { tool_sets: [] }\n");
+  // A server that cannot run on-device, used by an on-device trail.
+  write(dir, "trailblaze-config/targets/native.yaml", "id: native\nmcp_servers:\n  - script: ./tools/native.ts\n");
+  write(dir, "tools/native.ts", SERVER(`server.registerTool("native_readConfig", { description: "reads a file" }, async () => ({ content: [{ type: "text" as const, text: readFileSync("/etc/hostname", "utf8") }] }));`));
+  write(dir, "trails/planted/native.trail.yaml", "config:\n  target: native\n  agent: on-device\ntrail:\n  - step: Read\n    recording:\n      tools:\n        - native_readConfig: {}\n");
+  // Trails: a misspelt tool, a host-only tool on-device, a step only an agent could do, a file that does not parse.
+  write(dir, "trails/planted/typo.trail.yaml", "config:\n  target: myapp\ntrail:\n  - step: Log in\n    recording:\n      tools:\n        - myapp_logInWithEmial: { email: a@b.c }\n");
+  write(dir, "trails/planted/on-device.trail.yaml", "config:\n  target: myapp\n  agent: on-device\ntrail:\n  - step: Seed\n    recording:\n      tools:\n        - myapp_seedBackend: { email: a@b.c }\n");
+  write(dir, "trails/planted/agent-only.trail.yaml", "config:\n  target: myapp\ntrail:\n  - step: Only recorded on iOS\n    recording:\n      ios:\n        - pressBack: {}\n");
+  write(dir, "trails/planted/broken.trail.yaml", "config:\n  target: myapp\ntrail:\n  - stepp: Misspelt\n");
+}
+
+const SCOPE = "so the name says which target owns the tool (advisory)";
+const CONVENTION = "does not follow the naming convention ^[a-z][a-zA-Z0-9]*(_[a-z][a-zA-Z0-9]*)*$ (lowerCamelCase words joined by single underscores, e.g. myapp_logInWithEmail)";
+const HOST_ONLY = 'mark the tools that need it "trailblaze/requiresHost": true and move them to a host-only script';
+const WIRE = "names sent to LLMs and MCP clients must match ^[a-zA-Z0-9_-]{1,64}$; rename the tool";
+const MYAPP_HOST = "myapp · android-ondevice-accessibility · host";
+const MYAPP_DEVICE = "myapp · android-ondevice-accessibility · on-device";
+
+describe("bun trailblaze check", () => {
+  test("the demo workspace is clean", async () => {
+    const run = await cli(["check"], { cwd: DEMO });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(
+      "Checked trailblaze-config: 1 target(s), 1 toolset(s), 5 trail file(s), 1 session(s)\n" +
+        "  myapp · android-ondevice-accessibility · host: 29 tools, 2 skipped, 5 trail(s)\n\n✓ no problems found\n",
+    );
+    expect(run.code).toBe(0);
+  });
+
+  test("a broken copy of the demo lists every planted problem; no server is left running", async () => {
+    const dir = demoCopy("broken");
+    plantProblems(dir);
+    const run = await cliProcess(["check", "--json"], { cwd: dir });
+    expect(processesMentioning(dir)).toEqual([]);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as CheckReport;
+    expect(report.sessions.map((s) => [s.target, s.agent, s.started, s.trails.length])).toEqual([
+      ["myapp", "host", true, 7],
+      ["native", "on-device", false, 1],
+      ["myapp", "on-device", true, 1],
+      ["clash", "host", false, 0],
+      ["legacy_app", "host", true, 0],
+      ["wire", "host", false, 0],
+    ]);
+    const found = report.findings.map((f) => [f.severity, f.kind, f.message]);
+    const native = "tools/native.ts";
+    expect(found).toEqual([
+      ["error", "trail", 'trails/planted/broken.trail.yaml:4:5 trail[0]: unknown key "stepp"; did you mean "step"?'],
+      ["warning", "trailmap-scope", 'trailblaze-config/targets/legacy_app.yaml:1:5 id: [TrailmapScopingCheck] target id "legacy_app" does not match ^[a-z][a-zA-Z0-9]*$: ids are one lowerCamelCase word (no "_" or "-") so that <targetId>_<localName> tool names split at their first underscore (advisory)'],
+      ["warning", "meta", 'tools/myapp/extra.ts: tool myapp_flaky: _meta["trailblaze/requiresHost"] should be a boolean, got a string ("yes"); using false'],
+      ["warning", "name", `tools/myapp/extra.ts: tool name "myapp_Reset_All" ${CONVENTION}`],
+      ["warning", "name", `tools/myapp/extra.ts: tool name "${LONG}" is 62 characters long, close to the 64-character wire limit; shorten the local half "${"x".repeat(56)}" to at most 60 characters`],
+      ["warning", "trailmap-scope", `[TrailmapScopingCheck] tools/myapp/extra.ts: tools of target myapp not named myapp_<localName>: resetEverything; rename them (e.g. myapp_resetEverything) ${SCOPE}`],
+      ["warning", "trail-step", 'trails/planted/agent-only.trail.yaml:4:5 step 1 "Only recorded on iOS": this step needs an agent: it has recordings for ios only (this session replays android, all, tools), and no agent is built in; record tool calls for it under recording: tools:'],
+      ["error", "trail-tool", 'trails/planted/typo.trail.yaml:7:11 step 1 "Log in": myapp_logInWithEmial is not registered in this session; closest registered: myapp_logInWithEmail'],
+      ["error", "bundle", `Cannot bundle ${native} for on-device: ${native}:3:30: imports "node:fs", a Node built-in that does not exist on-device; ${HOST_ONLY}`],
+      ["error", "trail-tool", 'trails/planted/on-device.trail.yaml:8:11 step 1 "Seed": this trail references myapp_seedBackend, which is host-only and not registered in this on-device session'],
+      ["error", "collision", 'Tool name collision: "assertEquals" is advertised by both builtin and tools/clash.ts. Tool names are global and registered exactly as advertised; rename the tool in one of the sources.'],
+      ["error", "name", `tools/wire.ts advertises 2 invalid tool names:\n  tool name "wire:reset" contains ":": ${WIRE}\n  tool name "${WIRE_LONG}" is 65 characters long (at most 64): ${WIRE}`],
+      ["warning", "toolset", 'trailblaze-config/toolsets/myapp_login.yaml:4:45 tools[2]: toolset myapp_login lists myapp_logOutt, which no server of any target advertises; did you mean "myapp_logOut"? (not certain: target native, clash, wire did not start, so its tools are unknown)'],
+      ["warning", "toolset", 'trailblaze-config/targets/myapp.yaml:9:5 platforms.android.tool_sets: toolset "myapp_promo" is not defined in toolsets/, so it enables nothing (no toolset file or tool _meta defines it)'],
+      // The demo's data server is fine on-device: its host-global uses are in its host-only tool.
+      ["warning", "bundle", `tools/myapp/data.ts:47:18: uses process.env, which does not exist on-device; ${HOST_ONLY}`],
+      ["warning", "bundle", `tools/myapp/data.ts:49:28: uses fetch, which does not exist on-device; ${HOST_ONLY}`],
+    ]);
+    expect(report.summary).toEqual({ errors: 6, warnings: 10 });
+    expect(report.findings.find((f) => f.kind === "trail-tool")).toMatchObject({ file: "trails/planted/typo.trail.yaml", line: 7, col: 11, session: MYAPP_HOST });
+    expect(report.findings.find((f) => f.message.includes("host-only"))?.session).toBe(MYAPP_DEVICE);
+  });
+
+  test("a config error is reported with its place and stops the sessions; exit 1", async () => {
+    const dir = demoCopy("config-error");
+    edit(dir, "trailblaze-config/targets/myapp.yaml", "mcp_servers:", "mcp_server:");
+    const run = await cli(["check"], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe(
+      "Checked trailblaze-config: 0 target(s), 0 toolset(s), 5 trail file(s), 0 session(s)\n\n" +
+        '✗ error   [config] trailblaze-config/targets/myapp.yaml:3:1: unknown key "mcp_server"; did you mean "mcp_servers"?\n' +
+        "✗ 1 error(s), 0 warning(s)\n",
+    );
+  });
+
+  test("warnings alone exit 0; --strict makes them errors", async () => {
+    const dir = demoCopy("warnings");
+    write(dir, "trailblaze-config/targets/legacy_app.yaml", "id: legacy_app\n");
+    const lenient = await cli(["check"], { cwd: dir });
+    expect(lenient.code).toBe(0);
+    expect(lenient.stdout).toContain("✓ 0 error(s), 1 warning(s)\n");
+    const strict = await cli(["check", "--strict", "--json"], { cwd: dir });
+    expect(strict.code).toBe(1);
+    expect((JSON.parse(strict.stdout) as CheckReport).summary).toEqual({ errors: 1, warnings: 0 });
+  });
+
+  test("usage: --help, an unknown target, no config folder", async () => {
+    const help = await cli(["check", "--help"], { cwd: DEMO });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toStartWith("Usage: bun trailblaze check [trail-file|dir]... [--config DIR] [--target ID] [--strict] [--json]\n");
+    const unknown = await cli(["check", "--target", "myap"], { cwd: DEMO });
+    expect(unknown).toEqual({ code: 2, stdout: "", stderr: 'error: check: unknown target "myap"; did you mean "myapp"?\n' });
+    const none = await cli(["check"], { cwd: TMP, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toStartWith("error: ");
+  });
+});
