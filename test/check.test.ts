@@ -133,7 +133,7 @@ describe("bun trailblaze check", () => {
     ]);
     expect(report.summary).toEqual({ errors: 6, warnings: 10 });
     expect(report.findings.find((f) => f.kind === "trail-tool")).toMatchObject({ file: "trails/planted/typo.trail.yaml", line: 7, col: 11, session: MYAPP_HOST });
-    expect(report.findings.find((f) => f.message.includes("host-only"))?.session).toBe(MYAPP_DEVICE);
+    expect(report.findings.find((f) => f.message.includes("which is host-only"))?.session).toBe(MYAPP_DEVICE);
   });
 
   test("a config error is reported with its place and stops the sessions; exit 1", async () => {
