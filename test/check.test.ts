@@ -159,6 +159,19 @@ describe("bun trailblaze check", () => {
     expect((JSON.parse(strict.stdout) as CheckReport).summary).toEqual({ errors: 1, warnings: 0 });
   });
 
+  test("advisory warnings print once per <targetId>@<source> per process; built-in tools are exempt", async () => {
+    const dir = demoCopy("once");
+    write(dir, "tools/myapp/extra.ts", SERVER(`server.registerTool("resetEverything", { description: "unscoped" }, ok);`));
+    edit(dir, "trailblaze-config/targets/myapp.yaml", "  - script: ./tools/myapp/data.ts\n", "  - script: ./tools/myapp/data.ts\n  - script: ./tools/myapp/extra.ts\n");
+    const warning = `warning: [TrailmapScopingCheck] tools/myapp/extra.ts: tools of target myapp not named myapp_<localName>: resetEverything; rename them (e.g. myapp_resetEverything) ${SCOPE}\n`;
+    const first = await cli(["tools", "--json"], { cwd: dir });
+    expect(first.stderr).toBe(warning);
+    const second = await cli(["tools", "--json"], { cwd: dir });
+    expect(second.stderr).toBe("");
+    // The built-ins (tap, assertEquals, ...) have no target prefix and never warn.
+    expect((JSON.parse(second.stdout) as { tools: { transport: string }[] }).tools.filter((t) => t.transport === "builtin").length).toBeGreaterThan(20);
+  });
+
   test("usage: --help, an unknown target, no config folder", async () => {
     const help = await cli(["check", "--help"], { cwd: DEMO });
     expect(help.code).toBe(0);
