@@ -95,6 +95,15 @@ describe("bun trailblaze check", () => {
     expect(run.code).toBe(0);
   });
 
+  test("given trails from outside the workspace, it checks the workspace above them", async () => {
+    const run = await cli(["check", "fixtures/demo/trails"], { cwd: REPO, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      "Checked trailblaze-config: 1 target(s), 1 toolset(s), 4 trail file(s), 1 session(s)\n" +
+        "  myapp · android-ondevice-accessibility · host: 29 tools, 2 skipped, 4 trail(s)\n\n✓ no problems found\n",
+    );
+  });
+
   test("a broken copy of the demo lists every planted problem; no server is left running", async () => {
     const dir = demoCopy("broken");
     plantProblems(dir);

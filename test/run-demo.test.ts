@@ -31,6 +31,16 @@ describe("the demo's trails/", () => {
     expect(run.stdout).toMatch(/\n4 passed, 0 failed \(4 trails\) in [\d.]+ m?s\n$/);
   });
 
+  test("from outside the workspace, the config folder above the trails is used and scripts resolve in its workspace", async () => {
+    const run = await cli(["run", "fixtures/demo/trails/login.trail.yaml", "--logs", tempDir("demo-logs")], { cwd: REPO, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
+    expect(run.stderr).toBe(
+      "note: running from fixtures/demo, the workspace of fixtures/demo/trailblaze-config (found above the given paths; relative script: paths resolve there)\n",
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toStartWith("trails/login.trail.yaml (login-with-generated-user — Log in with a generated user)\n");
+    expect(run.stdout).toMatch(/\n1 passed, 0 failed \(1 trail\) in [\d.]+ m?s\n$/);
+  });
+
   test("`npm run demo` (the README's main-job command) runs them as a real process: exit 0", async () => {
     const script = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).scripts.demo;
     expect(script).toBe("cd fixtures/demo && bun ../../src/cli/main.ts run trails");

@@ -40,19 +40,36 @@ async function given(value: string, source: string, cwd: string): Promise<string
   throw new ConfigNotFoundError(`${source} ${value}: ${dir} ${what}; point it at a ${CONFIG_DIR_NAME}/ folder (holding targets/ and toolsets/)`);
 }
 
+/** The nearest `trailblaze-config/` at or above `dir`, or undefined. */
+async function nearestConfigDir(dir: string): Promise<string | undefined> {
+  for (let current = resolve(dir); ; current = dirname(current)) {
+    const candidate = join(current, CONFIG_DIR_NAME);
+    if (await isDirectory(candidate)) return candidate;
+    if (dirname(current) === current) return undefined;
+  }
+}
+
+/**
+ * The one config folder found walking up from the given files and folders (relative to `cwd`),
+ * or undefined when there is none or they lead to different ones.
+ */
+export async function configDirAbove(paths: readonly string[], cwd: string): Promise<string | undefined> {
+  const found = new Set<string | undefined>();
+  for (const path of paths) {
+    const absolute = resolve(cwd, path);
+    found.add(await nearestConfigDir((await isDirectory(absolute)) ? absolute : dirname(absolute)));
+  }
+  const [only] = found;
+  return found.size === 1 ? only : undefined;
+}
+
 /** The absolute path of the config folder; throws ConfigNotFoundError (exit 2) when there is none. */
 export async function findConfigDir(options: FindConfigDirOptions): Promise<string> {
   const { flag, env, cwd } = options;
   if (flag !== undefined) return given(flag, "--config", cwd);
   if (env !== undefined && env !== "") return given(env, "TRAILBLAZE_CONFIG_DIR", cwd);
-  let dir = resolve(cwd);
-  for (;;) {
-    const candidate = join(dir, CONFIG_DIR_NAME);
-    if (await isDirectory(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
+  const found = await nearestConfigDir(cwd);
+  if (found) return found;
   throw new ConfigNotFoundError(
     `no ${CONFIG_DIR_NAME}/ folder found from ${resolve(cwd)} upward; pass --config DIR or set TRAILBLAZE_CONFIG_DIR`,
   );

@@ -6,7 +6,7 @@ import { checkWorkspace, type CheckFinding, type CheckReport } from "../../check
 import { findConfigDir } from "../../config/workspace.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
-import { startSession } from "../open-session.ts";
+import { rebaseOnPaths, startSession } from "../open-session.ts";
 
 const HELP = `Usage: bun trailblaze check [trail-file|dir]... [--config DIR] [--target ID] [--strict] [--json]
 
@@ -80,18 +80,19 @@ export const checkCommand: Command = {
       io.stdout(`${HELP}\n`);
       return 0;
     }
-    const configDir = await findConfigDir({ flag: values.config, env: io.env.TRAILBLAZE_CONFIG_DIR, cwd: io.cwd });
+    const { io: at, paths } = await rebaseOnPaths(values, positionals, io);
+    const configDir = await findConfigDir({ flag: values.config, env: at.env.TRAILBLAZE_CONFIG_DIR, cwd: at.cwd });
     const report = await checkWorkspace(
       {
-        configDir: resolve(io.cwd, configDir),
-        cwd: io.cwd,
-        env: io.env,
-        paths: positionals,
+        configDir,
+        cwd: at.cwd,
+        env: at.env,
+        paths,
         ...(values.target !== undefined ? { target: values.target } : {}),
         ...(values.strict ? { strict: true } : {}),
         ...(values.logs !== undefined ? { logsDir: resolve(io.cwd, values.logs) } : {}),
       },
-      (spec, hooks) => startSession(spec, io, { builtins: builtinTools(), ...hooks }),
+      (spec, hooks) => startSession(spec, at, { builtins: builtinTools(), ...hooks }),
     );
     io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckReport(report));
     return report.ok ? 0 : 1;

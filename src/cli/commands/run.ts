@@ -18,7 +18,7 @@ import { formatJsonReport } from "../../run/reporters/json.ts";
 import { formatJunitReport } from "../../run/reporters/junit.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { CliIO, Command } from "../command.ts";
-import { loadCliWorkspace } from "../open-session.ts";
+import { loadCliWorkspace, rebaseOnPaths } from "../open-session.ts";
 import { onInterrupt } from "../reaper.ts";
 
 const REPORTERS = ["list", "json", "junit"] as const;
@@ -132,15 +132,16 @@ export const runCommand: Command = {
       return 0;
     }
     if (positionals.length === 0) throw new UsageError("run: name at least one trail file or folder, e.g. `bun trailblaze run trails/`");
-    const io = onceStderr(rawIo);
     const reporter = parseReporter(values.reporter);
     const workers = parseWorkers(values.workers);
     const shard: Shard | undefined = values.shard === undefined ? undefined : parseShard(values.shard);
     const secrets = parsePairs("--secret", values.secret);
     const args = Object.fromEntries(parsePairs("--arg", values.arg));
-    const output = values.output === undefined ? undefined : resolve(io.cwd, values.output);
+    const output = values.output === undefined ? undefined : resolve(rawIo.cwd, values.output);
 
-    const files = await discoverTrails(positionals, io.cwd);
+    const rebased = await rebaseOnPaths(values, positionals, onceStderr(rawIo));
+    const io = rebased.io;
+    const files = await discoverTrails(rebased.paths, io.cwd);
     const { trails, problems } = await readTrailFiles(files, io.cwd);
     const parsed: SuiteEntry[] = trails.map((trail) => ({ file: trail.file, trail }));
     const entries = shard ? shardSlice(parsed, shard, (e) => e.file) : parsed;
