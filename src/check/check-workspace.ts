@@ -173,14 +173,15 @@ async function trailFiles(options: CheckOptions): Promise<string[]> {
 /** Groups trails by the session they would run in; targets no trail uses get a host session. */
 function planSessions(workspace: Workspace, trails: Trail[], options: CheckOptions, logsDir: string, findings: Findings): SessionPlan[] {
   const plans = new Map<string, SessionPlan>();
-  const specFor = (trail: Trail | undefined, id: string): SessionSpec => {
-    const flags = { "session-id": id, logs: logsDir, ...(options.target ? { target: options.target } : {}) };
+  // The session a trail (or, without one, the target alone) gets, as `run` would resolve it.
+  const specFor = (trail: Trail | undefined, target = options.target): SessionSpec => {
+    const flags = { "session-id": `check-${plans.size + 1}`, logs: logsDir, ...(target ? { target } : {}) };
     return resolveSessionSpec(workspace, flags, { cwd: options.cwd, env: options.env, ...(trail ? { trail: trailHints(trail) } : {}) });
   };
   for (const trail of trails) {
     let spec: SessionSpec;
     try {
-      spec = specFor(trail, `check-${plans.size + 1}`);
+      spec = specFor(trail);
     } catch (error) {
       if (!(error instanceof UsageError || error instanceof ConfigError)) throw error;
       findings.add({ severity: "error", kind: "trail", message: `${trail.file}: ${error.message}`, file: trail.file });
@@ -194,7 +195,7 @@ function planSessions(workspace: Workspace, trails: Trail[], options: CheckOptio
   const used = new Set([...plans.values()].map((p) => p.spec.target.id));
   for (const id of workspace.targets.keys()) {
     if (used.has(id) || (options.target !== undefined && id !== options.target)) continue;
-    const spec = resolveSessionSpec(workspace, { target: id, "session-id": `check-${plans.size + 1}`, logs: logsDir }, { cwd: options.cwd, env: options.env });
+    const spec = specFor(undefined, id);
     plans.set(sessionLabel(spec), { spec, trails: [] });
   }
   return [...plans.values()];
@@ -219,11 +220,12 @@ function checkTrails(plan: SessionPlan, session: Session, label: string, finding
 
 /**
  * Toolset entries that no session registered or skipped, and target tool_sets ids nothing
- * defines. `unstarted` names targets whose servers did not all start: their tools are unknown,
- * so a missing entry is then only a warning.
+ * defines. `unstarted` names targets whose servers did not run in this check (they failed to
+ * start, or `--target` left them out): their tools are unknown, so a missing entry is then only
+ * a warning.
  */
 function checkToolsets(workspace: Workspace, seenTools: Set<string>, seenToolsets: Set<string>, unstarted: Set<string>, findings: Findings): void {
-  const caveat = unstarted.size > 0 ? ` (not certain: target ${[...unstarted].join(", ")} did not start, so its tools are unknown)` : "";
+  const caveat = unstarted.size > 0 ? ` (not certain: ${[...unstarted].join(", ")} did not run in this check, so their tools are unknown)` : "";
   for (const toolset of workspace.toolsets.values()) {
     toolset.tools.forEach((name, i) => {
       if (seenTools.has(name)) return;
@@ -308,7 +310,7 @@ export async function checkWorkspace(
   const sessions: CheckedSession[] = [];
   const seenTools = new Set<string>();
   const seenToolsets = new Set(workspace.toolsets.keys());
-  const unstarted = new Set<string>();
+  const started = new Set<string>();
   try {
     for (const plan of planSessions(workspace, trails, options, logsDir, findings)) {
       const label = sessionLabel(plan.spec);
@@ -333,12 +335,12 @@ export async function checkWorkspace(
             findings.add({ severity: "warning", kind: finding.rule.startsWith("trailmap") ? "trailmap-scope" : "name", message: formatNameFinding(finding, source), session: label }),
         });
       } catch (error) {
-        unstarted.add(plan.spec.target.id);
         findings.error(error, label);
         continue;
       }
       try {
         checked.started = true;
+        started.add(plan.spec.target.id);
         checked.tools = session.registry.list().length;
         checked.skipped = session.registry.skipped().length;
         for (const name of session.registry.names()) seenTools.add(name);
@@ -349,6 +351,7 @@ export async function checkWorkspace(
         await session.close();
       }
     }
+    const unstarted = new Set([...workspace.targets.keys()].filter((id) => !started.has(id)));
     checkToolsets(workspace, seenTools, seenToolsets, unstarted, findings);
     const onDevice = new Set(sessions.filter((s) => s.agent === "on-device").map((s) => s.target));
     await checkBundles([...onDevice].map((id) => workspace.targets.get(id)!), findings, options.cwd);
