@@ -35,6 +35,11 @@ const globals: Record<string, unknown> = {
   URL,
   URLSearchParams,
   trailblaze,
+  // zod 4 reads its settings from this shared object. By default it compiles each object schema's
+  // parser with `new Function` on first use; under QuickJS compiling costs more than it saves
+  // (jitless: ~16 ms less per on-device session start, the same cost per call; see BENCHMARKS.md
+  // P5). Same results either way; an author's own z.config({ jitless: false }) still wins.
+  __zod_globalConfig: { jitless: true },
 };
 for (const [name, value] of Object.entries(globals)) {
   Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
