@@ -1,0 +1,175 @@
+// What every scenario shares: the fixture workspace, sessions opened the way the CLI opens them,
+// interleaved ours/baseline repetitions, and the result shape written to results.json.
+
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { builtinTools } from "../src/builtins/index.ts";
+import { startSession } from "../src/cli/open-session.ts";
+import { loadWorkspace, type Workspace } from "../src/config/workspace.ts";
+import type { Session } from "../src/session/session.ts";
+import { detectRuntime } from "../src/transports/stdio/runtime.ts";
+import { resolveSessionSpec, type AgentMode } from "../src/session/session-spec.ts";
+import { pairedRatios, summarize, type Summary } from "./stats.ts";
+
+/** The bench workspace: `trailblaze-config/` with targets one / three / five, `tools/echo-*.ts`. */
+export const FIXTURE_DIR = resolve(import.meta.dir, "../fixtures/bench");
+export const ECHO_SCRIPT = join(FIXTURE_DIR, "tools/echo-a.ts");
+
+/**
+ * The environment of every session and baseline: the project's `node_modules/.bin` first on PATH,
+ * so runtime detection finds its `bun` (also when the bench is started without `bun run`, which
+ * would otherwise fall back to node + tsx) and the baselines spawn the very same binary.
+ */
+export const ENV: Record<string, string | undefined> = {
+  ...process.env,
+  PATH: [resolve(import.meta.dir, "../node_modules/.bin"), process.env.PATH ?? ""].join(delimiter),
+};
+
+/** The bun that sessions run script servers with (what runtime detection picks from ENV). */
+export const BUN = await bunRuntime();
+
+async function bunRuntime(): Promise<string> {
+  const runtime = await detectRuntime(ENV);
+  if (runtime.kind !== "bun") throw new Error(`bench: script servers would run under ${runtime.command}, not bun; install dependencies (npm ci)`);
+  return runtime.command;
+}
+
+/** Session logs (stderr captures, call logs) go here, not into the fixture. */
+export const LOGS_DIR = mkdtempSync(join(tmpdir(), "trailblaze-bench-logs-"));
+
+let workspace: Promise<Workspace> | undefined;
+
+/** Opens a session exactly as `bun trailblaze call/run` do: resolved spec, builtins, both launchers, reaper-tracked. */
+export async function openBenchSession(target: string, agent: AgentMode = "host"): Promise<Session> {
+  workspace ??= loadWorkspace(join(FIXTURE_DIR, "trailblaze-config"), { cwd: FIXTURE_DIR });
+  const spec = resolveSessionSpec(await workspace, { target, agent, logs: LOGS_DIR }, { cwd: FIXTURE_DIR, env: ENV });
+  const io = {
+    stdout: () => {},
+    // Advisory naming warnings: the fixture's tool names are shared by three targets on purpose.
+    stderr: (text: string) => void (text.includes("[TrailmapScopingCheck]") || process.stderr.write(`  [session] ${text}`)),
+    cwd: FIXTURE_DIR,
+    env: ENV,
+    isTTY: false,
+  };
+  return startSession(spec, io, { builtins: builtinTools() });
+}
+
+/** A raw SDK client (the baseline): `Client` + `StdioClientTransport` spawning `script` with the same bun, connected and listed. */
+export async function connectRawSdk(script = ECHO_SCRIPT): Promise<{ client: Client; ms: number }> {
+  const client = new Client({ name: "bench-baseline", version: "1.0.0" });
+  const env = Object.fromEntries(Object.entries(ENV).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const transport = new StdioClientTransport({ command: BUN, args: [script], cwd: dirname(script), env });
+  const ms = await timed(async () => {
+    await client.connect(transport);
+    await client.listTools();
+  });
+  return { client, ms };
+}
+
+/** CPU time (user + system) a live process has used so far, in ms (Linux /proc; 10 ms resolution). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+
+/** Time to a started session (`openBenchSession`); the close is not timed. */
+export async function sessionStartMs(target: string, agent: AgentMode = "host"): Promise<number> {
+  let session: Session | undefined;
+  const ms = await timed(async () => {
+    session = await openBenchSession(target, agent);
+  });
+  await session?.close();
+  return ms;
+}
+
+/** Milliseconds `fn` takes. */
+export async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+export interface Pair {
+  /** One repetition of our path; returns the measured value. */
+  ours(): Promise<number>;
+  /** One repetition of the baseline; returns the measured value. */
+  baseline(): Promise<number>;
+}
+
+/**
+ * `warmup` untimed rounds of both, then `reps` rounds with ours and the baseline side by side;
+ * who goes first alternates so neither always runs in the other's wake.
+ */
+export async function interleaved(pair: Pair, reps: number, warmup = 1): Promise<{ ours: number[]; baseline: number[] }> {
+  for (let i = 0; i < warmup; i++) {
+    await pair.baseline();
+    await pair.ours();
+  }
+  const ours: number[] = [];
+  const baseline: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    if (i % 2 === 0) {
+      ours.push(await pair.ours());
+      baseline.push(await pair.baseline());
+    } else {
+      baseline.push(await pair.baseline());
+      ours.push(await pair.ours());
+    }
+  }
+  return { ours, baseline };
+}
+
+export interface Series extends Summary {
+  /** What was measured, e.g. "Session.start, 1 server". */
+  label: string;
+  samples: number[];
+}
+
+export interface ScenarioResult {
+  id: string;
+  title: string;
+  unit: "ms" | "us" | "bytes";
+  ours: Series;
+  baseline?: Series;
+  /** Paired: median (min–max) of ours_i / baseline_i. */
+  ratio?: Summary & { samples: number[] };
+  /** The goal as written in the issue, e.g. "<= 1.05x". */
+  goal: string;
+  met: boolean;
+  /** Scenario-specific figures (breakdowns, byte counts, RSS), shown under the table. */
+  details?: Record<string, string | number | boolean>;
+  /** 1-minute load average when the scenario started (set by run.ts). */
+  loadBefore?: number;
+}
+
+export function series(label: string, samples: number[]): Series {
+  return { label, samples, ...summarize(samples) };
+}
+
+/** The standard result for a scenario measured against a baseline with a ratio goal (`ratio <= limit`). */
+export function ratioResult(
+  head: { id: string; title: string; unit: ScenarioResult["unit"]; goal: string; limit: number },
+  ours: Series,
+  baseline: Series,
+  details?: ScenarioResult["details"],
+): ScenarioResult {
+  const samples = pairedRatios(ours.samples, baseline.samples);
+  const ratio = { samples, ...summarize(samples) };
+  return {
+    id: head.id,
+    title: head.title,
+    unit: head.unit,
+    ours,
+    baseline,
+    ratio,
+    goal: head.goal,
+    met: ratio.median <= head.limit,
+    ...(details ? { details } : {}),
+  };
+}

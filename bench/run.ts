@@ -1,0 +1,76 @@
+// `bun run bench`: runs every scenario (a warm-up, then each repetition with ours and its baseline
+// side by side), prints the machine and a table, writes bench/results.json and the generated
+// section of BENCHMARKS.md. `--only P1,P3` runs a subset and writes nothing.
+
+import { loadavg } from "node:os";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { FIXTURE_DIR, type ScenarioResult } from "./harness.ts";
+import { describeMachine } from "./machine.ts";
+import { processesMatching } from "./proc.ts";
+import { markdownReport, rewriteMarkedSection, writeResults, type BenchRun } from "./report.ts";
+import { p1ColdStart } from "./scenarios/p1-cold-start.ts";
+import { p2FiveServers } from "./scenarios/p2-five-servers.ts";
+import { p3Dispatch } from "./scenarios/p3-dispatch.ts";
+import { p4QuickJsCalls } from "./scenarios/p4-quickjs-calls.ts";
+import { p5OnDeviceStart } from "./scenarios/p5-ondevice-start.ts";
+import { p6QuickJsMemory } from "./scenarios/p6-quickjs-memory.ts";
+import { p7Workers } from "./scenarios/p7-workers.ts";
+import { p8BundleSize } from "./scenarios/p8-bundle-size.ts";
+
+/** Repetitions per scenario (after the warm-up); more where one repetition is short and noisy. */
+const SCENARIOS: { id: string; reps: number; run(reps: number): Promise<ScenarioResult> }[] = [
+  { id: "P1", reps: 30, run: p1ColdStart },
+  { id: "P2", reps: 15, run: p2FiveServers },
+  { id: "P3", reps: 9, run: p3Dispatch },
+  { id: "P4", reps: 9, run: p4QuickJsCalls },
+  { id: "P5", reps: 15, run: p5OnDeviceStart },
+  { id: "P6", reps: 5, run: p6QuickJsMemory },
+  { id: "P7", reps: 5, run: p7Workers },
+  { id: "P8", reps: 5, run: p8BundleSize },
+];
+
+const RESULTS_FILE = resolve(import.meta.dir, "results.json");
+const BENCHMARKS_FILE = resolve(import.meta.dir, "../BENCHMARKS.md");
+
+const { values } = parseArgs({ options: { only: { type: "string" } } });
+const only = values.only?.split(",").map((id) => id.trim().toUpperCase());
+const selected = only ? SCENARIOS.filter((s) => only.includes(s.id)) : SCENARIOS;
+if (selected.length === 0) throw new Error(`--only matches no scenario; known: ${SCENARIOS.map((s) => s.id).join(", ")}`);
+
+const started = performance.now();
+const machine = describeMachine();
+console.log(
+  `machine: ${machine.cpuModel}; nproc ${machine.nproc}; ${machine.memoryGiB} GiB; bun ${machine.bun}; node ${machine.node}; load ${machine.loadStart.map((l) => l.toFixed(2)).join(" ")}`,
+);
+
+const scenarios: ScenarioResult[] = [];
+for (const scenario of selected) {
+  const t0 = performance.now();
+  process.stdout.write(`${scenario.id}: warm-up + ${scenario.reps} repetitions … `);
+  const loadBefore = Number(loadavg()[0]!.toFixed(2));
+  const result = await scenario.run(scenario.reps);
+  scenarios.push({ ...result, loadBefore });
+  console.log(`${((performance.now() - t0) / 1000).toFixed(1)} s, ${result.met ? "goal met" : "goal missed"}`);
+}
+
+machine.loadEnd = loadavg();
+const run: BenchRun = {
+  generatedAt: new Date().toISOString(),
+  durationMs: Math.round(performance.now() - started),
+  machine,
+  scenarios,
+  leftoverProcesses: processesMatching(FIXTURE_DIR),
+};
+
+console.log(`\n${markdownReport(run)}\n`);
+if (only) {
+  console.log("(--only: results.json and BENCHMARKS.md left as they were)");
+} else {
+  writeResults(RESULTS_FILE, run);
+  rewriteMarkedSection(BENCHMARKS_FILE, markdownReport(run));
+  console.log(`wrote ${RESULTS_FILE} and the results section of ${BENCHMARKS_FILE}`);
+}
+console.log(`bench: ${(run.durationMs / 1000).toFixed(0)} s; ${scenarios.filter((s) => s.met).length}/${scenarios.length} goals met`);
+// Every session is closed by now; exit explicitly rather than wait on handles the CLI modules installed.
+process.exit(run.leftoverProcesses.length === 0 ? 0 : 1);
