@@ -1,8 +1,7 @@
 // What every scenario shares: the fixture workspace, sessions opened the way the CLI opens them,
 // interleaved ours/baseline repetitions, and the result shape written to results.json.
 
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -69,14 +68,6 @@ export async function connectRawSdk(script = ECHO_SCRIPT): Promise<{ client: Cli
   });
   return { client, ms };
 }
-
-/** CPU time (user + system) a live process has used so far, in ms (Linux /proc; 10 ms resolution). */
-export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-}
-const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
 
 /** Time to a started session (`openBenchSession`); the close is not timed. */
 export async function sessionStartMs(target: string, agent: AgentMode = "host"): Promise<number> {

@@ -3,7 +3,8 @@
 // which bounds how fast five can start on this many cores.
 
 import { availableParallelism } from "node:os";
-import { cpuMs, interleaved, openBenchSession, ratioResult, series, sessionStartMs, timed, type ScenarioResult } from "../harness.ts";
+import { interleaved, openBenchSession, ratioResult, series, sessionStartMs, timed, type ScenarioResult } from "../harness.ts";
+import { cpuMs } from "../proc.ts";
 import { median } from "../stats.ts";
 
 export async function p2FiveServers(reps: number): Promise<ScenarioResult> {

@@ -4,10 +4,10 @@
 
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { BUN, ENV, FIXTURE_DIR, series, type ScenarioResult } from "../harness.ts";
-import { processesMatching, sampleTree, type TreePeak } from "../proc.ts";
+import { processesMatching, reapedChildrenCpuMs, sampleTree, type TreePeak } from "../proc.ts";
 import { median } from "../stats.ts";
 
 const TRAILS = 100;
@@ -37,6 +37,8 @@ trail:
 
 interface RunOutcome {
   wallMs: number;
+  /** CPU of the CLI and every process it started (all reaped by the time it exits). */
+  treeCpuMs: number;
   peak: TreePeak;
   passed: number;
   exitCode: number | null;
@@ -45,6 +47,7 @@ interface RunOutcome {
 
 async function runOnce(trailsDir: string, logsDir: string): Promise<RunOutcome> {
   const args = [CLI, "run", trailsDir, "--workers", String(WORKERS), "--config", join(FIXTURE_DIR, "trailblaze-config"), "--logs", logsDir, "--reporter", "json"];
+  const cpuBefore = reapedChildrenCpuMs();
   const start = performance.now();
   const child = spawn(BUN, args, { cwd: FIXTURE_DIR, env: ENV, stdio: ["ignore", "pipe", "pipe"] });
   const sampler = sampleTree(child.pid!);
@@ -55,6 +58,7 @@ async function runOnce(trailsDir: string, logsDir: string): Promise<RunOutcome> 
   const exitCode = await new Promise<number | null>((done) => child.once("close", done));
   const wallMs = performance.now() - start;
   const peak = sampler.stop();
+  const treeCpuMs = reapedChildrenCpuMs() - cpuBefore;
   // Checked the moment the CLI is gone: a server still running now outlived its session.
   const survivors = processesMatching(FIXTURE_DIR);
   let passed = 0;
@@ -63,7 +67,7 @@ async function runOnce(trailsDir: string, logsDir: string): Promise<RunOutcome> 
   } catch {
     throw new Error(`bench: trailblaze run did not print a JSON report (exit ${exitCode}):\n${stderr.slice(-2000)}`);
   }
-  return { wallMs, peak, passed, exitCode, survivors };
+  return { wallMs, treeCpuMs, peak, passed, exitCode, survivors };
 }
 
 export async function p7Workers(reps: number): Promise<ScenarioResult> {
@@ -84,6 +88,7 @@ export async function p7Workers(reps: number): Promise<ScenarioResult> {
     const survivors = runs.flatMap((run) => run.survivors);
     const allPassed = runs.every((run) => run.passed === TRAILS && run.exitCode === 0);
     const mib = (bytes: number) => Number((bytes / 2 ** 20).toFixed(1));
+    const seconds = (ms: number) => Number((ms / 1000).toFixed(1));
     return {
       id: "P7",
       title: `${TRAILS} sessions x 3 servers, trailblaze run --workers ${WORKERS}`,
@@ -96,8 +101,12 @@ export async function p7Workers(reps: number): Promise<ScenarioResult> {
         "trails passed per run": runs.map((run) => run.passed).join(", "),
         "peak RSS of the CLI process tree, summed per process (MiB, median)": mib(median(runs.map((run) => run.peak.treeBytes))),
         "peak RSS of the CLI process tree (MiB, max)": mib(Math.max(...runs.map((run) => run.peak.treeBytes))),
+        "peak PSS of the CLI process tree, shared pages split (MiB, median; sampled every 0.5 s)": mib(median(runs.map((run) => run.peak.treePssBytes))),
         "peak RSS of the CLI process itself (MiB, max)": mib(Math.max(...runs.map((run) => run.peak.rootBytes))),
         "most processes in the tree at once": Math.max(...runs.map((run) => run.peak.processes)),
+        "CPU of the whole tree (s, median)": seconds(median(runs.map((run) => run.treeCpuMs))),
+        "  of which the CLI process itself (s, median)": seconds(median(runs.map((run) => run.peak.rootCpuMs))),
+        "CPU-bound floor: tree CPU / cores (s)": seconds(median(runs.map((run) => run.treeCpuMs)) / availableParallelism()),
         "per trail (ms, wall / trails, median)": Number((median(runs.map((run) => run.wallMs)) / TRAILS).toFixed(1)),
         ...(survivors.length > 0 ? { "surviving processes": survivors.slice(0, 5).join(" | ") } : {}),
       },
