@@ -137,6 +137,8 @@ export interface ScenarioResult {
   details?: Record<string, string | number | boolean>;
   /** 1-minute load average when the scenario started (set by run.ts). */
   loadBefore?: number;
+  /** Share of the machine's CPU (all cores) that other processes used while the scenario ran (set by run.ts). */
+  otherCpuShare?: number;
 }
 
 export function series(label: string, samples: number[]): Series {

@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { FIXTURE_DIR, type ScenarioResult } from "./harness.ts";
 import { describeMachine } from "./machine.ts";
-import { processesMatching } from "./proc.ts";
+import { cpuSnapshot, processesMatching } from "./proc.ts";
 import { markdownReport, rewriteMarkedSection, writeResults, type BenchRun } from "./report.ts";
 import { p1ColdStart } from "./scenarios/p1-cold-start.ts";
 import { p2FiveServers } from "./scenarios/p2-five-servers.ts";
@@ -39,6 +39,7 @@ const selected = only ? SCENARIOS.filter((s) => only.includes(s.id)) : SCENARIOS
 if (selected.length === 0) throw new Error(`--only matches no scenario; known: ${SCENARIOS.map((s) => s.id).join(", ")}`);
 
 const started = performance.now();
+const cpuAtStart = cpuSnapshot();
 const machine = describeMachine();
 console.log(
   `machine: ${machine.cpuModel}; nproc ${machine.nproc}; ${machine.memoryGiB} GiB; bun ${machine.bun}; node ${machine.node}; load ${machine.loadStart.map((l) => l.toFixed(2)).join(" ")}`,
@@ -49,15 +50,24 @@ for (const scenario of selected) {
   const t0 = performance.now();
   process.stdout.write(`${scenario.id}: warm-up + ${scenario.reps} repetitions … `);
   const loadBefore = Number(loadavg()[0]!.toFixed(2));
+  const cpuBefore = cpuSnapshot();
   const result = await scenario.run(scenario.reps);
-  scenarios.push({ ...result, loadBefore });
-  console.log(`${((performance.now() - t0) / 1000).toFixed(1)} s, ${result.met ? "goal met" : "goal missed"}`);
+  const wallMs = performance.now() - t0;
+  const cpuAfter = cpuSnapshot();
+  const otherMs = cpuAfter.machineMs - cpuBefore.machineMs - (cpuAfter.oursMs - cpuBefore.oursMs);
+  const otherCpuShare = Number(Math.max(0, otherMs / (wallMs * machine.nproc)).toFixed(3));
+  scenarios.push({ ...result, loadBefore, otherCpuShare });
+  console.log(`${(wallMs / 1000).toFixed(1)} s, ${result.met ? "goal met" : "goal missed"}, other processes used ${(otherCpuShare * 100).toFixed(1)} % of the CPU`);
 }
 
 machine.loadEnd = loadavg();
+const durationMs = Math.round(performance.now() - started);
+const cpuAtEnd = cpuSnapshot();
+const otherMs = cpuAtEnd.machineMs - cpuAtStart.machineMs - (cpuAtEnd.oursMs - cpuAtStart.oursMs);
 const run: BenchRun = {
   generatedAt: new Date().toISOString(),
-  durationMs: Math.round(performance.now() - started),
+  durationMs,
+  otherCpuShare: Number(Math.max(0, otherMs / (durationMs * machine.nproc)).toFixed(3)),
   machine,
   scenarios,
   leftoverProcesses: processesMatching(FIXTURE_DIR),
