@@ -77,7 +77,7 @@ export function markdownReport(run: BenchRun): string {
     "",
     `Machine: ${m.cpuModel}, \`nproc\` ${m.nproc}, ${m.memoryGiB} GiB, ${m.os}; \`bun --version\` ${m.bun}, \`node --version\` ${m.node}; ` +
       `@modelcontextprotocol/sdk ${m.packages.sdk}, quickjs-emscripten ${m.packages.quickjs}, esbuild ${m.packages.esbuild}, zod ${m.packages.zod}. ` +
-      `Load average (1/5/15 min) at start ${load(m.loadStart)}, at end ${load(m.loadEnd)} (P7 itself runs up to 25 processes). ` +
+      `Load average (1/5/15 min) at start ${load(m.loadStart)}, at end ${load(m.loadEnd)} (P7 itself keeps ~25 processes busy). ` +
       `Processes other than the bench's used ${percent(run.otherCpuShare)} of the CPU during the run, ` +
       `at most ${percent(Math.max(...run.scenarios.map((r) => r.otherCpuShare ?? 0)))} during one scenario.`,
     "",

@@ -22,7 +22,7 @@ import { p8BundleSize } from "./scenarios/p8-bundle-size.ts";
 const SCENARIOS: { id: string; reps: number; run(reps: number): Promise<ScenarioResult> }[] = [
   { id: "P1", reps: 30, run: p1ColdStart },
   { id: "P2", reps: 15, run: p2FiveServers },
-  { id: "P3", reps: 9, run: p3Dispatch },
+  { id: "P3", reps: 15, run: p3Dispatch },
   { id: "P4", reps: 9, run: p4QuickJsCalls },
   { id: "P5", reps: 15, run: p5OnDeviceStart },
   { id: "P6", reps: 5, run: p6QuickJsMemory },

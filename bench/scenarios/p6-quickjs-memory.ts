@@ -56,6 +56,7 @@ export async function p6QuickJsMemory(reps: number): Promise<ScenarioResult> {
     series(`heap after ${CALLS} calls`, last),
     series("heap after the first call", first),
     {
+      "heap change from the first call to the last (bytes, max)": Math.max(...last.map((bytes, i) => bytes - first[i]!)),
       [`heap change over calls ${CALLS / 2 + 1}-${CALLS} (bytes, max)`]: Math.max(...last.map((bytes, i) => bytes - midway[i]!)),
       "WebAssembly linear memory after the calls (bytes, max)": Math.max(...linear),
       "heap limit for the goal (bytes)": ABSOLUTE_LIMIT,
