@@ -2,10 +2,11 @@
 // side by side), prints the machine and a table, writes bench/results.json and the generated
 // section of BENCHMARKS.md. `--only P1,P3` runs a subset and writes nothing.
 
+import { rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { FIXTURE_DIR, type ScenarioResult } from "./harness.ts";
+import { FIXTURE_DIR, LOGS_DIR, type ScenarioResult } from "./harness.ts";
 import { describeMachine } from "./machine.ts";
 import { cpuSnapshot, processesMatching } from "./proc.ts";
 import { markdownReport, rewriteMarkedSection, writeResults, type BenchRun } from "./report.ts";
@@ -82,5 +83,6 @@ if (only) {
   console.log(`wrote ${RESULTS_FILE} and the results section of ${BENCHMARKS_FILE}`);
 }
 console.log(`bench: ${(run.durationMs / 1000).toFixed(0)} s; ${scenarios.filter((s) => s.met).length}/${scenarios.length} goals met`);
+rmSync(LOGS_DIR, { recursive: true, force: true });
 // Every session is closed by now; exit explicitly rather than wait on handles the CLI modules installed.
 process.exit(run.leftoverProcesses.length === 0 ? 0 : 1);
