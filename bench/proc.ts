@@ -26,19 +26,20 @@ export function cpuMs(pid: number): number {
 }
 
 /**
- * CPU used on the whole machine (user, nice, system, irq, softirq; not idle, iowait or steal) and by
- * this process's tree (itself, its live descendants, and everything they reaped), in ms. Between
- * two snapshots, the machine's delta minus ours is what other processes used meanwhile.
+ * CPU used on the whole machine (user, nice, system, irq, softirq; not idle, iowait or steal), by
+ * this process's tree (itself, its live descendants, and everything they reaped), and taken by the
+ * hypervisor (steal), in ms. Between two snapshots, the machine's delta minus ours is what other
+ * processes used meanwhile.
  */
-export function cpuSnapshot(): { machineMs: number; oursMs: number } {
+export function cpuSnapshot(): { machineMs: number; oursMs: number; stealMs: number } {
   const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const [user, nice, system, , , irq, softirq] = fields as [number, number, number, number, number, number, number];
+  const [user, nice, system, , , irq, softirq, steal] = fields as [number, number, number, number, number, number, number, number];
   let oursTicks = 0;
   for (const pid of processTree(process.pid)) {
     const stat = statFields(pid);
     if (stat) oursTicks += Number(stat[11]) + Number(stat[12]) + Number(stat[13]) + Number(stat[14]);
   }
-  return { machineMs: ticksToMs(user + nice + system + irq + softirq), oursMs: ticksToMs(oursTicks) };
+  return { machineMs: ticksToMs(user + nice + system + irq + softirq), oursMs: ticksToMs(oursTicks), stealMs: ticksToMs(steal) };
 }
 
 /** CPU time of this process's children that have exited and been waited for, and of theirs, in ms. */

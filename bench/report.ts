@@ -11,6 +11,8 @@ export interface BenchRun {
   durationMs: number;
   /** Share of the machine's CPU (all cores) that processes other than the bench's used during the run. */
   otherCpuShare: number;
+  /** Share of the machine's CPU time the hypervisor took (steal) during the run. */
+  stealShare: number;
   machine: Machine;
   scenarios: ScenarioResult[];
   /** Processes pointing at fixtures/bench still alive when the bench finished (should be none). */
@@ -79,7 +81,8 @@ export function markdownReport(run: BenchRun): string {
       `@modelcontextprotocol/sdk ${m.packages.sdk}, quickjs-emscripten ${m.packages.quickjs}, esbuild ${m.packages.esbuild}, zod ${m.packages.zod}. ` +
       `Load average (1/5/15 min) at start ${load(m.loadStart)}, at end ${load(m.loadEnd)} (P7 itself keeps ~25 processes busy). ` +
       `Processes other than the bench's used ${percent(run.otherCpuShare)} of the CPU during the run, ` +
-      `at most ${percent(Math.max(...run.scenarios.map((r) => r.otherCpuShare ?? 0)))} during one scenario.`,
+      `at most ${percent(Math.max(...run.scenarios.map((r) => r.otherCpuShare ?? 0)))} during one scenario; ` +
+      `the hypervisor took ${percent(run.stealShare)} (steal).`,
     "",
     markdownTable(run.scenarios),
     "",

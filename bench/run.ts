@@ -69,6 +69,7 @@ const run: BenchRun = {
   generatedAt: new Date().toISOString(),
   durationMs,
   otherCpuShare: Number(Math.max(0, otherMs / (durationMs * machine.nproc)).toFixed(3)),
+  stealShare: Number(((cpuAtEnd.stealMs - cpuAtStart.stealMs) / (durationMs * machine.nproc)).toFixed(3)),
   machine,
   scenarios,
   leftoverProcesses: processesMatching(FIXTURE_DIR),
