@@ -22,10 +22,27 @@ function describeIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ");
 }
 
+/**
+ * Compiled schemas by tool name. Every session builds its own built-ins (they keep per-session
+ * state), but a built-in's arguments are fixed in code, so the zod object and its JSON Schema
+ * (~5 ms for all of them) are built once per process.
+ */
+const compiled = new Map<string, { schema: z.ZodObject; inputSchema: Record<string, unknown> }>();
+
+function compile(def: BuiltinDefinition<z.ZodRawShape>): { schema: z.ZodObject; inputSchema: Record<string, unknown> } {
+  let entry = compiled.get(def.name);
+  if (!entry) {
+    const schema = z.object(def.args).strict();
+    const { $schema: _, ...inputSchema } = z.toJSONSchema(schema) as Record<string, unknown>;
+    entry = { schema, inputSchema };
+    compiled.set(def.name, entry);
+  }
+  return entry;
+}
+
 export function defineBuiltin<S extends z.ZodRawShape>(def: BuiltinDefinition<S>): RegisteredTool {
-  const schema = z.object(def.args).strict();
+  const { schema, inputSchema } = compile(def as unknown as BuiltinDefinition<z.ZodRawShape>);
   const rawMeta = def.meta ?? {};
-  const { $schema: _, ...inputSchema } = z.toJSONSchema(schema) as Record<string, unknown>;
   return {
     name: def.name,
     description: def.description,
@@ -35,7 +52,7 @@ export function defineBuiltin<S extends z.ZodRawShape>(def: BuiltinDefinition<S>
     source: BUILTIN_SOURCE,
     transport: "builtin",
     async invoke({ args, context }) {
-      const parsed = schema.safeParse(args);
+      const parsed = (schema as unknown as z.ZodObject<S>).safeParse(args);
       if (!parsed.success) {
         const missing = parsed.error.issues.filter((i) => i.code === "invalid_type" && i.input === undefined);
         const message = `${def.name}: invalid arguments: ${describeIssues(parsed.error)}`;
