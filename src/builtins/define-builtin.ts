@@ -29,7 +29,7 @@ function describeIssues(error: z.ZodError): string {
  */
 const compiled = new Map<string, { schema: z.ZodObject; inputSchema: Record<string, unknown> }>();
 
-function compile(def: BuiltinDefinition<z.ZodRawShape>): { schema: z.ZodObject; inputSchema: Record<string, unknown> } {
+function compile<S extends z.ZodRawShape>(def: BuiltinDefinition<S>): { schema: z.ZodObject<S>; inputSchema: Record<string, unknown> } {
   let entry = compiled.get(def.name);
   if (!entry) {
     const schema = z.object(def.args).strict();
@@ -37,11 +37,12 @@ function compile(def: BuiltinDefinition<z.ZodRawShape>): { schema: z.ZodObject; 
     entry = { schema, inputSchema };
     compiled.set(def.name, entry);
   }
-  return entry;
+  // A name always comes with the same arguments (they are written in code), so the shape is S.
+  return entry as { schema: z.ZodObject<S>; inputSchema: Record<string, unknown> };
 }
 
 export function defineBuiltin<S extends z.ZodRawShape>(def: BuiltinDefinition<S>): RegisteredTool {
-  const { schema, inputSchema } = compile(def as unknown as BuiltinDefinition<z.ZodRawShape>);
+  const { schema, inputSchema } = compile(def);
   const rawMeta = def.meta ?? {};
   return {
     name: def.name,
@@ -52,7 +53,7 @@ export function defineBuiltin<S extends z.ZodRawShape>(def: BuiltinDefinition<S>
     source: BUILTIN_SOURCE,
     transport: "builtin",
     async invoke({ args, context }) {
-      const parsed = (schema as unknown as z.ZodObject<S>).safeParse(args);
+      const parsed = schema.safeParse(args);
       if (!parsed.success) {
         const missing = parsed.error.issues.filter((i) => i.code === "invalid_type" && i.input === undefined);
         const message = `${def.name}: invalid arguments: ${describeIssues(parsed.error)}`;

@@ -8,7 +8,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { builtinTools } from "../builtins/index.ts";
 import { checkBundle } from "../bundle/check-bundle.ts";
 import { didYouMean } from "../config/did-you-mean.ts";
 import {
@@ -29,7 +28,7 @@ import {
   formatProblem,
   type ConfigProblem,
 } from "../errors.ts";
-import { formatNameFinding, type NameFinding } from "../registry/tool-names.ts";
+import { formatNameFinding, SCOPING_TAG, type NameFinding } from "../registry/tool-names.ts";
 import { classifiersFor, needsAgentMessage, planTrail, trailHints } from "../run/plan.ts";
 import { formatTrailProblem, validatePlan } from "../run/validate.ts";
 import type { ResolvedServer } from "../servers/launch.ts";
@@ -303,7 +302,7 @@ export async function checkWorkspace(
     throw new UsageError(`check: unknown target "${options.target}"${didYouMean(options.target, workspace.targets.keys())}`);
   }
   for (const warning of workspace.warnings) {
-    findings.problem("warning", warning.message.startsWith("[TrailmapScopingCheck]") ? "trailmap-scope" : "config", warning);
+    findings.problem("warning", warning.message.startsWith(SCOPING_TAG) ? "trailmap-scope" : "config", warning);
   }
 
   const logsDir = options.logsDir ?? (await mkdtemp(join(tmpdir(), "trailblaze-check-")));

@@ -291,13 +291,12 @@ export class McpConnection implements AsyncDisposable {
     if (this.#closing || this.#death) return;
     // An explanation that fails is itself the explanation (e.g. the process never started);
     // either way this promise settles without rejecting, since it may be awaited much later.
-    this.#deathSettled = this.#explainClose().then(
-      (error) => error,
-      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-    ).then((error) => {
-      this.#death = error;
-      for (const listener of this.#deathListeners) listener(error);
-    });
+    this.#deathSettled = this.#explainClose()
+      .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))
+      .then((error) => {
+        this.#death = error;
+        for (const listener of this.#deathListeners) listener(error);
+      });
   }
 
   /**

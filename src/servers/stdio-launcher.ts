@@ -3,7 +3,7 @@
 // the SDK Client to it.
 
 import { dirname, join } from "node:path";
-import { ServerExitedError, type ProcessExit } from "../errors.ts";
+import { ServerExitedError } from "../errors.ts";
 import type { SessionSpec } from "../session/session-spec.ts";
 import { detectRuntime, explainStartupFailure } from "../transports/stdio/runtime.ts";
 import { ProcessTransport } from "../transports/stdio/process-transport.ts";
@@ -70,12 +70,7 @@ export const launchStdioServer: Launcher = async (server: ResolvedServer, spec: 
     ...(server.maxMessageBytes !== undefined ? { maxMessageBytes: server.maxMessageBytes } : {}),
   });
   const explainExit = async (during: string): Promise<Error> => {
-    let exit: ProcessExit;
-    try {
-      exit = await transport.exited;
-    } catch (error) {
-      return error as Error; // a SpawnError: the process never ran
-    }
+    const exit = await transport.exited;
     if (transport.failure) return transport.failure;
     const tail = transport.stderrTail();
     const hint = server.kind === "script" ? explainStartupFailure(tail, server.script) : undefined;
