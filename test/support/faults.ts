@@ -8,6 +8,7 @@ import { findConfigDir, loadWorkspace } from "../../src/config/workspace.ts";
 import { launchStdioServer } from "../../src/servers/stdio-launcher.ts";
 import { resolveSessionSpec, type SessionFlags } from "../../src/session/session-spec.ts";
 import { Session, type ServerLogEntry, type SessionOptions } from "../../src/session/session.ts";
+import { formatNameFinding } from "../../src/registry/tool-names.ts";
 import { descendants, groupAlive, identityAlive, processAlive, type ProcessIdentity } from "../../src/transports/stdio/process-group.ts";
 import { REPO, TEST_PATH, tempDir } from "./cli.ts";
 
@@ -17,6 +18,8 @@ export const faultLogs = tempDir("fault-logs");
 export interface Reported {
   notices: string[];
   warnings: string[];
+  /** Naming findings, every time (the default is once per process, which depends on test order). */
+  names: string[];
   logs: ServerLogEntry[];
   toolsChanged: string[];
   fatal: Error[];
@@ -41,11 +44,12 @@ export async function startFaultSession(
     cwd: FAULTS,
     env: { ...process.env, PATH: TEST_PATH, ...env },
   });
-  const reported: Reported = { notices: [], warnings: [], logs: [], toolsChanged: [], fatal: [] };
+  const reported: Reported = { notices: [], warnings: [], names: [], logs: [], toolsChanged: [], fatal: [] };
   const session = await Session.start(spec, {
     launchers: { host: launchStdioServer, "on-device": launchStdioServer },
     onNotice: (message) => reported.notices.push(message),
     onWarning: (message) => reported.warnings.push(message),
+    onNameWarning: (finding, source) => reported.names.push(formatNameFinding(finding, source)),
     onServerLog: (entry) => reported.logs.push(entry),
     onToolsChanged: (source) => reported.toolsChanged.push(source),
     ...options,
