@@ -6,12 +6,12 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { builtinTools } from "../src/builtins/index.ts";
 import { startSession } from "../src/cli/open-session.ts";
 import { loadWorkspace, type Workspace } from "../src/config/workspace.ts";
 import type { Session } from "../src/session/session.ts";
 import { detectRuntime } from "../src/transports/stdio/runtime.ts";
-import { resolveSessionSpec, type AgentMode } from "../src/session/session-spec.ts";
+import { resolveSessionSpec } from "../src/session/session-spec.ts";
+import type { AgentMode } from "../src/core/server-kinds.ts";
 import { pairedRatios, summarize, type Summary } from "./stats.ts";
 
 /** The bench workspace: `trailblaze-config/` with targets one / three / five, `tools/echo-*.ts`. */
@@ -54,7 +54,7 @@ export async function openBenchSession(target: string, agent: AgentMode = "host"
     env: ENV,
     isTTY: false,
   };
-  return startSession(spec, io, { builtins: builtinTools() });
+  return startSession(spec, io);
 }
 
 /** A raw SDK client (the baseline): `Client` + `StdioClientTransport` spawning `script` with the same bun, connected and listed. */

@@ -1,7 +1,9 @@
-// The host side of the in-process MCP transport: implements the SDK's `Transport` so an SDK
-// `Client` drives a QuickJS server exactly like a stdio one. Messages cross as JSON strings.
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+// The host side of the in-process MCP transport: implements the transport contract
+// (src/transports/transport.ts) so an SDK `Client` drives a QuickJS server exactly like a stdio
+// one. Messages cross as JSON strings.
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { TrailblazeError } from "../src/errors.ts";
+import type { ManagedTransport, ServerPhase } from "../src/transports/transport.ts";
 
 /** What the transport needs from the server that owns the VM. */
 export interface GuestChannel {
@@ -9,19 +11,27 @@ export interface GuestChannel {
   toGuest(message: JSONRPCMessage): void;
   /** Closes the server (idempotent); calls back `closed()` on this transport. */
   close(): Promise<void>;
+  /** Why the server stopped unasked (see ManagedTransport.failure). */
+  failure(phase: ServerPhase): Promise<TrailblazeError>;
+  /** The guest console tail. */
+  diagnostics(): readonly string[];
 }
 
-export class QuickJsHostTransport implements Transport {
+export class QuickJsHostTransport implements ManagedTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+  readonly pid = undefined;
   private started = false;
   private done = false;
   /** Guest→host messages wait here until the guest is idle, then go out in order. */
   private readonly outbox: JSONRPCMessage[] = [];
   private flushing = false;
 
-  constructor(private readonly channel: GuestChannel) {}
+  constructor(
+    readonly name: string,
+    private readonly channel: GuestChannel,
+  ) {}
 
   async start(): Promise<void> {
     if (this.started) {
@@ -36,6 +46,19 @@ export class QuickJsHostTransport implements Transport {
 
   async close(): Promise<void> {
     await this.channel.close();
+  }
+
+  /** In-process there is no grace period to skip: the same as `close()`. */
+  terminate(): Promise<void> {
+    return this.channel.close();
+  }
+
+  failure(phase: ServerPhase): Promise<TrailblazeError> {
+    return this.channel.failure(phase);
+  }
+
+  diagnostics(): readonly string[] {
+    return this.channel.diagnostics();
   }
 
   /** Queues a message for `onmessage`; delivered asynchronously so the client never re-enters the guest. */

@@ -2,9 +2,17 @@
 // memory, stack and per-delivery time limits, exposed to the host as an SDK `Transport`. Owns
 // fault handling: a handler past its deadline fails its request and the VM stays usable;
 // running out of memory (or not stopping when interrupted) stops the server.
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { SandboxError } from "../src/errors.ts";
+import {
+  ErrorCode,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  JSONRPCMessageSchema,
+  type JSONRPCMessage,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, SandboxError, withTail, type TrailblazeError } from "../src/errors.ts";
+import type { ManagedTransport, ServerPhase } from "../src/transports/transport.ts";
 import { QuickJsHostTransport } from "./host-transport.ts";
 import { preludeSource } from "./prelude-source.ts";
 import { MIN_MEMORY_BYTES, newQuickJsInstance, type QuickJsVariant } from "./quickjs-module.ts";
@@ -15,6 +23,8 @@ export const MAX_STACK_LIMIT_BYTES = 256 * 1024;
 export const DEFAULT_CALL_DEADLINE_MS = 10_000;
 /** Guest stack frames kept in a SandboxError message. */
 const STACK_FRAMES = 10;
+/** Guest console lines kept for `diagnostics()`. */
+const CONSOLE_TAIL_LINES = 64;
 
 export interface QuickJsServerOptions {
   /** Names the server in messages and stack traces (e.g. the toolset id or file name). */
@@ -53,7 +63,7 @@ export interface QuickJsServerOptions {
 
 export interface QuickJsServer {
   /** Connect an SDK `Client` to this, as to a stdio transport. */
-  readonly transport: Transport;
+  readonly transport: ManagedTransport;
   /** `bytes`: live guest heap (QuickJS's accounting); `linearBytes`: the instance's memory size. 0 once closed. */
   memoryUsage(): { bytes: number; linearBytes: number };
   /**
@@ -70,8 +80,6 @@ interface Pending {
   label: string;
 }
 
-const isRequest = (m: JSONRPCMessage): m is Extract<JSONRPCMessage, { method: string; id: RequestId }> => "method" in m && "id" in m;
-const isResponse = (m: JSONRPCMessage): m is Extract<JSONRPCMessage, { id: RequestId }> => !("method" in m) && "id" in m;
 
 /** The text the SDK replied with when a handler threw (as a tool error result or a JSON-RPC error). */
 function failureText(m: JSONRPCMessage): string | undefined {
@@ -92,17 +100,28 @@ class QuickJsServerImpl implements QuickJsServer {
   private readonly deadlineMs: number;
   private readonly startDeadlineMs: number;
   private readonly memoryLimit: number;
+  /** The last guest console lines, oldest first. */
+  private readonly consoleTail: string[] = [];
 
   constructor(module: Awaited<ReturnType<typeof newQuickJsInstance>>, prelude: string, private readonly opts: QuickJsServerOptions) {
     this.deadlineMs = opts.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
     this.startDeadlineMs = opts.startDeadlineMs ?? Math.max(this.deadlineMs, DEFAULT_CALL_DEADLINE_MS);
     this.memoryLimit = opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
-    this.transport = new QuickJsHostTransport({ toGuest: (m) => this.toGuest(m), close: () => this.close() });
+    this.transport = new QuickJsHostTransport(opts.name, {
+      toGuest: (m) => this.toGuest(m),
+      close: () => this.close(),
+      failure: (phase) => this.failure(phase),
+      diagnostics: () => this.consoleTail,
+    });
     this.sandbox = new Sandbox(module, {
       memoryLimitBytes: this.memoryLimit,
       stackLimitBytes: opts.stackLimitBytes ?? MAX_STACK_LIMIT_BYTES,
       callDeadlineMs: this.deadlineMs,
-      onLog: opts.onLog ?? (() => {}),
+      onLog: (level, text) => {
+        this.consoleTail.push(`${level} ${text}`);
+        if (this.consoleTail.length > CONSOLE_TAIL_LINES) this.consoleTail.shift();
+        opts.onLog?.(level, text);
+      },
       onExecute: opts.onExecute,
       onGuestMessage: (json) => this.fromGuest(json),
       onDetach: () => void this.close(),
@@ -133,6 +152,7 @@ class QuickJsServerImpl implements QuickJsServer {
       const why = outcome.timedOut ? `did not connect within ${this.startDeadlineMs} ms (startDeadlineMs)` : "finished evaluating without connecting";
       throw new SandboxError(
         `${this.label} ${why}: the bundle must call server.connect(new StdioServerTransport()) (on-device bundles swap in the in-process transport)`,
+        "not-connected",
       );
     }
     // Top-level code that fails after connecting is reported out of band.
@@ -143,30 +163,32 @@ class QuickJsServerImpl implements QuickJsServer {
     switch (error.kind) {
       case "interrupted":
         return deadlineMs === undefined
-          ? new SandboxError(`${this.label}: ${during} was interrupted after ${this.deadlineMs} ms (callDeadlineMs)`)
-          : new SandboxError(`${this.label}: ${during} was interrupted after ${deadlineMs} ms (startDeadlineMs)`);
+          ? new SandboxError(`${this.label}: ${during} was interrupted after ${this.deadlineMs} ms (callDeadlineMs)`, "interrupted")
+          : new SandboxError(`${this.label}: ${during} was interrupted after ${deadlineMs} ms (startDeadlineMs)`, "interrupted");
       case "stuck":
         return new SandboxError(
           `${this.label} kept running after being interrupted (callDeadlineMs ${this.deadlineMs} ms) while ${during}; the server was stopped`,
+          "stuck",
         );
       case "out-of-memory":
         return new SandboxError(
           `${this.label} ran out of memory while ${during}: it reached memoryLimitBytes (${this.memoryLimit} bytes); the server was stopped`,
+          "out-of-memory",
         );
       default: {
         const frames = error.stack.split("\n").filter((line) => line.trim() !== "");
         const shown = frames.slice(0, STACK_FRAMES);
         if (frames.length > STACK_FRAMES) shown.push(`    ... ${frames.length - STACK_FRAMES} more frame(s)`);
-        return new SandboxError(`${this.label} threw while ${during}: ${error.name}: ${error.message}${shown.length ? `\n${shown.join("\n")}` : ""}`);
+        return new SandboxError(`${this.label} threw while ${during}: ${error.name}: ${error.message}${shown.length ? `\n${shown.join("\n")}` : ""}`, "threw");
       }
     }
   }
 
   private toGuest(message: JSONRPCMessage): void {
     if (this.fatal) throw this.fatal;
-    if (this.closing || !this.sandbox.alive) throw new SandboxError(`${this.label} is closed`);
+    if (this.closing || !this.sandbox.alive) throw new SandboxError(`${this.label} is closed`, "closed");
     let id: RequestId | undefined;
-    if (isRequest(message)) {
+    if (isJSONRPCRequest(message)) {
       id = message.id;
       const tool = message.method === "tools/call" ? (message.params as { name?: unknown } | undefined)?.name : undefined;
       this.inFlight.set(id, { method: message.method, label: typeof tool === "string" ? `${message.method} "${tool}"` : message.method });
@@ -177,15 +199,17 @@ class QuickJsServerImpl implements QuickJsServer {
   }
 
   private fromGuest(json: string): void {
+    // Validated as the SDK's stdio framing validates every line.
     let message: JSONRPCMessage;
     try {
-      message = JSON.parse(json) as JSONRPCMessage;
+      message = JSONRPCMessageSchema.parse(JSON.parse(json));
     } catch (error) {
-      this.transport.error(new SandboxError(`${this.label} sent a message that is not JSON: ${json.slice(0, 200)}`, { cause: error }));
+      this.transport.error(new ProtocolError(`${this.label} sent a message that is not JSON-RPC (skipped): ${json.slice(0, 200)}`, { cause: error }));
       return;
     }
-    const pending = isResponse(message) ? this.inFlight.get(message.id) : undefined;
-    if (isResponse(message) && pending) {
+    const responseId = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) ? message.id : undefined;
+    const pending = responseId === undefined ? undefined : this.inFlight.get(responseId);
+    if (responseId !== undefined && pending) {
       // The SDK turns a handler's exception into a reply; recognise QuickJS's own two.
       const text = failureText(message);
       if (text !== undefined && isOutOfMemoryText(text)) {
@@ -194,11 +218,11 @@ class QuickJsServerImpl implements QuickJsServer {
       }
       if (text === "interrupted" && this.sandbox.interruptedNow) {
         const error = this.describe({ kind: "interrupted", name: "InternalError", message: text, stack: "" }, `handling ${pending.label}`);
-        this.failRequest(message.id, ErrorCode.RequestTimeout, error.message);
+        this.failRequest(responseId, ErrorCode.RequestTimeout, error.message);
         this.transport.error(error);
         return;
       }
-      this.inFlight.delete(message.id);
+      this.inFlight.delete(responseId);
     }
     this.transport.fromGuest(message);
   }
@@ -237,6 +261,14 @@ class QuickJsServerImpl implements QuickJsServer {
     void this.close();
   }
 
+  /** Why the server stopped unasked: its fatal error, else a plain "stopped"; with the console tail. */
+  private async failure(phase: ServerPhase): Promise<TrailblazeError> {
+    const during = phase === "startup" ? "during startup (initialize/tools/list)" : "during the session";
+    const fatal = this.fatal ?? new SandboxError(`${this.label} stopped unexpectedly ${during}`, "closed");
+    if (this.consoleTail.length === 0) return fatal;
+    return new SandboxError(withTail(fatal.message, this.consoleTail, "guest console"), fatal.kind, { cause: fatal.cause });
+  }
+
   memoryUsage(): { bytes: number; linearBytes: number } {
     const usage = this.sandbox.memoryUsage();
     return { bytes: usage.heap, linearBytes: usage.linear };
@@ -247,7 +279,7 @@ class QuickJsServerImpl implements QuickJsServer {
       const failure = this.sandbox.dispose() ?? this.sandbox.disposeFailure;
       this.inFlight.clear();
       await this.transport.closed();
-      if (failure) throw new SandboxError(`${this.label} could not free its QuickJS runtime (a handle leaked): ${failure.message}`, { cause: failure });
+      if (failure) throw new SandboxError(`${this.label} could not free its QuickJS runtime (a handle leaked): ${failure.message}`, "leak", { cause: failure });
     })();
     return this.closing;
   }
@@ -260,15 +292,15 @@ class QuickJsServerImpl implements QuickJsServer {
 function checkLimits(opts: QuickJsServerOptions): void {
   const stack = opts.stackLimitBytes ?? MAX_STACK_LIMIT_BYTES;
   if (!(stack > 0 && stack <= MAX_STACK_LIMIT_BYTES)) {
-    throw new SandboxError(`stackLimitBytes must be between 1 and ${MAX_STACK_LIMIT_BYTES} (got ${stack}): larger QuickJS stacks break the host under Bun/Node`);
+    throw new SandboxError(`stackLimitBytes must be between 1 and ${MAX_STACK_LIMIT_BYTES} (got ${stack}): larger QuickJS stacks break the host under Bun/Node`, "limits");
   }
   const memory = opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
   if (!(memory >= MIN_MEMORY_BYTES && memory <= 2 ** 31)) {
-    throw new SandboxError(`memoryLimitBytes must be between ${MIN_MEMORY_BYTES} (the QuickJS module's initial memory) and ${2 ** 31} (got ${memory})`);
+    throw new SandboxError(`memoryLimitBytes must be between ${MIN_MEMORY_BYTES} (the QuickJS module's initial memory) and ${2 ** 31} (got ${memory})`, "limits");
   }
   for (const key of ["callDeadlineMs", "startDeadlineMs"] as const) {
     const value = opts[key];
-    if (value !== undefined && !(value > 0)) throw new SandboxError(`${key} must be a positive number of milliseconds (got ${value})`);
+    if (value !== undefined && !(value > 0)) throw new SandboxError(`${key} must be a positive number of milliseconds (got ${value})`, "limits");
   }
 }
 

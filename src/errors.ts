@@ -62,9 +62,10 @@ function describeExit(exit: ProcessExit): string {
   return `exited with code ${exit.exitCode}`;
 }
 
-function withTail(message: string, stderrTail: readonly string[]): string {
-  if (stderrTail.length === 0) return `${message} (no stderr output)`;
-  return `${message}\n--- last ${stderrTail.length} stderr line(s) ---\n${stderrTail.join("\n")}`;
+/** `message` followed by a server's last output lines (`what`: stderr, or the guest console). */
+export function withTail(message: string, tail: readonly string[], what = "stderr"): string {
+  if (tail.length === 0) return `${message} (no ${what} output)`;
+  return `${message}\n--- last ${tail.length} ${what} line(s) ---\n${tail.join("\n")}`;
 }
 
 /** The process could not be started at all (ENOENT, EACCES...). */
@@ -158,10 +159,23 @@ export class ToolNameError extends TrailblazeError {
   }
 }
 
+/**
+ * What went wrong in a QuickJS server: `out-of-memory` and `stuck` (kept running after an
+ * interrupt) stop it; `interrupted` (a delivery past its deadline) and `threw` fail one request or
+ * its start; `not-connected` (the bundle never called connect), `closed` (used after close or
+ * stopped unasked), `limits` (bad options), `leak` (a handle outlived the VM: a host bug).
+ */
+export type SandboxFailureKind = "out-of-memory" | "stuck" | "interrupted" | "threw" | "not-connected" | "closed" | "limits" | "leak";
+
 /** Something went wrong inside the QuickJS sandbox itself (not in a tool). */
 export class SandboxError extends TrailblazeError {
   override readonly code = "SANDBOX";
   override readonly exitCode = 1;
+  readonly kind: SandboxFailureKind;
+  constructor(message: string, kind: SandboxFailureKind, options?: { cause?: unknown }) {
+    super(message, options);
+    this.kind = kind;
+  }
 }
 
 /** esbuild failed, or a bundle uses something the on-device runtime cannot provide. */

@@ -4,7 +4,7 @@
 
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { ToolProgress } from "../src/registry/registry.ts";
+import type { ToolProgress } from "../src/core/server-kinds.ts";
 import { cliProcess } from "./support/cli.ts";
 import {
   closeFaultSessions,

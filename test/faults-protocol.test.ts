@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ToolCollisionError, ToolNotFoundError } from "../src/errors.ts";
-import type { ToolProgress } from "../src/registry/registry.ts";
+import type { ToolProgress } from "../src/core/server-kinds.ts";
 import { closeFaultSessions, eventually, faultLogs, rejection, startFaultSession, survivors } from "./support/faults.ts";
 
 afterAll(closeFaultSessions);

@@ -5,10 +5,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { findConfigDir, loadWorkspace } from "../src/config/workspace.ts";
-import { launchStdioServer } from "../src/servers/stdio-launcher.ts";
+import { STDIO_IN_BOTH_MODES } from "./support/launchers.ts";
 import { resolveSessionSpec, type SessionFlags } from "../src/session/session-spec.ts";
 import { Session } from "../src/session/session.ts";
-import { builtinTools } from "../src/builtins/index.ts";
 import { processAlive } from "../src/transports/stdio/process-group.ts";
 import { cli, cliProcess, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
 
@@ -21,8 +20,7 @@ async function startSession(flags: SessionFlags, extraEnv: Record<string, string
   const workspace = await loadWorkspace(await findConfigDir({ cwd: HOST }));
   const spec = resolveSessionSpec(workspace, { logs, ...flags }, { cwd: HOST, env: { ...env, ...extraEnv } });
   const session = await Session.start(spec, {
-    launchers: { host: launchStdioServer, "on-device": launchStdioServer },
-    builtins: builtinTools(),
+    launchers: STDIO_IN_BOTH_MODES,
   });
   opened.push(session);
   return session;

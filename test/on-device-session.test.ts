@@ -4,10 +4,7 @@
 
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { builtinTools } from "../src/builtins/index.ts";
 import { findConfigDir, loadWorkspace } from "../src/config/workspace.ts";
-import { launchQuickJsServer } from "../src/servers/quickjs-launcher.ts";
-import { launchStdioServer } from "../src/servers/stdio-launcher.ts";
 import { resolveSessionSpec, type SessionFlags } from "../src/session/session-spec.ts";
 import { Session } from "../src/session/session.ts";
 import { REPO, TEST_PATH, tempDir } from "./support/cli.ts";
@@ -19,10 +16,7 @@ afterAll(async () => void (await Promise.all(opened.map((s) => s.close()))));
 async function start(workspaceDir: string, flags: SessionFlags): Promise<Session> {
   const workspace = await loadWorkspace(await findConfigDir({ cwd: workspaceDir }));
   const spec = resolveSessionSpec(workspace, { logs, ...flags }, { cwd: workspaceDir, env: { ...process.env, PATH: TEST_PATH } });
-  const session = await Session.start(spec, {
-    launchers: { host: launchStdioServer, "on-device": launchQuickJsServer },
-    builtins: builtinTools(),
-  });
+  const session = await Session.start(spec, {});
   opened.push(session);
   return session;
 }

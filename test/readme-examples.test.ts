@@ -6,9 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { findConfigDir, loadWorkspace } from "../src/config/workspace.ts";
-import { isSuccess, type ToolResult } from "../src/dispatcher/tool-result.ts";
-import { launchQuickJsServer } from "../src/servers/quickjs-launcher.ts";
-import { launchStdioServer } from "../src/servers/stdio-launcher.ts";
+import { isSuccess, type ToolResult } from "../src/core/tool-result.ts";
 import { resolveSessionSpec, type SessionFlags } from "../src/session/session-spec.ts";
 import { Session } from "../src/session/session.ts";
 import { cli, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
@@ -122,7 +120,7 @@ describe("the example tools", () => {
     const workspace = await loadWorkspace(await findConfigDir({ cwd: EXAMPLES }), { cwd: EXAMPLES });
     const env = { ...process.env, PATH: TEST_PATH, MYAPP_API: `http://127.0.0.1:${backend.port}` };
     const spec = resolveSessionSpec(workspace, { logs, ...flags, agent }, { cwd: EXAMPLES, env });
-    const session = await Session.start(spec, { launchers: { host: launchStdioServer, "on-device": launchQuickJsServer } });
+    const session = await Session.start(spec, {});
     opened.push(session);
     return session;
   }
@@ -131,8 +129,7 @@ describe("the example tools", () => {
     const session = await start(agent, flags);
     const results: ToolResult[] = [];
     for (const [tool, args] of steps) {
-      const result = await session.dispatcher.dispatch(tool, args);
-      if (isSuccess(result)) session.spec.memory.apply(result.memoryDelta, result.memoryDeletions);
+      const result = await session.call(tool, args);
       results.push(result);
     }
     await session.close();

@@ -5,9 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { findConfigDir, loadWorkspace } from "../src/config/workspace.ts";
 import { ToolNotFoundError } from "../src/errors.ts";
-import { isSuccess } from "../src/dispatcher/tool-result.ts";
-import { launchQuickJsServer } from "../src/servers/quickjs-launcher.ts";
-import { launchStdioServer } from "../src/servers/stdio-launcher.ts";
+import { isSuccess } from "../src/core/tool-result.ts";
 import { resolveSessionSpec, type SessionFlags } from "../src/session/session-spec.ts";
 import { Session } from "../src/session/session.ts";
 import { REPO, TEST_PATH, tempDir } from "./support/cli.ts";
@@ -45,7 +43,7 @@ afterAll(async () => {
 async function startSession(flags: SessionFlags, env: Record<string, string | undefined>): Promise<Session> {
   const workspace = await loadWorkspace(await findConfigDir({ cwd: SHOP }), { cwd: SHOP });
   const spec = resolveSessionSpec(workspace, { logs, ...flags }, { cwd: SHOP, env: { ...process.env, PATH: TEST_PATH, ...env } });
-  const session = await Session.start(spec, { launchers: { host: launchStdioServer, "on-device": launchQuickJsServer } });
+  const session = await Session.start(spec, {});
   opened.push(session);
   return session;
 }
@@ -62,15 +60,14 @@ describe("host agent", () => {
       structuredContent: { accountId: "acct_1", email: "grace@example.com" },
       memoryDelta: { accountId: "acct_1" },
     });
-    const flags = await session.dispatcher.dispatch("shop_fetchFeatureFlags");
+    const flags = await session.call("shop_fetchFeatureFlags");
     expect(flags).toMatchObject({
       variant: "Success",
       message: "2 feature flag(s)",
       structuredContent: { flags: { newCheckout: true, darkMode: false } },
       memoryDelta: { "flag.newCheckout": true, "flag.darkMode": false },
     });
-    if (isSuccess(flags)) session.spec.memory.apply(flags.memoryDelta, flags.memoryDeletions);
-    expect(session.spec.memory.snapshot()).toEqual({ "flag.newCheckout": true, "flag.darkMode": false });
+    expect(session.memory.snapshot()).toEqual({ "flag.newCheckout": true, "flag.darkMode": false });
     expect(received).toEqual([
       { method: "POST", path: "/accounts", body: { email: "grace@example.com", name: "Grace" } },
       { method: "GET", path: "/flags", body: undefined },

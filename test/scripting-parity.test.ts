@@ -5,9 +5,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { findConfigDir, loadWorkspace } from "../src/config/workspace.ts";
-import { isSuccess, type ToolResult } from "../src/dispatcher/tool-result.ts";
-import { launchQuickJsServer } from "../src/servers/quickjs-launcher.ts";
-import { launchStdioServer } from "../src/servers/stdio-launcher.ts";
+import { isSuccess, type ToolResult } from "../src/core/tool-result.ts";
 import { resolveSessionSpec, type SessionFlags } from "../src/session/session-spec.ts";
 import { Session } from "../src/session/session.ts";
 import { processAlive } from "../src/transports/stdio/process-group.ts";
@@ -22,7 +20,7 @@ type Agent = "host" | "on-device";
 async function startSession(agent: Agent, flags: SessionFlags = {}): Promise<Session> {
   const workspace = await loadWorkspace(await findConfigDir({ cwd: SHOP }), { cwd: SHOP });
   const spec = resolveSessionSpec(workspace, { logs, ...flags, agent }, { cwd: SHOP, env: { ...process.env, PATH: TEST_PATH } });
-  const session = await Session.start(spec, { launchers: { host: launchStdioServer, "on-device": launchQuickJsServer } });
+  const session = await Session.start(spec, {});
   opened.push(session);
   return session;
 }
@@ -47,11 +45,10 @@ async function runSteps(agent: Agent, steps: Step[], flags: SessionFlags = {}): 
   const results: ToolResult[] = [];
   for (const step of steps) {
     expect(session.registry.get(step.tool)?.transport).toBe(agent === "host" ? "stdio" : "quickjs");
-    const result = await session.dispatcher.dispatch(step.tool, step.args ?? {});
-    if (isSuccess(result)) session.spec.memory.apply(result.memoryDelta, result.memoryDeletions);
+    const result = await session.call(step.tool, step.args ?? {});
     results.push(result);
   }
-  const memory = session.spec.memory.snapshot();
+  const memory = session.memory.snapshot();
   const pids = session.pids();
   await session.close();
   expect(pids.filter(processAlive)).toEqual([]);

@@ -3,7 +3,7 @@
 // calls per side as alternating blocks, so all sides see the same moments of machine load.
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { isSuccess } from "../../src/dispatcher/tool-result.ts";
+import { isSuccess } from "../../src/core/tool-result.ts";
 import type { Session } from "../../src/session/session.ts";
 import { timed } from "../harness.ts";
 

@@ -4,9 +4,9 @@
 
 import { startQuickJsServer } from "../../runtime-quickjs/index.ts";
 import { bundleEntry } from "../../src/bundle/bundle-entry.ts";
-import { isSuccess } from "../../src/dispatcher/tool-result.ts";
+import { isSuccess } from "../../src/core/tool-result.ts";
 import { McpConnection } from "../../src/servers/mcp-connection.ts";
-import { buildContext } from "../../src/session/context.ts";
+import { buildContext } from "../../src/core/context.ts";
 import { ECHO_SCRIPT, FIXTURE_DIR, ratioResult, series, type ScenarioResult } from "../harness.ts";
 
 const CALLS = 10_000;

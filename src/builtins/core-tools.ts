@@ -2,7 +2,7 @@
 
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
-import { exceptionThrown, success, type ToolResult } from "../dispatcher/tool-result.ts";
+import { exceptionThrown, success, type ToolResult } from "../core/tool-result.ts";
 import type { RegisteredTool } from "../registry/registry.ts";
 import { defineBuiltin } from "./define-builtin.ts";
 

@@ -4,8 +4,8 @@
 import { z } from "zod";
 import type { RegisteredTool } from "../registry/registry.ts";
 import { readToolMeta } from "../registry/tool-meta.ts";
-import type { TrailblazeContext } from "../session/context.ts";
-import { exceptionThrown, missingRequiredArgs, type ToolResult } from "../dispatcher/tool-result.ts";
+import type { TrailblazeContext } from "../core/context.ts";
+import { exceptionThrown, missingRequiredArgs, type ToolResult } from "../core/tool-result.ts";
 
 export const BUILTIN_SOURCE = "builtin";
 

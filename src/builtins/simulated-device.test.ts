@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { buildContext } from "../session/context.ts";
+import { buildContext } from "../core/context.ts";
 import { SimulatedDevice, simulatedDeviceTools } from "./simulated-device.ts";
 
 const context = buildContext({ platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" }, {});

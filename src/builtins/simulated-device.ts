@@ -4,9 +4,9 @@
 // and tools that would have to look at a screen fail instead of passing.
 
 import { z } from "zod";
-import { exceptionThrown, missingRequiredArgs, success, type Success, type ToolResult } from "../dispatcher/tool-result.ts";
+import { exceptionThrown, missingRequiredArgs, success, type Success, type ToolResult } from "../core/tool-result.ts";
 import type { RegisteredTool } from "../registry/registry.ts";
-import type { TrailblazeContext } from "../session/context.ts";
+import type { TrailblazeContext } from "../core/context.ts";
 import { defineBuiltin } from "./define-builtin.ts";
 
 /** Toolset the simulated device's tools are pushed into (shown by `bun trailblaze tools`). */

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { checkBundle } from "../bundle/check-bundle.ts";
-import { didYouMean } from "../config/did-you-mean.ts";
+import { didYouMean } from "../core/did-you-mean.ts";
 import {
   displayPath,
   loadWorkspace,
@@ -28,12 +28,13 @@ import {
   formatProblem,
   type ConfigProblem,
 } from "../errors.ts";
-import { formatNameFinding, SCOPING_TAG, type NameFinding } from "../registry/tool-names.ts";
+import { formatNameFinding, SCOPING_TAG, type NameFinding } from "../core/tool-names.ts";
 import { classifiersFor, needsAgentMessage, planTrail, trailHints } from "../run/plan.ts";
 import { formatTrailProblem, validatePlan } from "../run/validate.ts";
-import type { ResolvedServer } from "../servers/launch.ts";
+import type { ResolvedServer } from "../config/script-paths.ts";
 import type { Session, SessionWarningKind } from "../session/session.ts";
-import { resolveSessionSpec, type AgentMode, type SessionSpec } from "../session/session-spec.ts";
+import { resolveSessionSpec, type SessionSpec } from "../session/session-spec.ts";
+import type { AgentMode } from "../core/server-kinds.ts";
 import { discoverTrails } from "../trail/discover.ts";
 import { readTrailFiles } from "../trail/trail-file.ts";
 import { skipReason } from "../trail/select-recording.ts";

@@ -6,20 +6,16 @@ import { dirname, relative, resolve } from "node:path";
 import { configDirAbove } from "../config/config-dir.ts";
 import { findConfigDir, formatWarnings, loadWorkspace, type Workspace } from "../config/workspace.ts";
 import { ConfigNotFoundError } from "../errors.ts";
-import { launchStdioServer } from "../servers/stdio-launcher.ts";
-import { launchQuickJsServer } from "../servers/quickjs-launcher.ts";
 import { Session, type SessionOptions } from "../session/session.ts";
 import { resolveSessionSpec, type SessionFlags, type SessionSpec, type TrailSessionHints } from "../session/session-spec.ts";
 import type { CliIO } from "./command.ts";
 import { track } from "./reaper.ts";
 
-export type StartSessionOptions = Partial<Pick<SessionOptions, "builtins" | "onCall" | "onWarning" | "onNameWarning" | "onNotice">>;
+export type StartSessionOptions = Pick<SessionOptions, "builtins" | "onCall" | "onWarning" | "onNameWarning" | "onNotice">;
 
 export interface OpenSessionOptions extends StartSessionOptions {
   trail?: TrailSessionHints;
 }
-
-export type OpenedSession = Session & AsyncDisposable;
 
 /**
  * `bun trailblaze run path/to/workspace/trails` from outside the workspace: when neither
@@ -60,7 +56,6 @@ export async function loadCliWorkspace(flags: { config?: string | undefined }, i
 /** Starts a session for a resolved spec, tracked by the reaper until it is closed. */
 export async function startSession(spec: SessionSpec, io: CliIO, options: StartSessionOptions = {}): Promise<Session> {
   const session = await Session.start(spec, {
-    launchers: { host: launchStdioServer, "on-device": launchQuickJsServer },
     ...(options.builtins ? { builtins: options.builtins } : {}),
     ...(options.onCall ? { onCall: options.onCall } : {}),
     ...(options.onNameWarning ? { onNameWarning: options.onNameWarning } : {}),

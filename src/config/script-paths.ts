@@ -5,8 +5,31 @@ import { statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { ConfigError } from "../errors.ts";
 import type { ConfigProblem } from "../errors.ts";
-import type { ResolvedServer } from "../servers/launch.ts";
 import type { ServerEntry, ServerLimits, TargetConfig } from "./target-config.ts";
+import type { Where } from "./yaml-file.ts";
+
+/** Where a server entry is written, for located messages (`targets/x.yaml:4:5 mcp_servers[1].env.TOKEN: …`). */
+export interface ServerOrigin {
+  where: Where;
+  /** Position in `mcp_servers:` (0-based). */
+  index: number;
+}
+
+/** A server entry with its paths resolved. */
+export type ResolvedServer =
+  | ({ kind: "script"; /** absolute */ script: string; /** absolute */ bundle?: string; display: string; origin?: ServerOrigin } & ServerLimits)
+  | ({
+      kind: "command";
+      /** As written; `${VAR}` / `${VAR:-default}` are expanded at launch, against the session's env. */
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      /** absolute; default: the session's working directory */
+      cwd?: string;
+      display: string;
+      origin?: ServerOrigin;
+    } & ServerLimits);
+
 
 type Kind = "file" | "folder";
 

@@ -4,8 +4,8 @@
 import * as z from "zod";
 import { ConfigError } from "../errors.ts";
 import type { ConfigProblem } from "../errors.ts";
-import { findDriver, knownDriverKeys, parsePlatform } from "../session/drivers.ts";
-import { unknownNameMessage } from "./did-you-mean.ts";
+import { findDriver, knownDriverKeys, parsePlatform } from "../core/drivers.ts";
+import { unknownNameMessage } from "../core/did-you-mean.ts";
 import { isPlainMap, valueAt } from "./describe.ts";
 import { validateWith } from "./validate.ts";
 import type { Validated } from "./validate.ts";

@@ -4,9 +4,9 @@
 import * as z from "zod";
 import { ConfigError } from "../errors.ts";
 import type { ConfigProblem } from "../errors.ts";
-import { findDriver, parsePlatform } from "../session/drivers.ts";
-import type { Platform } from "../session/drivers.ts";
-import { unknownNameMessage } from "./did-you-mean.ts";
+import { findDriver, parsePlatform } from "../core/drivers.ts";
+import type { Platform } from "../core/drivers.ts";
+import { unknownNameMessage } from "../core/did-you-mean.ts";
 import { valueAt } from "./describe.ts";
 import { PLATFORM_KEYS, unknownDriverMessage } from "./target-config.ts";
 import { validateWith } from "./validate.ts";

@@ -4,7 +4,7 @@
 
 import type * as z from "zod";
 import type { ConfigProblem } from "../errors.ts";
-import { didYouMean } from "./did-you-mean.ts";
+import { didYouMean } from "../core/did-you-mean.ts";
 import { describeExpected, describeValue, quoteList, valueAt } from "./describe.ts";
 import { problemAt } from "./yaml-file.ts";
 import type { Anchor, FieldPath, PathSegment, YamlFile } from "./yaml-file.ts";

@@ -3,10 +3,11 @@
 // as anything but a ToolResult. Runtime-neutral: no Bun or process APIs here.
 
 import { ToolNotFoundError } from "../errors.ts";
-import { closest } from "../config/did-you-mean.ts";
-import type { TrailblazeContext } from "../session/context.ts";
-import type { RegisteredTool, ToolProgress, ToolRegistry } from "../registry/registry.ts";
-import { exceptionThrown, type ToolResult } from "./tool-result.ts";
+import { closest } from "../core/did-you-mean.ts";
+import type { TrailblazeContext } from "../core/context.ts";
+import type { RegisteredTool, ToolRegistry } from "../registry/registry.ts";
+import type { ToolProgress } from "../core/server-kinds.ts";
+import { exceptionThrown, type ToolResult } from "../core/tool-result.ts";
 
 export interface DispatchOptions {
   /**

@@ -3,20 +3,22 @@
 // with the calling tool) and caps how many such calls may be in flight.
 
 import type { ToolRegistry } from "../registry/registry.ts";
-import type { Dispatcher } from "./dispatcher.ts";
-import type { ToolResult } from "./tool-result.ts";
+import type { ToolResult } from "../core/tool-result.ts";
+
+/** How a nested call is made: the session's own `call`, so memory changes apply once. */
+export type NestedCall = (name: string, args: Record<string, unknown>) => Promise<ToolResult>;
 
 /** Most `trailblaze.execute` calls in flight at once in one session (nesting included). */
 export const MAX_EXECUTE_DEPTH = 16;
 
 export class ExecuteBridge {
   readonly #registry: ToolRegistry;
-  readonly #dispatcher: Dispatcher;
+  readonly #call: NestedCall;
   #inFlight = 0;
 
-  constructor(registry: ToolRegistry, dispatcher: Dispatcher) {
+  constructor(registry: ToolRegistry, call: NestedCall) {
     this.#registry = registry;
-    this.#dispatcher = dispatcher;
+    this.#call = call;
   }
 
   /** Throws (the guest sees a rejected promise) when the call is refused; tool failures are results. */
@@ -32,7 +34,7 @@ export class ExecuteBridge {
     }
     this.#inFlight++;
     try {
-      return await this.#dispatcher.dispatch(name, args);
+      return await this.#call(name, args);
     } finally {
       this.#inFlight--;
     }

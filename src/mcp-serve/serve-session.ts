@@ -1,11 +1,10 @@
 // Serves one running Session as an MCP server (the SDK's low-level `Server`) over
 // any SDK Transport: tools/list shows the served tools, tools/call dispatches
-// through the session's dispatcher and applies the memory a Success asks for.
+// through Session.call (which applies the memory a Success asks for).
 
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { isSuccess } from "../dispatcher/tool-result.ts";
 import type { Session } from "../session/session.ts";
 import { refusal, refusedResult, servedTools, toCallToolResult, toMcpTool } from "./served-tools.ts";
 
@@ -19,7 +18,7 @@ export interface ServeOptions {
 
 /** The SDK Server for a session; connect it to a transport with `server.connect`. */
 export function createSessionServer(session: Session, options: ServeOptions = {}): Server {
-  const { spec, registry, dispatcher } = session;
+  const { spec, registry } = session;
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
@@ -42,8 +41,7 @@ export function createSessionServer(session: Session, options: ServeOptions = {}
       options.log?.(`call ${name} refused: ${refused}`);
       return refusedResult(refused);
     }
-    const result = await dispatcher.dispatch(name, args, { signal: extra.signal });
-    if (isSuccess(result)) spec.memory.apply(result.memoryDelta, result.memoryDeletions);
+    const result = await session.call(name, args, { signal: extra.signal });
     return toCallToolResult(result);
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
 import { defineBuiltin } from "../builtins/define-builtin.ts";
-import { exceptionThrown, success } from "../dispatcher/tool-result.ts";
+import { exceptionThrown, success } from "../core/tool-result.ts";
 import { ToolRegistry } from "../registry/registry.ts";
 import { refusal, servedTools, toCallToolResult, toMcpTool } from "./served-tools.ts";
 

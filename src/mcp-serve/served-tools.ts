@@ -3,9 +3,9 @@
 // Runtime-neutral (no Bun or process APIs).
 
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { closest } from "../config/did-you-mean.ts";
+import { closest } from "../core/did-you-mean.ts";
 import { ToolNotFoundError } from "../errors.ts";
-import { isSuccess, type ToolResult } from "../dispatcher/tool-result.ts";
+import { isSuccess, type ToolResult } from "../core/tool-result.ts";
 import type { RegisteredTool, ToolRegistry } from "../registry/registry.ts";
 import { META_KEYS } from "../registry/tool-meta.ts";
 

@@ -1,10 +1,9 @@
 // Registration filters, applied in the order the scope record fixes:
 // supportedDrivers → supportedPlatforms → requiresHost × agent mode.
 
-import type { Platform } from "../session/drivers.ts";
+import type { Platform } from "../core/drivers.ts";
+import type { AgentMode } from "../core/server-kinds.ts";
 import { META_KEYS, type TrailblazeToolMeta } from "./tool-meta.ts";
-
-export type AgentMode = "host" | "on-device";
 
 /** What the filters need to know about a session. */
 export interface SessionFacts {

@@ -3,12 +3,13 @@
 
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { ToolNameError } from "../errors.ts";
-import { CONTEXT_KEY } from "../session/context.ts";
+import { CONTEXT_KEY } from "../core/context.ts";
 import type { McpConnection } from "../servers/mcp-connection.ts";
 import { applyFilters, type SessionFacts } from "./filters.ts";
-import type { ToolRegistry, TransportKind } from "./registry.ts";
+import type { ToolRegistry } from "./registry.ts";
+import type { TransportKind } from "../core/server-kinds.ts";
 import { readToolMeta } from "./tool-meta.ts";
-import { wireNameProblem } from "./tool-names.ts";
+import { wireNameProblem } from "../core/tool-names.ts";
 
 export interface RegisterOptions {
   source: string;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { ToolCollisionError } from "../errors.ts";
-import { success } from "../dispatcher/tool-result.ts";
+import { success } from "../core/tool-result.ts";
 import { ToolRegistry, type RegisteredTool } from "./registry.ts";
 import { readToolMeta } from "./tool-meta.ts";
 

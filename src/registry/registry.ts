@@ -4,12 +4,11 @@
 // and every tool a filter skipped, with the key that skipped it.
 
 import { ToolCollisionError, ToolNameError } from "../errors.ts";
-import type { TrailblazeContext } from "../session/context.ts";
-import type { ToolResult } from "../dispatcher/tool-result.ts";
+import type { TrailblazeContext } from "../core/context.ts";
+import type { ToolResult } from "../core/tool-result.ts";
 import type { TrailblazeToolMeta } from "./tool-meta.ts";
-import { wireNameProblem } from "./tool-names.ts";
-
-export type TransportKind = "stdio" | "quickjs" | "builtin";
+import { wireNameProblem } from "../core/tool-names.ts";
+import type { ToolProgress, TransportKind } from "../core/server-kinds.ts";
 
 export interface ToolInvocation {
   args: Record<string, unknown>;
@@ -21,13 +20,6 @@ export interface ToolInvocation {
   signal?: AbortSignal;
   /** Progress the tool reports while it runs (MCP `notifications/progress`). */
   onProgress?(progress: ToolProgress): void;
-}
-
-/** One progress update of a running tool call. */
-export interface ToolProgress {
-  progress: number;
-  total?: number;
-  message?: string;
 }
 
 export interface RegisteredTool {

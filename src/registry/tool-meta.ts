@@ -1,7 +1,7 @@
 // Reads a tool's `_meta["trailblaze/*"]` keys (conventions §1). A value of the
 // wrong type is reported as a warning and replaced by the permissive default.
 
-import { findDriver, parsePlatform, type Platform } from "../session/drivers.ts";
+import { findDriver, parsePlatform, type Platform } from "../core/drivers.ts";
 
 export interface TrailblazeToolMeta {
   /** Surfaced to the LLM tool-selection prompt. Default true. */

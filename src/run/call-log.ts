@@ -4,10 +4,9 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { CallRecord } from "../dispatcher/dispatcher.ts";
-import { resultStatus } from "../dispatcher/tool-result.ts";
+import { resultStatus } from "../core/tool-result.ts";
+import { callLogFile } from "../core/log-layout.ts";
 import type { Memory } from "../session/memory.ts";
-
-export const CALL_LOG_FILE = "calls.jsonl";
 
 /** Where in the trail the next calls happen. */
 export interface CallPosition {
@@ -22,7 +21,7 @@ export class CallLog {
   #ready = false;
 
   constructor(logsDir: string, memory: Memory, position: CallPosition) {
-    this.path = join(logsDir, CALL_LOG_FILE);
+    this.path = callLogFile(logsDir);
     this.#memory = memory;
     this.#position = position;
   }

@@ -3,8 +3,9 @@
 
 import type { Workspace } from "../config/workspace.ts";
 import { UsageError } from "../errors.ts";
-import { DEFAULT_DRIVER, findDriver, knownDriverKeys, type DriverInfo } from "../session/drivers.ts";
-import { parseAgent, resolveSessionSpec, type AgentMode, type SessionFlags } from "../session/session-spec.ts";
+import { DEFAULT_DRIVER, findDriver, knownDriverKeys, type DriverInfo } from "../core/drivers.ts";
+import { parseAgent, resolveSessionSpec, type SessionFlags } from "../session/session-spec.ts";
+import type { AgentMode } from "../core/server-kinds.ts";
 import { classifierChain, skipReason } from "../trail/select-recording.ts";
 import type { Trail } from "../trail/trail-types.ts";
 import { classifiersFor, planTrail, trailHints, type TrailPlan } from "./plan.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { findDriver } from "../session/drivers.ts";
+import { findDriver } from "../core/drivers.ts";
 import { parseTrailFile } from "../trail/trail-file.ts";
 import { classifiersFor, needsAgentMessage, planTrail, type TrailPlan } from "./plan.ts";
 

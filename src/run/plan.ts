@@ -1,7 +1,7 @@
 // Planning a trail for a session: which recording each step replays (device
 // key, else platform, else `tools`), computed without starting anything.
 
-import type { DriverInfo } from "../session/drivers.ts";
+import type { DriverInfo } from "../core/drivers.ts";
 import type { TrailSessionHints } from "../session/session-spec.ts";
 import { classifierChain, selectRecording, type SessionClassifiers } from "../trail/select-recording.ts";
 import type { RecordedCall, Trail, TrailStep } from "../trail/trail-types.ts";

@@ -5,25 +5,35 @@
 
 import { InterpolationError } from "../errors.ts";
 import { displayPath, type Workspace } from "../config/workspace.ts";
-import { exceptionThrown, isSuccess, resultToJson, type ToolResult } from "../dispatcher/tool-result.ts";
-import { builtinTools } from "../builtins/index.ts";
-import { startSession } from "../cli/open-session.ts";
-import type { CliIO } from "../cli/command.ts";
+import { exceptionThrown, isSuccess, resultToJson, type ToolResult } from "../core/tool-result.ts";
 import type { Memory } from "../session/memory.ts";
-import { resolveSessionSpec, type SessionFlags, type SessionSpec } from "../session/session-spec.ts";
-import type { Session } from "../session/session.ts";
+import { initialMemory, resolveSessionSpec, type SessionFlags, type SessionSpec } from "../session/session-spec.ts";
+import type { Session, SessionOptions } from "../session/session.ts";
 import { interpolate } from "../trail/interpolate.ts";
 import { skipReason } from "../trail/select-recording.ts";
 import type { Trail } from "../trail/trail-types.ts";
 import { CallLog } from "./call-log.ts";
 import { classifiersFor, needsAgentMessage, planTrail, trailHints, type PlannedStep, type TrailPlan } from "./plan.ts";
 import type { RunObserver, SessionInfo, StepFailure, StepReport, ToolCallReport, TrailProblem, TrailReport, TrailStatus } from "./run-types.ts";
-import { maskServerLogs, stderrTail } from "./server-logs.ts";
+import { maskServerLogs } from "./server-logs.ts";
 import { resolveTrailArgs, trailLookup } from "./trail-args.ts";
 import { validatePlan } from "./validate.ts";
 
+/** Where a run happens and reports: the CLI's IO, or a test's. */
+export interface RunIO {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  isTTY: boolean;
+}
+
+/** Starts (and tracks) the session for one trail; the CLI's adds reaper tracking and warnings on stderr. */
+export type StartTrailSession = (spec: SessionSpec, options: Pick<SessionOptions, "onCall">) => Promise<Session>;
+
 export interface TrailRunOptions {
-  io: CliIO;
+  io: RunIO;
+  startSession: StartTrailSession;
   workspace: Workspace;
   /** Session flags shared by every trail of the run. */
   flags: SessionFlags;
@@ -40,8 +50,10 @@ export interface TrailRunOptions {
   index: number;
 }
 
-/** Time for a server's stderr to reach its log file after the failing call's answer, ms. */
+/** Time for a server's stderr to arrive after the failing call's answer, ms. */
 const STDERR_SETTLE_MS = 50;
+/** Server output lines shown with a failing step. */
+const STDERR_LINES = 8;
 
 const round = (ms: number) => Math.round(ms);
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -101,12 +113,12 @@ export class TrailRun {
   }
 
   async #run(): Promise<TrailReport> {
-    const { io, workspace, flags, sessionId, secrets } = this.#options;
+    const { io, workspace, flags, sessionId, secrets, startSession } = this.#options;
     const trail = this.trail;
     let spec: SessionSpec;
     try {
       const sessionFlags = sessionId === undefined ? flags : { ...flags, "session-id": sessionId };
-      spec = resolveSessionSpec(workspace, sessionFlags, { cwd: io.cwd, env: io.env, trail: trailHints(trail) });
+      spec = { ...resolveSessionSpec(workspace, sessionFlags, { cwd: io.cwd, env: io.env, trail: trailHints(trail) }), secrets: Object.fromEntries(secrets) };
     } catch (error) {
       return this.#report("error", { error: messageOf(error) });
     }
@@ -123,8 +135,8 @@ export class TrailRun {
     const skip = skipReason(trail, classifiers);
     if (skip !== undefined) return this.#report("skipped", { skipReason: skip });
 
-    const memory = spec.memory;
-    for (const [key, value] of secrets) memory.setSecret(key, value);
+    // Masks secrets until the session (which owns the live memory) has started.
+    let memory = initialMemory(spec);
     this.#memory = memory;
     const args = resolveTrailArgs(trail, this.#options.args);
     if (args.problems.length > 0) {
@@ -135,11 +147,13 @@ export class TrailRun {
     const callLog = new CallLog(spec.logsDir, memory, { trail: trail.id });
     let session: Session;
     try {
-      session = await startSession(spec, io, { builtins: builtinTools(), onCall: (record) => callLog.write(record) });
+      session = await startSession(spec, { onCall: (record) => callLog.write(record) });
     } catch (error) {
       if (secrets.length > 0) await maskServerLogs(spec.logsDir, memory);
       return this.#report("error", { error: this.#mask(messageOf(error)) });
     }
+    memory = session.memory;
+    this.#memory = memory;
     try {
       const problems = validatePlan(plan, session.registry, spec.agent);
       if (problems.length > 0) return this.#failBeforeStart(problems);
@@ -191,7 +205,7 @@ export class TrailRun {
           const t0 = performance.now();
           let result: ToolResult;
           try {
-            result = await session.dispatcher.dispatch(call.tool, args, { signal });
+            result = await session.call(call.tool, args, { signal });
           } catch (error) {
             result = exceptionThrown(messageOf(error));
           }
@@ -202,10 +216,7 @@ export class TrailRun {
             startedAt: startedAt.toISOString(),
             durationMs: round(performance.now() - t0),
           });
-          if (isSuccess(result)) {
-            memory.apply(result.memoryDelta, result.memoryDeletions);
-            continue;
-          }
+          if (isSuccess(result)) continue;
           broken = session.fatal !== undefined;
           failure = { tool: call.tool, args: memory.maskValue(args), variant: result.variant, message: memory.mask(result.message), line: call.where.line, col: call.where.col };
           const stderr = broken ? [] : await this.#stderrOf(session, call.tool, memory);
@@ -226,11 +237,12 @@ export class TrailRun {
     return outcome ? this.#report(outcome.status, outcome) : this.#report("passed", {});
   }
 
+  /** The last lines the failing tool's server wrote (stderr, or the guest console), secrets masked. */
   async #stderrOf(session: Session, tool: string, memory: Memory): Promise<string[]> {
     const registered = session.registry.get(tool);
-    if (registered?.transport !== "stdio") return [];
+    if (registered === undefined || registered.transport === "builtin") return [];
     await new Promise((resolve) => setTimeout(resolve, STDERR_SETTLE_MS));
-    return stderrTail(session.spec.logsDir, registered.source, memory);
+    return session.diagnostics(registered.source).filter((line) => line.trim() !== "").slice(-STDERR_LINES).map((line) => memory.mask(line));
   }
 
   #failBeforeStart(problems: TrailProblem[]): TrailReport {

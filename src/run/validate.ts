@@ -2,10 +2,10 @@
 // in its session. Each missing tool is reported once, at its first use, with
 // why it is missing (a `_meta` filter, or no source has it) and close names.
 
-import { closest } from "../config/did-you-mean.ts";
+import { closest } from "../core/did-you-mean.ts";
 import { META_KEYS } from "../registry/tool-meta.ts";
 import type { ToolRegistry } from "../registry/registry.ts";
-import type { AgentMode } from "../session/session-spec.ts";
+import type { AgentMode } from "../core/server-kinds.ts";
 import type { TrailPlan } from "./plan.ts";
 import type { TrailProblem } from "./run-types.ts";
 

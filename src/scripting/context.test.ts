@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { CONTEXT_KEY as RUNTIME_CONTEXT_KEY, type TrailblazeContext as RuntimeContext } from "../session/context.ts";
-import { DRIVERS, PLATFORMS } from "../session/drivers.ts";
+import { CONTEXT_KEY as RUNTIME_CONTEXT_KEY, type TrailblazeContext as RuntimeContext } from "../core/context.ts";
+import { DRIVERS, PLATFORMS } from "../core/drivers.ts";
 import { META_KEYS } from "../registry/tool-meta.ts";
 import { CONTEXT_KEY, contextOf, type TrailblazeContext } from "./context.ts";
 import { trailblazeContextSchema, withTrailblazeContext } from "./context-schema.ts";

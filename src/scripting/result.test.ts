@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mapCallToolResult } from "../dispatcher/result-mapping.ts";
+import { mapCallToolResult } from "../core/result-mapping.ts";
 import { contextRequired, error, fatalError, missingRequiredArgs, success, variant, withMemory } from "./result.ts";
 
 describe("result helpers build plain MCP results", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { ConfigError } from "../errors.ts";
 import { expandCommand, expandVars } from "./expand-vars.ts";
-import type { ResolvedServer } from "./launch.ts";
+import type { ResolvedServer } from "../config/script-paths.ts";
 
 describe("expandVars", () => {
   const env = { HOME: "/home/me", EMPTY: "", PORT: "8080" };

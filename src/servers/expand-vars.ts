@@ -3,7 +3,7 @@
 
 import { ConfigError, UsageError, type ConfigProblem } from "../errors.ts";
 import { formatPath } from "../config/yaml-file.ts";
-import type { ResolvedServer } from "./launch.ts";
+import type { ResolvedServer } from "../config/script-paths.ts";
 
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 

@@ -1,42 +1,32 @@
-// The launcher contract: how a session turns one `mcp_servers:` entry into a
-// connected McpConnection. One implementation per transport kind.
+// The launcher contract and table: how a session turns one resolved `mcp_servers:` entry into
+// a connected McpConnection, chosen by (server kind, agent mode).
 
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { ServerLimits } from "../config/target-config.ts";
-import type { Where } from "../config/yaml-file.ts";
-import type { SessionSpec } from "../session/session-spec.ts";
-import type { TransportKind } from "../registry/registry.ts";
+import type { ResolvedServer } from "../config/script-paths.ts";
+import type { DriverInfo } from "../core/drivers.ts";
+import type { AgentMode, TransportKind } from "../core/server-kinds.ts";
+import type { ToolResult } from "../core/tool-result.ts";
 import type { McpConnection } from "./mcp-connection.ts";
-import type { ToolResult } from "../dispatcher/tool-result.ts";
-
-/** Where a server entry is written, for located messages (`targets/x.yaml:4:5 mcp_servers[1].env.TOKEN: …`). */
-export interface ServerOrigin {
-  where: Where;
-  /** Position in `mcp_servers:` (0-based). */
-  index: number;
-}
-
-/** A server entry with its paths resolved. */
-export type ResolvedServer =
-  | ({ kind: "script"; /** absolute */ script: string; /** absolute */ bundle?: string; display: string; origin?: ServerOrigin } & ServerLimits)
-  | ({
-      kind: "command";
-      /** As written; `${VAR}` / `${VAR:-default}` are expanded at launch, against the session's env. */
-      command: string;
-      args: string[];
-      env: Record<string, string>;
-      /** absolute; default: the session's working directory */
-      cwd?: string;
-      display: string;
-      origin?: ServerOrigin;
-    } & ServerLimits);
 
 export interface LaunchedServer {
   connection: McpConnection;
   tools: Tool[];
   transport: Exclude<TransportKind, "builtin">;
   /** Process id, when the server is a subprocess. */
-  pid?: number;
+  pid?: number | undefined;
+}
+
+/** What a launcher needs of the session it starts a server for (a SessionSpec is one). */
+export interface LaunchSpec {
+  id: string;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  driver: DriverInfo;
+  screen: { width: number; height: number };
+  /** `<logs>/<id>`: server logs go here. */
+  logsDir: string;
+  handshakeTimeoutMs: number;
+  callTimeoutMs: number;
 }
 
 /** What a launcher may use of the session that starts it. */
@@ -47,4 +37,13 @@ export interface LaunchContext {
   execute(callerSource: string, name: string, args: Record<string, unknown>): Promise<ToolResult>;
 }
 
-export type Launcher = (server: ResolvedServer, spec: SessionSpec, context: LaunchContext) => Promise<LaunchedServer>;
+export type Launcher = (server: ResolvedServer, spec: LaunchSpec, context: LaunchContext) => Promise<LaunchedServer>;
+
+/** Launchers per server kind and agent mode; a missing one means the kind does not run in that mode. */
+export type LauncherTable = Record<ResolvedServer["kind"], Partial<Record<AgentMode, Launcher>>>;
+
+/** Why a server is not started in this agent mode, or undefined when `table` has a launcher for it. */
+export function skipReason(server: ResolvedServer, agent: AgentMode, table: LauncherTable): string | undefined {
+  if (table[server.kind][agent]) return undefined;
+  return `${server.kind}: servers run only with the ${agent === "on-device" ? "host" : "on-device"} agent; skipped in this ${agent} session`;
+}

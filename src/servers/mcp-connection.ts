@@ -4,7 +4,7 @@
 // server notifications (log messages, tools/list_changed), and death detection.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { ManagedTransport } from "../transports/transport.ts";
 import {
   ErrorCode,
   LoggingMessageNotificationSchema,
@@ -14,10 +14,10 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { HandshakeTimeoutError, ProtocolError } from "../errors.ts";
-import type { ToolProgress } from "../registry/registry.ts";
-import { CONTEXT_KEY, type TrailblazeContext } from "../session/context.ts";
-import { mapCallError, mapCallToolResult } from "../dispatcher/result-mapping.ts";
-import { exceptionThrown, fatalError, type ToolResult } from "../dispatcher/tool-result.ts";
+import type { ToolProgress } from "../core/server-kinds.ts";
+import { CONTEXT_KEY, type TrailblazeContext } from "../core/context.ts";
+import { mapCallError, mapCallToolResult } from "../core/result-mapping.ts";
+import { exceptionThrown, fatalError, type ToolResult } from "../core/tool-result.ts";
 import { CallAbort, CallDeadline, DEFAULT_TOTAL_TIMEOUT_FACTOR } from "./call-deadline.ts";
 
 export const CLIENT_INFO = { name: "trailblaze", version: "0.1.0" } as const;
@@ -59,7 +59,7 @@ export interface CallOptions {
 export interface McpConnectionOptions {
   /** Display name used in errors, e.g. `tools/login.ts`. */
   name: string;
-  transport: Transport;
+  transport: ManagedTransport;
   /** Bound on initialize + every tools/list page, in ms. Default 60 000. */
   handshakeTimeoutMs?: number;
   /** Default per-call timeout in ms. Default 60 000. */
@@ -68,24 +68,16 @@ export interface McpConnectionOptions {
   maxTotalTimeoutMs?: number;
   /** Most tools/list pages accepted before the server is declared broken. Default 100. */
   maxPages?: number;
-  /** Stops the server without a grace period; used when the handshake fails. Default: `transport.close()`. */
-  terminate?: () => Promise<void>;
-  /** Stderr tail (or similar) to attach to handshake errors. */
-  diagnostics?: () => readonly string[];
-  /**
-   * Explains why the connection closed when nobody asked it to (e.g. exit code,
-   * signal and stderr tail of a dead child). Awaited before `onDeath` fires.
-   */
-  explainClose?: () => Promise<Error>;
 }
 
 export class McpConnection implements AsyncDisposable {
   readonly name: string;
   readonly #client: Client;
-  readonly #transport: Transport;
+  readonly #transport: ManagedTransport;
   readonly #callTimeoutMs: number;
   readonly #maxTotalTimeoutMs: number | undefined;
-  readonly #explainClose: () => Promise<Error>;
+  /** The handshake finished: a death from here on happened "during the session". */
+  #started = false;
   #closing = false;
   #death: Error | undefined;
   #deathSettled: Promise<void> = Promise.resolve();
@@ -106,8 +98,6 @@ export class McpConnection implements AsyncDisposable {
     this.#transport = options.transport;
     this.#callTimeoutMs = options.callTimeoutMs ?? 60_000;
     this.#maxTotalTimeoutMs = options.maxTotalTimeoutMs;
-    this.#explainClose =
-      options.explainClose ?? (async () => new Error(`MCP server ${options.name} closed its connection unexpectedly`));
     client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
       const { level, logger, data } = params;
       this.#log(logger === undefined ? { level, data } : { level, logger, data });
@@ -131,7 +121,7 @@ export class McpConnection implements AsyncDisposable {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new HandshakeTimeoutError(options.name, timeoutMs, options.diagnostics?.() ?? [])),
+        () => reject(new HandshakeTimeoutError(options.name, timeoutMs, options.transport.diagnostics())),
         timeoutMs,
       );
     });
@@ -141,10 +131,11 @@ export class McpConnection implements AsyncDisposable {
         return connection.listTools(options.maxPages ?? 100, timeoutMs);
       })();
       const tools = await Promise.race([handshake, timedOut]);
+      connection.#started = true;
       return { connection, tools };
     } catch (error) {
       connection.#closing = true;
-      await (options.terminate ?? (() => options.transport.close()))();
+      await options.transport.terminate();
       await client.close().catch(() => {});
       await connection.#deathSettled;
       throw connection.#death ?? error;
@@ -171,6 +162,11 @@ export class McpConnection implements AsyncDisposable {
       }
       seen.add(cursor);
     }
+  }
+
+  /** The server's recent output (stderr tail, or guest console tail). */
+  diagnostics(): readonly string[] {
+    return this.#transport.diagnostics();
   }
 
   /** Why the server is gone, once it is. */
@@ -289,14 +285,11 @@ export class McpConnection implements AsyncDisposable {
   #handleClose(): void {
     this.#transportClosed();
     if (this.#closing || this.#death) return;
-    // An explanation that fails is itself the explanation (e.g. the process never started);
-    // either way this promise settles without rejecting, since it may be awaited much later.
-    this.#deathSettled = this.#explainClose()
-      .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))
-      .then((error) => {
-        this.#death = error;
-        for (const listener of this.#deathListeners) listener(error);
-      });
+    // The transport's failure() never rejects: this promise may be awaited much later.
+    this.#deathSettled = this.#transport.failure(this.#started ? "session" : "startup").then((error) => {
+      this.#death = error;
+      for (const listener of this.#deathListeners) listener(error);
+    });
   }
 
   /**

@@ -2,18 +2,17 @@
 // `command:` server as given, with the TRAILBLAZE_* environment contract, and connects
 // the SDK Client to it.
 
-import { dirname, join } from "node:path";
-import { ServerExitedError } from "../errors.ts";
-import type { SessionSpec } from "../session/session-spec.ts";
+import { dirname } from "node:path";
+import { stderrLogFile } from "../core/log-layout.ts";
 import { detectRuntime, explainStartupFailure } from "../transports/stdio/runtime.ts";
 import { ProcessTransport } from "../transports/stdio/process-transport.ts";
+import type { ResolvedServer } from "../config/script-paths.ts";
 import { McpConnection } from "./mcp-connection.ts";
 import { expandCommand } from "./expand-vars.ts";
-import type { LaunchContext, LaunchedServer, Launcher, ResolvedServer } from "./launch.ts";
-
+import type { LaunchSpec, LaunchedServer, Launcher } from "./launch.ts";
 
 /** The public env contract (scope record, "Environment contract"), layered over the parent env. */
-export function trailblazeEnv(spec: SessionSpec, script: string): Record<string, string> {
+export function trailblazeEnv(spec: LaunchSpec, script: string): Record<string, string> {
   return {
     TRAILBLAZE_DEVICE_PLATFORM: spec.driver.platform,
     TRAILBLAZE_DEVICE_DRIVER: spec.driver.key,
@@ -24,19 +23,14 @@ export function trailblazeEnv(spec: SessionSpec, script: string): Record<string,
   };
 }
 
-/** A file-name-safe label for a server's log file (at most 100 characters: a command line can be long). */
-export function logLabel(display: string): string {
-  return display.replace(/\.[cm]?[jt]s$/, "").replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^_+/, "").slice(0, 100);
-}
-
 /** The env contract for a `command:` server: the same variables, minus the script path it does not have. */
-function commandEnv(spec: SessionSpec): Record<string, string> {
+function commandEnv(spec: LaunchSpec): Record<string, string> {
   const { TRAILBLAZE_TOOLSET_FILE: _none, ...rest } = trailblazeEnv(spec, "");
   return rest;
 }
 
 /** How a server is spawned: the runtime for a script, the expanded command line for a command. */
-async function spawnPlan(server: ResolvedServer, spec: SessionSpec): Promise<{ command: string; args: string[]; cwd: string; env: Record<string, string | undefined> }> {
+async function spawnPlan(server: ResolvedServer, spec: LaunchSpec): Promise<{ command: string; args: string[]; cwd: string; env: Record<string, string | undefined> }> {
   if (server.kind === "script") {
     const runtime = await detectRuntime(spec.env);
     return {
@@ -61,36 +55,24 @@ async function spawnPlan(server: ResolvedServer, spec: SessionSpec): Promise<{ c
  * a `command:` server is any executable speaking MCP over stdio, with its `args`, `cwd` and
  * `env` (`${VAR}` / `${VAR:-default}` expanded). Either way the child leads its own process group.
  */
-export const launchStdioServer: Launcher = async (server: ResolvedServer, spec: SessionSpec, context?: LaunchContext): Promise<LaunchedServer> => {
+export const launchStdioServer: Launcher = async (server, spec, context): Promise<LaunchedServer> => {
   const plan = await spawnPlan(server, spec);
   const transport = new ProcessTransport({
     name: server.display,
     ...plan,
-    stderrLogFile: join(spec.logsDir, `subprocess_stderr_${logLabel(server.display)}.log`),
+    stderrLogFile: stderrLogFile(spec.logsDir, server.display),
     ...(server.maxMessageBytes !== undefined ? { maxMessageBytes: server.maxMessageBytes } : {}),
+    ...(server.kind === "script" ? { explainStartup: (tail: readonly string[]) => explainStartupFailure(tail, server.script) } : {}),
   });
-  const explainExit = async (during: string): Promise<Error> => {
-    const exit = await transport.exited;
-    if (transport.failure) return transport.failure;
-    const tail = transport.stderrTail();
-    const hint = server.kind === "script" ? explainStartupFailure(tail, server.script) : undefined;
-    return new ServerExitedError(server.display, exit, tail, during, hint);
-  };
-  let started = false;
   // The session closing while this server is still starting stops it at once.
   const stop = () => void transport.terminate();
-  context?.signal.addEventListener("abort", stop, { once: true });
-  const opened = McpConnection.open({
+  context.signal.addEventListener("abort", stop, { once: true });
+  const { connection, tools } = await McpConnection.open({
     name: server.display,
     transport,
     handshakeTimeoutMs: spec.handshakeTimeoutMs,
     callTimeoutMs: server.timeoutMs ?? spec.callTimeoutMs,
     ...(server.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: server.maxTotalTimeoutMs } : {}),
-    terminate: () => transport.terminate(),
-    diagnostics: () => transport.stderrTail(),
-    explainClose: () => explainExit(started ? "during the session" : "during startup (initialize/tools/list)"),
-  });
-  const { connection, tools } = await opened.finally(() => context?.signal.removeEventListener("abort", stop));
-  started = true;
+  }).finally(() => context.signal.removeEventListener("abort", stop));
   return { connection, tools, transport: "stdio", pid: transport.pid };
 };

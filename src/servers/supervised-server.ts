@@ -4,8 +4,8 @@
 
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { ServerFailedError } from "../errors.ts";
-import type { SessionSpec } from "../session/session-spec.ts";
-import type { LaunchContext, LaunchedServer, Launcher, ResolvedServer } from "./launch.ts";
+import type { ResolvedServer } from "../config/script-paths.ts";
+import type { LaunchContext, LaunchedServer, Launcher, LaunchSpec } from "./launch.ts";
 import type { McpConnection, ServerLogMessage } from "./mcp-connection.ts";
 
 export interface SupervisorHooks {
@@ -22,7 +22,7 @@ export interface SupervisorHooks {
 
 export class SupervisedServer {
   readonly server: ResolvedServer;
-  readonly #spec: SessionSpec;
+  readonly #spec: LaunchSpec;
   readonly #launch: Launcher;
   readonly #context: LaunchContext;
   #launched: LaunchedServer;
@@ -34,7 +34,7 @@ export class SupervisedServer {
   #refreshQueued = false;
   #closed = false;
 
-  private constructor(server: ResolvedServer, spec: SessionSpec, launch: Launcher, context: LaunchContext, launched: LaunchedServer) {
+  private constructor(server: ResolvedServer, spec: LaunchSpec, launch: Launcher, context: LaunchContext, launched: LaunchedServer) {
     this.server = server;
     this.#spec = spec;
     this.#launch = launch;
@@ -44,7 +44,7 @@ export class SupervisedServer {
   }
 
   /** Launches the server once; rejects with the launcher's error. */
-  static async launch(server: ResolvedServer, spec: SessionSpec, launch: Launcher, context: LaunchContext): Promise<SupervisedServer> {
+  static async launch(server: ResolvedServer, spec: LaunchSpec, launch: Launcher, context: LaunchContext): Promise<SupervisedServer> {
     return new SupervisedServer(server, spec, launch, context, await launch(server, spec, context));
   }
 

@@ -6,11 +6,11 @@ import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { UsageError } from "../errors.ts";
 import type { TargetConfig, ToolsetConfig, Workspace } from "../config/workspace.ts";
-import type { AgentMode } from "../registry/filters.ts";
-import { DEFAULT_DRIVER, findDriver, knownDriverKeys, parsePlatform, type DriverInfo, type Platform } from "./drivers.ts";
+import type { AgentMode } from "../core/server-kinds.ts";
+import { DEFAULT_DRIVER, findDriver, knownDriverKeys, parsePlatform, type DriverInfo, type Platform } from "../core/drivers.ts";
 import { Memory } from "./memory.ts";
+import { sessionLogsDir } from "../core/log-layout.ts";
 
-export type { AgentMode } from "../registry/filters.ts";
 
 export interface Screen {
   width: number;
@@ -35,7 +35,10 @@ export interface SessionSpec {
   driver: DriverInfo;
   agent: AgentMode;
   screen: Screen;
-  memory: Memory;
+  /** Memory the session starts with (trail `config.memory`, then `--memory`); the session owns the live Memory. */
+  memory: Record<string, unknown>;
+  /** Secrets (`--secret`): usable in placeholders, masked everywhere. */
+  secrets?: Record<string, string>;
   /** `<logs>/<id>`: stderr logs and the call log live here. */
   logsDir: string;
   /** Bound on each server's initialize + tools/list, ms. */
@@ -133,6 +136,13 @@ function defaultDriver(target: TargetConfig): DriverInfo {
   return findDriver(DEFAULT_DRIVER[platform])!;
 }
 
+/** A session's memory as it starts: the spec's values and secrets. */
+export function initialMemory(spec: Pick<SessionSpec, "memory" | "secrets">): Memory {
+  const memory = new Memory(spec.memory);
+  for (const [key, value] of Object.entries(spec.secrets ?? {})) memory.setSecret(key, value);
+  return memory;
+}
+
 export function generateSessionId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
   return `${stamp}-${randomBytes(3).toString("hex")}`;
@@ -155,8 +165,11 @@ export function resolveSessionSpec(
 
   const agent = flags.agent !== undefined ? parseAgent(flags.agent) : (trail.agent ?? "host");
   const screen = flags.screen !== undefined ? parseScreen(flags.screen) : DEFAULT_SCREEN[driver.platform];
-  const memory = new Memory(trail.memory ?? {});
-  for (const entry of flags.memory ?? []) memory.set(...parseKeyValue("--memory", entry));
+  const memory: Record<string, unknown> = { ...trail.memory };
+  for (const entry of flags.memory ?? []) {
+    const [key, value] = parseKeyValue("--memory", entry);
+    memory[key] = value;
+  }
   const id = flags["session-id"] ?? generateSessionId();
   if (!/^[A-Za-z0-9._-]+$/.test(id)) {
     throw new UsageError(`--session-id may use letters, digits, ".", "_" and "-" only (it names a folder); got "${id}"`);
@@ -172,7 +185,7 @@ export function resolveSessionSpec(
     agent,
     screen,
     memory,
-    logsDir: resolve(context.cwd, flags.logs ?? "logs", id),
+    logsDir: sessionLogsDir(context.cwd, id, flags.logs),
     handshakeTimeoutMs: positiveMs(context.env.TRAILBLAZE_HANDSHAKE_TIMEOUT_MS, 60_000),
     callTimeoutMs: positiveMs(context.env.TRAILBLAZE_CALL_TIMEOUT_MS, 60_000),
   };

@@ -10,22 +10,27 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { SessionStartError } from "../errors.ts";
 import { resolveTargetServers, unknownToolsetRefs } from "../config/workspace.ts";
 import { formatProblem } from "../errors.ts";
-import { Dispatcher, type CallRecord } from "../dispatcher/dispatcher.ts";
+import { builtinTools } from "../builtins/index.ts";
+import { isSuccess, type ToolResult } from "../core/tool-result.ts";
+import { Dispatcher, type CallRecord, type DispatchOptions } from "../dispatcher/dispatcher.ts";
 import { ExecuteBridge } from "../dispatcher/execute-bridge.ts";
 import { ToolRegistry, type RegisteredTool } from "../registry/registry.ts";
 import { registerMcpTools } from "../registry/register-mcp-tools.ts";
-import { checkToolName, firstWarning, formatNameFinding, scopingFinding, type NameFinding } from "../registry/tool-names.ts";
-import type { LaunchedServer, Launcher, ResolvedServer } from "../servers/launch.ts";
+import { checkToolName, firstWarning, formatNameFinding, scopingFinding, type NameFinding } from "../core/tool-names.ts";
+import type { ResolvedServer } from "../config/script-paths.ts";
+import { skipReason, type LaunchedServer, type LauncherTable } from "../servers/launch.ts";
+import { DEFAULT_LAUNCHERS } from "../servers/launchers.ts";
 import type { ServerLogMessage } from "../servers/mcp-connection.ts";
-import { logLabel } from "../servers/stdio-launcher.ts";
+import { serverLogFile } from "../core/log-layout.ts";
 import { SupervisedServer } from "../servers/supervised-server.ts";
-import { buildContext } from "./context.ts";
-import type { SessionSpec } from "./session-spec.ts";
+import { buildContext } from "../core/context.ts";
+import type { Memory } from "./memory.ts";
+import { initialMemory, type SessionSpec } from "./session-spec.ts";
 
 export interface SessionOptions {
-  /** Launcher per agent mode; host uses stdio subprocesses, on-device QuickJS. */
-  launchers: { host: Launcher; "on-device": Launcher };
-  /** Built-in tools, registered before any server so collisions name them. */
+  /** Launcher per server kind and agent mode. Default: DEFAULT_LAUNCHERS (stdio on the host, QuickJS on-device). */
+  launchers?: LauncherTable;
+  /** Built-in tools, registered before any server so collisions name them. Default: the framework tools. */
   builtins?: RegisteredTool[];
   /** Problems that do not stop the session; `kind` says what they are about. */
   onWarning?(message: string, kind: SessionWarningKind): void;
@@ -69,6 +74,8 @@ export class Session implements AsyncDisposable {
   readonly spec: SessionSpec;
   readonly registry = new ToolRegistry();
   readonly dispatcher: Dispatcher;
+  /** The live memory: the spec's initial values, then every successful call's changes. */
+  readonly memory: Memory;
   readonly #servers: SupervisedServer[] = [];
   readonly #options: SessionOptions;
   readonly #abort = new AbortController();
@@ -80,12 +87,13 @@ export class Session implements AsyncDisposable {
   private constructor(spec: SessionSpec, options: SessionOptions) {
     this.spec = spec;
     this.#options = options;
+    this.memory = initialMemory(spec);
     this.dispatcher = new Dispatcher(this.registry, {
       ready: (source) => this.#servers.find((s) => s.server.display === source)?.ready(),
       context: () =>
         buildContext(
           { platform: spec.driver.platform, widthPixels: spec.screen.width, heightPixels: spec.screen.height, driverType: spec.driver.key },
-          spec.memory.snapshot(),
+          this.memory.snapshot(),
         ),
       ...(options.onCall ? { onCall: options.onCall } : {}),
     });
@@ -108,18 +116,18 @@ export class Session implements AsyncDisposable {
 
   async #start(options: SessionOptions): Promise<void> {
     const warn = (message: string) => options.onWarning?.(message, "toolset");
-    for (const tool of options.builtins ?? []) this.registry.register(tool);
+    for (const tool of options.builtins ?? builtinTools()) this.registry.register(tool);
 
+    const launchers = options.launchers ?? DEFAULT_LAUNCHERS;
     const servers = resolveTargetServers(this.spec.target, this.spec.cwd).filter((server) => {
-      if (server.kind !== "command" || this.spec.agent !== "on-device") return true;
-      options.onNotice?.(`${server.display}: command: servers run only with the host agent; skipped in this on-device session`);
-      return false;
+      const skipped = skipReason(server, this.spec.agent, launchers);
+      if (skipped) options.onNotice?.(`${server.display}: ${skipped}`);
+      return skipped === undefined;
     });
-    const launch = options.launchers[this.spec.agent];
-    const bridge = new ExecuteBridge(this.registry, this.dispatcher);
+    const bridge = new ExecuteBridge(this.registry, (name, args) => this.call(name, args));
     const context = { signal: this.#abort.signal, execute: bridge.execute.bind(bridge) };
     const started = await Promise.allSettled(
-      servers.map((server) => SupervisedServer.launch(server, this.spec, launch, context).then((supervised) => {
+      servers.map((server) => SupervisedServer.launch(server, this.spec, launchers[server.kind][this.spec.agent]!, context).then((supervised) => {
         this.#servers.push(supervised);
         return supervised;
       })),
@@ -188,7 +196,7 @@ export class Session implements AsyncDisposable {
       mkdirSync(this.spec.logsDir, { recursive: true });
       // Log messages are occasional; a synchronous append keeps no descriptor open per server.
       appendFileSync(
-        join(this.spec.logsDir, `server_log_${logLabel(server.display)}.jsonl`),
+        serverLogFile(this.spec.logsDir, server.display),
         `${JSON.stringify({ ...entry, time: entry.time.toISOString() })}\n`,
       );
     } catch {
@@ -237,6 +245,22 @@ export class Session implements AsyncDisposable {
     if (this.#fatal || this.#closed) return;
     this.#fatal = error;
     for (const listener of this.#fatalListeners) listener(error);
+  }
+
+  /**
+   * One tool call through the dispatcher, then its memory changes applied when it succeeded: the
+   * one way trails, `trailblaze mcp` and nested `trailblaze.execute` calls reach a tool.
+   * Throws ToolNotFoundError for an unknown name; every other failure is a ToolResult.
+   */
+  async call(name: string, args: Record<string, unknown> = {}, options: DispatchOptions = {}): Promise<ToolResult> {
+    const result = await this.dispatcher.dispatch(name, args, options);
+    if (isSuccess(result)) this.memory.apply(result.memoryDelta, result.memoryDeletions);
+    return result;
+  }
+
+  /** The recent output of the server behind `source` (stderr tail, or guest console tail); empty for built-ins. */
+  diagnostics(source: string): readonly string[] {
+    return this.#servers.find((s) => s.server.display === source)?.current.connection.diagnostics() ?? [];
   }
 
   /** The error that aborted the session (a server died), if any. */

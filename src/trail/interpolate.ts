@@ -2,7 +2,7 @@
 // memory before dispatch.
 
 import { InterpolationError } from "../errors.ts";
-import { byCloseness } from "../config/did-you-mean.ts";
+import { byCloseness } from "../core/did-you-mean.ts";
 
 export type LookupResult = { found: true; value: unknown } | { found: false };
 /** Memory.lookup has this shape; `{{args.NAME}}` asks for the key `args.NAME`. */

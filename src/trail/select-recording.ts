@@ -1,7 +1,7 @@
 // Which recording of a step (and which skip reason of a trail) applies to a
 // session: its device key, else its platform, else `all`, else `tools`.
 
-import type { Platform } from "../session/drivers.ts";
+import type { Platform } from "../core/drivers.ts";
 import type { RecordedCall, Trail, TrailStep } from "./trail-types.ts";
 
 export interface SessionClassifiers {

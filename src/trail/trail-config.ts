@@ -3,9 +3,9 @@
 
 import * as z from "zod";
 import type { ConfigProblem } from "../errors.ts";
-import { findDriver } from "../session/drivers.ts";
+import { findDriver } from "../core/drivers.ts";
 import { unknownDriverMessage } from "../config/target-config.ts";
-import { unknownNameMessage } from "../config/did-you-mean.ts";
+import { unknownNameMessage } from "../core/did-you-mean.ts";
 import { isPlainMap, valueAt } from "../config/describe.ts";
 import { validateWith } from "../config/validate.ts";
 import { problemAt, sourceText } from "../config/yaml-file.ts";

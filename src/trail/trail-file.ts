@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { ConfigError } from "../errors.ts";
 import type { ConfigProblem } from "../errors.ts";
-import { didYouMean } from "../config/did-you-mean.ts";
+import { didYouMean } from "../core/did-you-mean.ts";
 import { describeValue, isPlainMap } from "../config/describe.ts";
 import { parseYaml } from "../config/yaml-file.ts";
 import type { FieldPath, YamlFile } from "../config/yaml-file.ts";

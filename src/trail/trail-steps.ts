@@ -2,7 +2,7 @@
 // bare `- tools:` blocks, and recorded tool calls (`- toolName: {args}`).
 
 import type { ConfigProblem } from "../errors.ts";
-import { closest, didYouMean } from "../config/did-you-mean.ts";
+import { closest, didYouMean } from "../core/did-you-mean.ts";
 import { describeValue, isPlainMap, valueAt } from "../config/describe.ts";
 import { locate, problemAt } from "../config/yaml-file.ts";
 import type { FieldPath, YamlFile } from "../config/yaml-file.ts";

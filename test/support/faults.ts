@@ -5,10 +5,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { findConfigDir, loadWorkspace } from "../../src/config/workspace.ts";
-import { launchStdioServer } from "../../src/servers/stdio-launcher.ts";
+import { STDIO_IN_BOTH_MODES } from "./launchers.ts";
 import { resolveSessionSpec, type SessionFlags } from "../../src/session/session-spec.ts";
 import { Session, type ServerLogEntry, type SessionOptions } from "../../src/session/session.ts";
-import { formatNameFinding } from "../../src/registry/tool-names.ts";
+import { formatNameFinding } from "../../src/core/tool-names.ts";
 import { descendants, groupAlive, identityAlive, processAlive, type ProcessIdentity } from "../../src/transports/stdio/process-group.ts";
 import { REPO, TEST_PATH, tempDir } from "./cli.ts";
 
@@ -46,7 +46,8 @@ export async function startFaultSession(
   });
   const reported: Reported = { notices: [], warnings: [], names: [], logs: [], toolsChanged: [], fatal: [] };
   const session = await Session.start(spec, {
-    launchers: { host: launchStdioServer, "on-device": launchStdioServer },
+    launchers: STDIO_IN_BOTH_MODES,
+    builtins: [],
     onNotice: (message) => reported.notices.push(message),
     onWarning: (message) => reported.warnings.push(message),
     onNameWarning: (finding, source) => reported.names.push(formatNameFinding(finding, source)),

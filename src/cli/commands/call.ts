@@ -2,9 +2,8 @@
 // the same dispatcher trails use, print the mapped result, tear down.
 
 import { UsageError } from "../../errors.ts";
-import { resultToJson, isSuccess, type ToolResult } from "../../dispatcher/tool-result.ts";
+import { resultToJson, isSuccess, type ToolResult } from "../../core/tool-result.ts";
 import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../../session/session-spec.ts";
-import { builtinTools } from "../../builtins/index.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { openSession } from "../open-session.ts";
@@ -68,7 +67,7 @@ export const callCommand: Command = {
       throw new UsageError(`call: --timeout expects a positive number of milliseconds, got "${values.timeout}"`);
     }
 
-    await using session = await openSession(values, io, { builtins: builtinTools() });
+    await using session = await openSession(values, io);
     const result = await session.dispatcher.dispatch(tool, args, timeoutMs === undefined ? {} : { timeoutMs });
     io.stdout(values.json ? `${JSON.stringify({ tool, result: resultToJson(result) }, null, 2)}\n` : resultText(tool, result));
     return isSuccess(result) ? 0 : 1;

@@ -1,7 +1,6 @@
 // `bun trailblaze check`: find what would break a run before running anything.
 
 import { resolve } from "node:path";
-import { builtinTools } from "../../builtins/index.ts";
 import { checkWorkspace, type CheckFinding, type CheckReport } from "../../check/check-workspace.ts";
 import { findConfigDir } from "../../config/workspace.ts";
 import { parseCommandArgs } from "../args.ts";
@@ -92,7 +91,7 @@ export const checkCommand: Command = {
         ...(values.strict ? { strict: true } : {}),
         ...(values.logs !== undefined ? { logsDir: resolve(io.cwd, values.logs) } : {}),
       },
-      (spec, hooks) => startSession(spec, at, { builtins: builtinTools(), ...hooks }),
+      (spec, hooks) => startSession(spec, at, hooks),
     );
     io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckReport(report));
     return report.ok ? 0 : 1;

@@ -3,7 +3,7 @@
 
 import { isMap, isScalar, isSeq, parseDocument, type Document } from "yaml";
 import { UsageError } from "../../errors.ts";
-import { NAME_CONVENTION as CONVENTION, TRAILMAP_ID as TARGET_ID, WIRE_NAME } from "../../registry/tool-names.ts";
+import { NAME_CONVENTION as CONVENTION, TRAILMAP_ID as TARGET_ID, WIRE_NAME } from "../../core/tool-names.ts";
 
 
 export interface ToolName {

@@ -4,7 +4,6 @@
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { UsageError } from "../../errors.ts";
-import { builtinTools } from "../../builtins/index.ts";
 import { serveSession } from "../../mcp-serve/serve-session.ts";
 import { servedTools } from "../../mcp-serve/served-tools.ts";
 import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../../session/session-spec.ts";
@@ -50,7 +49,7 @@ export const mcpCommand: Command = {
 
     // stdout belongs to the protocol from here on: anything the session path prints goes to stderr.
     const sessionIo: CliIO = { ...io, cwd: values.cwd === undefined ? io.cwd : resolve(io.cwd, values.cwd), stdout: io.stderr };
-    await using session = await openSession(values, sessionIo, { builtins: builtinTools() });
+    await using session = await openSession(values, sessionIo);
     session.onFatal((error) => io.stderr(`error: ${error.message}\nnote: that server's tools now fail with FatalError\n`));
 
     const transport = new StdioServerTransport();

@@ -11,6 +11,7 @@ import { discoverTrails } from "../../trail/discover.ts";
 import { readTrailFiles } from "../../trail/trail-file.ts";
 import { listTrail } from "../../run/list-plans.ts";
 import { SuiteRun, type SuiteEntry } from "../../run/run-suite.ts";
+import type { StartTrailSession } from "../../run/run-trail.ts";
 import { runExitCode, type RunReport } from "../../run/run-types.ts";
 import { parseShard, shardSlice, type Shard } from "../../run/shard.ts";
 import { ListReporter } from "../../run/reporters/list.ts";
@@ -18,7 +19,7 @@ import { formatJsonReport } from "../../run/reporters/json.ts";
 import { formatJunitReport } from "../../run/reporters/junit.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { CliIO, Command } from "../command.ts";
-import { loadCliWorkspace, rebaseOnPaths } from "../open-session.ts";
+import { loadCliWorkspace, rebaseOnPaths, startSession } from "../open-session.ts";
 import { onInterrupt } from "../reaper.ts";
 
 const REPORTERS = ["list", "json", "junit"] as const;
@@ -157,7 +158,8 @@ export const runCommand: Command = {
     const live = reporter === "list" || output !== undefined;
     const color = io.isTTY && !io.env.NO_COLOR;
     const list = new ListReporter(live ? io.stdout : () => {}, { color, live: workers === 1 });
-    const suite = new SuiteRun(entries, { io, workspace, flags: values, secrets, args, workers, observer: list, ...(values["session-id"] ? { sessionId: values["session-id"] } : {}), ...(shard ? { shard } : {}) });
+    const startTrailSession: StartTrailSession = (spec, options) => startSession(spec, io, options);
+    const suite = new SuiteRun(entries, { io, startSession: startTrailSession, workspace, flags: values, secrets, args, workers, observer: list, ...(values["session-id"] ? { sessionId: values["session-id"] } : {}), ...(shard ? { shard } : {}) });
 
     const emit = (run: RunReport): void => {
       const document = reporter === "json" ? formatJsonReport(run) : reporter === "junit" ? formatJunitReport(run) : undefined;

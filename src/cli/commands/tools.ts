@@ -7,7 +7,6 @@ import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../../session/session-
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { openSession } from "../open-session.ts";
-import { builtinTools } from "../../builtins/index.ts";
 import { formatTable } from "../format.ts";
 
 const HELP = `Usage: bun trailblaze tools [session flags] [--json]
@@ -86,7 +85,7 @@ export const toolsCommand: Command = {
       return 0;
     }
     if (positionals.length > 0) throw new UsageError(`tools: unexpected argument "${positionals[0]}"; see --help`);
-    await using session = await openSession(values, io, { builtins: builtinTools() });
+    await using session = await openSession(values, io);
     io.stdout(values.json ? `${JSON.stringify(toolsJson(session), null, 2)}\n` : toolsText(session));
     return 0;
   },

@@ -3,8 +3,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { ManagedTransport, ServerPhase } from "../transport.ts";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { ProtocolError, ServerExitedError, ServerFailedError, SpawnError, type ProcessExit } from "../../errors.ts";
+import { ProtocolError, ServerExitedError, ServerFailedError, SpawnError, type ProcessExit, type TrailblazeError } from "../../errors.ts";
 import { MessageReader } from "./message-reader.ts";
 import { spawnError } from "./spawn-error.ts";
 import { descendants, groupAlive, identityAlive, signalGroup, signalIdentity, type ProcessIdentity } from "./process-group.ts";
@@ -35,6 +36,8 @@ export interface ProcessTransportOptions {
    * fails the server: it is stopped and {@link ProcessTransport.failure} says why. Default 10 MiB.
    */
   maxMessageBytes?: number;
+  /** A hint for a server that died during startup, from its stderr tail (e.g. which package to install). */
+  explainStartup?: (stderrTail: readonly string[]) => string | undefined;
   /**
    * Arm the process-wide sentinel (group-sentinel.ts) that stops the server's group if this
    * process dies without closing the transport (SIGKILL, a runtime crash). Default true.
@@ -57,7 +60,7 @@ export const DEFAULT_MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
  * A message over `maxMessageBytes` stops the server without the grace period. Should this process
  * die without closing (SIGKILL), the process-wide sentinel stops the group instead.
  */
-export class ProcessTransport implements Transport, AsyncDisposable {
+export class ProcessTransport implements ManagedTransport, AsyncDisposable {
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: Transport["onmessage"];
@@ -119,14 +122,31 @@ export class ProcessTransport implements Transport, AsyncDisposable {
     return this.#child?.pid;
   }
 
-  /** Why the transport stopped the server itself (e.g. an oversized message); undefined otherwise. */
-  get failure(): ServerFailedError | undefined {
-    return this.#failure;
+  /**
+   * Why the server stopped unasked: the limit the transport enforced (an oversized message), the
+   * spawn failure, or its exit code/signal with the stderr tail and, at startup, the author's fix.
+   */
+  async failure(phase: ServerPhase): Promise<TrailblazeError> {
+    let exit: ProcessExit;
+    try {
+      exit = await this.exited;
+    } catch (error) {
+      return error instanceof SpawnError ? error : new SpawnError(`MCP server ${this.name} could not be started`, { cause: error });
+    }
+    if (this.#failure) return this.#failure;
+    const tail = this.stderrTail();
+    const hint = phase === "startup" ? this.#options.explainStartup?.(tail) : undefined;
+    const during = phase === "startup" ? "during startup (initialize/tools/list)" : "during the session";
+    return new ServerExitedError(this.name, exit, tail, during, hint);
   }
 
   /** The last stderr lines (and `[trailblaze]` notes), oldest first. */
   stderrTail(): string[] {
     return this.#stderr.tail();
+  }
+
+  diagnostics(): readonly string[] {
+    return this.stderrTail();
   }
 
   /** Spawns the process; resolves once it runs, rejects with a {@link SpawnError} if it cannot start. */

@@ -1,0 +1,37 @@
+// The session logs folder, in one place: `<logs>/<sessionId>/` holds a stderr log per
+// subprocess, a console log per QuickJS server, the MCP log messages per server and the call log.
+
+import { join, resolve } from "node:path";
+
+/** Default logs root, under the working directory. */
+export const DEFAULT_LOGS_ROOT = "logs";
+
+/** `<logs>/<sessionId>`: `logsRoot` as typed (relative to `cwd`), else `logs/` under `cwd`. */
+export function sessionLogsDir(cwd: string, sessionId: string, logsRoot = DEFAULT_LOGS_ROOT): string {
+  return resolve(cwd, logsRoot, sessionId);
+}
+
+/** A file-name-safe label for a server's log files (at most 100 characters: a command line can be long). */
+export function logLabel(source: string): string {
+  return source.replace(/\.[cm]?[jt]s$/, "").replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^_+/, "").slice(0, 100);
+}
+
+/** Everything a subprocess server wrote to stderr. */
+export function stderrLogFile(logsDir: string, source: string): string {
+  return join(logsDir, `subprocess_stderr_${logLabel(source)}.log`);
+}
+
+/** Everything a QuickJS server wrote to its `console`. */
+export function consoleLogFile(logsDir: string, source: string): string {
+  return join(logsDir, `quickjs_console_${logLabel(source)}.log`);
+}
+
+/** The MCP `notifications/message` a server sent, one JSON line each. */
+export function serverLogFile(logsDir: string, source: string): string {
+  return join(logsDir, `server_log_${logLabel(source)}.jsonl`);
+}
+
+/** One JSON line per tool call of the session. */
+export function callLogFile(logsDir: string): string {
+  return join(logsDir, "calls.jsonl");
+}

@@ -1,0 +1,28 @@
+// The one transport contract: the MCP SDK's `Transport` (start/send/close + onmessage/onclose/
+// onerror, so the SDK `Client` drives it) plus what a session needs of a server it manages.
+// Implemented by the stdio subprocess transport (stdio/process-transport.ts) and the QuickJS
+// in-process transport (runtime-quickjs/host-transport.ts); McpConnection takes either.
+
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { TrailblazeError } from "../errors.ts";
+
+/** When a server stopped: before its handshake (initialize + tools/list) finished, or after. */
+export type ServerPhase = "startup" | "session";
+
+export interface ManagedTransport extends Transport {
+  /** The server's display name, e.g. `tools/login.ts`. */
+  readonly name: string;
+  /** Process id (and process group id) of a subprocess server; undefined in-process or before start. */
+  readonly pid?: number | undefined;
+  /**
+   * Why the server stopped when nobody asked it to, as a typed error (exit code and signal, a
+   * broken limit, the VM running out of memory…) with `diagnostics()` attached. Called after the
+   * transport closed on its own; settles once the cause is known and never rejects.
+   */
+  failure(phase: ServerPhase): Promise<TrailblazeError>;
+  /** The server's recent output for messages: the stderr tail, or the guest console tail. */
+  diagnostics(): readonly string[];
+  /** Stops the server now, without the graceful close's grace period. Idempotent. */
+  terminate(): Promise<void>;
+}
+
