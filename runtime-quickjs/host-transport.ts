@@ -61,6 +61,8 @@ export class QuickJsHostTransport implements ManagedTransport {
     return this.channel.diagnostics();
   }
 
+  readonly diagnosticsSource = "guest console";
+
   /** Queues a message for `onmessage`; delivered asynchronously so the client never re-enters the guest. */
   fromGuest(message: JSONRPCMessage): void {
     if (this.done) return;

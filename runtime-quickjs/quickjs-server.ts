@@ -265,7 +265,6 @@ class QuickJsServerImpl implements QuickJsServer {
   private async failure(phase: ServerPhase): Promise<TrailblazeError> {
     const during = phase === "startup" ? "during startup (initialize/tools/list)" : "during the session";
     const fatal = this.fatal ?? new SandboxError(`${this.label} stopped unexpectedly ${during}`, "closed");
-    if (this.consoleTail.length === 0) return fatal;
     return new SandboxError(withTail(fatal.message, this.consoleTail, "guest console"), fatal.kind, { cause: fatal.cause });
   }
 

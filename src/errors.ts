@@ -96,12 +96,14 @@ export class ServerExitedError extends TrailblazeError {
 export class HandshakeTimeoutError extends TrailblazeError {
   override readonly code = "HANDSHAKE_TIMEOUT";
   readonly stderrTail: readonly string[];
-  constructor(server: string, timeoutMs: number, stderrTail: readonly string[]) {
+  /** @param what what the tail holds: `stderr` (default) or `guest console` */
+  constructor(server: string, timeoutMs: number, stderrTail: readonly string[], what = "stderr") {
     super(
       withTail(
         `MCP server ${server} did not complete initialize + tools/list within ${timeoutMs} ms; it was stopped. ` +
           `Make sure it calls server.connect(new StdioServerTransport()) and writes nothing else to stdout.`,
         stderrTail,
+        what,
       ),
     );
     this.stderrTail = stderrTail;

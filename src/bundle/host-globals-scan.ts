@@ -4,7 +4,7 @@
 // silently and only fail at run time in QuickJS.
 import { relative, resolve } from "node:path";
 import { buildOrThrow, onDeviceBuildOptions } from "./build-options.ts";
-import { SourceMapper, type SourceMapV3 } from "./source-map.ts";
+import { SourceMap, type SourceMapPayload } from "node:module";
 
 /** Globals that exist in Node/Bun/browsers but not in the on-device runtime. */
 export const HOST_ONLY_GLOBALS = [
@@ -41,7 +41,7 @@ export async function scanHostGlobals(entry: string, cwd: string): Promise<HostG
   const js = result.outputFiles.find((file) => file.path.endsWith(".js"));
   const map = result.outputFiles.find((file) => file.path.endsWith(".js.map"));
   if (!js || !map) return [];
-  const mapper = new SourceMapper(JSON.parse(map.text) as SourceMapV3);
+  const mapper = new SourceMap(JSON.parse(map.text) as SourceMapPayload);
   const mapDir = resolve(cwd);
 
   const uses: HostGlobalUse[] = [];
@@ -52,12 +52,13 @@ export async function scanHostGlobals(entry: string, cwd: string): Promise<HostG
       const name =
         match[2] !== undefined ? match[2] + (match[2] === "process" && match[3] ? match[3] : "") : match[4] === "import" ? "import()" : "require";
       const column = match.index! + (match[1]?.length ?? 0);
-      const at = mapper.original(lineIndex, column);
-      if (!at) continue;
+      // The nearest mapping at or before the position, on the same generated line.
+      const at = mapper.findEntry(lineIndex, column);
+      if (!("originalSource" in at) || at.generatedLine !== lineIndex) continue;
       // `typeof X` is safe; `typeof X.y`, `typeof X(...)` and `typeof require(...)` still evaluate X.
       const next = lineText[match.index! + match[0].length] ?? "";
       const guarded = match[1] !== undefined && match[2] !== undefined && match[3] === undefined && !/[([.]/.test(next);
-      uses.push({ name, source: relative(cwd, resolve(mapDir, at.source)), line: at.line, column: at.column, guarded });
+      uses.push({ name, source: relative(cwd, resolve(mapDir, at.originalSource)), line: at.originalLine + 1, column: at.originalColumn + 1, guarded });
     }
   });
   // A file that tests `typeof X` is taken to guard its other uses of X (the usual feature check).

@@ -55,6 +55,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.stderr(`error: unknown command "${name}"\n\n${mainHelp()}`);
     return 2;
   }
+  // `--help` is answered here for every command, before its own parsing (and before any work).
+  const options = rest.indexOf("--") === -1 ? rest : rest.slice(0, rest.indexOf("--"));
+  if (options.includes("--help") || options.includes("-h")) {
+    io.stdout(`${command.help}\n`);
+    return 0;
+  }
   try {
     return await command.run(rest, io);
   } catch (error) {

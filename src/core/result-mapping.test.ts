@@ -48,9 +48,14 @@ describe("mapCallError", () => {
       content: [],
       code: -32602,
     });
-    expect(mapCallError(new McpError(ErrorCode.RequestTimeout, "Request timed out"), 250)).toMatchObject({
+    expect(mapCallError(new McpError(ErrorCode.RequestTimeout, "Request timed out", { timeout: 250 }), 250)).toMatchObject({
       message: "timed out after 250 ms",
       code: -32001,
     });
+  });
+
+  test("a timeout the server reports keeps the server's words", () => {
+    const vm = 'QuickJS server "x": handling tools/call "spin" was interrupted after 300 ms (callDeadlineMs)';
+    expect(mapCallError(new McpError(ErrorCode.RequestTimeout, vm), 60_000)).toMatchObject({ message: vm, code: -32001 });
   });
 });

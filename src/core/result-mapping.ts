@@ -57,8 +57,19 @@ export function mapCallToolResult(result: CallToolResultLike): ToolResult {
 /** A request that failed at the protocol level: JSON-RPC error, timeout, closed connection. */
 export function mapCallError(error: unknown, timeoutMs: number): ToolResult {
   if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) return exceptionThrown(`timed out after ${timeoutMs} ms`, error.code);
+    if (error.code === ErrorCode.RequestTimeout) {
+      // The SDK's own timeout carries `data.timeout`; a server that reports a timeout of its own
+      // (QuickJS's per-delivery deadline) says what happened in its message: pass that on as sent.
+      const local = typeof (error.data as { timeout?: unknown } | undefined)?.timeout === "number";
+      return exceptionThrown(local ? `timed out after ${timeoutMs} ms` : sentMessage(error), error.code);
+    }
     return exceptionThrown(error.message, error.code);
   }
   return exceptionThrown(error instanceof Error ? error.message : String(error));
+}
+
+/** An McpError's message as the server sent it, without the client's `MCP error <code>: ` prefix. */
+function sentMessage(error: McpError): string {
+  const prefix = `MCP error ${error.code}: `;
+  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
 }

@@ -41,8 +41,6 @@ export interface OtherError extends ResultBase {
 
 export type ToolResult = Success | ExceptionThrown | FatalError | MissingRequiredArgs | OtherError;
 
-export const KNOWN_VARIANTS = ["Success", "ExceptionThrown", "FatalError", "MissingRequiredArgs"] as const;
-
 export function isSuccess(result: ToolResult): result is Success {
   return result.variant === "Success";
 }

@@ -121,7 +121,7 @@ export class McpConnection implements AsyncDisposable {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new HandshakeTimeoutError(options.name, timeoutMs, options.transport.diagnostics())),
+        () => reject(new HandshakeTimeoutError(options.name, timeoutMs, options.transport.diagnostics(), options.transport.diagnosticsSource)),
         timeoutMs,
       );
     });

@@ -58,11 +58,6 @@ export class SupervisedServer {
     return this.#pids;
   }
 
-  /** How many times it was restarted. */
-  get restarts(): number {
-    return this.#restarts;
-  }
-
   /**
    * Starts watching the running server, once the session has registered its first tool list:
    * deaths (restart or fatal), tools/list_changed (re-list and re-register), log messages.

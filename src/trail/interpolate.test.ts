@@ -1,7 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { InterpolationError } from "../errors.ts";
 import { Memory } from "../session/memory.ts";
-import { interpolate, placeholderKeys, recordLookup } from "./interpolate.ts";
+import { interpolate, type Lookup } from "./interpolate.ts";
+
+function recordLookup(values: Record<string, unknown>): { lookup: Lookup; knownKeys: () => string[] } {
+  return {
+    lookup: (key) => (Object.hasOwn(values, key) ? { found: true, value: values[key] } : { found: false }),
+    knownKeys: () => Object.keys(values),
+  };
+}
 
 const { lookup, knownKeys } = recordLookup({
   email: "a@example.com",
@@ -79,6 +86,3 @@ describe("interpolate", () => {
   });
 });
 
-test("placeholderKeys lists each key once, in order", () => {
-  expect(placeholderKeys({ a: "{{x}} ${y}", b: ["{{x}}", "{{ args.z }}"] })).toEqual(["x", "y", "args.z"]);
-});

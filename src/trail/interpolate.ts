@@ -19,18 +19,6 @@ const MEMORY_PREFIX = "memory.";
 const PLACEHOLDER = /\{\{\s*([^{}\s][^{}]*?)\s*\}\}|\$\{\s*([^{}\s][^{}]*?)\s*\}/g;
 const WHOLE = /^(?:\{\{\s*([^{}\s][^{}]*?)\s*\}\}|\$\{\s*([^{}\s][^{}]*?)\s*\})$/;
 
-/** Every placeholder key in a value (strings, arrays, objects), in order, without duplicates. */
-export function placeholderKeys(value: unknown): string[] {
-  const keys = new Set<string>();
-  const visit = (v: unknown): void => {
-    if (typeof v === "string") for (const m of v.matchAll(PLACEHOLDER)) keys.add((m[1] ?? m[2])!);
-    else if (Array.isArray(v)) v.forEach(visit);
-    else if (typeof v === "object" && v !== null) Object.values(v).forEach(visit);
-  };
-  visit(value);
-  return [...keys];
-}
-
 function asText(value: unknown): string {
   if (typeof value === "string") return value;
   if (value === undefined) return "";
@@ -79,12 +67,4 @@ function unknownKey(key: string, written: string, options: InterpolateOptions): 
     ? `known keys, closest first: ${known.join(", ")}`
     : "no keys are set (set them with config.memory, --memory KEY=VALUE or --arg NAME=VALUE)";
   return new InterpolationError(`${prefix}unknown key "${key}" in ${written}; ${list}`, key, known);
-}
-
-/** A Lookup (and its keys) over a plain record, e.g. for planning with `run --list`. */
-export function recordLookup(values: Record<string, unknown>): { lookup: Lookup; knownKeys: () => string[] } {
-  return {
-    lookup: (key) => (Object.hasOwn(values, key) ? { found: true, value: values[key] } : { found: false }),
-    knownKeys: () => Object.keys(values),
-  };
 }

@@ -22,6 +22,8 @@ export interface ManagedTransport extends Transport {
   failure(phase: ServerPhase): Promise<TrailblazeError>;
   /** The server's recent output for messages: the stderr tail, or the guest console tail. */
   diagnostics(): readonly string[];
+  /** What `diagnostics()` holds, for messages: `stderr` or `guest console`. */
+  readonly diagnosticsSource: string;
   /** Stops the server now, without the graceful close's grace period. Idempotent. */
   terminate(): Promise<void>;
 }

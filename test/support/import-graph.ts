@@ -5,7 +5,9 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
-export const REPO = resolve(import.meta.dir, "../..");
+import { REPO } from "./cli.ts";
+
+export { REPO };
 
 /** The layers, top to bottom: a folder imports only its own layer (one way) or layers below it. */
 export const LAYERS: readonly (readonly string[])[] = [

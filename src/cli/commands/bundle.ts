@@ -28,10 +28,6 @@ export const bundleCommand: Command = {
       out: { type: "string", short: "o" },
       json: { type: "boolean" },
     });
-    if (values.help) {
-      io.stdout(`${HELP}\n`);
-      return 0;
-    }
     const [entry, ...extra] = positionals;
     if (entry === undefined) throw new UsageError("bundle: name the server file to bundle, e.g. `bun trailblaze bundle tools/login.ts -o login.bundle.js`");
     if (extra.length > 0) throw new UsageError(`bundle: unexpected argument "${extra[0]}" (one entry file per run)`);

@@ -54,10 +54,6 @@ export const callCommand: Command = {
       timeout: { type: "string" },
       json: { type: "boolean" },
     });
-    if (values.help) {
-      io.stdout(`${HELP}\n`);
-      return 0;
-    }
     const [tool, ...extra] = positionals;
     if (tool === undefined) throw new UsageError("call: name the tool to call, e.g. `bun trailblaze call myapp_echo --args '{\"text\":\"hi\"}'`");
     if (extra.length > 0) throw new UsageError(`call: unexpected argument "${extra[0]}" (pass tool arguments with --args JSON)`);

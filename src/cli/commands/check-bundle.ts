@@ -29,10 +29,6 @@ export const checkBundleCommand: Command = {
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("check-bundle", argv, { json: { type: "boolean" } });
-    if (values.help) {
-      io.stdout(`${HELP}\n`);
-      return 0;
-    }
     const [target, ...extra] = positionals;
     if (target === undefined) throw new UsageError("check-bundle: name a server file or bundle, e.g. `bun trailblaze check-bundle tools/login.ts`");
     if (extra.length > 0) throw new UsageError(`check-bundle: unexpected argument "${extra[0]}" (one file per run)`);

@@ -75,10 +75,6 @@ export const checkCommand: Command = {
       json: { type: "boolean" },
       logs: { type: "string" },
     });
-    if (values.help) {
-      io.stdout(`${HELP}\n`);
-      return 0;
-    }
     const { io: at, paths } = await rebaseOnPaths(values, positionals, io);
     const configDir = await findConfigDir({ flag: values.config, env: at.env.TRAILBLAZE_CONFIG_DIR, cwd: at.cwd });
     const report = await checkWorkspace(

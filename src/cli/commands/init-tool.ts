@@ -66,10 +66,6 @@ export const initToolCommand: Command = {
       toolset: { type: "string" },
       dir: { type: "string" },
     });
-    if (values.help) {
-      io.stdout(`${HELP}\n`);
-      return 0;
-    }
     if (positionals.length !== 1) {
       throw new UsageError(`init-tool: expected one tool name, got ${positionals.length}; e.g. bun trailblaze init-tool myapp_applyCoupon`);
     }

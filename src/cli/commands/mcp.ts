@@ -41,10 +41,6 @@ export const mcpCommand: Command = {
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("mcp", argv, { ...SESSION_FLAG_OPTIONS, cwd: { type: "string" } });
-    if (values.help) {
-      io.stdout(`${HELP}\n`);
-      return 0;
-    }
     if (positionals.length > 0) throw new UsageError(`mcp: unexpected argument "${positionals[0]}"; see --help`);
 
     // stdout belongs to the protocol from here on: anything the session path prints goes to stderr.

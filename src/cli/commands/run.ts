@@ -15,15 +15,12 @@ import type { StartTrailSession } from "../../run/run-trail.ts";
 import { runExitCode, type RunReport } from "../../run/run-types.ts";
 import { parseShard, shardSlice, type Shard } from "../../run/shard.ts";
 import { ListReporter } from "../../run/reporters/list.ts";
-import { formatJsonReport } from "../../run/reporters/json.ts";
-import { formatJunitReport } from "../../run/reporters/junit.ts";
+import { findReporter, REPORTERS, type Reporter } from "../../run/reporters/index.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { CliIO, Command } from "../command.ts";
 import { loadCliWorkspace, rebaseOnPaths, startSession } from "../open-session.ts";
 import { onInterrupt } from "../reaper.ts";
 
-const REPORTERS = ["list", "json", "junit"] as const;
-type ReporterName = (typeof REPORTERS)[number];
 
 const HELP = `Usage: bun trailblaze run <trail-file|dir>... [session flags] [options]
 
@@ -33,7 +30,7 @@ recorded tool calls are dispatched with {{key}} / \${key} replaced from memory, 
 session is stopped at the end. Folders are searched for *.trail.yaml (sorted).
 
 Options:
-  --reporter NAME       list (default: a live line per step) | json | junit
+  --reporter NAME       ${REPORTERS.map((r) => `${r.name}: ${r.summary}`).join("\n                        ")}
   --output FILE         write the report to FILE (the live list still prints on stdout);
                         without it, json and junit print the document alone on stdout
   --list                parse and plan only: print each trail's steps and the tool calls chosen
@@ -62,10 +59,10 @@ function parseWorkers(text: string | undefined): number {
   return n;
 }
 
-function parseReporter(text: string | undefined): ReporterName {
-  if (text === undefined) return "list";
-  if ((REPORTERS as readonly string[]).includes(text)) return text as ReporterName;
-  throw new UsageError(`run: --reporter expects one of ${REPORTERS.join(", ")}, got "${text}"`);
+function parseReporter(text = "list"): Reporter {
+  const reporter = findReporter(text);
+  if (reporter) return reporter;
+  throw new UsageError(`run: --reporter expects one of ${REPORTERS.map((r) => r.name).join(", ")}, got "${text}"`);
 }
 
 /** Identical warning/note lines (one per session otherwise) are printed once per run. */
@@ -128,10 +125,6 @@ export const runCommand: Command = {
       secret: { type: "string", multiple: true },
       arg: { type: "string", multiple: true },
     });
-    if (values.help) {
-      rawIo.stdout(`${HELP}\n`);
-      return 0;
-    }
     if (positionals.length === 0) throw new UsageError("run: name at least one trail file or folder, e.g. `bun trailblaze run trails/`");
     const reporter = parseReporter(values.reporter);
     const workers = parseWorkers(values.workers);
@@ -155,23 +148,20 @@ export const runCommand: Command = {
       io.stderr(`note: shard ${shard.index}/${shard.total} holds no trails (${parsed.length} in total)\n`);
     }
 
-    const live = reporter === "list" || output !== undefined;
+    const live = reporter.live || output !== undefined;
     const color = io.isTTY && !io.env.NO_COLOR;
     const list = new ListReporter(live ? io.stdout : () => {}, { color, live: workers === 1 });
     const startTrailSession: StartTrailSession = (spec, options) => startSession(spec, io, options);
     const suite = new SuiteRun(entries, { io, startSession: startTrailSession, workspace, flags: values, secrets, args, workers, observer: list, ...(values["session-id"] ? { sessionId: values["session-id"] } : {}), ...(shard ? { shard } : {}) });
 
     const emit = (run: RunReport): void => {
-      const document = reporter === "json" ? formatJsonReport(run) : reporter === "junit" ? formatJunitReport(run) : undefined;
       if (live) io.stdout(list.summary(run));
       if (output !== undefined) {
-        const plain = new ListReporter(() => {});
-        const text = document ?? `${run.trails.map((t) => plain.formatTrail(t)).join("\n")}${plain.summary(run)}`;
         mkdirSync(dirname(output), { recursive: true });
-        writeFileSync(output, text);
-        io.stdout(`${reporter} report written to ${values.output}\n`);
-      } else if (document !== undefined) {
-        io.stdout(document);
+        writeFileSync(output, reporter.format(run));
+        io.stdout(`${reporter.name} report written to ${values.output}\n`);
+      } else if (!reporter.live) {
+        io.stdout(reporter.format(run));
       }
     };
     // On SIGINT/SIGTERM the reaper runs this, then closes every session and exits 130/143.

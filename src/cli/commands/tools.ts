@@ -80,10 +80,6 @@ export const toolsCommand: Command = {
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("tools", argv, { ...SESSION_FLAG_OPTIONS, json: { type: "boolean" } });
-    if (values.help) {
-      io.stdout(`${HELP}\n`);
-      return 0;
-    }
     if (positionals.length > 0) throw new UsageError(`tools: unexpected argument "${positionals[0]}"; see --help`);
     await using session = await openSession(values, io);
     io.stdout(values.json ? `${JSON.stringify(toolsJson(session), null, 2)}\n` : toolsText(session));

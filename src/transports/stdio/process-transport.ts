@@ -149,6 +149,8 @@ export class ProcessTransport implements ManagedTransport, AsyncDisposable {
     return this.stderrTail();
   }
 
+  readonly diagnosticsSource = "stderr";
+
   /** Spawns the process; resolves once it runs, rejects with a {@link SpawnError} if it cannot start. */
   start(): Promise<void> {
     if (this.#started || this.#closeRequested) {
@@ -334,6 +336,7 @@ export class ProcessTransport implements ManagedTransport, AsyncDisposable {
   }
 
   #notRunning(cause?: Error): Error {
+    if (this.#closeRequested) return new Error(`MCP server ${this.name} is closed`, { cause });
     if (this.#exit) return new ServerExitedError(this.name, this.#exit, this.stderrTail(), "before a message could be sent");
     return new Error(`MCP server ${this.name} is not running (${this.#child ? "closed" : "not started"})`, { cause });
   }
