@@ -33,6 +33,7 @@ export function formatProblem(p: ConfigProblem): string {
 /** Configuration is invalid; carries every problem found, not just the first. */
 export class ConfigError extends TrailblazeError {
   override readonly code = "CONFIG_INVALID";
+  override readonly exitCode = 2;
   readonly problems: readonly ConfigProblem[];
   constructor(problems: readonly ConfigProblem[], options?: { cause?: unknown }) {
     const lines = problems.map(formatProblem);
@@ -44,11 +45,13 @@ export class ConfigError extends TrailblazeError {
 /** Bad command-line input. */
 export class UsageError extends TrailblazeError {
   override readonly code = "USAGE";
+  override readonly exitCode = 2;
 }
 
 /** Neither bun nor node+tsx could be found to run a TypeScript server. */
 export class RuntimeNotFoundError extends TrailblazeError {
   override readonly code = "RUNTIME_NOT_FOUND";
+  override readonly exitCode = 2;
 }
 
 /** Facts about a finished (or killed) child process. */
@@ -71,6 +74,7 @@ export function withTail(message: string, tail: readonly string[], what = "stder
 /** The process could not be started at all (ENOENT, EACCES...). */
 export class SpawnError extends TrailblazeError {
   override readonly code = "SPAWN_FAILED";
+  override readonly exitCode = 2;
 }
 
 /** A server's process ended while the session still needed it. */
@@ -95,6 +99,7 @@ export class ServerExitedError extends TrailblazeError {
 /** A server did not finish the MCP handshake (initialize + tools/list) in time. */
 export class HandshakeTimeoutError extends TrailblazeError {
   override readonly code = "HANDSHAKE_TIMEOUT";
+  override readonly exitCode = 2;
   readonly stderrTail: readonly string[];
   /** @param what what the tail holds: `stderr` (default) or `guest console` */
   constructor(server: string, timeoutMs: number, stderrTail: readonly string[], what = "stderr") {
@@ -113,11 +118,13 @@ export class HandshakeTimeoutError extends TrailblazeError {
 /** A server started but broke the protocol (bad tools/list, endless pagination...). */
 export class ProtocolError extends TrailblazeError {
   override readonly code = "PROTOCOL";
+  override readonly exitCode = 2;
 }
 
 /** A tool name was asked for that the session does not have. */
 export class ToolNotFoundError extends TrailblazeError {
   override readonly code = "TOOL_NOT_FOUND";
+  override readonly exitCode = 2;
   readonly tool: string;
   readonly suggestions: readonly string[];
   constructor(tool: string, suggestions: readonly string[], registeredCount: number) {
@@ -133,6 +140,7 @@ export class ToolNotFoundError extends TrailblazeError {
 /** Two sources advertise the same tool name. */
 export class ToolCollisionError extends TrailblazeError {
   override readonly code = "TOOL_COLLISION";
+  override readonly exitCode = 2;
   readonly tool: string;
   readonly sources: readonly [string, string];
   constructor(tool: string, first: string, second: string) {
@@ -148,6 +156,7 @@ export class ToolCollisionError extends TrailblazeError {
 /** A source advertises tool names no LLM or MCP client accepts; every bad name of the source is listed. */
 export class ToolNameError extends TrailblazeError {
   override readonly code = "TOOL_NAME";
+  override readonly exitCode = 2;
   readonly source: string;
   readonly problems: readonly string[];
   constructor(source: string, problems: readonly string[]) {
@@ -207,6 +216,7 @@ export function exitCodeOf(error: unknown): ExitCode {
 /** No config folder was given or found, or the one given does not exist. */
 export class ConfigNotFoundError extends TrailblazeError {
   override readonly code = "CONFIG_NOT_FOUND";
+  override readonly exitCode = 2;
 }
 
 /** A `{{key}}` / `${key}` placeholder in a recorded argument names a key memory does not have. */
@@ -240,4 +250,5 @@ export class ServerFailedError extends TrailblazeError {
 /** `init-tool` would overwrite or duplicate something that already exists; nothing was written. */
 export class ScaffoldError extends TrailblazeError {
   override readonly code = "SCAFFOLD_EXISTS";
+  override readonly exitCode = 2;
 }

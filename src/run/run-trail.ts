@@ -3,7 +3,7 @@
 // interpolation, and always close the session. Never throws for trail failures:
 // everything ends up in the TrailReport.
 
-import { InterpolationError } from "../errors.ts";
+import { exitCodeOf, InterpolationError } from "../errors.ts";
 import { displayPath, type Workspace } from "../config/workspace.ts";
 import { exceptionThrown, isSuccess, resultToJson, type ToolResult } from "../core/tool-result.ts";
 import type { Memory } from "../session/memory.ts";
@@ -150,7 +150,7 @@ export class TrailRun {
       session = await startSession(spec, { onCall: (record) => callLog.write(record) });
     } catch (error) {
       if (secrets.length > 0) await maskServerLogs(spec.logsDir, memory);
-      return this.#report("error", { error: this.#mask(messageOf(error)) });
+      return this.#report("error", { error: this.#mask(messageOf(error)), exitCode: exitCodeOf(error) });
     }
     memory = session.memory;
     this.#memory = memory;
@@ -269,7 +269,7 @@ export class TrailRun {
     return this.#memory ? this.#memory.mask(text) : text;
   }
 
-  #report(status: TrailStatus, extra: Partial<Pick<TrailReport, "error" | "problems" | "skipReason" | "steps">>): TrailReport {
+  #report(status: TrailStatus, extra: Partial<Pick<TrailReport, "error" | "exitCode" | "problems" | "skipReason" | "steps">>): TrailReport {
     const report: TrailReport = {
       file: this.file,
       id: this.trail.id,
@@ -282,6 +282,7 @@ export class TrailRun {
       ran: this.#ran,
     };
     if (extra.error !== undefined) report.error = extra.error;
+    if (extra.exitCode !== undefined) report.exitCode = extra.exitCode;
     if (extra.problems !== undefined) report.problems = extra.problems;
     if (extra.skipReason !== undefined) report.skipReason = extra.skipReason;
     if (this.#memory) report.memory = this.#memory.maskValue(this.#memory.snapshot());

@@ -81,6 +81,8 @@ export interface TrailReport {
   steps: StepReport[];
   /** Why the trail did not pass (secrets masked); one line per problem. */
   error?: string;
+  /** For a trail that ended in error before its first step: the exit code of the error's class. */
+  exitCode?: 1 | 2;
   problems?: TrailProblem[];
   skipReason?: string;
   /** Session memory when the trail ended (secrets left out, values masked). */
@@ -124,5 +126,8 @@ export function summarize(trails: readonly TrailReport[], durationMs: number): R
 export function runExitCode(run: RunReport): 0 | 1 | 2 {
   const bad = run.trails.filter((t) => t.status === "failed" || t.status === "error");
   if (bad.length === 0) return 0;
-  return run.trails.some((t) => t.ran) ? 1 : 2;
+  if (run.trails.some((t) => t.ran)) return 1;
+  // Nothing ran: the same failure gives the same code as in `tools`/`call` (e.g. a server that
+  // crashes at start is 1; a configuration problem is 2).
+  return bad.every((t) => t.exitCode === 1) ? 1 : 2;
 }

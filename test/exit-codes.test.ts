@@ -1,0 +1,26 @@
+// One exit-code rule across commands: the failure's error class decides, whichever command met it.
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { cli, REPO } from "./support/cli.ts";
+
+const FAULTS = join(REPO, "fixtures/faults");
+const TRAIL = join(REPO, "fixtures/exit-codes/trails/any.trail.yaml");
+
+describe("a server that crashes at start", () => {
+  test("is exit 1 for run, tools and call alike", async () => {
+    const run = await cli(["run", TRAIL, "--target", "crashInit"], { cwd: FAULTS });
+    const tools = await cli(["tools", "--target", "crashInit"], { cwd: FAULTS });
+    const call = await cli(["call", "assertEquals", "--target", "crashInit", "--args", '{"actual":1,"expected":1}'], { cwd: FAULTS });
+    expect([run.code, tools.code, call.code]).toEqual([1, 1, 1]);
+    expect(tools.stderr).toContain("during startup (initialize/tools/list)");
+  });
+});
+
+describe("a configuration problem", () => {
+  test("is exit 2 for run, tools and call alike", async () => {
+    const run = await cli(["run", TRAIL, "--target", "noSuchTarget"], { cwd: FAULTS });
+    const tools = await cli(["tools", "--target", "noSuchTarget"], { cwd: FAULTS });
+    const call = await cli(["call", "assertEquals", "--target", "noSuchTarget"], { cwd: FAULTS });
+    expect([run.code, tools.code, call.code]).toEqual([2, 2, 2]);
+  });
+});
