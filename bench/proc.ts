@@ -2,27 +2,19 @@
 // memory, and the processes that survive a run.
 
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { procCmdline, procPids, procStat } from "../src/transports/stdio/proc.ts";
 
 const PAGE_BYTES = 4096;
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
 
-/** Fields of /proc/<pid>/stat after the command name (0 = state, 11/12 = utime/stime, 13/14 = cutime/cstime). */
-function statFields(pid: number | "self"): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return undefined; // exited while we looked
-  }
-}
 
 const ticksToMs = (ticks: number) => (ticks * 1000) / CLOCK_TICKS;
 
 /** CPU time (user + system) a live process has used so far, in ms (10 ms resolution); 0 once it is gone. */
 export function cpuMs(pid: number): number {
-  const fields = statFields(pid);
-  return fields ? ticksToMs(Number(fields[11]) + Number(fields[12])) : 0;
+  const stat = procStat(pid);
+  return stat ? ticksToMs(stat.utime + stat.stime) : 0;
 }
 
 /**
@@ -36,16 +28,16 @@ export function cpuSnapshot(): { machineMs: number; oursMs: number; stealMs: num
   const [user, nice, system, , , irq, softirq, steal] = fields as [number, number, number, number, number, number, number, number];
   let oursTicks = 0;
   for (const pid of processTree(process.pid)) {
-    const stat = statFields(pid);
-    if (stat) oursTicks += Number(stat[11]) + Number(stat[12]) + Number(stat[13]) + Number(stat[14]);
+    const stat = procStat(pid);
+    if (stat) oursTicks += stat.utime + stat.stime + stat.cutime + stat.cstime;
   }
   return { machineMs: ticksToMs(user + nice + system + irq + softirq), oursMs: ticksToMs(oursTicks), stealMs: ticksToMs(steal) };
 }
 
 /** CPU time of this process's children that have exited and been waited for, and of theirs, in ms. */
 export function reapedChildrenCpuMs(): number {
-  const fields = statFields("self")!;
-  return ticksToMs(Number(fields[13]) + Number(fields[14]));
+  const stat = procStat("self")!;
+  return ticksToMs(stat.cutime + stat.cstime);
 }
 
 interface ProcInfo {
@@ -54,15 +46,11 @@ interface ProcInfo {
   state: string;
 }
 
-function readProc(pid: number): ProcInfo | undefined {
-  const fields = statFields(pid);
-  return fields && { pid, ppid: Number(fields[1]), state: fields[0]! };
-}
-
 function allProcesses(): ProcInfo[] {
-  return readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .flatMap((entry) => readProc(Number(entry)) ?? []);
+  return procPids().flatMap((pid) => {
+    const stat = procStat(pid);
+    return stat ? [{ pid, ppid: stat.ppid, state: stat.state }] : [];
+  });
 }
 
 /** Live (non-zombie) processes of the tree rooted at `root`, root included. */
@@ -95,13 +83,8 @@ export function processesMatching(needle: string): string[] {
   const found: string[] = [];
   for (const proc of allProcesses()) {
     if (proc.state === "Z" || proc.pid === process.pid) continue;
-    let cmdline: string;
-    try {
-      cmdline = readFileSync(`/proc/${proc.pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
-    } catch {
-      continue;
-    }
-    if (cmdline.includes(needle)) found.push(`${proc.pid} ${cmdline}`);
+    const cmdline = procCmdline(proc.pid)?.replaceAll("\0", " ").trim();
+    if (cmdline?.includes(needle)) found.push(`${proc.pid} ${cmdline}`);
   }
   return found;
 }

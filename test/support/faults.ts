@@ -2,7 +2,6 @@
 // and the leak check every fault test ends with: no process of the test survives, whole groups
 // and helpers that left them included.
 
-import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { findConfigDir, loadWorkspace } from "../../src/config/workspace.ts";
 import { STDIO_IN_BOTH_MODES } from "./launchers.ts";
@@ -10,6 +9,7 @@ import { resolveSessionSpec, type SessionFlags } from "../../src/session/session
 import { Session, type ServerLogEntry, type SessionOptions } from "../../src/session/session.ts";
 import { formatNameFinding } from "../../src/core/tool-names.ts";
 import { descendants, groupAlive, identityAlive, processAlive, type ProcessIdentity } from "../../src/transports/stdio/process-group.ts";
+import { procCmdline, procPids } from "../../src/transports/stdio/proc.ts";
 import { REPO, TEST_PATH, tempDir } from "./cli.ts";
 
 export const FAULTS = join(REPO, "fixtures/faults");
@@ -108,18 +108,7 @@ export function firstText(result: { content: { type: string; text?: unknown }[] 
  * they were re-parented: the check for servers that never got a session object.
  */
 export function processesMentioning(fragment: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    let cmdline: string;
-    try {
-      cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
-    } catch {
-      continue;
-    }
-    if (cmdline.includes(fragment) && processAlive(Number(entry))) found.push(Number(entry));
-  }
-  return found;
+  return procPids().filter((pid) => pid !== process.pid && procCmdline(pid)?.includes(fragment) && processAlive(pid));
 }
 
 /** Polls `check` every 50 ms until it is true or `ms` passed; whether it became true. */

@@ -1,11 +1,10 @@
 // Drives `bun src/cli/main.ts mcp …` as a real stdio subprocess with the SDK Client,
 // and finds the processes it started (from /proc) for leak checks.
 
-import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { processAlive } from "../../src/transports/stdio/process-group.ts";
+import { descendants as descendantIdentities, processAlive } from "../../src/transports/stdio/process-group.ts";
 import { REPO, TEST_PATH } from "./cli.ts";
 
 export const MAIN = join(REPO, "src/cli/main.ts");
@@ -50,31 +49,9 @@ export async function serve(
   return { client, pid, stderr: () => stderr, clientErrors, close: () => client.close() };
 }
 
-/** Every live descendant of `pid` (children, grandchildren, …), from /proc. */
+/** Every live descendant of `pid` (children, grandchildren, …). */
 export function descendants(pid: number): number[] {
-  const parentOf = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      parentOf.set(Number(entry), Number(fields[1]));
-    } catch {
-      // exited while listing
-    }
-  }
-  const found: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const parent = queue.shift()!;
-    for (const [child, ppid] of parentOf) {
-      if (ppid === parent && !found.includes(child)) {
-        found.push(child);
-        queue.push(child);
-      }
-    }
-  }
-  return found.filter(processAlive);
+  return descendantIdentities(pid).map((child) => child.pid);
 }
 
 /** Polls until none of `pids` is alive, up to `timeoutMs`; returns the ones still alive. */

@@ -1,7 +1,7 @@
 // Signals and liveness of a whole process group (a child spawned with `detached: true` leads its own),
 // and of a server's descendants that left the group.
 
-import { readdirSync, readFileSync } from "node:fs";
+import { procPids, procStat } from "./proc.ts";
 
 /** Sends `signal` to every process in group `pgid`; false if the group no longer exists (ESRCH). */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
@@ -22,15 +22,8 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
 export function groupAlive(pgid: number): boolean {
   if (!signalGroup(pgid, 0)) return false;
   if (process.platform !== "linux") return true;
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return true;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = procStat(Number(entry));
+  for (const entry of procPids()) {
+    const stat = procStat(entry);
     if (stat && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X") return true;
   }
   return false;
@@ -63,19 +56,12 @@ export interface ProcessIdentity {
  */
 export function descendants(pid: number): ProcessIdentity[] {
   if (process.platform !== "linux") return [];
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return [];
-  }
   const children = new Map<number, ProcessIdentity[]>();
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = procStat(Number(entry));
+  for (const entry of procPids()) {
+    const stat = procStat(entry);
     if (!stat || stat.state === "Z" || stat.state === "X") continue;
     const list = children.get(stat.ppid) ?? [];
-    list.push({ pid: Number(entry), startTime: stat.startTime });
+    list.push({ pid: entry, startTime: stat.startTime });
     children.set(stat.ppid, list);
   }
   const found: ProcessIdentity[] = [];
@@ -104,21 +90,4 @@ export function signalIdentity(who: ProcessIdentity, signal: NodeJS.Signals): bo
   } catch {
     return false;
   }
-}
-
-/** Fields of /proc/<pid>/stat after the name (which may hold spaces): state (3), ppid (4), pgrp (5), starttime (22). */
-function procStat(pid: number): { state: string; ppid: number; pgrp: number; startTime: number } | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return undefined;
-  }
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  const state = fields[0];
-  const ppid = Number(fields[1]);
-  const pgrp = Number(fields[2]);
-  const startTime = Number(fields[19]);
-  if (state === undefined || Number.isNaN(pgrp) || Number.isNaN(ppid)) return undefined;
-  return { state, ppid, pgrp, startTime };
 }
