@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { buildOnDevice, bundleEntry } from "../src/bundle/bundle-entry.ts";
 import { BundleError } from "../src/errors.ts";
 import { startQuickJsServer } from "../runtime-quickjs/index.ts";
+import { rejection } from "./support/rejection.ts";
 
 const REPO = resolve(import.meta.dir, "..");
 mkdirSync(join(REPO, ".cache"), { recursive: true });
@@ -27,14 +28,6 @@ const HEADER = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 `;
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a rejection");
-}
 
 async function run(code: string) {
   const server = await startQuickJsServer({ name: "bundle-test", code });
@@ -76,14 +69,14 @@ describe("the McpServer + zod fixture", () => {
   });
 
   test("a missing entry is named with where it was looked for", async () => {
-    const error = await failure(bundleEntry("fixtures/bundle/nope.ts", { cwd: REPO, cacheDir: CACHE }));
+    const error = await rejection(bundleEntry("fixtures/bundle/nope.ts", { cwd: REPO, cacheDir: CACHE }));
     expect(error.message).toBe(`fixtures/bundle/nope.ts: file not found (resolved against ${REPO}; relative paths resolve against the working directory)`);
   });
 });
 
 describe("Node built-ins fail the bundle, naming the importing file and the fix", () => {
   test("node:fs in the entry", async () => {
-    const error = await failure(bundleEntry("fixtures/bundle/node-fs.ts", { cwd: REPO, cacheDir: CACHE }));
+    const error = await rejection(bundleEntry("fixtures/bundle/node-fs.ts", { cwd: REPO, cacheDir: CACHE }));
     expect(error).toBeInstanceOf(BundleError);
     expect(error.message).toBe(
       `Cannot bundle fixtures/bundle/node-fs.ts for on-device: fixtures/bundle/node-fs.ts:2:30: imports "node:fs", a Node built-in that does not exist on-device; ${HOST_ONLY}`,
@@ -93,7 +86,7 @@ describe("Node built-ins fail the bundle, naming the importing file and the fix"
   test("bare child_process in a helper the entry imports", async () => {
     const helper = author("run-helper.ts", `import { execSync } from "child_process";\nexport const run = (cmd: string) => String(execSync(cmd));\n`);
     const entry = author("uses-helper.ts", `${HEADER}import { run } from "./run-helper.ts";\nconst s = new McpServer({ name: "x", version: "1" });\nvoid run;\nawait s.connect(new StdioServerTransport());\n`);
-    const error = await failure(bundleEntry(entry, { cwd: REPO, cacheDir: CACHE }));
+    const error = await rejection(bundleEntry(entry, { cwd: REPO, cacheDir: CACHE }));
     expect(error.message).toBe(
       `Cannot bundle ${entry} for on-device: ${helper}:1:26: imports "child_process", a Node built-in that does not exist on-device; ${HOST_ONLY}`,
     );

@@ -6,17 +6,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { ToolProgress } from "../src/core/server-kinds.ts";
 import { cliProcess } from "./support/cli.ts";
-import {
-  closeFaultSessions,
-  eventually,
-  FAULTS,
-  faultLogs,
-  firstText,
-  rejection,
-  startFaultSession,
-  survivors,
-  treeOf,
-} from "./support/faults.ts";
+import { closeFaultSessions, eventually, FAULTS, faultLogs, firstText, startFaultSession, survivors, treeOf } from "./support/faults.ts";
+import { rejection } from "./support/rejection.ts";
 
 afterAll(closeFaultSessions);
 

@@ -6,16 +6,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HandshakeTimeoutError } from "../src/errors.ts";
-import {
-  closeFaultSessions,
-  faultLogs,
-  firstText,
-  processesMentioning,
-  rejection,
-  startFaultSession,
-  survivors,
-  treeOf,
-} from "./support/faults.ts";
+import { closeFaultSessions, faultLogs, firstText, processesMentioning, startFaultSession, survivors, treeOf } from "./support/faults.ts";
+import { rejection } from "./support/rejection.ts";
 
 afterAll(closeFaultSessions);
 

@@ -6,6 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { bundleEntry } from "../src/bundle/bundle-entry.ts";
 import { SandboxError } from "../src/errors.ts";
 import { startQuickJsServer, type QuickJsServer, type QuickJsServerOptions } from "../runtime-quickjs/index.ts";
+import { rejection } from "./support/rejection.ts";
 
 const REPO = resolve(import.meta.dir, "..");
 
@@ -22,32 +23,24 @@ async function connect(code: string, opts: Partial<QuickJsServerOptions> = {}) {
   return { server, client, errors };
 }
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a rejection");
-}
 
 const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
 
 describe("a handler that runs past the deadline", () => {
   test("fails its request with 'interrupted after N ms'; the server keeps serving", async () => {
     const { client, errors } = await connect(await bundled("loop-server.ts"), { name: "loop", callDeadlineMs: 1000, onExecute: async () => "done" });
-    const spin = await failure(client.callTool({ name: "spin", arguments: {} }));
+    const spin = await rejection(client.callTool({ name: "spin", arguments: {} }));
     expect(spin.message).toBe('MCP error -32001: QuickJS server "loop": handling tools/call "spin" was interrupted after 1000 ms (callDeadlineMs)');
     expect(errors).toEqual(['QuickJS server "loop": handling tools/call "spin" was interrupted after 1000 ms (callDeadlineMs)']);
     expect(text(await client.callTool({ name: "echo", arguments: { text: "still here" } }))).toBe("still here (spins so far: 1)");
 
     // The loop starts in a later delivery: resuming after trailblaze.execute.
-    const late = await failure(client.callTool({ name: "spin_after_execute", arguments: {} }));
+    const late = await rejection(client.callTool({ name: "spin_after_execute", arguments: {} }));
     expect(late.message).toBe('MCP error -32001: QuickJS server "loop": handling tools/call "spin_after_execute" was interrupted after 1000 ms (callDeadlineMs)');
     expect(text(await client.callTool({ name: "echo", arguments: { text: "again" } }))).toBe("again (spins so far: 1)");
 
     // A loop in a plain timer callback escapes to the host: the open request fails.
-    const timer = await failure(client.callTool({ name: "spin_in_timer", arguments: {} }));
+    const timer = await rejection(client.callTool({ name: "spin_in_timer", arguments: {} }));
     expect(timer.message).toBe('MCP error -32001: QuickJS server "loop": running a timer callback was interrupted after 1000 ms (callDeadlineMs)');
     expect(text(await client.callTool({ name: "echo", arguments: { text: "and again" } }))).toBe("and again (spins so far: 1)");
     await client.close();
@@ -55,11 +48,11 @@ describe("a handler that runs past the deadline", () => {
 
   test("a handler that swallows the interrupt and loops on stops the server", async () => {
     const { client } = await connect(await bundled("loop-server.ts"), { name: "loop", callDeadlineMs: 1000 });
-    const stuck = await failure(client.callTool({ name: "stubborn", arguments: {} }));
+    const stuck = await rejection(client.callTool({ name: "stubborn", arguments: {} }));
     expect(stuck.message).toBe(
       'MCP error -32000: QuickJS server "loop" kept running after being interrupted (callDeadlineMs 1000 ms) while handling tools/call "stubborn"; the server was stopped',
     );
-    expect((await failure(client.callTool({ name: "echo", arguments: { text: "x" } }))).message).toBe("Not connected");
+    expect((await rejection(client.callTool({ name: "echo", arguments: { text: "x" } }))).message).toBe("Not connected");
   });
 });
 
@@ -69,7 +62,7 @@ describe("a memory bomb", () => {
     const neighbour = await connect(await bundled("echo-server.ts"), { name: "neighbour" });
     const rssBefore = process.memoryUsage().rss;
 
-    const error = await failure(bomb.client.callTool({ name: "bomb", arguments: {} }));
+    const error = await rejection(bomb.client.callTool({ name: "bomb", arguments: {} }));
     expect(error.message).toBe(
       'MCP error -32000: QuickJS server "bomb" ran out of memory while handling tools/call "bomb": it reached memoryLimitBytes (33554432 bytes); the server was stopped',
     );
@@ -77,7 +70,7 @@ describe("a memory bomb", () => {
       'QuickJS server "bomb" ran out of memory while handling tools/call "bomb": it reached memoryLimitBytes (33554432 bytes); the server was stopped',
     ]);
     expect(bomb.server.memoryUsage()).toEqual({ bytes: 0, linearBytes: 0 });
-    expect((await failure(bomb.client.callTool({ name: "echo", arguments: { text: "x" } }))).message).toBe("Not connected");
+    expect((await rejection(bomb.client.callTool({ name: "echo", arguments: { text: "x" } }))).message).toBe("Not connected");
 
     expect(text(await neighbour.client.callTool({ name: "echo", arguments: { text: "fine" } }))).toBe("fine");
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(256 * 1024 * 1024);
@@ -88,7 +81,7 @@ describe("a memory bomb", () => {
 describe("bundles that fail to start", () => {
   test("an exception while evaluating becomes a SandboxError with the guest's message and stack", async () => {
     const code = `function configure() { throw new RangeError("port must be positive"); }\nconfigure();`;
-    const error = await failure(startQuickJsServer({ name: "broken", code }));
+    const error = await rejection(startQuickJsServer({ name: "broken", code }));
     expect(error).toBeInstanceOf(SandboxError);
     expect(error.message).toBe(
       'QuickJS server "broken" threw while evaluating its bundle: RangeError: port must be positive\n' +
@@ -98,25 +91,25 @@ describe("bundles that fail to start", () => {
 
   test("a rejection in top-level async code before connecting is reported the same way", async () => {
     const code = `(async () => { await null; throw new Error("no config"); })();`;
-    const error = await failure(startQuickJsServer({ name: "async-broken", code }));
+    const error = await rejection(startQuickJsServer({ name: "async-broken", code }));
     expect(error.message).toStartWith('QuickJS server "async-broken" threw while evaluating its bundle: Error: no config\n    at <anonymous> (async-broken.bundle.js:1');
   });
 
   test("a bundle that never connects its transport", async () => {
-    const error = await failure(startQuickJsServer({ name: "quiet", code: "globalThis.x = 1;" }));
+    const error = await rejection(startQuickJsServer({ name: "quiet", code: "globalThis.x = 1;" }));
     expect(error.message).toBe(
       'QuickJS server "quiet" finished evaluating without connecting: the bundle must call server.connect(new StdioServerTransport()) (on-device bundles swap in the in-process transport)',
     );
   });
 
   test("top-level code that loops is interrupted", async () => {
-    const error = await failure(startQuickJsServer({ name: "spinner", code: "for (;;) {}", startDeadlineMs: 1000 }));
+    const error = await rejection(startQuickJsServer({ name: "spinner", code: "for (;;) {}", startDeadlineMs: 1000 }));
     expect(error.message).toBe('QuickJS server "spinner": evaluating its bundle was interrupted after 1000 ms (startDeadlineMs)');
   });
 
   test("deep recursion hits the stack limit inside the guest, not the host", async () => {
     const code = `function down(n) { return n === 0 ? 0 : 1 + down(n - 1); }\ndown(1e6);`;
-    const error = await failure(startQuickJsServer({ name: "deep", code }));
+    const error = await rejection(startQuickJsServer({ name: "deep", code }));
     const lines = error.message.split("\n");
     expect(lines[0]).toBe('QuickJS server "deep" threw while evaluating its bundle: InternalError: stack overflow');
     expect(lines.slice(1, 3)).toEqual(["    at down (deep.bundle.js:1:49)", "    at down (deep.bundle.js:1:49)"]);
@@ -125,10 +118,10 @@ describe("bundles that fail to start", () => {
   });
 
   test("limits are checked up front", async () => {
-    expect((await failure(startQuickJsServer({ name: "x", code: "", stackLimitBytes: 1024 * 1024 }))).message).toBe(
+    expect((await rejection(startQuickJsServer({ name: "x", code: "", stackLimitBytes: 1024 * 1024 }))).message).toBe(
       "stackLimitBytes must be between 1 and 262144 (got 1048576): larger QuickJS stacks break the host under Bun/Node",
     );
-    expect((await failure(startQuickJsServer({ name: "x", code: "", memoryLimitBytes: 1024 * 1024 }))).message).toBe(
+    expect((await rejection(startQuickJsServer({ name: "x", code: "", memoryLimitBytes: 1024 * 1024 }))).message).toBe(
       "memoryLimitBytes must be between 16777216 (the QuickJS module's initial memory) and 2147483648 (got 1048576)",
     );
   });
@@ -150,7 +143,7 @@ describe("resources over many calls", () => {
 
   test("closing stops guest timers and fails pending calls", async () => {
     const { server, client } = await connect(await bundled("execute-server.ts"), { name: "timers" });
-    const pending = failure(client.callTool({ name: "wait", arguments: { ms: 60_000 } }));
+    const pending = rejection(client.callTool({ name: "wait", arguments: { ms: 60_000 } }));
     await new Promise((r) => setTimeout(r, 50));
     await server.close();
     expect((await pending).message).toBe("MCP error -32000: Connection closed");

@@ -62,7 +62,7 @@ async function parity(steps: Step[], flags: SessionFlags = {}): Promise<Run> {
   return host;
 }
 
-const text = (t: string) => [{ type: "text", text: t }];
+const text = (t: string) => [{ type: "text" as const, text: t }];
 
 describe("portable data generators", () => {
   test("customers and orders are the same per seed in both modes; bad input fails the same way", async () => {

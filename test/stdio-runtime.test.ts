@@ -7,6 +7,7 @@ import { delimiter, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { RuntimeNotFoundError } from "../src/errors.ts";
 import { detectRuntime, findOnPath } from "../src/transports/stdio/runtime.ts";
+import { rejection } from "./support/rejection.ts";
 
 const root = mkdtempSync(join(tmpdir(), "stdio-runtime-"));
 const nodeBinary = await findOnPath("node", process.env.PATH ?? "");
@@ -24,14 +25,6 @@ const empty = dirWith("empty", {});
 const tsxLoader = pathToFileURL(createRequire(import.meta.filename).resolve("tsx")).href;
 const script = "fixtures/stdio/echo.ts";
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("detectRuntime", () => {
   test("prefers bun on PATH and runs the file with bun run --no-install --no-orphans", async () => {
@@ -55,7 +48,7 @@ describe("detectRuntime", () => {
   });
 
   test("node without tsx: suggests installing tsx", async () => {
-    const error = await failure(detectRuntime({ PATH: nodeOnly }, { resolveTsxFrom: empty }));
+    const error = await rejection(detectRuntime({ PATH: nodeOnly }, { resolveTsxFrom: empty }));
     expect(error).toBeInstanceOf(RuntimeNotFoundError);
     expect(error.message).toBe(
       `Found node at ${join(nodeOnly, "node")} but no TypeScript loader: tsx is neither installed next to trailblaze-ts nor on PATH. ` +
@@ -65,7 +58,7 @@ describe("detectRuntime", () => {
 
   test("neither bun nor node: the exact error", async () => {
     for (const env of [{ PATH: empty }, {}]) {
-      const error = await failure(detectRuntime(env));
+      const error = await rejection(detectRuntime(env));
       expect(error).toBeInstanceOf(RuntimeNotFoundError);
       expect(error.message).toBe("No compatible TypeScript runtime found on PATH. Install bun (https://bun.sh) or Node with tsx.");
       expect((error as RuntimeNotFoundError).exitCode).toBe(2);
@@ -89,13 +82,13 @@ describe("detectRuntime", () => {
   });
 
   test("TRAILBLAZE_RUNTIME errors name the variable", async () => {
-    expect((await failure(detectRuntime({ PATH: nodeOnly, TRAILBLAZE_RUNTIME: "bun" }))).message).toBe(
+    expect((await rejection(detectRuntime({ PATH: nodeOnly, TRAILBLAZE_RUNTIME: "bun" }))).message).toBe(
       "TRAILBLAZE_RUNTIME=bun but bun was not found on PATH. Install bun (https://bun.sh) or unset TRAILBLAZE_RUNTIME.",
     );
-    expect((await failure(detectRuntime({ PATH: bunOnly, TRAILBLAZE_RUNTIME: "node" }))).message).toBe(
+    expect((await rejection(detectRuntime({ PATH: bunOnly, TRAILBLAZE_RUNTIME: "node" }))).message).toBe(
       "TRAILBLAZE_RUNTIME=node but node was not found on PATH. Install Node (https://nodejs.org) or unset TRAILBLAZE_RUNTIME.",
     );
-    expect((await failure(detectRuntime({ PATH: bunOnly, TRAILBLAZE_RUNTIME: "deno" }))).message).toBe(
+    expect((await rejection(detectRuntime({ PATH: bunOnly, TRAILBLAZE_RUNTIME: "deno" }))).message).toBe(
       'TRAILBLAZE_RUNTIME must be "bun" or "node" (or unset), got "deno"',
     );
   });

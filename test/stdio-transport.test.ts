@@ -8,6 +8,7 @@ import { ServerExitedError, SpawnError, type ProcessExit } from "../src/errors.t
 import { processAlive } from "../src/transports/stdio/process-group.ts";
 import { ProcessTransport, type ProcessTransportOptions } from "../src/transports/stdio/process-transport.ts";
 import { detectRuntime, explainStartupFailure, findOnPath, type Runtime } from "../src/transports/stdio/runtime.ts";
+import { rejection } from "./support/rejection.ts";
 
 const FIXTURES = resolve(import.meta.dir, "../fixtures/stdio");
 const root = mkdtempSync(join(tmpdir(), "stdio-transport-"));
@@ -60,14 +61,6 @@ function expectReaped(pid: number | undefined): void {
   expect(code).toBe("ESRCH");
 }
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe.concurrent.each(["bun", "node"] as const)("under %s", (kind) => {
   const runtime = runtimes[kind];
@@ -95,7 +88,7 @@ describe.concurrent.each(["bun", "node"] as const)("under %s", (kind) => {
 
   test("a missing package: the startup failure explains which install to run", async () => {
     const transport = transportFor("missing-package.ts", runtime);
-    const error = await failure(connect(transport));
+    const error = await rejection(connect(transport));
     expect(error.message).toBe("MCP error -32000: Connection closed");
     expect((await transport.exited).exitCode).toBe(1);
     expect(explainStartupFailure(transport.stderrTail(), join(FIXTURES, "missing-package.ts"))).toBe(
@@ -122,7 +115,7 @@ describe.concurrent("lifecycle (bun)", () => {
     expect(closes).toBe(1);
     expect(exits).toEqual([]);
     expectReaped(transport.pid);
-    const error = await failure(client.callTool({ name: "echo", arguments: { text: "late" } }));
+    const error = await rejection(client.callTool({ name: "echo", arguments: { text: "late" } }));
     expect(error.message).toBe("Not connected");
   });
 
@@ -169,12 +162,12 @@ describe.concurrent("lifecycle (bun)", () => {
     const exits: ProcessExit[] = [];
     transport.onexit = (exit) => exits.push(exit);
     const client = await connect(transport);
-    const error = await failure(client.callTool({ name: "crash" }));
+    const error = await rejection(client.callTool({ name: "crash" }));
     expect(error.message).toBe("MCP error -32000: Connection closed");
     expect(await transport.exited).toEqual({ exitCode: 3, signal: null });
     expect(exits).toEqual([{ exitCode: 3, signal: null }]);
     expect(transport.stderrTail()).toContain("crashes-on-call: fatal: database handle lost");
-    const late = await failure(transport.send({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    const late = await rejection(transport.send({ jsonrpc: "2.0", method: "notifications/initialized" }));
     expect(late).toBeInstanceOf(ServerExitedError);
     expect((late as ServerExitedError).shortMessage).toBe(
       "MCP server crashes-on-call.ts exited with code 3 before a message could be sent",
@@ -227,9 +220,9 @@ describe.concurrent("spawn failures", () => {
     const transport = new ProcessTransport(options);
     let closes = 0;
     transport.onclose = () => closes++;
-    const error = await failure(transport.start());
+    const error = await rejection(transport.start());
     expect(error).toBeInstanceOf(SpawnError);
-    expect(await failure(transport.exited)).toBe(error);
+    expect(await rejection(transport.exited)).toBe(error);
     await transport.close();
     expect(closes).toBe(1);
     expect(transport.pid).toBeUndefined();
@@ -260,7 +253,7 @@ describe.concurrent("spawn failures", () => {
 
   test("the SDK Client's connect rejects with the SpawnError", async () => {
     const transport = new ProcessTransport({ ...base, command: "/nonexistent/bin/bun" });
-    const error = await failure(connect(transport));
+    const error = await rejection(connect(transport));
     expect(error).toBeInstanceOf(SpawnError);
     await transport.close();
   });

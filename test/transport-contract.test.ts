@@ -13,7 +13,7 @@ import { ProcessTransport } from "../src/transports/stdio/process-transport.ts";
 import type { ManagedTransport } from "../src/transports/transport.ts";
 import type { TrailblazeContext } from "../src/core/context.ts";
 import { REPO, TEST_PATH } from "./support/cli.ts";
-import { rejection } from "./support/faults.ts";
+import { rejection } from "./support/rejection.ts";
 import { processAlive } from "../src/transports/stdio/process-group.ts";
 
 const FIXTURES = join(REPO, "fixtures/contract");

@@ -1,17 +1,12 @@
 // Maps what an MCP server answered (a CallToolResult or a JSON-RPC error) onto
 // ToolResult, per the extension conventions §3.
 
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ContentBlock, Success, ToolResult } from "./tool-result.ts";
 import { exceptionThrown } from "./tool-result.ts";
 
-/** The parts of an MCP CallToolResult the mapping reads. */
-export interface CallToolResultLike {
-  content?: unknown;
-  isError?: boolean;
-  structuredContent?: unknown;
-  _meta?: unknown;
-}
+/** What `tools/call` answered (the SDK's CallToolResult; its legacy `toolResult` form carries no content). */
+export type CallToolResultLike = Partial<Pick<CallToolResult, "content" | "isError" | "structuredContent" | "_meta">>;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

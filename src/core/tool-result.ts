@@ -1,7 +1,9 @@
 // The one result type every tool call ends in, whatever its transport: a
 // discriminated union on `variant`, named after upstream TrailblazeToolResult.
 
-export type ContentBlock = { type: string; [key: string]: unknown };
+import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+
+export type { ContentBlock };
 
 interface ResultBase {
   /** Human-readable text: the first text content block, or the error message. */

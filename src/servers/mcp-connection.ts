@@ -9,6 +9,7 @@ import {
   ErrorCode,
   LoggingMessageNotificationSchema,
   McpError,
+  ProgressNotificationSchema,
   ToolListChangedNotificationSchema,
   type JSONRPCMessage,
   type Tool,
@@ -262,15 +263,12 @@ export class McpConnection implements AsyncDisposable {
   }
 
   #progressFrom(message: JSONRPCMessage): void {
-    if (!("method" in message) || message.method !== "notifications/progress" || "id" in message) return;
-    const params = message.params as { progressToken?: unknown; progress?: unknown; total?: unknown; message?: unknown } | undefined;
-    const handler = typeof params?.progressToken === "string" ? this.#progress.get(params.progressToken) : undefined;
-    if (!handler || typeof params?.progress !== "number") return;
-    handler({
-      progress: params.progress,
-      ...(typeof params.total === "number" ? { total: params.total } : {}),
-      ...(typeof params.message === "string" ? { message: params.message } : {}),
-    });
+    if (!("method" in message) || message.method !== "notifications/progress") return;
+    const parsed = ProgressNotificationSchema.safeParse(message);
+    if (!parsed.success) return;
+    const { progressToken, progress, total, message: text } = parsed.data.params;
+    const handler = typeof progressToken === "string" ? this.#progress.get(progressToken) : undefined;
+    handler?.({ progress, ...(total !== undefined ? { total } : {}), ...(text !== undefined ? { message: text } : {}) });
   }
 
   #log(message: ServerLogMessage): void {

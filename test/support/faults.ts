@@ -65,15 +65,6 @@ export async function closeFaultSessions(): Promise<void> {
   await Promise.all(opened.map((s) => s.close()));
 }
 
-/** The rejection of `promise` (fails the test when it resolves). */
-export async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a rejection");
-}
 
 /** Every live process under the given roots (themselves included), for a later leak check. */
 export function treeOf(pids: readonly number[]): ProcessIdentity[] {

@@ -1,0 +1,11 @@
+// What a promise rejected with, for exact assertions on error messages and classes.
+
+/** The rejection of `promise` (fails the test when it resolves). */
+export async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected a rejection");
+}
