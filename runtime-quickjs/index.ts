@@ -8,3 +8,4 @@ export {
   type QuickJsServerOptions,
 } from "./quickjs-server.ts";
 export type { LogLevel } from "./sandbox.ts";
+export { DEFAULT_QUICKJS_ENGINE, QUICKJS_ENGINES, quickJsEngineFrom, type QuickJsEngine } from "./quickjs-module.ts";

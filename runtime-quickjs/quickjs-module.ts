@@ -1,48 +1,85 @@
-// Creates one QuickJS WebAssembly instance per server, on the release *sync* variant (the
-// asyncify variant crashes on host calls from promise jobs and uses far more memory). Each
+// Creates one QuickJS WebAssembly instance per server, on a *sync* build (the asyncify builds
+// crash on host calls from promise jobs and use far more memory). Two engines share the
+// quickjs-emscripten API: QuickJS-ng (the default: it parses and runs the SDK bundle faster, see
+// BENCHMARKS.md) and Bellard's QuickJS; `TRAILBLAZE_QUICKJS=quickjs` in the environment of the
+// process (or of a session) selects the latter. They differ in what a guest sees: stack columns,
+// the stack-overflow error, and QuickJS-ng's interrupt cannot be caught by the guest. Each
 // instance gets its own linear memory with a fixed maximum: QuickJS's own memory limit only
 // bounds single allocations under Emscripten (quickjs-emscripten #255/#271), so the hard cap is
 // the WebAssembly.Memory maximum; a server that exhausts it cannot touch any other server.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { DEBUG_SYNC, RELEASE_SYNC, newQuickJSWASMModule, newVariant, type QuickJSWASMModule } from "quickjs-emscripten";
+import { DEBUG_SYNC, RELEASE_SYNC, newQuickJSWASMModule, newVariant, type QuickJSSyncVariant, type QuickJSWASMModule } from "quickjs-emscripten";
+import QUICKJS_NG_RELEASE_SYNC from "@jitl/quickjs-ng-wasmfile-release-sync";
+import { SandboxError } from "../src/errors.ts";
 
+/** `release` is what sessions run; `debug` is Bellard QuickJS's assertion and leak-checking build (tests). */
 export type QuickJsVariant = "release" | "debug";
 
+/** Which QuickJS: `quickjs-ng` (default) or Bellard's `quickjs`. */
+export type QuickJsEngine = "quickjs-ng" | "quickjs";
+export const QUICKJS_ENGINES: readonly QuickJsEngine[] = ["quickjs-ng", "quickjs"];
+/** The engine this process uses unless a server asks for one: `$TRAILBLAZE_QUICKJS`, else `quickjs-ng`. */
+export const DEFAULT_QUICKJS_ENGINE: QuickJsEngine = quickJsEngineFrom(process.env, "quickjs-ng");
+
 const PAGE = 64 * 1024;
-/** The linear memory the QuickJS module declares as its minimum (256 pages). */
+/** The linear memory both engines' modules declare as their minimum (256 pages). */
 export const MIN_MEMORY_BYTES = 256 * PAGE;
 
-const WASM_FILES: Record<QuickJsVariant, string> = {
-  release: "@jitl/quickjs-wasmfile-release-sync/wasm",
-  debug: "@jitl/quickjs-wasmfile-debug-sync/wasm",
-};
-const compiled = new Map<QuickJsVariant, Promise<WebAssembly.Module>>();
+interface Build {
+  base: QuickJSSyncVariant;
+  /** The package and export of its .wasm file. */
+  wasm: string;
+}
 
-/** The compiled WebAssembly module, once per process and variant. */
-function compiledWasm(variant: QuickJsVariant): Promise<WebAssembly.Module> {
-  let module = compiled.get(variant);
+const BUILDS: Record<`${QuickJsEngine}/${QuickJsVariant}`, Build | undefined> = {
+  "quickjs-ng/release": { base: QUICKJS_NG_RELEASE_SYNC, wasm: "@jitl/quickjs-ng-wasmfile-release-sync/wasm" },
+  "quickjs-ng/debug": undefined,
+  "quickjs/release": { base: RELEASE_SYNC, wasm: "@jitl/quickjs-wasmfile-release-sync/wasm" },
+  "quickjs/debug": { base: DEBUG_SYNC, wasm: "@jitl/quickjs-wasmfile-debug-sync/wasm" },
+};
+const compiled = new Map<string, Promise<WebAssembly.Module>>();
+
+/** The engine `TRAILBLAZE_QUICKJS` names, else `fallback`; an unknown name is an error that lists the choices. */
+export function quickJsEngineFrom(env: Record<string, string | undefined>, fallback: QuickJsEngine = DEFAULT_QUICKJS_ENGINE): QuickJsEngine {
+  const name = env.TRAILBLAZE_QUICKJS;
+  if (name === undefined || name === "") return fallback;
+  if ((QUICKJS_ENGINES as readonly string[]).includes(name)) return name as QuickJsEngine;
+  throw new SandboxError(`TRAILBLAZE_QUICKJS must be one of ${QUICKJS_ENGINES.join(", ")} (got "${name}")`, "limits");
+}
+
+/** The compiled WebAssembly module, once per process and build. */
+function compiledWasm(key: string, build: Build): Promise<WebAssembly.Module> {
+  let module = compiled.get(key);
   if (!module) {
-    const fromQuickJs = createRequire(createRequire(import.meta.url).resolve("quickjs-emscripten"));
-    module = WebAssembly.compile(readFileSync(fromQuickJs.resolve(WASM_FILES[variant])));
-    compiled.set(variant, module);
+    // The .wasm files are resolved where this package's dependencies live, from any working directory.
+    const resolveHere = createRequire(import.meta.url);
+    const path = build.wasm.startsWith("@jitl/quickjs-ng")
+      ? resolveHere.resolve(build.wasm)
+      : createRequire(resolveHere.resolve("quickjs-emscripten")).resolve(build.wasm);
+    module = WebAssembly.compile(readFileSync(path));
+    compiled.set(key, module);
   }
   return module;
 }
 
 export interface InstanceOptions {
   variant: QuickJsVariant;
+  /** Default: DEFAULT_QUICKJS_ENGINE. The debug variant exists for `quickjs` only. */
+  engine?: QuickJsEngine;
   /** Maximum linear memory, rounded up to 64 KiB pages; at least MIN_MEMORY_BYTES. Not applied to `debug` (its leak sanitizer needs room). */
   memoryLimitBytes: number;
 }
 
 /** A new QuickJS instance (~2–4 ms once the module is compiled; ~3 MB resident). */
 export async function newQuickJsInstance(opts: InstanceOptions): Promise<QuickJSWASMModule> {
-  const wasmModule = await compiledWasm(opts.variant);
-  const base = opts.variant === "debug" ? DEBUG_SYNC : RELEASE_SYNC;
+  const engine = opts.variant === "debug" ? "quickjs" : (opts.engine ?? DEFAULT_QUICKJS_ENGINE);
+  const key = `${engine}/${opts.variant}` as const;
+  const build = BUILDS[key]!;
+  const wasmModule = await compiledWasm(key, build);
   const wasmMemory =
     opts.variant === "debug"
       ? undefined
       : new WebAssembly.Memory({ initial: MIN_MEMORY_BYTES / PAGE, maximum: Math.ceil(opts.memoryLimitBytes / PAGE) });
-  return newQuickJSWASMModule(newVariant(base, { wasmModule, ...(wasmMemory ? { wasmMemory } : {}) }));
+  return newQuickJSWASMModule(newVariant(build.base, { wasmModule, ...(wasmMemory ? { wasmMemory } : {}) }));
 }

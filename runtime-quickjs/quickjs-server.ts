@@ -15,7 +15,7 @@ import { ProtocolError, SandboxError, withTail, type TrailblazeError } from "../
 import type { ManagedTransport, ServerPhase } from "../src/transports/transport.ts";
 import { QuickJsHostTransport } from "./host-transport.ts";
 import { preludeSource } from "./prelude-source.ts";
-import { MIN_MEMORY_BYTES, newQuickJsInstance, type QuickJsVariant } from "./quickjs-module.ts";
+import { MIN_MEMORY_BYTES, newQuickJsInstance, type QuickJsEngine, type QuickJsVariant } from "./quickjs-module.ts";
 import { Sandbox, isOutOfMemoryText, type Delivery, type GuestError, type LogLevel } from "./sandbox.ts";
 
 export const DEFAULT_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -59,6 +59,8 @@ export interface QuickJsServerOptions {
   onExecute?: (name: string, args: Record<string, unknown>) => Promise<unknown>;
   /** `debug` runs the assertion/leak-checking QuickJS build without the memory cap (tests). Default `release`. */
   variant?: QuickJsVariant;
+  /** Which QuickJS runs the bundle. Default: DEFAULT_QUICKJS_ENGINE (`quickjs-ng`). */
+  engine?: QuickJsEngine;
 }
 
 export interface QuickJsServer {
@@ -312,7 +314,7 @@ export async function startQuickJsServer(opts: QuickJsServerOptions): Promise<Qu
   checkLimits(opts);
   const memoryLimitBytes = opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
   const [module, prelude] = await Promise.all([
-    newQuickJsInstance({ variant: opts.variant ?? "release", memoryLimitBytes }),
+    newQuickJsInstance({ variant: opts.variant ?? "release", memoryLimitBytes, ...(opts.engine ? { engine: opts.engine } : {}) }),
     preludeSource(),
   ]);
   const server = new QuickJsServerImpl(module, prelude, opts);

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { join, relative, resolve } from "node:path";
 import { checkBundle } from "../src/bundle/check-bundle.ts";
 import { cli, cliProcess } from "./support/cli.ts";
+import { byEngine } from "./support/quickjs-engine.ts";
 
 const REPO = resolve(import.meta.dir, "..");
 mkdirSync(join(REPO, ".cache"), { recursive: true });
@@ -133,7 +134,7 @@ describe("checkBundle on a .js bundle", () => {
       problems: [
         {
           kind: "run",
-          message: `QuickJS server "throws" threw while evaluating its bundle: TypeError: cannot read property 'port' of undefined\n    at <eval> (throws.bundle.js:2:7)`,
+          message: `QuickJS server "throws" threw while evaluating its bundle: TypeError: cannot read property 'port' of undefined\n    at <eval> (throws.bundle.js:2:${byEngine({ quickjs: 7, "quickjs-ng": 1 })})`,
           source: bundle,
         },
       ],

@@ -14,6 +14,7 @@ import type { ManagedTransport } from "../src/transports/transport.ts";
 import type { TrailblazeContext } from "../src/core/context.ts";
 import { REPO, TEST_PATH } from "./support/cli.ts";
 import { rejection } from "./support/rejection.ts";
+import { ENGINE } from "./support/quickjs-engine.ts";
 import { processAlive } from "../src/transports/stdio/process-group.ts";
 
 const FIXTURES = join(REPO, "fixtures/contract");
@@ -165,6 +166,13 @@ describe.each(["stdio", "quickjs"] as const)("transport contract: %s", (kind) =>
     const result = await connection.call("swallows_interrupts", {}, CONTEXT);
     if (kind === "stdio") {
       expect(result).toMatchObject({ variant: "ExceptionThrown", message: `timed out after ${CALL_TIMEOUT_MS} ms` });
+    } else if (ENGINE === "quickjs-ng") {
+      // QuickJS-ng's interrupt cannot be caught: the handler ends like any handler past its deadline.
+      expect(result).toMatchObject({
+        variant: "ExceptionThrown",
+        message: `${label.quickjs}: handling tools/call "swallows_interrupts" was interrupted after ${VM_DEADLINE_MS} ms (callDeadlineMs)`,
+      });
+      expect(connection.death).toBeUndefined();
     } else {
       const message = `${label.quickjs} kept running after being interrupted (callDeadlineMs ${VM_DEADLINE_MS} ms) while handling tools/call "swallows_interrupts"; the server was stopped`;
       expect(result).toEqual({ variant: "FatalError", message: `${message} (no guest console output)`, content: [] });

@@ -5,7 +5,7 @@
 
 import { appendFileSync, mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { startQuickJsServer } from "../../runtime-quickjs/index.ts";
+import { quickJsEngineFrom, startQuickJsServer } from "../../runtime-quickjs/index.ts";
 import { bundleEntry } from "../bundle/bundle-entry.ts";
 import { consoleLogFile } from "../core/log-layout.ts";
 import { resultToJson } from "../core/tool-result.ts";
@@ -23,6 +23,7 @@ export const launchQuickJsServer: Launcher = async (server, spec, context): Prom
   const quickjs = await startQuickJsServer({
     name: server.display,
     code,
+    engine: quickJsEngineFrom(spec.env),
     // Guest logging is rare; a synchronous append keeps no descriptor open per session.
     onLog: (level, text) => appendFileSync(consoleLog, `${new Date().toISOString()} ${level} ${text}\n`),
     onExecute: async (name, args) => {
