@@ -6,7 +6,8 @@ import { rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { FIXTURE_DIR, LOGS_DIR, type ScenarioResult } from "./harness.ts";
+import { DEFAULT_QUICKJS_ENGINE, QUICKJS_ENGINES, type QuickJsEngine } from "../runtime-quickjs/index.ts";
+import { ENV, FIXTURE_DIR, LOGS_DIR, type ScenarioResult } from "./harness.ts";
 import { describeMachine } from "./machine.ts";
 import { cpuSnapshot, processesMatching } from "./proc.ts";
 import { markdownReport, rewriteMarkedSection, writeResults, type BenchRun } from "./report.ts";
@@ -19,14 +20,35 @@ import { p6QuickJsMemory } from "./scenarios/p6-quickjs-memory.ts";
 import { p7Workers } from "./scenarios/p7-workers.ts";
 import { p8BundleSize } from "./scenarios/p8-bundle-size.ts";
 
+/**
+ * The QuickJS scenarios again on the engine that is not the default, in the same run (ids with a
+ * `Q` suffix): sessions take the engine from ENV, direct QuickJS servers from the argument.
+ */
+function onOtherEngine(run: (reps: number, engine: QuickJsEngine) => Promise<ScenarioResult>): (reps: number) => Promise<ScenarioResult> {
+  const other = QUICKJS_ENGINES.find((engine) => engine !== DEFAULT_QUICKJS_ENGINE)!;
+  return async (reps) => {
+    const before = ENV.TRAILBLAZE_QUICKJS;
+    ENV.TRAILBLAZE_QUICKJS = other;
+    try {
+      const result = await run(reps, other);
+      return { ...result, id: `${result.id}Q`, title: `${result.title} [${other}]` };
+    } finally {
+      ENV.TRAILBLAZE_QUICKJS = before;
+    }
+  };
+}
+
 /** Repetitions per scenario (after the warm-up); more where one repetition is short and noisy. */
 const SCENARIOS: { id: string; reps: number; run(reps: number): Promise<ScenarioResult> }[] = [
   { id: "P1", reps: 30, run: p1ColdStart },
   { id: "P2", reps: 15, run: p2FiveServers },
   { id: "P3", reps: 15, run: p3Dispatch },
   { id: "P4", reps: 9, run: p4QuickJsCalls },
+  { id: "P4Q", reps: 9, run: onOtherEngine(p4QuickJsCalls) },
   { id: "P5", reps: 15, run: p5OnDeviceStart },
+  { id: "P5Q", reps: 15, run: onOtherEngine(p5OnDeviceStart) },
   { id: "P6", reps: 5, run: p6QuickJsMemory },
+  { id: "P6Q", reps: 5, run: onOtherEngine(p6QuickJsMemory) },
   { id: "P7", reps: 5, run: p7Workers },
   { id: "P8", reps: 5, run: p8BundleSize },
 ];

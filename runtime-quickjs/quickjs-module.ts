@@ -1,9 +1,10 @@
 // Creates one QuickJS WebAssembly instance per server, on a *sync* build (the asyncify builds
 // crash on host calls from promise jobs and use far more memory). Two engines share the
-// quickjs-emscripten API: QuickJS-ng (the default: it parses and runs the SDK bundle faster, see
-// BENCHMARKS.md) and Bellard's QuickJS; `TRAILBLAZE_QUICKJS=quickjs` in the environment of the
-// process (or of a session) selects the latter. They differ in what a guest sees: stack columns,
-// the stack-overflow error, and QuickJS-ng's interrupt cannot be caught by the guest. Each
+// quickjs-emscripten API: Bellard's QuickJS (the default: faster per call and per warm session
+// start in `bun run bench`, P4/P5 against P4Q/P5Q) and QuickJS-ng, selected by
+// `TRAILBLAZE_QUICKJS=quickjs-ng` in the environment of the process (or of a session). They differ
+// in what a guest sees: stack columns, the stack-overflow error, and QuickJS-ng's interrupt cannot
+// be caught by the guest. Each
 // instance gets its own linear memory with a fixed maximum: QuickJS's own memory limit only
 // bounds single allocations under Emscripten (quickjs-emscripten #255/#271), so the hard cap is
 // the WebAssembly.Memory maximum; a server that exhausts it cannot touch any other server.
@@ -16,11 +17,11 @@ import { SandboxError } from "../src/errors.ts";
 /** `release` is what sessions run; `debug` is Bellard QuickJS's assertion and leak-checking build (tests). */
 export type QuickJsVariant = "release" | "debug";
 
-/** Which QuickJS: `quickjs-ng` (default) or Bellard's `quickjs`. */
-export type QuickJsEngine = "quickjs-ng" | "quickjs";
-export const QUICKJS_ENGINES: readonly QuickJsEngine[] = ["quickjs-ng", "quickjs"];
-/** The engine this process uses unless a server asks for one: `$TRAILBLAZE_QUICKJS`, else `quickjs-ng`. */
-export const DEFAULT_QUICKJS_ENGINE: QuickJsEngine = quickJsEngineFrom(process.env, "quickjs-ng");
+/** Which QuickJS: Bellard's `quickjs` (default) or `quickjs-ng`. */
+export type QuickJsEngine = "quickjs" | "quickjs-ng";
+export const QUICKJS_ENGINES: readonly QuickJsEngine[] = ["quickjs", "quickjs-ng"];
+/** The engine this process uses unless a server asks for one: `$TRAILBLAZE_QUICKJS`, else `quickjs`. */
+export const DEFAULT_QUICKJS_ENGINE: QuickJsEngine = quickJsEngineFrom(process.env, "quickjs");
 
 const PAGE = 64 * 1024;
 /** The linear memory both engines' modules declare as their minimum (256 pages). */
@@ -65,7 +66,7 @@ function compiledWasm(key: string, build: Build): Promise<WebAssembly.Module> {
 
 export interface InstanceOptions {
   variant: QuickJsVariant;
-  /** Default: DEFAULT_QUICKJS_ENGINE. The debug variant exists for `quickjs` only. */
+  /** Default: DEFAULT_QUICKJS_ENGINE. The debug build exists for `quickjs` only. */
   engine?: QuickJsEngine;
   /** Maximum linear memory, rounded up to 64 KiB pages; at least MIN_MEMORY_BYTES. Not applied to `debug` (its leak sanitizer needs room). */
   memoryLimitBytes: number;

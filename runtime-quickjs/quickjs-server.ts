@@ -59,7 +59,7 @@ export interface QuickJsServerOptions {
   onExecute?: (name: string, args: Record<string, unknown>) => Promise<unknown>;
   /** `debug` runs the assertion/leak-checking QuickJS build without the memory cap (tests). Default `release`. */
   variant?: QuickJsVariant;
-  /** Which QuickJS runs the bundle. Default: DEFAULT_QUICKJS_ENGINE (`quickjs-ng`). */
+  /** Which QuickJS runs the bundle. Default: DEFAULT_QUICKJS_ENGINE (`$TRAILBLAZE_QUICKJS`, else `quickjs`). */
   engine?: QuickJsEngine;
 }
 

@@ -4,7 +4,7 @@
 // subprocess; and the time inside the VM is taken from Sandbox.deliverMessage.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { startQuickJsServer } from "../../runtime-quickjs/index.ts";
+import { DEFAULT_QUICKJS_ENGINE, startQuickJsServer, type QuickJsEngine } from "../../runtime-quickjs/index.ts";
 import { Sandbox } from "../../runtime-quickjs/sandbox.ts";
 import { bundleEntry } from "../../src/bundle/bundle-entry.ts";
 import { ECHO_SCRIPT, FIXTURE_DIR, connectRawSdk, openBenchSession, ratioResult, series, type ScenarioResult } from "../harness.ts";
@@ -51,7 +51,7 @@ function instrumentSandbox(): () => void {
   return () => (Sandbox.prototype.deliverMessage = original);
 }
 
-export async function p4QuickJsCalls(reps: number): Promise<ScenarioResult> {
+export async function p4QuickJsCalls(reps: number, engine: QuickJsEngine = DEFAULT_QUICKJS_ENGINE): Promise<ScenarioResult> {
   const { code } = await bundleEntry(ECHO_SCRIPT, { cwd: FIXTURE_DIR });
   inVm.clear();
   const restore = instrumentSandbox();
@@ -62,7 +62,7 @@ export async function p4QuickJsCalls(reps: number): Promise<ScenarioResult> {
       rep++;
       const onDevice = await openBenchSession("one", "on-device");
       const host = await openBenchSession("one", "host");
-      const quickjs = await startQuickJsServer({ name: "bench", code });
+      const quickjs = await startQuickJsServer({ name: "bench", code, engine });
       const toQuickJs = new Client({ name: "bench-baseline", version: "1.0.0" });
       await toQuickJs.connect(quickjs.transport);
       const { client: toStdio } = await connectRawSdk();

@@ -2,7 +2,7 @@
 // server right after its first call. Driven through McpConnection with the Trailblaze envelope,
 // as the on-device launcher wires it, because the heap figure lives on the QuickJsServer.
 
-import { startQuickJsServer } from "../../runtime-quickjs/index.ts";
+import { DEFAULT_QUICKJS_ENGINE, startQuickJsServer, type QuickJsEngine } from "../../runtime-quickjs/index.ts";
 import { bundleEntry } from "../../src/bundle/bundle-entry.ts";
 import { isSuccess } from "../../src/core/tool-result.ts";
 import { McpConnection } from "../../src/servers/mcp-connection.ts";
@@ -25,7 +25,7 @@ const CALL_MIX = [
   (i: number) => ["bencha_remember", { key: `k${i % 100}`, value: `v${i}` }] as const,
 ];
 
-export async function p6QuickJsMemory(reps: number): Promise<ScenarioResult> {
+export async function p6QuickJsMemory(reps: number, engine: QuickJsEngine = DEFAULT_QUICKJS_ENGINE): Promise<ScenarioResult> {
   const { code } = await bundleEntry(ECHO_SCRIPT, { cwd: FIXTURE_DIR });
   const context = buildContext({ platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" }, { user: "ada" });
   const first: number[] = [];
@@ -34,7 +34,7 @@ export async function p6QuickJsMemory(reps: number): Promise<ScenarioResult> {
   const midway: number[] = [];
   // Repetition 0 is the warm-up (first QuickJS instance of the process); its figures are dropped.
   for (let rep = 0; rep <= reps; rep++) {
-    const server = await startQuickJsServer({ name: "bench", code });
+    const server = await startQuickJsServer({ name: "bench", code, engine });
     const { connection } = await McpConnection.open({ name: "bench", transport: server.transport });
     try {
       for (let i = 0; i < CALLS; i++) {

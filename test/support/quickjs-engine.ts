@@ -1,6 +1,6 @@
-// The QuickJS engine this test process runs (`TRAILBLAZE_QUICKJS`, default quickjs-ng), and the
+// The QuickJS engine this test process runs (`TRAILBLAZE_QUICKJS`, default quickjs), and the
 // expectations that differ between engines: stack columns, the stack-overflow error, and whether a
-// guest can swallow an interrupt. \`TRAILBLAZE_QUICKJS=quickjs bun test\` runs the suite on the other one.
+// guest can swallow an interrupt. `TRAILBLAZE_QUICKJS=quickjs-ng bun test` runs the suite on the other one.
 
 import { DEFAULT_QUICKJS_ENGINE, type QuickJsEngine } from "../../runtime-quickjs/index.ts";
 
