@@ -13,10 +13,16 @@ export interface CliIO {
 
 export interface Command {
   name: string;
-  /** One line for `bun trailblaze --help`. */
-  summary: string;
   /** Full `--help` text. */
   help: string;
   /** Returns the process exit code: 0 ok, 1 a step/call/check failed, 2 usage/config/environment. */
   run(argv: string[], io: CliIO): Promise<number>;
+}
+
+/** A command as the router lists it: what `trailblaze --help` shows, and how to load the rest. */
+export interface CommandEntry {
+  name: string;
+  /** One line for `trailblaze --help`. */
+  summary: string;
+  load(): Promise<Command>;
 }

@@ -3,26 +3,19 @@
 // messages on stderr with exit code 1 or 2, and reaps sessions on any exit path.
 
 import { exitCodeOf, TrailblazeError } from "../errors.ts";
-import type { CliIO, Command } from "./command.ts";
+import type { CliIO, CommandEntry } from "./command.ts";
 import { reapAll } from "./reaper.ts";
-import { toolsCommand } from "./commands/tools.ts";
-import { callCommand } from "./commands/call.ts";
-import { mcpCommand } from "./commands/mcp.ts";
-import { runCommand } from "./commands/run.ts";
-import { initToolCommand } from "./commands/init-tool.ts";
-import { bundleCommand } from "./commands/bundle.ts";
-import { checkBundleCommand } from "./commands/check-bundle.ts";
-import { checkCommand } from "./commands/check.ts";
 
-export const COMMANDS: readonly Command[] = [
-  runCommand,
-  toolsCommand,
-  callCommand,
-  bundleCommand,
-  checkBundleCommand,
-  checkCommand,
-  mcpCommand,
-  initToolCommand,
+/** Every command, loaded only when it runs (or its --help is asked for): `trailblaze --help` loads none. */
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: "run", summary: "replay trail files, each in its own session, and report (list, json, junit)", load: async () => (await import("./commands/run.ts")).runCommand },
+  { name: "tools", summary: "list the tools a session registers (and the ones it skips, with why)", load: async () => (await import("./commands/tools.ts")).toolsCommand },
+  { name: "call", summary: "call one tool in a fresh session and print the result", load: async () => (await import("./commands/call.ts")).callCommand },
+  { name: "bundle", summary: "bundle an MCP server file for the on-device (QuickJS) runtime", load: async () => (await import("./commands/bundle.ts")).bundleCommand },
+  { name: "check-bundle", summary: "check that an MCP server file or bundle runs on-device", load: async () => (await import("./commands/check-bundle.ts")).checkBundleCommand },
+  { name: "check", summary: "find config, naming, toolset, trail and bundle problems before a run", load: async () => (await import("./commands/check.ts")).checkCommand },
+  { name: "mcp", summary: "serve a session's tools to any MCP client over stdio", load: async () => (await import("./commands/mcp.ts")).mcpCommand },
+  { name: "init-tool", summary: "scaffold a tool: MCP server file, test, toolset YAML and target entry", load: async () => (await import("./commands/init-tool.ts")).initToolCommand },
 ];
 
 function mainHelp(): string {
@@ -50,18 +43,19 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.stdout("trailblaze-ts 0.1.0\n");
     return 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     io.stderr(`error: unknown command "${name}"\n\n${mainHelp()}`);
     return 2;
   }
   // `--help` is answered here for every command, before its own parsing (and before any work).
   const options = rest.indexOf("--") === -1 ? rest : rest.slice(0, rest.indexOf("--"));
-  if (options.includes("--help") || options.includes("-h")) {
-    io.stdout(`${command.help}\n`);
-    return 0;
-  }
   try {
+    const command = await entry.load();
+    if (options.includes("--help") || options.includes("-h")) {
+      io.stdout(`${command.help}\n`);
+      return 0;
+    }
     return await command.run(rest, io);
   } catch (error) {
     const message = error instanceof TrailblazeError || !(error instanceof Error) ? String((error as Error)?.message ?? error) : (error.stack ?? error.message);

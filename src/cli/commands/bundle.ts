@@ -21,7 +21,6 @@ Options:
 
 export const bundleCommand: Command = {
   name: "bundle",
-  summary: "bundle an MCP server file for the on-device (QuickJS) runtime",
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("bundle", argv, {

@@ -45,7 +45,6 @@ function resultText(tool: string, result: ToolResult): string {
 
 export const callCommand: Command = {
   name: "call",
-  summary: "call one tool in a fresh session and print the result",
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("call", argv, {

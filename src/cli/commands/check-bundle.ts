@@ -25,7 +25,6 @@ function lines(label: string, items: readonly CheckProblem[]): string {
 
 export const checkBundleCommand: Command = {
   name: "check-bundle",
-  summary: "check that an MCP server file or bundle runs on-device",
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("check-bundle", argv, { json: { type: "boolean" } });

@@ -65,7 +65,6 @@ export function formatCheckReport(report: CheckReport): string {
 
 export const checkCommand: Command = {
   name: "check",
-  summary: "find config, naming, toolset, trail and bundle problems before a run",
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("check", argv, {

@@ -57,7 +57,6 @@ interface Planned {
 
 export const initToolCommand: Command = {
   name: "init-tool",
-  summary: "scaffold a tool: MCP server file, test, toolset YAML and target entry",
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("init-tool", argv, {

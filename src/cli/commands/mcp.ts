@@ -37,7 +37,6 @@ ${SESSION_FLAGS_HELP}`;
 
 export const mcpCommand: Command = {
   name: "mcp",
-  summary: "serve a session's tools to any MCP client over stdio",
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("mcp", argv, { ...SESSION_FLAG_OPTIONS, cwd: { type: "string" } });

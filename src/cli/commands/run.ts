@@ -112,7 +112,6 @@ async function listPlans(entries: SuiteEntry[], problems: ConfigProblem[], value
 
 export const runCommand: Command = {
   name: "run",
-  summary: "replay trail files, each in its own session, and report (list, json, junit)",
   help: HELP,
   async run(argv, rawIo) {
     const { values, positionals } = parseCommandArgs("run", argv, {

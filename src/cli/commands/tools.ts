@@ -76,7 +76,6 @@ function toolsText(session: Session): string {
 
 export const toolsCommand: Command = {
   name: "tools",
-  summary: "list the tools a session registers (and the ones it skips, with why)",
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("tools", argv, { ...SESSION_FLAG_OPTIONS, json: { type: "boolean" } });
