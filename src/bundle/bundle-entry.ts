@@ -1,11 +1,11 @@
 // Bundles an author's MCP server file into one script for the on-device QuickJS runtime, and
 // caches the result by the content of every input file plus the build options.
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { basename, dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 import { BundleError } from "../errors.ts";
+import { BuildCache, sha256, writeAtomically } from "./build-cache.ts";
 import { BUNDLER_VERSION, buildOrThrow, formatMessage, onDeviceBuildOptions, wrapAsScript } from "./build-options.ts";
 
 export interface BundleOptions {
@@ -30,15 +30,6 @@ export interface BundleResult {
   warnings: string[];
 }
 
-interface Manifest {
-  key: string;
-  inputs: string[];
-  file: string;
-  warnings: string[];
-}
-
-const sha256 = (text: string | Buffer) => createHash("sha256").update(text).digest("hex");
-
 const BUNDLER_SOURCES = ["build-options.ts", "node-builtins-plugin.ts", "sdk-swaps-plugin.ts", "zod-lean-plugin.ts"];
 let bundlerHash: string | undefined;
 
@@ -46,23 +37,6 @@ let bundlerHash: string | undefined;
 function bundlerSourceHash(): string {
   bundlerHash ??= sha256(BUNDLER_SOURCES.map((name) => readFileSync(fileURLToPath(new URL(`./${name}`, import.meta.url)), "utf8")).join("\0"));
   return bundlerHash;
-}
-
-function contentKey(fingerprint: string, inputs: readonly string[]): string | undefined {
-  const hash = createHash("sha256").update(fingerprint);
-  for (const input of inputs) {
-    if (!existsSync(input)) return undefined;
-    hash.update(`\0${input}\0`).update(readFileSync(input));
-  }
-  return hash.digest("hex");
-}
-
-function readManifest(file: string): Manifest | undefined {
-  try {
-    return JSON.parse(readFileSync(file, "utf8")) as Manifest;
-  } catch {
-    return undefined;
-  }
 }
 
 export interface RawBuild {
@@ -111,35 +85,24 @@ export async function bundleEntry(entry: string, opts: BundleOptions = {}): Prom
   if (!existsSync(absEntry)) {
     throw new BundleError(`${entry}: file not found (resolved against ${cwd}; relative paths resolve against the working directory)`);
   }
-  const cacheDir = resolve(cwd, opts.cacheDir ?? ".cache/trailblaze-bundles");
-  const fingerprint = JSON.stringify({ BUNDLER_VERSION, absEntry, esbuild: esbuild.version, bundler: bundlerSourceHash() });
-  const stem = `${basename(absEntry, extname(absEntry))}-${sha256(fingerprint).slice(0, 16)}`;
-  const manifestFile = join(cacheDir, `${stem}.json`);
+  const cache = new BuildCache(
+    resolve(cwd, opts.cacheDir ?? ".cache/trailblaze-bundles"),
+    absEntry,
+    JSON.stringify({ BUNDLER_VERSION, absEntry, esbuild: esbuild.version, bundler: bundlerSourceHash() }),
+  );
   const outFile = opts.outFile === undefined ? undefined : resolve(cwd, opts.outFile);
 
-  const manifest = readManifest(manifestFile);
-  if (manifest && existsSync(manifest.file) && contentKey(fingerprint, manifest.inputs) === manifest.key) {
-    const code = readFileSync(manifest.file, "utf8");
-    if (outFile) writeOut(outFile, code);
-    return { code, path: outFile ?? manifest.file, bytes: Buffer.byteLength(code), cached: true, warnings: manifest.warnings };
+  const hit = cache.lookup();
+  if (hit) {
+    const code = readFileSync(hit.file, "utf8");
+    if (outFile) writeAtomically(outFile, code);
+    return { code, path: outFile ?? hit.file, bytes: Buffer.byteLength(code), cached: true, warnings: hit.warnings };
   }
 
   const built = await buildOnDevice(absEntry, cwd);
-  const key = contentKey(fingerprint, built.inputs);
-  const file = join(cacheDir, `${stem}.js`);
-  writeOut(file, built.code);
-  if (key) {
-    const next: Manifest = { key, inputs: built.inputs, file, warnings: built.warnings };
-    writeOut(manifestFile, JSON.stringify(next, null, 1));
-  }
-  if (outFile) writeOut(outFile, built.code);
+  const file = join(cache.cacheDir, `${cache.stem}.js`);
+  writeAtomically(file, built.code);
+  cache.store({ file, warnings: built.warnings }, built.inputs);
+  if (outFile) writeAtomically(outFile, built.code);
   return { code: built.code, path: outFile ?? file, bytes: Buffer.byteLength(built.code), cached: false, warnings: built.warnings };
-}
-
-/** Writes via a temporary file and a rename, so a concurrent reader never sees half a bundle. */
-function writeOut(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, file);
 }

@@ -35,6 +35,8 @@ export interface LaunchContext {
   signal: AbortSignal;
   /** `trailblaze.execute` from a tool of the server `callerSource` (see ExecuteBridge). */
   execute(callerSource: string, name: string, args: Record<string, unknown>): Promise<ToolResult>;
+  /** News that does not stop the server (e.g. it runs from source because precompiling failed). */
+  onNotice?(message: string): void;
 }
 
 export type Launcher = (server: ResolvedServer, spec: LaunchSpec, context: LaunchContext) => Promise<LaunchedServer>;

@@ -9,7 +9,9 @@ import { ProcessTransport } from "../transports/stdio/process-transport.ts";
 import type { ResolvedServer } from "../config/script-paths.ts";
 import { McpConnection } from "./mcp-connection.ts";
 import { expandCommand } from "./expand-vars.ts";
-import type { LaunchSpec, LaunchedServer, Launcher } from "./launch.ts";
+import type { LaunchContext, LaunchSpec, LaunchedServer, Launcher } from "./launch.ts";
+import { hostBundle } from "../bundle/host-bundle.ts";
+import { BundleError } from "../errors.ts";
 
 /** The public env contract (scope record, "Environment contract"), layered over the parent env. */
 export function trailblazeEnv(spec: LaunchSpec, script: string): Record<string, string> {
@@ -29,13 +31,32 @@ function commandEnv(spec: LaunchSpec): Record<string, string> {
   return rest;
 }
 
+/**
+ * What bun runs for a script: its precompiled bundle (unless TRAILBLAZE_PRECOMPILE=0), or the
+ * source when precompiling fails, with a note saying why.
+ */
+async function runnableScript(script: string, spec: LaunchSpec, context: LaunchContext): Promise<string> {
+  if (spec.env.TRAILBLAZE_PRECOMPILE === "0" || typeof Bun === "undefined") return script;
+  try {
+    return (await hostBundle(script, spec.cwd)).file;
+  } catch (error) {
+    if (!(error instanceof BundleError)) throw error;
+    context.onNotice?.(`${error.message}; running it from source`);
+    return script;
+  }
+}
+
 /** How a server is spawned: the runtime for a script, the expanded command line for a command. */
-async function spawnPlan(server: ResolvedServer, spec: LaunchSpec): Promise<{ command: string; args: string[]; cwd: string; env: Record<string, string | undefined> }> {
+async function spawnPlan(
+  server: ResolvedServer,
+  spec: LaunchSpec,
+  context: LaunchContext,
+): Promise<{ command: string; args: string[]; cwd: string; env: Record<string, string | undefined> }> {
   if (server.kind === "script") {
     const runtime = await detectRuntime(spec.env);
     return {
       command: runtime.command,
-      args: runtime.argsFor(server.script),
+      args: runtime.argsFor(runtime.kind === "bun" ? await runnableScript(server.script, spec, context) : server.script),
       cwd: dirname(server.script),
       env: { ...spec.env, ...trailblazeEnv(spec, server.script) },
     };
@@ -56,7 +77,7 @@ async function spawnPlan(server: ResolvedServer, spec: LaunchSpec): Promise<{ co
  * `env` (`${VAR}` / `${VAR:-default}` expanded). Either way the child leads its own process group.
  */
 export const launchStdioServer: Launcher = async (server, spec, context): Promise<LaunchedServer> => {
-  const plan = await spawnPlan(server, spec);
+  const plan = await spawnPlan(server, spec, context);
   const transport = new ProcessTransport({
     name: server.display,
     ...plan,

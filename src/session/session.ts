@@ -125,7 +125,11 @@ export class Session implements AsyncDisposable {
       return skipped === undefined;
     });
     const bridge = new ExecuteBridge(this.registry, (name, args) => this.call(name, args));
-    const context = { signal: this.#abort.signal, execute: bridge.execute.bind(bridge) };
+    const context = {
+      signal: this.#abort.signal,
+      execute: bridge.execute.bind(bridge),
+      ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+    };
     const started = await Promise.allSettled(
       servers.map((server) => SupervisedServer.launch(server, this.spec, launchers[server.kind][this.spec.agent]!, context).then((supervised) => {
         this.#servers.push(supervised);

@@ -1,0 +1,55 @@
+// Precompiled host servers (src/bundle/host-bundle.ts): a cache that follows every input, the
+// author's import.meta and stack positions kept, and the source as the fallback with a note.
+import { afterAll, describe, expect, test } from "bun:test";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { hostBundle } from "../src/bundle/host-bundle.ts";
+import { BundleError } from "../src/errors.ts";
+import { cli, REPO } from "./support/cli.ts";
+import { rejection } from "./support/rejection.ts";
+
+const work = mkdtempSync(join(tmpdir(), "host-bundle-"));
+cpSync(join(REPO, "fixtures/host-bundle"), work, { recursive: true });
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const tools = join(work, "tools");
+
+describe("hostBundle", () => {
+  test("is cached until any input changes", async () => {
+    const script = join(tools, "where-am-i.ts");
+    const first = await hostBundle(script, work);
+    expect(first.cached).toBe(false);
+    expect(await hostBundle(script, work)).toEqual({ file: first.file, cached: true });
+    writeFileSync(join(tools, "fails.ts"), `${await Bun.file(join(tools, "fails.ts")).text()}\n// edited\n`);
+    expect((await hostBundle(script, work)).cached).toBe(false);
+  });
+
+  test("the bundle keeps the author's import.meta and maps stack positions to the author's files", async () => {
+    const script = join(tools, "where-am-i.ts");
+    const { file } = await hostBundle(script, work);
+    const child = Bun.spawn([process.execPath, file], { cwd: tools, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout)).toEqual({ dir: tools, url: pathToFileURL(script).href, beside: "read relative to the author's file" });
+    expect(stderr).toContain("error: thrown from fails.ts");
+    expect(stderr).toContain(`${join(tools, "fails.ts")}:5:`);
+  });
+
+  test("a script Bun cannot bundle is a BundleError naming it (the launcher then runs the source)", async () => {
+    const error = await rejection(hostBundle(join(tools, "needs-missing.ts"), work));
+    expect(error).toBeInstanceOf(BundleError);
+    expect(error.message).toStartWith("Cannot precompile tools/needs-missing.ts for the host: ");
+    expect(error.message).toContain("trailblaze-no-such-package");
+  });
+});
+
+describe("a session", () => {
+  test("runs a script it cannot precompile from source, with a note, and the source's own error", async () => {
+    const run = await cli(["tools", "--target", "missing"], { cwd: work });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("note: Cannot precompile tools/needs-missing.ts for the host: ");
+    expect(run.stderr).toContain("; running it from source\n");
+    expect(run.stderr).toContain("MCP server tools/needs-missing.ts exited with code 1 during startup (initialize/tools/list)");
+  });
+});
