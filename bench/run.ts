@@ -19,6 +19,7 @@ import { p5OnDeviceStart } from "./scenarios/p5-ondevice-start.ts";
 import { p6QuickJsMemory } from "./scenarios/p6-quickjs-memory.ts";
 import { p7Workers } from "./scenarios/p7-workers.ts";
 import { p8BundleSize } from "./scenarios/p8-bundle-size.ts";
+import { w1CliVsRawClient, w2OnDeviceVsHost } from "./scenarios/w-whole-process.ts";
 
 /**
  * The QuickJS scenarios again on the engine that is not the default, in the same run (ids with a
@@ -51,6 +52,8 @@ const SCENARIOS: { id: string; reps: number; run(reps: number): Promise<Scenario
   { id: "P6Q", reps: 5, run: onOtherEngine(p6QuickJsMemory) },
   { id: "P7", reps: 5, run: p7Workers },
   { id: "P8", reps: 5, run: p8BundleSize },
+  { id: "W1", reps: 9, run: w1CliVsRawClient },
+  { id: "W2", reps: 9, run: w2OnDeviceVsHost },
 ];
 
 const RESULTS_FILE = resolve(import.meta.dir, "results.json");

@@ -1,8 +1,7 @@
 // The esbuild configuration for on-device bundles, shared by `bundleEntry` and the static pass
 // of `checkBundle`, plus the formatting of esbuild messages.
 import { dirname, relative } from "node:path";
-import * as esbuild from "esbuild";
-import type { BuildOptions, BuildResult, Message } from "esbuild";
+import type { BuildFailure, BuildOptions, BuildResult, Message, SameShape } from "esbuild";
 import { BundleError } from "../errors.ts";
 import { nodeBuiltinsPlugin } from "./node-builtins-plugin.ts";
 import { sdkSwapsPlugin, type SdkSwapsOptions } from "./sdk-swaps-plugin.ts";
@@ -69,11 +68,13 @@ export function formatMessage(message: Message, cwd: string): string {
 }
 
 /** Runs esbuild; a failed build becomes a BundleError listing every message as `file:line:col: text`. */
-export async function buildOrThrow<T extends BuildOptions>(options: esbuild.SameShape<BuildOptions, T>, entry: string, cwd: string): Promise<BuildResult<T>> {
+export async function buildOrThrow<T extends BuildOptions>(options: SameShape<BuildOptions, T>, entry: string, cwd: string): Promise<BuildResult<T>> {
+  // Loaded on the first build: a session whose bundle is cached never needs esbuild.
+  const esbuild = await import("esbuild");
   try {
     return await esbuild.build(options);
   } catch (error) {
-    const failure = error as esbuild.BuildFailure;
+    const failure = error as BuildFailure;
     if (!Array.isArray(failure.errors)) throw error;
     const lines = failure.errors.map((message) => formatMessage(message, cwd));
     const what = `Cannot bundle ${relative(cwd, entry) || entry} for on-device`;

@@ -9,7 +9,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import * as esbuild from "esbuild";
 import type { Plugin } from "esbuild";
 
 const SKIP = "trailblazeZodLeanSkip";
@@ -22,8 +21,8 @@ const exportNames = new Map<string, Promise<string[]>>();
 function namesOf(file: string): Promise<string[]> {
   let names = exportNames.get(file);
   if (!names) {
-    names = esbuild
-      .build({ entryPoints: [file], bundle: true, write: false, metafile: true, format: "esm", platform: "neutral", logLevel: "silent" })
+    names = import("esbuild")
+      .then((esbuild) => esbuild.build({ entryPoints: [file], bundle: true, write: false, metafile: true, format: "esm", platform: "neutral", logLevel: "silent" }))
       .then((result) => Object.values(result.metafile.outputs).flatMap((output) => output.exports));
     exportNames.set(file, names);
   }
