@@ -71,7 +71,7 @@ export async function p5OnDeviceStart(reps: number): Promise<ScenarioResult> {
   for (let i = 0; i < 5; i++) lookups.push(await timed(() => bundleEntry(ECHO_SCRIPT, { cwd: FIXTURE_DIR })));
   const ms = (values: number[]) => Number(median(values).toFixed(1));
   return ratioResult(
-    { id: "P5", title: "on-device session start (bundle cached)", unit: "ms", goal: "<= 0.5x", limit: 0.5 },
+    { id: "P5", title: "on-device session start (bundle cached)", unit: "ms", goal: "<= 0.40x", limit: 0.4 },
     series("session start, --agent on-device", runs.ours),
     series("session start, --agent host (bun subprocess)", runs.baseline),
     {
