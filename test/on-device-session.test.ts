@@ -74,7 +74,7 @@ describe("trailblaze.execute", () => {
     expect(await session.dispatcher.dispatch("od_callSelf")).toEqual({
       variant: "ExceptionThrown",
       message:
-        'trailblaze.execute("od_assertViaBuiltin") refused: od_assertViaBuiltin is served by the same bundle (tools/ping.ts), ' +
+        'trailblaze.execute("od_assertViaBuiltin") refused: od_assertViaBuiltin is served by the same server (tools/ping.ts), ' +
         "which is busy with the calling tool; call that function directly instead",
       content: [expect.any(Object)],
     });

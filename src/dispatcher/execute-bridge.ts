@@ -25,7 +25,7 @@ export class ExecuteBridge {
   async execute(callerSource: string, name: string, args: Record<string, unknown>): Promise<ToolResult> {
     if (this.#registry.get(name)?.source === callerSource) {
       throw new Error(
-        `trailblaze.execute("${name}") refused: ${name} is served by the same bundle (${callerSource}), ` +
+        `trailblaze.execute("${name}") refused: ${name} is served by the same server (${callerSource}), ` +
           `which is busy with the calling tool; call that function directly instead`,
       );
     }

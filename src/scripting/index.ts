@@ -12,3 +12,5 @@ export { contextRequired, error, fatalError, missingRequiredArgs, success, varia
 export type { ToolExtra, TrailblazeToolArgs, TrailblazeToolConfig, TrailblazeToolHandler } from "./register.ts";
 export { registerTrailblazeTool } from "./register.ts";
 export type { TrailblazeTool } from "./tool.ts";
+export type { ExecutedResult } from "./execute.ts";
+export { EXECUTE_METHOD, executeTool } from "./execute.ts";

@@ -18,7 +18,8 @@ import { HandshakeTimeoutError, ProtocolError } from "../errors.ts";
 import type { ToolProgress } from "../core/server-kinds.ts";
 import { CONTEXT_KEY, type TrailblazeContext } from "../core/context.ts";
 import { mapCallError, mapCallToolResult } from "../core/result-mapping.ts";
-import { exceptionThrown, fatalError, type ToolResult } from "../core/tool-result.ts";
+import { exceptionThrown, fatalError, resultToJson, type ToolResult } from "../core/tool-result.ts";
+import { z } from "zod";
 import { CallAbort, CallDeadline, DEFAULT_TOTAL_TIMEOUT_FACTOR } from "./call-deadline.ts";
 
 export const CLIENT_INFO = { name: "trailblaze", version: "0.1.0" } as const;
@@ -69,7 +70,19 @@ export interface McpConnectionOptions {
   maxTotalTimeoutMs?: number;
   /** Most tools/list pages accepted before the server is declared broken. Default 100. */
   maxPages?: number;
+  /**
+   * Answers the server's `trailblaze/execute` requests (a tool calling another tool, see
+   * `executeTool` in @trailblaze/scripting); a rejection reaches the server as a JSON-RPC error.
+   * Default: such requests fail with "Method not found".
+   */
+  execute?(name: string, args: Record<string, unknown>): Promise<ToolResult>;
 }
+
+/** A server's request to run another tool of the session (the author side is `executeTool`). */
+const ExecuteRequestSchema = z.object({
+  method: z.literal("trailblaze/execute"),
+  params: z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() }),
+});
 
 export class McpConnection implements AsyncDisposable {
   readonly name: string;
@@ -103,6 +116,13 @@ export class McpConnection implements AsyncDisposable {
       const { level, logger, data } = params;
       this.#log(logger === undefined ? { level, data } : { level, logger, data });
     });
+    const execute = options.execute;
+    if (execute) {
+      client.setRequestHandler(ExecuteRequestSchema, async ({ params }) => {
+        const result = await execute(params.name, params.arguments ?? {});
+        return { ...resultToJson(result), content: result.content };
+      });
+    }
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.#toolsChanged = true;
       for (const listener of this.#toolsChangedListeners) listener();

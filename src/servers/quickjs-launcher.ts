@@ -37,6 +37,7 @@ export const launchQuickJsServer: Launcher = async (server, spec, context): Prom
       transport: quickjs.transport,
       handshakeTimeoutMs: spec.handshakeTimeoutMs,
       callTimeoutMs: server.timeoutMs ?? spec.callTimeoutMs,
+      execute: (name, args) => context.execute(server.display, name, args),
     });
     return { connection, tools, transport: "quickjs" };
   } catch (error) {
