@@ -1,5 +1,5 @@
 // `trailblaze.execute(name, args)` from inside a tool: dispatches through the
-// session like any call, but refuses re-entry into the calling bundle (it is busy
+// session like any call, but refuses re-entry into the calling server (it is busy
 // with the calling tool) and caps how many such calls may be in flight.
 
 import type { ToolRegistry } from "../registry/registry.ts";
