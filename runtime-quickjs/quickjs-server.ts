@@ -11,6 +11,7 @@ import {
   type JSONRPCMessage,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
+import { SourceMap, type SourceMapPayload } from "node:module";
 import { ProtocolError, SandboxError, withTail, type TrailblazeError } from "../src/errors.ts";
 import type { ManagedTransport, ServerPhase } from "../src/transports/transport.ts";
 import { QuickJsHostTransport } from "./host-transport.ts";
@@ -59,6 +60,11 @@ export interface QuickJsServerOptions {
   onExecute?: (name: string, args: Record<string, unknown>) => Promise<unknown>;
   /** `debug` runs the assertion/leak-checking QuickJS build without the memory cap (tests). Default `release`. */
   variant?: QuickJsVariant;
+  /**
+   * The bundle's v3 source map, so guest stack frames name the author's file:line:col. `shift`:
+   * columns the bundle's first line has in front of what the map describes (a wrapper).
+   */
+  sourceMap?: { map: string; shift: number };
   /** Which QuickJS runs the bundle. Default: DEFAULT_QUICKJS_ENGINE (`$TRAILBLAZE_QUICKJS`, else `quickjs`). */
   engine?: QuickJsEngine;
 }
@@ -102,6 +108,7 @@ class QuickJsServerImpl implements QuickJsServer {
   private readonly deadlineMs: number;
   private readonly startDeadlineMs: number;
   private readonly memoryLimit: number;
+  private mapper: SourceMap | undefined;
   /** The last guest console lines, oldest first. */
   private readonly consoleTail: string[] = [];
 
@@ -178,12 +185,31 @@ class QuickJsServerImpl implements QuickJsServer {
           "out-of-memory",
         );
       default: {
-        const frames = error.stack.split("\n").filter((line) => line.trim() !== "");
+        const frames = error.stack
+          .split("\n")
+          .filter((line) => line.trim() !== "")
+          .map((line) => this.mapFrame(line));
         const shown = frames.slice(0, STACK_FRAMES);
         if (frames.length > STACK_FRAMES) shown.push(`    ... ${frames.length - STACK_FRAMES} more frame(s)`);
         return new SandboxError(`${this.label} threw while ${during}: ${error.name}: ${error.message}${shown.length ? `\n${shown.join("\n")}` : ""}`, "threw");
       }
     }
+  }
+
+  /** `at f (x.bundle.js:1:4077)` → `at f (tools/x.ts:12:5)` through the source map, when there is one. */
+  private mapFrame(line: string): string {
+    const sourceMap = this.opts.sourceMap;
+    if (!sourceMap) return line;
+    this.mapper ??= new SourceMap(JSON.parse(sourceMap.map) as SourceMapPayload);
+    const bundleFile = `${this.opts.name}.bundle.js:`;
+    return line.replace(/(\(|at )([^()\s]+):(\d+):(\d+)(\)?)$/, (frame, open: string, file: string, row: string, column: string, close: string) => {
+      if (`${file}:` !== bundleFile) return frame;
+      const lineIndex = Number(row) - 1;
+      const columnIndex = Number(column) - 1 - (lineIndex === 0 ? sourceMap.shift : 0);
+      const entry = this.mapper!.findEntry(lineIndex, Math.max(0, columnIndex));
+      if (!("originalSource" in entry) || entry.generatedLine !== lineIndex) return frame;
+      return `${open}${entry.originalSource}:${entry.originalLine + 1}:${entry.originalColumn + 1}${close}`;
+    });
   }
 
   private toGuest(message: JSONRPCMessage): void {

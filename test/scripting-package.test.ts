@@ -36,7 +36,7 @@ describe("resolution", () => {
   test("esbuild follows the link into the package sources when bundling for on-device", async () => {
     const built = await buildOnDevice(join(TOOLS, "cart.ts"), SHOP, false);
     const fromPackage = built.inputs.filter((input) => input.startsWith(`${PACKAGE}/`)).map((input) => input.slice(PACKAGE.length + 1));
-    expect(fromPackage).toEqual(["context-schema.ts", "context.ts", "index.ts", "meta.ts", "register.ts", "result.ts"]);
+    expect(fromPackage).toEqual(["context-schema.ts", "context.ts", "execute.ts", "index.ts", "meta.ts", "register.ts", "result.ts"]);
   });
 
   test("the ./result entry alone pulls in nothing else: no zod, no SDK runtime", async () => {

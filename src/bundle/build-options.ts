@@ -1,6 +1,6 @@
 // The esbuild configuration for on-device bundles, shared by `bundleEntry` and the static pass
 // of `checkBundle`, plus the formatting of esbuild messages.
-import { dirname, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import type { BuildFailure, BuildOptions, BuildResult, Message, SameShape } from "esbuild";
 import { BundleError } from "../errors.ts";
 import { nodeBuiltinsPlugin } from "./node-builtins-plugin.ts";
@@ -29,6 +29,9 @@ export interface OnDeviceBuildOptions {
 export function onDeviceBuildOptions(opts: OnDeviceBuildOptions): BuildOptions & { write: false; metafile: true } {
   return {
     absWorkingDir: opts.cwd,
+    // Names the output so the source map's `sources` are relative to the working directory.
+    outfile: join(opts.cwd, ON_DEVICE_OUTFILE),
+    sourcemap: "external",
     stdin: {
       contents: `import ${JSON.stringify(opts.entry)};\n`,
       resolveDir: dirname(opts.entry),
@@ -54,10 +57,17 @@ export function onDeviceBuildOptions(opts: OnDeviceBuildOptions): BuildOptions &
   };
 }
 
+/** The name esbuild gives the on-device output (never written): its map's sources are relative to the cwd. */
+export const ON_DEVICE_OUTFILE = "trailblaze-on-device.js";
+
+/** What wrapAsScript puts before esbuild's first line: its source map's columns on line 1 shift by this much. */
+export const SCRIPT_PREFIX = "(async()=>{";
+
 /** Wraps esbuild's ESM output so it runs as a classic script; evaluates to the module's promise. */
 export function wrapAsScript(esm: string): string {
-  const body = esm.startsWith("#!") ? esm.slice(esm.indexOf("\n") + 1) : esm;
-  return `(async()=>{${body}})();\n`;
+  // esbuild puts no hashbang in the output of a stdin entry, so line numbers stay as mapped.
+  const body = esm.replace(/\n\/\/# sourceMappingURL=\S+\n?$/, "\n");
+  return `${SCRIPT_PREFIX}${body}})();\n`;
 }
 
 export function formatMessage(message: Message, cwd: string): string {

@@ -24,6 +24,8 @@ export interface BundleResult {
   path: string;
   /** UTF-8 size of `code`. */
   bytes: number;
+  /** The v3 source map of `code` (sources relative to `cwd`), for mapping guest stack frames. */
+  sourceMap?: string;
   /** True when the cached bundle was still valid and no build ran. */
   cached: boolean;
   /** esbuild warnings, formatted `file:line:col: text`. */
@@ -48,6 +50,8 @@ function bundlerSourceHash(): string {
 export interface RawBuild {
   /** The wrapped script. */
   code: string;
+  /** Its source map (esbuild's, for the unwrapped output: line 1 is shifted by SCRIPT_PREFIX). */
+  map: string;
   /** Absolute paths of every real file esbuild read (the cache key covers them all). */
   inputs: string[];
   /** Those of `inputs` with code in the output (the rest were tree-shaken away). */
@@ -61,8 +65,9 @@ export async function buildOnDevice(entry: string, cwd: string, minify = true): 
   const run = (stubZod3: boolean) => buildOrThrow(onDeviceBuildOptions({ entry, cwd, minify, swaps: { stubZod3, seen } }), entry, cwd);
   let result = await run(true);
   if (seen.authorUsesZod3) result = await run(false);
-  const output = result.outputFiles[0];
-  if (!output) throw new BundleError(`Cannot bundle ${relative(cwd, entry) || entry} for on-device: esbuild produced no output`);
+  const output = result.outputFiles.find((file) => file.path.endsWith(".js"));
+  const map = result.outputFiles.find((file) => file.path.endsWith(".js.map"));
+  if (!output || !map) throw new BundleError(`Cannot bundle ${relative(cwd, entry) || entry} for on-device: esbuild produced no output`);
   const real = (paths: string[]) =>
     paths
       .map((input) => resolve(cwd, input))
@@ -74,6 +79,7 @@ export async function buildOnDevice(entry: string, cwd: string, minify = true): 
   );
   return {
     code: wrapAsScript(output.text),
+    map: map.text,
     inputs,
     included,
     warnings: result.warnings.map((message) => formatMessage(message, cwd)),
@@ -99,16 +105,18 @@ export async function bundleEntry(entry: string, opts: BundleOptions = {}): Prom
   const outFile = opts.outFile === undefined ? undefined : resolve(cwd, opts.outFile);
 
   const hit = cache.lookup();
-  if (hit) {
+  if (hit && existsSync(`${hit.file}.map`)) {
     const code = readFileSync(hit.file, "utf8");
     if (outFile) writeAtomically(outFile, code);
-    return { code, path: outFile ?? hit.file, bytes: Buffer.byteLength(code), cached: true, warnings: hit.warnings };
+    const sourceMap = readFileSync(`${hit.file}.map`, "utf8");
+    return { code, path: outFile ?? hit.file, bytes: Buffer.byteLength(code), cached: true, warnings: hit.warnings, sourceMap };
   }
 
   const built = await buildOnDevice(absEntry, cwd);
   const file = join(cache.cacheDir, `${cache.stem}.js`);
+  writeAtomically(`${file}.map`, built.map);
   writeAtomically(file, built.code);
   cache.store({ file, warnings: built.warnings }, built.inputs);
   if (outFile) writeAtomically(outFile, built.code);
-  return { code: built.code, path: outFile ?? file, bytes: Buffer.byteLength(built.code), cached: false, warnings: built.warnings };
+  return { code: built.code, path: outFile ?? file, bytes: Buffer.byteLength(built.code), cached: false, warnings: built.warnings, sourceMap: built.map };
 }

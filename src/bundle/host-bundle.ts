@@ -36,7 +36,8 @@ export async function hostBundle(script: string, cwd: string): Promise<HostBundl
   const result = await Bun.build({
     entrypoints: [script],
     target: "bun",
-    minify: true,
+    // Names stay, so stack traces show the author's function names.
+    minify: { whitespace: true, syntax: true, identifiers: false },
     sourcemap: "linked",
     outdir,
     metafile: true,

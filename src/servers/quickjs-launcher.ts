@@ -7,6 +7,7 @@ import { appendFileSync, mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { quickJsEngineFrom, startQuickJsServer } from "../../runtime-quickjs/index.ts";
 import { bundleEntry } from "../bundle/bundle-entry.ts";
+import { SCRIPT_PREFIX } from "../bundle/build-options.ts";
 import { consoleLogFile } from "../core/log-layout.ts";
 import { resultToJson } from "../core/tool-result.ts";
 import { McpConnection } from "./mcp-connection.ts";
@@ -14,15 +15,16 @@ import type { LaunchedServer, Launcher } from "./launch.ts";
 
 export const launchQuickJsServer: Launcher = async (server, spec, context): Promise<LaunchedServer> => {
   if (server.kind !== "script") throw new Error(`launchQuickJsServer: ${server.display} is not a script: server`);
-  const code = server.bundle
-    ? await readFile(server.bundle, "utf8")
-    : (await bundleEntry(server.script, { cwd: spec.cwd })).code;
+  const bundle = server.bundle
+    ? { code: await readFile(server.bundle, "utf8"), sourceMap: undefined }
+    : await bundleEntry(server.script, { cwd: spec.cwd });
 
   mkdirSync(spec.logsDir, { recursive: true });
   const consoleLog = consoleLogFile(spec.logsDir, server.display);
   const quickjs = await startQuickJsServer({
     name: server.display,
-    code,
+    code: bundle.code,
+    ...(bundle.sourceMap ? { sourceMap: { map: bundle.sourceMap, shift: SCRIPT_PREFIX.length } } : {}),
     engine: quickJsEngineFrom(spec.env),
     // Guest logging is rare; a synchronous append keeps no descriptor open per session.
     onLog: (level, text) => appendFileSync(consoleLog, `${new Date().toISOString()} ${level} ${text}\n`),
