@@ -30,7 +30,6 @@ export type ResolvedServer =
       origin?: ServerOrigin;
     } & ServerLimits);
 
-
 type Kind = "file" | "folder";
 
 function check(path: string, want: Kind): "ok" | "missing" | "wrong-kind" {
