@@ -242,10 +242,13 @@ export class CaptureError extends TrailblazeError {
 /** A selector (from `--selector`, a waypoint, a shortcut or a recorded tool call) has the wrong shape. */
 export class SelectorError extends TrailblazeError {
   override readonly code = "SELECTOR_INVALID";
-  /** Where the selector came from (`--selector #1`, `home.waypoint.yaml:7:9`...). */
+  /** Where the selector came from (`--selector #1`, a waypoint file...). */
   readonly source: string;
+  /** The message without the source: `$.androidAccessibility.textRegx: unknown … field`. */
+  readonly problem: string;
   constructor(source: string, problem: string) {
     super(`${source}: ${problem}`);
     this.source = source;
+    this.problem = problem;
   }
 }
