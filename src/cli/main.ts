@@ -13,6 +13,7 @@ import { initToolCommand } from "./commands/init-tool.ts";
 import { bundleCommand } from "./commands/bundle.ts";
 import { checkBundleCommand } from "./commands/check-bundle.ts";
 import { checkCommand } from "./commands/check.ts";
+import { screenCommand } from "./commands/screen.ts";
 
 export const COMMANDS: readonly Command[] = [
   runCommand,
@@ -21,6 +22,7 @@ export const COMMANDS: readonly Command[] = [
   bundleCommand,
   checkBundleCommand,
   checkCommand,
+  screenCommand,
   mcpCommand,
   initToolCommand,
 ];

@@ -2,7 +2,7 @@
 // selectors, every shortcut joins two known waypoints, and its first selector (or text) resolves
 // on its `from` waypoint's capture. Findings carry file:line:col and name the failing selector.
 
-import { CaptureError, SelectorError, formatProblem } from "../errors.ts";
+import { CaptureError, SelectorError } from "../errors.ts";
 import { locate } from "../config/yaml-file.ts";
 import { readAppMap, type AppMap } from "./app-map.ts";
 import { resolveSelector } from "./resolve-selector.ts";
@@ -111,7 +111,7 @@ export async function checkAppMap(dir: string, cwd: string = process.cwd()): Pro
   const findings: MapFinding[] = map.problems.map(({ kind, problem }) => ({
     severity: "error",
     kind,
-    message: formatProblem(problem),
+    message: problem.path ? `${problem.path}: ${problem.message}` : problem.message,
     file: problem.file,
     ...(problem.line > 0 ? { line: problem.line, col: problem.col } : {}),
   }));
