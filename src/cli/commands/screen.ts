@@ -38,7 +38,7 @@ the --waypoint · 2 usage error, or a bad capture, selector or waypoint file.`;
 
 function outline(screen: Screen): string {
   const what = screen.format === "waypointCapture" ? `waypoint capture${screen.waypointId ? ` of ${screen.waypointId}` : ""}` : screen.format === "viewHierarchy" ? "view hierarchy" : "TrailblazeNode tree";
-  const ids = screen.ids === "capture" ? "ids are the capture's nodeIds" : "ids assigned in document order (the capture's are not unique)";
+  const ids = screen.ids === "capture" ? "ids: the capture's nodeIds" : "ids: assigned in document order, as the capture's are not unique";
   const lines = [`${screen.file}: ${what}, ${screen.nodes.length} nodes, ${screen.width}x${screen.height} (${ids})`];
   for (const node of screen.nodes) lines.push(`${"  ".repeat(node.depth + 1)}${describeNode(node)}`);
   return `${lines.join("\n")}\n`;
