@@ -46,7 +46,7 @@ describe("ScreenState on an app map", () => {
     });
   });
 
-  test("a tap by point on the recorded node takes the shortcut too", async () => {
+  test("a different selector (and reason) that resolves to the recorded node takes the shortcut too", async () => {
     const state = await demo();
     const outcome = await state.applyAction("tapOnElementBySelector", { nodeSelector: { androidAccessibility: { resourceIdRegex: ".*:id/login" } }, reason: "other words" });
     expect(outcome.moved).toBe(true);
