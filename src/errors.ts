@@ -252,3 +252,30 @@ export class ScaffoldError extends TrailblazeError {
   override readonly code = "SCAFFOLD_EXISTS";
   override readonly exitCode = 2;
 }
+
+/** A screen capture (TrailblazeNode tree, legacy view hierarchy or waypoint capture) is not valid JSON or has the wrong shape. */
+export class CaptureError extends TrailblazeError {
+  override readonly code = "CAPTURE_INVALID";
+  readonly file: string;
+  /** JSON path of the offending value, such as `$.trailblazeNodeTree.children[2].bounds.left`; `$` for the whole document. */
+  readonly jsonPath: string;
+  constructor(file: string, jsonPath: string, problem: string, options?: { cause?: unknown }) {
+    super(`${file}: ${jsonPath}: ${problem}`, options);
+    this.file = file;
+    this.jsonPath = jsonPath;
+  }
+}
+
+/** A selector (from `--selector`, a waypoint, a shortcut or a recorded tool call) has the wrong shape. */
+export class SelectorError extends TrailblazeError {
+  override readonly code = "SELECTOR_INVALID";
+  /** Where the selector came from (`--selector #1`, a waypoint file...). */
+  readonly source: string;
+  /** The message without the source: `$.androidAccessibility.textRegx: unknown … field`. */
+  readonly problem: string;
+  constructor(source: string, problem: string) {
+    super(`${source}: ${problem}`);
+    this.source = source;
+    this.problem = problem;
+  }
+}

@@ -1,0 +1,93 @@
+// An app map (upstream's trailmap folder): `waypoints/**/*.waypoint.yaml` with their captures and
+// `shortcuts/**/*.shortcut.yaml`, read into a graph of screens and the recorded actions between
+// them. Captures load lazily, once each.
+
+import { existsSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { ConfigError, type ConfigProblem } from "../errors.ts";
+import { loadCapture } from "./load-capture.ts";
+import type { Screen } from "./screen-model.ts";
+import { parseShortcut, type Shortcut } from "./shortcut.ts";
+import { parseWaypoint, type Waypoint } from "./waypoint.ts";
+
+export interface MapProblem {
+  kind: "waypoint" | "shortcut";
+  problem: ConfigProblem;
+}
+
+export interface AppMap {
+  dir: string;
+  waypoints: Map<string, Waypoint>;
+  shortcuts: Shortcut[];
+  /** Waypoint id → the shortcuts that start there, in file order. */
+  outgoing: Map<string, Shortcut[]>;
+  /** Problems found while reading (bad YAML, bad selectors, duplicate ids); `loadAppMap` throws on any. */
+  problems: MapProblem[];
+  /** The waypoint's capture (undefined when it has none); loaded once. */
+  capture(waypointId: string): Promise<Screen | undefined>;
+}
+
+async function filesUnder(dir: string, suffix: RegExp): Promise<string[]> {
+  if (!existsSync(dir)) return [];
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && suffix.test(e.name))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+/** Reads the map at `dir`, collecting every problem instead of stopping at the first. */
+export async function readAppMap(dir: string, cwd: string = process.cwd()): Promise<AppMap> {
+  const shown = (file: string) => relative(cwd, file) || file;
+  if (!existsSync(join(dir, "waypoints"))) {
+    throw new ConfigError([{ file: shown(dir), line: 0, col: 0, path: "", message: "not an app map: it has no waypoints/ folder (an app map holds waypoints/*.waypoint.yaml and shortcuts/*.shortcut.yaml)" }]);
+  }
+  const [waypointFiles, shortcutFiles] = await Promise.all([
+    filesUnder(join(dir, "waypoints"), /\.waypoint\.ya?ml$/),
+    filesUnder(join(dir, "shortcuts"), /\.shortcut\.ya?ml$/),
+  ]);
+  const problems: MapProblem[] = [];
+  const waypoints = new Map<string, Waypoint>();
+  const texts = await Promise.all([...waypointFiles, ...shortcutFiles].map((f) => readFile(f, "utf8")));
+  waypointFiles.forEach((file, i) => {
+    const found: ConfigProblem[] = [];
+    const waypoint = parseWaypoint(shown(file), texts[i]!, found, file);
+    problems.push(...found.map((problem) => ({ kind: "waypoint" as const, problem })));
+    if (!waypoint) return;
+    const earlier = waypoints.get(waypoint.id);
+    if (earlier) {
+      problems.push({ kind: "waypoint", problem: { ...waypoint.where, path: "id", message: `duplicate waypoint id "${waypoint.id}" (also in ${earlier.file})` } });
+      return;
+    }
+    waypoints.set(waypoint.id, waypoint);
+  });
+  const shortcuts: Shortcut[] = [];
+  const outgoing = new Map<string, Shortcut[]>();
+  shortcutFiles.forEach((file, i) => {
+    const found: ConfigProblem[] = [];
+    const shortcut = parseShortcut(shown(file), texts[waypointFiles.length + i]!, found);
+    problems.push(...found.map((problem) => ({ kind: "shortcut" as const, problem })));
+    if (!shortcut) return;
+    shortcuts.push(shortcut);
+    outgoing.set(shortcut.from, [...(outgoing.get(shortcut.from) ?? []), shortcut]);
+  });
+  const captures = new Map<string, Promise<Screen | undefined>>();
+  const capture = (id: string): Promise<Screen | undefined> => {
+    let screen = captures.get(id);
+    if (!screen) {
+      const file = waypoints.get(id)?.capture;
+      screen = file ? loadCapture(file, shown(file)) : Promise.resolve(undefined);
+      captures.set(id, screen);
+    }
+    return screen;
+  };
+  return { dir, waypoints, shortcuts, outgoing, problems, capture };
+}
+
+/** Reads the map at `dir`; any problem in any file is one ConfigError listing them all. */
+export async function loadAppMap(dir: string, cwd?: string): Promise<AppMap> {
+  const map = await readAppMap(dir, cwd);
+  if (map.problems.length > 0) throw new ConfigError(map.problems.map((p) => p.problem));
+  return map;
+}
