@@ -152,7 +152,7 @@ describe("loadWorkspace", () => {
 });
 
 describe("script paths", () => {
-  test("resolve against the working directory; absolute paths pass through", async () => {
+  test("resolve against the workspace root; absolute paths pass through", async () => {
     const base = join(FIXTURES, "valid");
     const target = (await loadWorkspace(join(base, "trailblaze-config"), { cwd: ROOT })).targets.get("myapp")!;
     expect(resolveTargetServers(target, base)).toEqual([
@@ -186,7 +186,7 @@ describe("script paths", () => {
     const base = join(FIXTURES, "missing-script");
     const target = (await loadWorkspace(join(base, "trailblaze-config"), { cwd: ROOT })).targets.get("myapp")!;
     const file = "fixtures/config/missing-script/trailblaze-config/targets/myapp.yaml";
-    const how = `(resolved against ${base}; relative paths resolve against the working directory)`;
+    const how = `(resolved against ${base}; relative paths resolve against the workspace root, the folder holding trailblaze-config/)`;
     let error: unknown;
     try {
       resolveTargetServers(target, base);
@@ -212,7 +212,7 @@ describe("script paths", () => {
     const entry = target.mcpServers[0]!;
     if (entry.kind !== "script") throw new Error("fixture changed");
     expect(() => resolveScriptPath({ ...entry, script: "./tools" }, base)).toThrow(
-      `mcp_servers[0].script: ./tools is not a file (resolved against ${base}; relative paths resolve against the working directory)`,
+      `mcp_servers[0].script: ./tools is not a file (resolved against ${base}; relative paths resolve against the workspace root, the folder holding trailblaze-config/)`,
     );
   });
 });

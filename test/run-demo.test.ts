@@ -204,3 +204,13 @@ describe("colours", () => {
     expect(await runSkipped({}, false)).not.toContain("\u001b[");
   });
 });
+
+describe("from a subfolder of the workspace", () => {
+  test("run finds the config above and resolves script: paths against the workspace root", async () => {
+    const logs = tempDir("demo-subfolder-logs");
+    const run = await cli(["run", "login.trail.yaml", "--logs", logs], { cwd: join(DEMO, "trails"), env: { TRAILBLAZE_CONFIG_DIR: undefined } });
+    expect(run.stderr).not.toContain("not found");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("1 passed, 0 failed (1 trail)");
+  });
+});

@@ -54,7 +54,7 @@ describe("init-tool scaffolds a working tool", () => {
 id: myapp
 display_name: Example App
 
-# Each entry is one MCP server; paths resolve against the working directory (the workspace root).
+# Each entry is one MCP server; paths resolve against the workspace root (the folder holding trailblaze-config/).
 mcp_servers:
   - script: ./tools/myapp/login.ts # log in / out
   - script: ./tools/myapp/applyCoupon.ts
@@ -126,7 +126,7 @@ platforms:
       "Created ../../trailblaze-config/toolsets/myapp_openCart.yaml  toolset myapp_openCart",
       "Updated ../../trailblaze-config/targets/myapp.yaml            mcp_servers += ./tools/myapp/openCart.ts; tool_sets += myapp_openCart (android, ios, web)",
     ]);
-    expect(run.stdout).toContain("\nNext:\n  cd ../..   # script: paths resolve against the working directory\n  bun test tools/myapp/openCart.test.ts\n");
+    expect(run.stdout).toContain("\nNext:\n  cd ../..   # the workspace root: test paths below are relative to it\n  bun test tools/myapp/openCart.test.ts\n");
   });
 });
 

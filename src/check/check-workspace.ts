@@ -14,6 +14,7 @@ import {
   displayPath,
   loadWorkspace,
   resolveTargetServers,
+  workspaceRoot,
   unknownToolsetRefs,
   type TargetConfig,
   type Workspace,
@@ -241,12 +242,12 @@ function checkToolsets(workspace: Workspace, seenTools: Set<string>, seenToolset
 }
 
 /** check-bundle for every script server of the targets some trail runs on-device. */
-async function checkBundles(targets: TargetConfig[], findings: Findings, cwd: string): Promise<void> {
+async function checkBundles(targets: TargetConfig[], findings: Findings, cwd: string, root: string): Promise<void> {
   const checked = new Set<string>();
   for (const target of targets) {
     let servers: ResolvedServer[];
     try {
-      servers = resolveTargetServers(target, cwd);
+      servers = resolveTargetServers(target, root);
     } catch {
       continue; // missing scripts were reported by the session that tried to start them
     }
@@ -354,7 +355,7 @@ export async function checkWorkspace(
     const unstarted = new Set([...workspace.targets.keys()].filter((id) => !started.has(id)));
     checkToolsets(workspace, seenTools, seenToolsets, unstarted, findings);
     const onDevice = new Set(sessions.filter((s) => s.agent === "on-device").map((s) => s.target));
-    await checkBundles([...onDevice].map((id) => workspace.targets.get(id)!), findings, options.cwd);
+    await checkBundles([...onDevice].map((id) => workspace.targets.get(id)!), findings, options.cwd, workspaceRoot(workspace.configDir));
   } finally {
     if (options.logsDir === undefined) await rm(logsDir, { recursive: true, force: true });
   }

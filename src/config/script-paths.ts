@@ -1,5 +1,5 @@
-// Resolving a target's mcp_servers paths (script, bundle, command cwd) against
-// the working directory, reporting every missing file at once.
+// Resolving a target's mcp_servers paths (script, bundle, command cwd) against the workspace
+// root (the folder holding trailblaze-config/), reporting every missing file at once.
 
 import { statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
@@ -42,14 +42,14 @@ function check(path: string, want: Kind): "ok" | "missing" | "wrong-kind" {
 }
 
 /**
- * Resolves `value` (relative → against `cwd`, absolute → as is) and adds a
+ * Resolves `value` (relative → against the workspace `root`, absolute → as is) and adds a
  * located problem when it is missing or of the wrong kind.
  */
-function resolveChecked(entry: ServerEntry, field: string, value: string, want: Kind, cwd: string, problems: ConfigProblem[]): string {
-  const absolute = isAbsolute(value) ? value : resolve(cwd, value);
+function resolveChecked(entry: ServerEntry, field: string, value: string, want: Kind, root: string, problems: ConfigProblem[]): string {
+  const absolute = isAbsolute(value) ? value : resolve(root, value);
   const state = check(absolute, want);
   if (state !== "ok") {
-    const how = isAbsolute(value) ? "" : ` (resolved against ${cwd}; relative paths resolve against the working directory)`;
+    const how = isAbsolute(value) ? "" : ` (resolved against ${root}; relative paths resolve against the workspace root, the folder holding trailblaze-config/)`;
     const what = state === "missing" ? `${want} ${value} not found${how}` : `${value} is not a ${want}${how}`;
     problems.push({ ...entry.where, path: `mcp_servers[${entry.index}].${field}`, message: what });
   }
@@ -60,15 +60,15 @@ function resolveChecked(entry: ServerEntry, field: string, value: string, want: 
  * The absolute path of a script entry's `script:`. Throws a ConfigError located
  * at the entry when the file does not exist.
  */
-export function resolveScriptPath(entry: Extract<ServerEntry, { kind: "script" }>, cwd: string): string {
+export function resolveScriptPath(entry: Extract<ServerEntry, { kind: "script" }>, root: string): string {
   const problems: ConfigProblem[] = [];
-  const path = resolveChecked(entry, "script", entry.script, "file", cwd, problems);
+  const path = resolveChecked(entry, "script", entry.script, "file", root, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return path;
 }
 
-function shown(path: string, cwd: string): string {
-  const rel = relative(cwd, path);
+function shown(path: string, root: string): string {
+  const rel = relative(root, path);
   return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
 }
 
@@ -76,7 +76,7 @@ function shown(path: string, cwd: string): string {
  * Every server entry of a target with absolute paths (`script`, `bundle`,
  * command `cwd`). All missing files and folders are reported in one ConfigError.
  */
-export function resolveTargetServers(target: TargetConfig, cwd: string): ResolvedServer[] {
+export function resolveTargetServers(target: TargetConfig, root: string): ResolvedServer[] {
   const problems: ConfigProblem[] = [];
   const servers = target.mcpServers.map((entry): ResolvedServer => {
     const limits: ServerLimits = {
@@ -87,11 +87,11 @@ export function resolveTargetServers(target: TargetConfig, cwd: string): Resolve
     };
     const origin = { where: entry.where, index: entry.index };
     if (entry.kind === "script") {
-      const script = resolveChecked(entry, "script", entry.script, "file", cwd, problems);
-      const bundle = entry.bundle !== undefined ? resolveChecked(entry, "bundle", entry.bundle, "file", cwd, problems) : undefined;
-      return { kind: "script", script, ...(bundle ? { bundle } : {}), display: shown(script, cwd), origin, ...limits };
+      const script = resolveChecked(entry, "script", entry.script, "file", root, problems);
+      const bundle = entry.bundle !== undefined ? resolveChecked(entry, "bundle", entry.bundle, "file", root, problems) : undefined;
+      return { kind: "script", script, ...(bundle ? { bundle } : {}), display: shown(script, root), origin, ...limits };
     }
-    const dir = entry.cwd !== undefined ? resolveChecked(entry, "cwd", entry.cwd, "folder", cwd, problems) : undefined;
+    const dir = entry.cwd !== undefined ? resolveChecked(entry, "cwd", entry.cwd, "folder", root, problems) : undefined;
     return {
       kind: "command",
       command: entry.command,

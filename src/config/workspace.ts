@@ -2,7 +2,7 @@
 // collecting every problem across all files into one ConfigError.
 
 import { readdir, readFile, stat } from "node:fs/promises";
-import { basename, extname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
 import { ConfigError, ConfigNotFoundError, formatProblem } from "../errors.ts";
 import type { ConfigProblem } from "../errors.ts";
 import { formatNameFinding, trailmapIdFinding } from "../core/tool-names.ts";
@@ -30,6 +30,14 @@ export interface Workspace {
   toolsets: Map<string, ToolsetConfig>;
   /** Non-fatal findings (id differs from the file name, id style); print them, do not fail. */
   warnings: ConfigProblem[];
+}
+
+/**
+ * The workspace root: the folder holding the config folder. Relative `script:`, `bundle:` and
+ * `cwd:` paths resolve against it, whichever subfolder a command runs from.
+ */
+export function workspaceRoot(configDir: string): string {
+  return dirname(configDir);
 }
 
 export interface LoadWorkspaceOptions {

@@ -20,6 +20,8 @@ export interface LaunchedServer {
 export interface LaunchSpec {
   id: string;
   cwd: string;
+  /** The workspace root: build caches live in its `.cache/`. */
+  root: string;
   env: Record<string, string | undefined>;
   driver: DriverInfo;
   screen: { width: number; height: number };

@@ -17,7 +17,7 @@ export const launchQuickJsServer: Launcher = async (server, spec, context): Prom
   if (server.kind !== "script") throw new Error(`launchQuickJsServer: ${server.display} is not a script: server`);
   const bundle = server.bundle
     ? { code: await readFile(server.bundle, "utf8"), sourceMap: undefined }
-    : await bundleEntry(server.script, { cwd: spec.cwd });
+    : await bundleEntry(server.script, { cwd: spec.root });
 
   mkdirSync(spec.logsDir, { recursive: true });
   const consoleLog = consoleLogFile(spec.logsDir, server.display);

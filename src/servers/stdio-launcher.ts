@@ -38,7 +38,7 @@ function commandEnv(spec: LaunchSpec): Record<string, string> {
 async function runnableScript(script: string, spec: LaunchSpec, context: LaunchContext): Promise<string> {
   if (spec.env.TRAILBLAZE_PRECOMPILE === "0" || typeof Bun === "undefined") return script;
   try {
-    return (await hostBundle(script, spec.cwd)).file;
+    return (await hostBundle(script, spec.root)).file;
   } catch (error) {
     if (!(error instanceof BundleError)) throw error;
     context.onNotice?.(`${error.message}; running it from source`);

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { UsageError } from "../errors.ts";
-import type { TargetConfig, ToolsetConfig, Workspace } from "../config/workspace.ts";
+import { workspaceRoot, type TargetConfig, type ToolsetConfig, type Workspace } from "../config/workspace.ts";
 import type { AgentMode } from "../core/server-kinds.ts";
 import { DEFAULT_DRIVER, findDriver, knownDriverKeys, parsePlatform, type DriverInfo, type Platform } from "../core/drivers.ts";
 import { Memory } from "./memory.ts";
@@ -29,6 +29,8 @@ export interface SessionSpec {
   cwd: string;
   env: Record<string, string | undefined>;
   configDir: string;
+  /** The workspace root (the config folder's parent): relative server paths and build caches live here. */
+  root: string;
   target: TargetConfig;
   /** Every toolset of the workspace; the session decides which apply. */
   toolsets: ToolsetConfig[];
@@ -179,6 +181,7 @@ export function resolveSessionSpec(
     cwd: context.cwd,
     env: context.env,
     configDir: workspace.configDir,
+    root: workspaceRoot(workspace.configDir),
     target,
     toolsets: [...workspace.toolsets.values()],
     driver,

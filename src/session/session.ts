@@ -119,7 +119,7 @@ export class Session implements AsyncDisposable {
     for (const tool of options.builtins ?? builtinTools()) this.registry.register(tool);
 
     const launchers = options.launchers ?? DEFAULT_LAUNCHERS;
-    const servers = resolveTargetServers(this.spec.target, this.spec.cwd).filter((server) => {
+    const servers = resolveTargetServers(this.spec.target, this.spec.root).filter((server) => {
       const skipped = skipReason(server, this.spec.agent, launchers);
       if (skipped) options.onNotice?.(`${server.display}: ${skipped}`);
       return skipped === undefined;

@@ -122,7 +122,7 @@ export const initToolCommand: Command = {
 
     const width = Math.max(...planned.map((f) => `${f.action} ${shown(f.path)}`.length));
     const lines = planned.map((f) => `${`${f.action[0]!.toUpperCase()}${f.action.slice(1)} ${shown(f.path)}`.padEnd(width)}  ${f.note}`);
-    const at = resolve(io.cwd) === root ? "" : `cd ${shown(root)}   # script: paths resolve against the working directory\n  `;
+    const at = resolve(io.cwd) === root ? "" : `cd ${shown(root)}   # the workspace root: test paths below are relative to it\n  `;
     const args = `--target ${target.id} --args '{"text":"hi"}'`;
     io.stdout(
       `${lines.join("\n")}\n\nNext:\n  ${at}bun test ${relative(root, join(dir, `${tool.local}.test.ts`))}\n` +
