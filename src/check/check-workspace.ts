@@ -48,6 +48,7 @@ export type CheckKind =
   | "toolset" // a toolset entry no server advertises; a tool_sets id no toolset defines
   | "meta" // a wrong-typed _meta["trailblaze/*"] value
   | "trail-tool" // a trail calls a tool its session does not register
+  | "trail-args" // a recorded call's arguments do not match its tool's input schema
   | "trail-step" // a step has no recording for its session (it needs an agent)
   | "bundle" // the server cannot run on-device
   | "session"; // a session could not start for another reason
@@ -60,6 +61,8 @@ export interface CheckFinding {
   file?: string;
   line?: number;
   col?: number;
+  /** The tool a `trail-tool` or `trail-args` finding is about. */
+  tool?: string;
   /** The session it was found in: `<target> · <driver> · <agent>`. */
   session?: string;
 }
@@ -206,7 +209,16 @@ function checkTrails(plan: SessionPlan, session: Session, label: string, finding
     if (skipReason(trail, classifiers) !== undefined) continue;
     const trailPlan = planTrail(trail, classifiers);
     for (const problem of validatePlan(trailPlan, session.registry, plan.spec.agent)) {
-      findings.add({ severity: "error", kind: "trail-tool", message: formatTrailProblem(problem), file: problem.file, line: problem.line, col: problem.col, session: label });
+      findings.add({
+        severity: "error",
+        kind: problem.kind === "args" ? "trail-args" : "trail-tool",
+        message: formatTrailProblem(problem),
+        file: problem.file,
+        line: problem.line,
+        col: problem.col,
+        ...(problem.tool ? { tool: problem.tool } : {}),
+        session: label,
+      });
     }
     for (const step of trailPlan.steps) {
       if (step.calls !== undefined) continue;

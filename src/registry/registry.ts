@@ -6,6 +6,7 @@
 import { ToolCollisionError, ToolNameError } from "../errors.ts";
 import type { TrailblazeContext } from "../session/context.ts";
 import type { ToolResult } from "../dispatcher/tool-result.ts";
+import type { ArgIssue } from "./recorded-args.ts";
 import type { TrailblazeToolMeta } from "./tool-meta.ts";
 import { wireNameProblem } from "./tool-names.ts";
 
@@ -43,6 +44,11 @@ export interface RegisteredTool {
   source: string;
   transport: TransportKind;
   invoke(call: ToolInvocation): Promise<ToolResult>;
+  /**
+   * The tool's own check of arguments (built-ins: the schema they run with, which reads enums
+   * in any case); absent, its `inputSchema` is used. See `registry/recorded-args.ts`.
+   */
+  checkArgs?(args: Record<string, unknown>): ArgIssue[];
 }
 
 export interface SkippedTool {

@@ -135,7 +135,8 @@ export class TrailRun {
     const callLog = new CallLog(spec.logsDir, memory, { trail: trail.id });
     let session: Session;
     try {
-      session = await startSession(spec, io, { builtins: builtinTools(), onCall: (record) => callLog.write(record) });
+      const installedApps = spec.target.platforms[spec.driver.platform.toLowerCase() as keyof typeof spec.target.platforms]?.appIds ?? [];
+      session = await startSession(spec, io, { builtins: builtinTools({ installedApps }), onCall: (record) => callLog.write(record) });
     } catch (error) {
       if (secrets.length > 0) await maskServerLogs(spec.logsDir, memory);
       return this.#report("error", { error: this.#mask(messageOf(error)) });
@@ -164,6 +165,7 @@ export class TrailRun {
       const current: CurrentStep = { planned, tools: [], t0: performance.now() };
       this.#current = current;
       let failure: StepFailure | undefined;
+      let unverified: string | undefined;
       let broken = false;
       if (planned.calls === undefined) {
         failure = { message: needsAgentMessage(planned, plan.classifiers) };
@@ -202,8 +204,20 @@ export class TrailRun {
             startedAt: startedAt.toISOString(),
             durationMs: round(performance.now() - t0),
           });
+          if (isSuccess(result) && result.unverified !== undefined && this.#options.flags["require-screen"]) {
+            failure = {
+              tool: call.tool,
+              args: memory.maskValue(args),
+              variant: result.variant,
+              message: memory.mask(`unverified: ${result.unverified}, and --require-screen makes that a failure (${result.message})`),
+              line: call.where.line,
+              col: call.where.col,
+            };
+            break;
+          }
           if (isSuccess(result)) {
             memory.apply(result.memoryDelta, result.memoryDeletions);
+            unverified ??= result.unverified;
             continue;
           }
           broken = session.fatal !== undefined;
@@ -215,7 +229,8 @@ export class TrailRun {
         }
       }
       this.#current = undefined;
-      const step = this.#stepReport(current, failure ? "failed" : "passed", failure);
+      const step = this.#stepReport(current, failure ? "failed" : unverified !== undefined ? "unverified" : "passed", failure);
+      if (!failure && unverified !== undefined) step.unverified = unverified;
       this.#steps.push(step);
       observer.stepFinished?.({ file: this.file, id: this.trail.id, index }, step);
       if (failure) {
@@ -258,6 +273,7 @@ export class TrailRun {
   }
 
   #report(status: TrailStatus, extra: Partial<Pick<TrailReport, "error" | "problems" | "skipReason" | "steps">>): TrailReport {
+    const steps = extra.steps ?? [...this.#steps];
     const report: TrailReport = {
       file: this.file,
       id: this.trail.id,
@@ -266,7 +282,8 @@ export class TrailRun {
       startedAt: this.#startedAt.toISOString(),
       durationMs: round(performance.now() - this.#t0),
       ...(this.#session ? { session: this.#session } : {}),
-      steps: extra.steps ?? [...this.#steps],
+      steps,
+      unverified: steps.filter((s) => s.status === "unverified").length,
       ran: this.#ran,
     };
     if (extra.error !== undefined) report.error = extra.error;

@@ -53,6 +53,8 @@ export interface SessionFlags {
   memory?: string[];
   "session-id"?: string;
   logs?: string;
+  /** Unverified screen checks (no screen loaded) fail the step instead. */
+  "require-screen"?: boolean;
 }
 
 /** What a trail contributes when the session is for a run. */
@@ -73,6 +75,7 @@ export const SESSION_FLAG_OPTIONS = {
   memory: { type: "string", multiple: true },
   "session-id": { type: "string" },
   logs: { type: "string" },
+  "require-screen": { type: "boolean" },
 } as const;
 
 export const SESSION_FLAGS_HELP = `Session flags:
@@ -85,7 +88,8 @@ export const SESSION_FLAGS_HELP = `Session flags:
   --screen WxH          device size in pixels (default per platform, e.g. 1080x2400 on Android)
   --memory KEY=VALUE    initial session memory (repeatable)
   --session-id ID       id used for logs and TRAILBLAZE_SESSION_ID (default: generated)
-  --logs DIR            logs folder (default: ./logs)`;
+  --logs DIR            logs folder (default: ./logs)
+  --require-screen      a screen check with no screen loaded fails (default: the step is unverified)`;
 
 export function parseKeyValue(flag: string, entry: string): [string, string] {
   const eq = entry.indexOf("=");

@@ -13,6 +13,7 @@ import { formatProblem } from "../errors.ts";
 import { Dispatcher, type CallRecord } from "../dispatcher/dispatcher.ts";
 import { ExecuteBridge } from "../dispatcher/execute-bridge.ts";
 import { ToolRegistry, type RegisteredTool } from "../registry/registry.ts";
+import { applyFilters } from "../registry/filters.ts";
 import { registerMcpTools } from "../registry/register-mcp-tools.ts";
 import { checkToolName, firstWarning, formatNameFinding, scopingFinding, type NameFinding } from "../registry/tool-names.ts";
 import type { LaunchedServer, Launcher, ResolvedServer } from "../servers/launch.ts";
@@ -108,7 +109,13 @@ export class Session implements AsyncDisposable {
 
   async #start(options: SessionOptions): Promise<void> {
     const warn = (message: string) => options.onWarning?.(message, "toolset");
-    for (const tool of options.builtins ?? []) this.registry.register(tool);
+    // Built-ins pass the same `_meta` gates as any tool (web_* only on web, android_* only on Android…).
+    const facts = { driver: this.spec.driver.key, platform: this.spec.driver.platform, agent: this.spec.agent };
+    for (const tool of options.builtins ?? []) {
+      const decision = applyFilters(tool.meta, facts);
+      if (decision.included) this.registry.register(tool);
+      else this.registry.skip({ name: tool.name, source: tool.source, reason: decision.key, detail: decision.reason });
+    }
 
     const servers = resolveTargetServers(this.spec.target, this.spec.cwd).filter((server) => {
       if (server.kind !== "command" || this.spec.agent !== "on-device") return true;
