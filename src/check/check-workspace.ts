@@ -33,7 +33,7 @@ import { classifiersFor, needsAgentMessage, planTrail, trailHints } from "../run
 import { formatTrailProblem, validatePlan } from "../run/validate.ts";
 import type { ResolvedServer } from "../servers/launch.ts";
 import type { Session, SessionWarningKind } from "../session/session.ts";
-import { resolveSessionSpec, type AgentMode, type SessionSpec } from "../session/session-spec.ts";
+import { findTarget, resolveSessionSpec, type AgentMode, type SessionSpec } from "../session/session-spec.ts";
 import { discoverTrails } from "../trail/discover.ts";
 import { readTrailFiles } from "../trail/trail-file.ts";
 import { skipReason } from "../trail/select-recording.ts";
@@ -311,7 +311,12 @@ export async function checkWorkspace(
     return report(undefined, []);
   }
   if (options.target !== undefined && !workspace.targets.has(options.target)) {
-    throw new UsageError(`check: unknown target "${options.target}"${didYouMean(options.target, workspace.targets.keys())}`);
+    try {
+      options = { ...options, target: findTarget(workspace, options.target).id };
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      throw new UsageError(`check: unknown target "${options.target}"${didYouMean(options.target, workspace.targets.keys())}`);
+    }
   }
   for (const warning of workspace.warnings) {
     findings.problem("warning", warning.message.startsWith(SCOPING_TAG) ? "trailmap-scope" : "config", warning);

@@ -115,7 +115,7 @@ export class TrailRun {
       id: spec.id,
       target: spec.target.id,
       driver: spec.driver.key,
-      platform: spec.driver.platform,
+      platform: spec.driver.platform.toLowerCase(),
       agent: spec.agent,
       ...(classifiers.deviceKey ? { deviceKey: classifiers.deviceKey } : {}),
       logsDir: displayPath(spec.logsDir, io.cwd),
