@@ -310,12 +310,13 @@ export async function checkWorkspace(
     for (const problem of error.problems) findings.problem("error", "config", problem);
     return report(undefined, []);
   }
-  if (options.target !== undefined && !workspace.targets.has(options.target)) {
+  const wanted = options.target;
+  if (wanted !== undefined && !workspace.targets.has(wanted)) {
     try {
-      options = { ...options, target: findTarget(workspace, options.target).id };
+      options = { ...options, target: findTarget(workspace, wanted).id };
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
-      throw new UsageError(`check: unknown target "${options.target}"${didYouMean(options.target, workspace.targets.keys())}`);
+      throw new UsageError(`check: unknown target "${wanted}"${didYouMean(wanted, workspace.targets.keys())}`);
     }
   }
   for (const warning of workspace.warnings) {
