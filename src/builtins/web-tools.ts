@@ -19,6 +19,22 @@ const element = (a: { ref?: string; nodeSelector?: Record<string, unknown> }) =>
 const needsTarget = (a: { ref?: string; nodeSelector?: Record<string, unknown> }) => (a.ref === undefined && a.nodeSelector === undefined ? "give the element's ref or nodeSelector" : undefined);
 const findTarget = (a: { ref?: string; nodeSelector?: Record<string, unknown> }) => (a.ref !== undefined ? { ref: a.ref } : (a.nodeSelector ?? {}));
 
+/**
+ * A tool that acts on the whole page unless given an element: scrolling the page needs no
+ * screen (it is recorded); scrolling a container has to find it (see elementTool).
+ */
+function pageOrElement(device: SimulatedDevice, onElement: RegisteredTool): RegisteredTool {
+  return {
+    ...onElement,
+    invoke: (call) => {
+      const { ref, nodeSelector, direction = "DOWN", amount = 500 } = call.args as { ref?: unknown; nodeSelector?: unknown; direction?: unknown; amount?: unknown };
+      if (ref !== undefined || nodeSelector !== undefined || onElement.checkArgs!(call.args).length > 0) return onElement.invoke(call);
+      const dir = String(direction).trim().toUpperCase();
+      return Promise.resolve(device.record(onElement.name, { direction: dir, amount: Number(amount) }, `scroll the page ${dir} ${Number(amount)} px`));
+    },
+  };
+}
+
 export function webTools(device: SimulatedDevice): RegisteredTool[] {
   const page = device.page;
   const go = (url: string) => {
@@ -202,15 +218,18 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
       what: element,
       record: (a) => ({ details: { values: a.values, ...(a.ref !== undefined ? { ref: a.ref } : { nodeSelector: a.nodeSelector }) }, summary: `select ${a.values.join(", ")} in ${element(a)}` }),
     }),
-    elementTool(device, {
-      name: "web_scroll",
-      description: "Scrolls the page (or the container `ref` / `nodeSelector`) UP, DOWN (default), LEFT or RIGHT by `amount` pixels (default 500).",
-      args: { direction: withDefault(anyCase(["UP", "DOWN", "LEFT", "RIGHT"]), "DOWN"), amount: withDefault(int(), 500), ...target },
-      meta: web,
-      find: (a, screen) => screen.resolve(findTarget(a)),
-      what: element,
-      record: (a) => ({ details: { direction: a.direction, amount: a.amount, ...(a.ref !== undefined ? { ref: a.ref } : a.nodeSelector ? { nodeSelector: a.nodeSelector } : {}) }, summary: `scroll ${element(a)} ${a.direction} ${a.amount} px` }),
-    }),
+    pageOrElement(
+      device,
+      elementTool(device, {
+        name: "web_scroll",
+        description: "Scrolls the page (or the container `ref` / `nodeSelector`) UP, DOWN (default), LEFT or RIGHT by `amount` pixels (default 500).",
+        args: { direction: withDefault(anyCase(["UP", "DOWN", "LEFT", "RIGHT"]), "DOWN"), amount: withDefault(int(), 500), ...target },
+        meta: web,
+        find: (a, screen) => screen.resolve(findTarget(a)),
+        what: element,
+        record: (a) => ({ details: { direction: a.direction, amount: a.amount, ...(a.ref !== undefined ? { ref: a.ref } : { nodeSelector: a.nodeSelector }) }, summary: `scroll ${element(a)} ${a.direction} ${a.amount} px` }),
+      }),
+    ),
     elementTool(device, {
       name: "web_verifyElementVisible",
       description: "Verifies that the element `ref` or `nodeSelector` is visible.",
