@@ -90,7 +90,7 @@ describe("bun trailblaze check", () => {
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe(
       "Checked trailblaze-config: 1 target(s), 1 toolset(s), 5 trail file(s), 1 session(s)\n" +
-        "  myapp · android-ondevice-accessibility · host: 29 tools, 2 skipped, 5 trail(s)\n\n✓ no problems found\n",
+        "  myapp · android-ondevice-accessibility · host: 69 tools, 32 skipped, 5 trail(s)\n\n✓ no problems found\n",
     );
     expect(run.code).toBe(0);
   });
@@ -100,7 +100,7 @@ describe("bun trailblaze check", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(
       "Checked trailblaze-config: 1 target(s), 1 toolset(s), 4 trail file(s), 1 session(s)\n" +
-        "  myapp · android-ondevice-accessibility · host: 29 tools, 2 skipped, 4 trail(s)\n\n✓ no problems found\n",
+        "  myapp · android-ondevice-accessibility · host: 69 tools, 32 skipped, 4 trail(s)\n\n✓ no problems found\n",
     );
   });
 

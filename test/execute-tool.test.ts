@@ -33,9 +33,9 @@ describe("executeTool", () => {
   test("gives the same results as a subprocess and in QuickJS; nested memory changes apply once", async () => {
     const [host, device] = await Promise.all([scenario("host"), scenario("on-device")]);
     expect([host.transport, device.transport]).toEqual(["stdio", "quickjs"]);
-    const { transport: _h, ...hostRun } = host;
-    const { transport: _d, ...deviceRun } = device;
-    expect(deviceRun).toEqual(hostRun);
+    // The "N registered tool(s)" hint differs: built-ins marked requiresHost are not registered on-device.
+    const comparable = ({ transport: _transport, ...rest }: typeof host) => JSON.parse(JSON.stringify(rest).replaceAll(/\d+ registered tool/g, "N registered tool"));
+    expect(comparable(device)).toEqual(comparable(host));
 
     expect(host.greet).toMatchObject({
       variant: "Success",
@@ -43,7 +43,7 @@ describe("executeTool", () => {
       structuredContent: { remembered: "success", shouted: { upper: "HELLO ADA" } },
     });
     expect(host.memory).toEqual({ greeting: "hello ada" });
-    expect(host.failing).toMatchObject({ variant: "Success", message: "the nested call ended error/ExceptionThrown: expected 2 but was 1" });
+    expect(host.failing).toMatchObject({ variant: "Success", message: `the nested call ended error/ExceptionThrown: expected "2" but was "1"` });
     const [self, unknown] = host.refused.message.split("\n");
     expect(self).toBe(
       'trailblaze.execute("relay_greet") refused: relay_greet is served by the same server (tools/relay.ts), which is busy with the calling tool; call that function directly instead',

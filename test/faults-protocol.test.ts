@@ -78,7 +78,7 @@ describe.concurrent("tools/list_changed", () => {
       name: "dynamic_iosOnly",
       source: "servers/dynamic-tools.ts",
       reason: "trailblaze/supportedPlatforms",
-      detail: "supports platforms [IOS], session platform is ANDROID",
+      detail: "supports platforms [ios], session platform is android",
     });
 
     await dispatcher.dispatch("dynamic_remove", { name: "dynamic_extra" });

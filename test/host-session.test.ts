@@ -35,7 +35,7 @@ describe("registration", () => {
     const run = await cli(["tools", "--target", "fixture", "--json", "--logs", logs], { cwd: HOST });
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.stdout);
-    expect(doc.session).toEqual({ target: "fixture", driver: "android-ondevice-accessibility", platform: "ANDROID", agent: "host" });
+    expect(doc.session).toEqual({ target: "fixture", driver: "android-ondevice-accessibility", platform: "android", agent: "host" });
     const served = doc.tools.filter((t: { transport: string }) => t.transport === "stdio").map((t: { name: string; source: string }) => `${t.source}:${t.name}`);
     expect(served).toEqual([
       "tools/primary.ts:fixture_echo",
@@ -50,14 +50,23 @@ describe("registration", () => {
       "tools/primary.ts:fixture_badMeta",
       "tools/secondary.ts:fixture_whoServes",
     ]);
-    expect(doc.skipped).toEqual([
+    expect(doc.skipped.filter((s: { source: string }) => s.source !== "builtin")).toEqual([
       {
         name: "fixture_iosOnly",
         source: "tools/primary.ts",
         reason: "trailblaze/supportedPlatforms",
-        detail: "supports platforms [IOS], session platform is ANDROID",
+        detail: "supports platforms [ios], session platform is android",
       },
     ]);
+    // Built-ins pass the same gates: web_* and compose_* are not for an Android session.
+    const builtinSkips = doc.skipped.filter((s: { source: string }) => s.source === "builtin");
+    expect(builtinSkips.find((s: { name: string }) => s.name === "web_click")).toEqual({
+      name: "web_click",
+      source: "builtin",
+      reason: "trailblaze/supportedPlatforms",
+      detail: "supports platforms [web], session platform is android",
+    });
+    expect(builtinSkips.every((s: { name: string }) => s.name.startsWith("web_") || s.name.startsWith("compose_") || s.name === "playwright_desktop_launchGoose")).toBe(true);
     const byName = Object.fromEntries(doc.tools.map((t: { name: string }) => [t.name, t]));
     expect(byName.fixture_pushed.toolset).toBe("fixture_other");
     expect(byName.fixture_echo.toolset).toBe("fixture_core");

@@ -118,7 +118,7 @@ describe("tools/call", () => {
     });
     // A local failure (no content from any server) still carries its message as text.
     expect(await served.client.callTool({ name: "assertEquals", arguments: { actual: 1, expected: 2 } })).toEqual({
-      content: [{ type: "text", text: "expected 2 but was 1" }],
+      content: [{ type: "text", text: 'expected "2" but was "1"' }],
       isError: true,
       _meta: { trailblaze: { variant: "ExceptionThrown" } },
     });
@@ -154,7 +154,7 @@ describe("tools/call", () => {
     });
     expect(text(await call("fixture_iosOnly"))).toBe(
       'Tool "fixture_iosOnly" (tools/primary.ts) is not available in this session: excluded by ' +
-        '_meta["trailblaze/supportedPlatforms"] (supports platforms [IOS], session platform is ANDROID)',
+        '_meta["trailblaze/supportedPlatforms"] (supports platforms [ios], session platform is android)',
     );
     expect(text(await call("fixture_internalOnly"))).toBe(
       'Tool "fixture_internalOnly" is not served to MCP clients: it sets _meta["trailblaze/isForLlm"] to false (internal primitive)',
@@ -237,7 +237,7 @@ describe("lifecycle", () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toBe(
-      `error: unknown target "nope" in ${HOST}/trailblaze-config; known targets: collide, fixture, paged, served, silent\n`,
+      `error: unknown target "nope" in ${HOST}/trailblaze-config: no target has that id or lists it as an app id; known targets: collide, fixture, paged, served, silent; known app ids: com.example.fixture\n`,
     );
   });
 

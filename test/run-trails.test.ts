@@ -126,6 +126,7 @@ describe("a folder of trails, one session each", () => {
     expect(t.error).toBe("probe_ecko is not registered in this session; closest registered: probe_echo");
     expect(t.problems).toEqual([
       {
+        kind: "tool",
         message: "probe_ecko is not registered in this session; closest registered: probe_echo",
         file: "trails/unknown-tool.trail.yaml",
         line: 12,

@@ -14,7 +14,7 @@ const parse = (name: string): Trail => {
 
 /** The trail without file names and positions, for comparing content. */
 function content(trail: Trail): unknown {
-  return JSON.parse(JSON.stringify({ ...trail, file: undefined }, (key, value) => (key === "where" ? undefined : value)));
+  return JSON.parse(JSON.stringify({ ...trail, file: undefined }, (key, value) => (key === "where" || key === "argWheres" ? undefined : value)));
 }
 
 describe("current and list forms", () => {
@@ -66,6 +66,7 @@ describe("current and list forms", () => {
     expect(trail.file).toBe(file);
     expect(trail.steps[1]!.where).toEqual({ file, line: 18, col: 7 });
     expect(trail.steps[1]!.recordings.tools![1]!.where).toEqual({ file, line: 23, col: 13 });
+    expect(trail.steps[1]!.recordings.tools![0]!.argWheres).toEqual({ email: { file, line: 22, col: 15 } });
   });
 });
 

@@ -1,10 +1,15 @@
 // Built-in (framework) tools: defined with a zod shape, registered into the same
-// registry as every MCP tool (transport "builtin"), so collisions name them.
+// registry as every MCP tool (transport "builtin"), so collisions name them. The
+// shape both advertises the JSON Schema and checks arguments, at dispatch and when
+// `check`/`run` validate recordings (`checkArgs`).
 
 import { z } from "zod";
 import type { RegisteredTool } from "../registry/registry.ts";
+import { formatArgIssues, unknownParameterMessage, type ArgIssue } from "../registry/recorded-args.ts";
 import { readToolMeta } from "../registry/tool-meta.ts";
+import { addDefaults } from "./arg-types.ts";
 import type { TrailblazeContext } from "../core/context.ts";
+import { describeExpected, describeValue, valueAt } from "../config/describe.ts";
 import { exceptionThrown, missingRequiredArgs, type ToolResult } from "../core/tool-result.ts";
 
 export const BUILTIN_SOURCE = "builtin";
@@ -18,8 +23,9 @@ export interface BuiltinDefinition<S extends z.ZodRawShape> {
   run(args: z.infer<z.ZodObject<S>>, context: TrailblazeContext): Promise<ToolResult> | ToolResult;
 }
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ");
+interface Compiled {
+  schema: z.ZodObject;
+  inputSchema: Record<string, unknown>;
 }
 
 /**
@@ -27,13 +33,25 @@ function describeIssues(error: z.ZodError): string {
  * state), but a built-in's arguments are fixed in code, so the zod object and its JSON Schema
  * (~5 ms for all of them) are built once per process.
  */
-const compiled = new Map<string, { schema: z.ZodObject; inputSchema: Record<string, unknown> }>();
+const compiled = new Map<string, Compiled>();
+
+/** zod writes ±MAX_SAFE_INTEGER bounds on every integer; they say nothing to a reader. */
+function dropSafeIntegerBounds(node: unknown): void {
+  if (typeof node !== "object" || node === null) return;
+  const record = node as Record<string, unknown>;
+  if (record.minimum === Number.MIN_SAFE_INTEGER) delete record.minimum;
+  if (record.maximum === Number.MAX_SAFE_INTEGER) delete record.maximum;
+  for (const value of Object.values(record)) dropSafeIntegerBounds(value);
+}
 
 function compile<S extends z.ZodRawShape>(def: BuiltinDefinition<S>): { schema: z.ZodObject<S>; inputSchema: Record<string, unknown> } {
   let entry = compiled.get(def.name);
   if (!entry) {
     const schema = z.object(def.args).strict();
-    const { $schema: _, ...inputSchema } = z.toJSONSchema(schema) as Record<string, unknown>;
+    // "input": what a caller writes (defaults make a parameter optional), not what run() receives.
+    const { $schema: _, ...inputSchema } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+    dropSafeIntegerBounds(inputSchema);
+    addDefaults(def.args, inputSchema);
     entry = { schema, inputSchema };
     compiled.set(def.name, entry);
   }
@@ -41,9 +59,34 @@ function compile<S extends z.ZodRawShape>(def: BuiltinDefinition<S>): { schema: 
   return entry as { schema: z.ZodObject<S>; inputSchema: Record<string, unknown> };
 }
 
+/** zod's issues in the words of `registry/recorded-args.ts` (same text as a JSON Schema check). */
+export function zodArgIssues(tool: string, error: z.ZodError, args: Record<string, unknown>, inputSchema: Record<string, unknown>): ArgIssue[] {
+  return error.issues.flatMap((issue): ArgIssue[] => {
+    const path = issue.path.filter((p): p is string | number => typeof p !== "symbol");
+    const value = valueAt(args, path);
+    switch (issue.code) {
+      case "unrecognized_keys":
+        return issue.keys.map((key) => ({
+          path: [...path, key],
+          message: path.length === 0 ? unknownParameterMessage(tool, key, inputSchema) : `not a key of ${path.join(".")}`,
+        }));
+      case "invalid_type":
+        return [{ path, message: value === undefined ? `required (${describeExpected(issue.expected)}), missing` : `expected ${describeExpected(issue.expected)}, got ${describeValue(value)}` }];
+      case "invalid_value":
+        return [{ path, message: `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")} (any case), got ${describeValue(value)}` }];
+      default:
+        return [{ path, message: issue.message }];
+    }
+  });
+}
+
 export function defineBuiltin<S extends z.ZodRawShape>(def: BuiltinDefinition<S>): RegisteredTool {
   const { schema, inputSchema } = compile(def);
   const rawMeta = def.meta ?? {};
+  const check = (args: Record<string, unknown>) => {
+    const parsed = schema.safeParse(args);
+    return parsed.success ? { data: parsed.data } : { issues: zodArgIssues(def.name, parsed.error, args, inputSchema) };
+  };
   return {
     name: def.name,
     description: def.description,
@@ -52,14 +95,14 @@ export function defineBuiltin<S extends z.ZodRawShape>(def: BuiltinDefinition<S>
     meta: readToolMeta(rawMeta).meta,
     source: BUILTIN_SOURCE,
     transport: "builtin",
+    checkArgs: (args) => check(args).issues ?? [],
     async invoke({ args, context }) {
-      const parsed = schema.safeParse(args);
-      if (!parsed.success) {
-        const missing = parsed.error.issues.filter((i) => i.code === "invalid_type" && i.input === undefined);
-        const message = `${def.name}: invalid arguments: ${describeIssues(parsed.error)}`;
-        return missing.length > 0 ? missingRequiredArgs(message) : exceptionThrown(message);
+      const checked = check(args);
+      if (checked.issues) {
+        const message = `${def.name}: invalid arguments: ${formatArgIssues(def.name, checked.issues).slice(def.name.length + 2)}`;
+        return checked.issues.some((i) => i.message.startsWith("required")) ? missingRequiredArgs(message) : exceptionThrown(message);
       }
-      return def.run(parsed.data, context);
+      return def.run(checked.data, context);
     },
   };
 }

@@ -1,10 +1,34 @@
-// The framework's built-in tools, available in every session.
+// The framework's built-in tools, available in every session (platform- and
+// driver-specific ones carry `_meta` gates, like any MCP tool), grouped by concern.
 
 import type { RegisteredTool } from "../registry/registry.ts";
-import { coreTools } from "./core-tools.ts";
-import { simulatedDeviceTools } from "./simulated-device.ts";
+import { assertionTools } from "./assertions.ts";
+import { composeTools } from "./compose-tools.ts";
+import { deviceActionTools } from "./device-actions.ts";
+import { elementActionTools } from "./element-actions.ts";
+import { memoryTools } from "./memory-tools.ts";
+import { mobilePrimitiveTools } from "./mobile-primitives.ts";
+import { screenAssertionTools } from "./screen-assertions.ts";
+import { SimulatedDevice, type SimulatedDeviceOptions } from "./simulated-device.ts";
+import { webTools } from "./web-tools.ts";
+
+export { SimulatedDevice } from "./simulated-device.ts";
+
+/** Every built-in, acting on `device`. */
+export function frameworkTools(device: SimulatedDevice): RegisteredTool[] {
+  return [
+    ...assertionTools(device),
+    ...memoryTools(device),
+    ...deviceActionTools(device),
+    ...elementActionTools(device),
+    ...screenAssertionTools(device),
+    ...mobilePrimitiveTools(device),
+    ...webTools(device),
+    ...composeTools(device),
+  ];
+}
 
 /** A fresh set per session: the simulated device keeps per-session state. */
-export function builtinTools(): RegisteredTool[] {
-  return [...coreTools(), ...simulatedDeviceTools()];
+export function builtinTools(options: SimulatedDeviceOptions = {}): RegisteredTool[] {
+  return frameworkTools(new SimulatedDevice(options));
 }

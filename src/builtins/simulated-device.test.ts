@@ -1,82 +1,176 @@
 import { describe, expect, test } from "bun:test";
 import { buildContext } from "../core/context.ts";
-import { SimulatedDevice, simulatedDeviceTools } from "./simulated-device.ts";
+import { recordedArgIssues } from "../registry/recorded-args.ts";
+import { frameworkTools, SimulatedDevice } from "./index.ts";
+import type { DeviceScreen, ScreenNode } from "./screen-checks.ts";
 
 const context = buildContext({ platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" }, {});
 
-function device() {
-  const state = new SimulatedDevice();
-  const tools = new Map(simulatedDeviceTools(state).map((t) => [t.name, t]));
-  const call = (name: string, args: Record<string, unknown> = {}) => tools.get(name)!.invoke({ args, context });
+function device(options: ConstructorParameters<typeof SimulatedDevice>[0] = {}) {
+  const state = new SimulatedDevice(options);
+  const tools = new Map(frameworkTools(state).map((t) => [t.name, t]));
+  const call = (name: string, args: Record<string, unknown> = {}) => {
+    const tool = tools.get(name);
+    if (!tool) throw new Error(`no built-in ${name}`);
+    return tool.invoke({ args, context });
+  };
   return { state, tools, call };
 }
 
-describe("simulated device", () => {
-  test("actions are validated, recorded in order with a timestamp, and answered with what was done", async () => {
-    const { state, call } = device();
+/** A screen with nodes showing texts, for the with-screen paths. */
+function fakeScreen(texts: Record<string, string>): DeviceScreen & { applied: string[] } {
+  const nodes = Object.keys(texts).map((nodeId): ScreenNode => ({ nodeId }));
+  const match = (found: ScreenNode[]) => ({ kind: found.length === 0 ? "noMatch" as const : found.length === 1 ? "singleMatch" as const : "multipleMatches" as const, nodes: found });
+  const applied: string[] = [];
+  return {
+    applied,
+    resolve: (selector) => match(nodes.filter((n) => typeof selector.textRegex === "string" && new RegExp(`^${selector.textRegex}$`).test(texts[n.nodeId]!))),
+    findByText: (text) => match(nodes.filter((n) => texts[n.nodeId] === text)),
+    hitTest: () => nodes[0],
+    textOf: (node) => texts[node.nodeId],
+    apply: (action) => void applied.push(action.action),
+  };
+}
+
+describe("framework tools on the simulated device", () => {
+  test("actions change the device and are recorded in order with a timestamp", async () => {
+    const { state, call } = device({ installedApps: ["com.example.other"] });
     const before = Date.now();
-    expect(await call("launchApp", { appId: "com.example.myapp", launchMode: "RESUME" })).toMatchObject({
+    expect(await call("launchApp", { appId: "com.example.myapp", launchMode: "resume" })).toMatchObject({
       variant: "Success",
       message: "simulated device: launchApp com.example.myapp (RESUME)",
     });
-    expect((await call("tap", { x: 10, y: 20 })).message).toBe("simulated device: tap at (10, 20)");
-    expect((await call("tapOnElementWithText", { text: "Log in" })).message).toBe('simulated device: tapOnElementWithText text "Log in"');
-    expect((await call("inputText", { text: "ada", reasoning: "focused" })).message).toBe('simulated device: inputText "ada"');
-    expect((await call("pressBack")).message).toBe("simulated device: pressBack");
-    expect(state.actions.map(({ at: _, ...rest }) => rest)).toEqual([
-      { action: "launchApp", app: "com.example.myapp", launchMode: "RESUME" },
-      { action: "tap", x: 10, y: 20, app: "com.example.myapp" },
-      { action: "tapOnElementWithText", text: "Log in", app: "com.example.myapp" },
-      { action: "inputText", text: "ada", app: "com.example.myapp" },
-      { action: "pressBack", app: "com.example.myapp" },
+    expect((await call("tapOnPoint", { x: 10, y: 20 })).message).toBe("simulated device: tapOnPoint (10, 20)");
+    expect((await call("inputText", { text: 1234 })).message).toBe('simulated device: inputText "1234"');
+    expect((await call("eraseText", { charactersToErase: 2 })).message).toBe("simulated device: eraseText 2");
+    expect(state.focusedText).toBe("12");
+    await call("mobile_setClipboard", { text: "ada" });
+    await call("mobile_pasteClipboard");
+    expect(state.focusedText).toBe("12ada");
+    await call("clearText");
+    expect(state.focusedText).toBe("");
+    expect((await call("networkConnection", { connected: false })).message).toBe("simulated device: network offline (airplane mode)");
+    expect(state.connected).toBe(false);
+    expect((await call("mobile_listInstalledApps")).structuredContent).toEqual({ appIds: ["com.example.myapp", "com.example.other"] });
+    expect((await call("swipe", { direction: "up" })).message).toBe("simulated device: swipe UP");
+    expect((await call("pressKey", { keyCode: "home" })).message).toBe("simulated device: pressKey HOME");
+    expect(state.foregroundApp).toBeUndefined();
+    expect(state.actions.map((a) => a.action)).toEqual([
+      "launchApp", "tapOnPoint", "inputText", "eraseText", "mobile_setClipboard", "mobile_pasteClipboard", "clearText", "networkConnection", "swipe", "pressKey",
     ]);
     for (const action of state.actions) expect(Date.parse(action.at)).toBeGreaterThanOrEqual(before - 1);
-    const result = await call("swipe", { direction: "UP" });
-    expect(result.structuredContent).toEqual({ simulatedDevice: state.actions.at(-1) });
+    expect(state.actions[1]).toMatchObject({ action: "tapOnPoint", x: 10, y: 20, app: "com.example.myapp" });
   });
 
-  test("bad arguments fail with what is wrong", async () => {
+  test("wait: {} waits 5 s; timeToWaitInSeconds sets it", async () => {
+    const slept: number[] = [];
+    const { call } = device({ sleep: async (ms) => void slept.push(ms) });
+    expect((await call("wait", {})).message).toBe("waited 5 s");
+    expect((await call("wait", { timeToWaitInSeconds: "2" })).message).toBe("waited 2 s");
+    expect(slept).toEqual([5000, 2000]);
+  });
+
+  test("objectiveStatus takes any case and needs an explanation; FAILED fails", async () => {
+    const { call } = device();
+    expect((await call("objectiveStatus", { status: "completed", explanation: "logged in" })).message).toBe("objective completed: logged in");
+    expect((await call("objectiveStatus", { status: "Failed", explanation: "no button" }))).toMatchObject({ variant: "ExceptionThrown", message: "objective failed: no button" });
+    expect(await call("objectiveStatus", { status: "COMPLETED" })).toMatchObject({
+      variant: "MissingRequiredArgs",
+      message: "objectiveStatus: invalid arguments: explanation: required (a string), missing",
+    });
+  });
+
+  test("inputTextRandom types prefix + digits and remembers them", async () => {
     const { call, state } = device();
-    expect(await call("launchApp", {})).toMatchObject({
-      variant: "MissingRequiredArgs",
-      message: "launchApp: invalid arguments: appId: Invalid input: expected string, received undefined",
-    });
-    expect(await call("tap", {})).toMatchObject({
-      variant: "MissingRequiredArgs",
-      message: "tap: say what to tap: selector, nodeSelector, text, ref or id, or a point x and y",
-    });
-    expect(await call("tap", { x: 5 })).toMatchObject({ variant: "MissingRequiredArgs", message: "tap: give both x and y (got only x)" });
-    expect(await call("tap", { x: 5, y: 5, text: "OK" })).toMatchObject({ variant: "ExceptionThrown", message: "tap: give either a point (x, y) or an element (text), not both" });
-    expect(await call("tap", { x: 1080, y: 5 })).toMatchObject({ variant: "ExceptionThrown", message: "tap: point (1080, 5) is outside the 1080x2400 screen" });
-    expect(await call("tapOnPoint", { x: -1, y: 5 })).toMatchObject({ message: "tapOnPoint: point (-1, 5) is outside the 1080x2400 screen" });
-    expect(await call("pressKey", { keyCode: "MENU" })).toMatchObject({
-      variant: "ExceptionThrown",
-      message: 'pressKey: invalid arguments: keyCode: Invalid option: expected one of "BACK"|"ENTER"|"HOME"|"BACKSPACE"|"TAB"|"ESCAPE"',
-    });
-    expect(await call("inputText", { text: "x", colour: "red" })).toMatchObject({
-      variant: "ExceptionThrown",
-      message: 'inputText: invalid arguments: arguments: Unrecognized key: "colour"',
-    });
-    expect(state.actions).toEqual([]);
+    const result = await call("inputTextRandom", { variable: "code" });
+    expect(result.variant).toBe("Success");
+    const value = (result as { memoryDelta?: Record<string, string> }).memoryDelta!.code!;
+    expect(value).toMatch(/^TBZ-\d{6}$/);
+    expect(state.focusedText).toBe(value);
+    const custom = await call("inputTextRandom", { variable: "v", prefix: "X", digitCount: 3 });
+    expect((custom as { memoryDelta?: Record<string, string> }).memoryDelta!.v).toMatch(/^X\d{3}$/);
   });
 
-  test("anything that would have to look at the screen fails instead of passing", async () => {
+  test("assertions compare as text; assertMath evaluates", async () => {
+    const { call } = device();
+    expect((await call("assertEquals", { actual: 5, expected: "5" })).variant).toBe("Success");
+    expect(await call("assertNotEquals", { actual: "a", expected: "a" })).toMatchObject({ variant: "ExceptionThrown", message: 'expected a value other than "a"' });
+    expect((await call("assertMath", { expression: "(2 + 3) * 4 ^ 2 / 8", expected: "10" })).message).toBe("(2 + 3) * 4 ^ 2 / 8 = 10");
+    expect(await call("assertMath", { expression: "1 + 1", expected: "3" })).toMatchObject({ message: "Math assertion failed: 1 + 1 evaluated to 2, expected 3" });
+    expect(await call("assertMath", { expression: "2 +* 3", expected: "5" })).toMatchObject({ message: 'Math assertion failed: cannot evaluate "2 +* 3": unexpected "*"' });
+  });
+
+  test("AI-backed tools fail like a step that needs an agent", async () => {
+    const { call } = device();
+    expect(await call("assertWithAi", { prompt: "the cart is empty" })).toMatchObject({
+      variant: "ExceptionThrown",
+      message: 'assertWithAi needs an agent to judge "the cart is empty", and no agent is built in; replace the call in the recording with tools that replay without one',
+    });
+    expect((await call("rememberWithAi", { prompt: "the total", variable: "t" })).message).toStartWith("rememberWithAi needs an agent to read");
+  });
+
+  test("without a screen, screen checks are unverified and element actions are recorded but unverified", async () => {
     const { call, state } = device();
     expect(await call("assertVisibleWithText", { text: "Hello Test" })).toEqual({
-      variant: "ExceptionThrown",
-      content: [],
-      message:
-        'assertVisibleWithText: the simulated device has no screen to check, so this assertion cannot pass here (it would check that "Hello Test" is visible); ' +
-        "run the trail with a real device driver, or assert on tool results and memory with assertEquals",
+      variant: "Success",
+      message: 'unverified: no screen loaded (would check that "Hello Test" is visible)',
+      content: [{ type: "text", text: 'unverified: no screen loaded (would check that "Hello Test" is visible)' }],
+      unverified: "no screen loaded",
     });
+    const tap = await call("tapOnElementWithText", { text: "Log in" });
+    expect(tap).toMatchObject({ unverified: "no screen loaded", message: 'unverified: no screen loaded (tapOnElementWithText text "Log in" recorded; would check that text "Log in" is on the screen)' });
     for (const [name, args] of [
       ["assertNotVisibleWithText", { text: "7:30" }],
-      ["assertVisibleBySelector", { nodeSelector: { androidAccessibility: { textRegex: "Groceries" } } }],
-      ["assertVisible", { ref: "y778" }],
-      ["scrollUntilTextIsVisible", { text: "Privacy" }],
+      ["assertVisibleBySelector", { nodeSelector: { androidAccessibility: { textRegex: "Groceries" } }, textMatchMode: "prefix" }],
+      ["assertVisible", { ref: "y778", expectedText: "OK" }],
+      ["scrollUntilTextIsVisible", { text: "Privacy", direction: "up" }],
+      ["rememberText", { prompt: "total", variable: "t" }],
+      ["assertWaypoint", { waypoint: "app/home" }],
+      ["findMatches", { selector: { androidAccessibility: { textRegex: "Co.*" } } }],
     ] as const) {
-      expect((await call(name, args)).message).toStartWith(`${name}: the simulated device has no screen to check`);
+      expect((await call(name, args)).message).toStartWith("unverified: no screen loaded (");
     }
+    expect(state.actions.map((a) => a.action)).toEqual(["tapOnElementWithText", "scrollUntilTextIsVisible"]);
+  });
+
+  test("with a screen loaded, the same tools check it", async () => {
+    const { call, state } = device();
+    const screen = fakeScreen({ n1: "Hello Test", n2: "Total 42", n3: "Log in" });
+    state.screen = screen;
+    expect((await call("assertVisibleWithText", { text: "Hello.*" })).message).toBe('"Hello.*" is visible (n1)');
+    expect(await call("assertNotVisibleWithText", { text: "Log in" })).toMatchObject({ variant: "ExceptionThrown", message: 'assertNotVisibleWithText: "Log in" is visible (n3)' });
+    expect(await call("assertVisibleWithText", { text: "Bye" })).toMatchObject({ variant: "ExceptionThrown", message: 'assertVisibleWithText: nothing on the screen matches "Bye"' });
+    expect((await call("tapOnElementWithText", { text: "Log in" })).message).toBe('simulated device: tapOnElementWithText text "Log in" on n3');
+    expect(await call("rememberNumber", { prompt: "Total 42", variable: "total" })).toMatchObject({ memoryDelta: { total: "42" } });
+    expect(screen.applied).toEqual(["tapOnElementWithText"]);
+  });
+
+  test("bad arguments say what the schema wants, in the words check uses", async () => {
+    const { call, tools, state } = device();
+    expect(await call("launchApp", {})).toMatchObject({ variant: "MissingRequiredArgs", message: "launchApp: invalid arguments: appId: required (a string), missing" });
+    expect(await call("wait", { seconds: 3 })).toMatchObject({
+      variant: "ExceptionThrown",
+      message: "wait: invalid arguments: seconds: not a parameter of wait (it takes timeToWaitInSeconds)",
+    });
+    expect(await call("swipe", { direction: "sideways" })).toMatchObject({
+      message: 'swipe: invalid arguments: direction: expected one of "UP", "DOWN", "RIGHT", "LEFT" (any case), got a string ("sideways")',
+    });
+    expect(await call("tapOnPoint", { x: 1080, y: 5 })).toMatchObject({ message: "tapOnPoint: point (1080, 5) is outside the 1080x2400 screen" });
+    expect(recordedArgIssues(tools.get("wait")!, { timeToWaitInSeconds: "{{n}}" })).toEqual([]);
+    expect(recordedArgIssues(tools.get("wait")!, { timeToWaitInSeconds: "five" })).toEqual([
+      { path: ["timeToWaitInSeconds"], message: 'expected a number, got a string ("five")' },
+    ]);
     expect(state.actions).toEqual([]);
+  });
+
+  test("advertised schemas show upstream's parameters, required ones and defaults", () => {
+    const { tools } = device();
+    expect(tools.get("wait")!.inputSchema).toEqual({
+      type: "object",
+      properties: { timeToWaitInSeconds: { default: 5, type: "integer", minimum: 0, maximum: 600 } },
+      additionalProperties: false,
+    });
+    expect(tools.get("objectiveStatus")!.inputSchema.required).toEqual(["explanation", "status"]);
+    expect((tools.get("inputTextRandom")!.inputSchema.properties as Record<string, unknown>).prefix).toEqual({ default: "TBZ-", type: "string" });
   });
 });

@@ -34,7 +34,7 @@ import { classifiersFor, needsAgentMessage, planTrail, trailHints } from "../run
 import { formatTrailProblem, validatePlan } from "../run/validate.ts";
 import type { ResolvedServer } from "../config/script-paths.ts";
 import type { Session, SessionWarningKind } from "../session/session.ts";
-import { resolveSessionSpec, type SessionSpec } from "../session/session-spec.ts";
+import { findTarget, resolveSessionSpec, type SessionSpec } from "../session/session-spec.ts";
 import type { AgentMode } from "../core/server-kinds.ts";
 import { discoverTrails } from "../trail/discover.ts";
 import { readTrailFiles } from "../trail/trail-file.ts";
@@ -50,6 +50,7 @@ export type CheckKind =
   | "toolset" // a toolset entry no server advertises; a tool_sets id no toolset defines
   | "meta" // a wrong-typed _meta["trailblaze/*"] value
   | "trail-tool" // a trail calls a tool its session does not register
+  | "trail-args" // a recorded call's arguments do not match its tool's input schema
   | "trail-step" // a step has no recording for its session (it needs an agent)
   | "bundle" // the server cannot run on-device
   | "session"; // a session could not start for another reason
@@ -62,6 +63,8 @@ export interface CheckFinding {
   file?: string;
   line?: number;
   col?: number;
+  /** The tool a `trail-tool` or `trail-args` finding is about. */
+  tool?: string;
   /** The session it was found in: `<target> · <driver> · <agent>`. */
   session?: string;
 }
@@ -208,7 +211,16 @@ function checkTrails(plan: SessionPlan, session: Session, label: string, finding
     if (skipReason(trail, classifiers) !== undefined) continue;
     const trailPlan = planTrail(trail, classifiers);
     for (const problem of validatePlan(trailPlan, session.registry, plan.spec.agent)) {
-      findings.add({ severity: "error", kind: "trail-tool", message: formatTrailProblem(problem), file: problem.file, line: problem.line, col: problem.col, session: label });
+      findings.add({
+        severity: "error",
+        kind: problem.kind === "args" ? "trail-args" : "trail-tool",
+        message: formatTrailProblem(problem),
+        file: problem.file,
+        line: problem.line,
+        col: problem.col,
+        ...(problem.tool ? { tool: problem.tool } : {}),
+        session: label,
+      });
     }
     for (const step of trailPlan.steps) {
       if (step.calls !== undefined) continue;
@@ -300,8 +312,14 @@ export async function checkWorkspace(
     for (const problem of error.problems) findings.problem("error", "config", problem);
     return report(undefined, []);
   }
-  if (options.target !== undefined && !workspace.targets.has(options.target)) {
-    throw new UsageError(`check: unknown target "${options.target}"${didYouMean(options.target, workspace.targets.keys())}`);
+  const wanted = options.target;
+  if (wanted !== undefined && !workspace.targets.has(wanted)) {
+    try {
+      options = { ...options, target: findTarget(workspace, wanted).id };
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      throw new UsageError(`check: unknown target "${wanted}"${didYouMean(wanted, workspace.targets.keys())}`);
+    }
   }
   for (const warning of workspace.warnings) {
     findings.problem("warning", warning.message.startsWith(SCOPING_TAG) ? "trailmap-scope" : "config", warning);

@@ -19,6 +19,11 @@ export interface Success extends ResultBase {
   memoryDelta?: Record<string, unknown>;
   /** Memory keys the tool asked to delete (`_meta.trailblaze.memoryDeletions`). */
   memoryDeletions?: string[];
+  /**
+   * Set when the call did not fail but could not check what it is for (a screen check on a
+   * simulated device with no screen loaded): why. The step is `unverified`, not passed.
+   */
+  unverified?: string;
 }
 
 export interface ExceptionThrown extends ResultBase {
@@ -77,6 +82,7 @@ export function resultToJson(result: ToolResult): Record<string, unknown> {
     message: result.message,
   };
   if (result.structuredContent !== undefined) json.structuredContent = result.structuredContent;
+  if ("unverified" in result && result.unverified !== undefined) json.unverified = result.unverified;
   if ("code" in result && result.code !== undefined) json.code = result.code;
   return json;
 }

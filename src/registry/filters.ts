@@ -30,7 +30,7 @@ export function applyFilters(meta: TrailblazeToolMeta, session: SessionFacts): F
     return {
       included: false,
       key: META_KEYS.supportedPlatforms,
-      reason: `supports platforms [${platforms.join(", ")}], session platform is ${session.platform}`,
+      reason: `supports platforms [${platforms.map((p) => p.toLowerCase()).join(", ")}], session platform is ${session.platform.toLowerCase()}`,
     };
   }
   if (meta.requiresHost && session.agent === "on-device") {

@@ -10,6 +10,14 @@ import type { TrailblazeToolMeta } from "./tool-meta.ts";
 import { wireNameProblem } from "../core/tool-names.ts";
 import type { ToolProgress, TransportKind } from "../core/server-kinds.ts";
 
+export type ArgPath = readonly (string | number)[];
+
+/** One way the arguments break the schema: where, and what the schema says. */
+export interface ArgIssue {
+  path: ArgPath;
+  message: string;
+}
+
 export interface ToolInvocation {
   args: Record<string, unknown>;
   context: TrailblazeContext;
@@ -35,6 +43,11 @@ export interface RegisteredTool {
   source: string;
   transport: TransportKind;
   invoke(call: ToolInvocation): Promise<ToolResult>;
+  /**
+   * The tool's own check of arguments (built-ins: the schema they run with, which reads enums
+   * in any case); absent, its `inputSchema` is used. See `registry/recorded-args.ts`.
+   */
+  checkArgs?(args: Record<string, unknown>): ArgIssue[];
 }
 
 export interface SkippedTool {

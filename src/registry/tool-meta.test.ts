@@ -47,7 +47,7 @@ describe("readToolMeta", () => {
       `_meta["trailblaze/requiresHost"] should be a boolean, got a string ("yes"); using false`,
       `_meta["trailblaze/supportedPlatforms"] should be an array of strings, got a string ("IOS"); treating it as unrestricted`,
       `_meta["trailblaze/toolset"] should be a toolset id string, got a number (3); ignoring it`,
-      `_meta["trailblaze/requiresHots"] is not a known trailblaze key (known: trailblaze/isForLlm, trailblaze/isRecordable, trailblaze/requiresHost, trailblaze/supportedDrivers, trailblaze/supportedPlatforms, trailblaze/toolset, trailblaze/requiresContext)`,
+      `_meta["trailblaze/requiresHots"] is not a known trailblaze key (known: trailblaze/isForLlm, trailblaze/surfaceToLlm, trailblaze/isRecordable, trailblaze/requiresHost, trailblaze/supportedDrivers, trailblaze/supportedPlatforms, trailblaze/toolset, trailblaze/requiresContext)`,
     ]);
   });
 });
@@ -78,5 +78,18 @@ describe("applyFilters", () => {
 
   test("empty lists and host agent mean unrestricted", () => {
     expect(applyFilters(meta({ "trailblaze/supportedDrivers": [], "trailblaze/requiresHost": true }), android)).toEqual({ included: true });
+  });
+
+  test("both eras of _meta: surfaceToLlm is isForLlm; platforms in any case", () => {
+    expect(readToolMeta({ "trailblaze/surfaceToLlm": false, "trailblaze/supportedPlatforms": ["android", "Ios"] })).toEqual({
+      meta: { isForLlm: false, isRecordable: true, requiresHost: false, requiresContext: false, supportedPlatforms: ["ANDROID", "IOS"] },
+      warnings: [],
+    });
+    expect(readToolMeta({ "trailblaze/surfaceToLlm": "no" }).warnings).toEqual([
+      '_meta["trailblaze/surfaceToLlm"] should be a boolean, got a string ("no"); using true',
+    ]);
+    expect(readToolMeta({ "trailblaze/supportedPlatforms": ["tv"] }).warnings).toEqual([
+      '_meta["trailblaze/supportedPlatforms"] names unknown platform "tv" (expected android, ios or web, in any case)',
+    ]);
   });
 });

@@ -22,6 +22,8 @@ export interface TrailblazeToolMeta {
 
 export const META_KEYS = {
   isForLlm: "trailblaze/isForLlm",
+  /** Upstream's current name for `isForLlm`; either key is read. */
+  surfaceToLlm: "trailblaze/surfaceToLlm",
   isRecordable: "trailblaze/isRecordable",
   requiresHost: "trailblaze/requiresHost",
   supportedDrivers: "trailblaze/supportedDrivers",
@@ -56,6 +58,12 @@ export function readToolMeta(raw: unknown): MetaReading {
     else warnings.push(`_meta["${key}"] should be a boolean, got ${describe(value)}; using ${meta[field]}`);
   };
   flag("isForLlm");
+  // Upstream renamed isForLlm to surfaceToLlm: a tool of either era says the same thing.
+  if (source[META_KEYS.surfaceToLlm] !== undefined) {
+    const value = source[META_KEYS.surfaceToLlm];
+    if (typeof value === "boolean") meta.isForLlm = value;
+    else warnings.push(`_meta["${META_KEYS.surfaceToLlm}"] should be a boolean, got ${describe(value)}; using ${meta.isForLlm}`);
+  }
   flag("isRecordable");
   flag("requiresHost");
   flag("requiresContext");
@@ -82,7 +90,7 @@ export function readToolMeta(raw: unknown): MetaReading {
     for (const name of platforms) {
       const platform = parsePlatform(name);
       if (platform) meta.supportedPlatforms.push(platform);
-      else warnings.push(`_meta["${META_KEYS.supportedPlatforms}"] names unknown platform "${name}" (expected IOS, ANDROID or WEB)`);
+      else warnings.push(`_meta["${META_KEYS.supportedPlatforms}"] names unknown platform "${name}" (expected android, ios or web, in any case)`);
     }
   }
 

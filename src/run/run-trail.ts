@@ -127,7 +127,7 @@ export class TrailRun {
       id: spec.id,
       target: spec.target.id,
       driver: spec.driver.key,
-      platform: spec.driver.platform,
+      platform: spec.driver.platform.toLowerCase(),
       agent: spec.agent,
       ...(classifiers.deviceKey ? { deviceKey: classifiers.deviceKey } : {}),
       logsDir: displayPath(spec.logsDir, io.cwd),
@@ -178,6 +178,7 @@ export class TrailRun {
       const current: CurrentStep = { planned, tools: [], t0: performance.now() };
       this.#current = current;
       let failure: StepFailure | undefined;
+      let unverified: string | undefined;
       let broken = false;
       if (planned.calls === undefined) {
         failure = { message: needsAgentMessage(planned, plan.classifiers) };
@@ -216,7 +217,21 @@ export class TrailRun {
             startedAt: startedAt.toISOString(),
             durationMs: round(performance.now() - t0),
           });
-          if (isSuccess(result)) continue;
+          if (isSuccess(result) && result.unverified !== undefined && this.#options.flags["require-screen"]) {
+            failure = {
+              tool: call.tool,
+              args: memory.maskValue(args),
+              variant: result.variant,
+              message: memory.mask(`unverified: ${result.unverified}, and --require-screen makes that a failure (${result.message})`),
+              line: call.where.line,
+              col: call.where.col,
+            };
+            break;
+          }
+          if (isSuccess(result)) {
+            unverified ??= result.unverified;
+            continue;
+          }
           broken = session.fatal !== undefined;
           failure = { tool: call.tool, args: memory.maskValue(args), variant: result.variant, message: memory.mask(result.message), line: call.where.line, col: call.where.col };
           const stderr = broken ? [] : await this.#stderrOf(session, call.tool, memory);
@@ -226,7 +241,8 @@ export class TrailRun {
         }
       }
       this.#current = undefined;
-      const step = this.#stepReport(current, failure ? "failed" : "passed", failure);
+      const step = this.#stepReport(current, failure ? "failed" : unverified !== undefined ? "unverified" : "passed", failure);
+      if (!failure && unverified !== undefined) step.unverified = unverified;
       this.#steps.push(step);
       observer.stepFinished?.({ file: this.file, id: this.trail.id, index }, step);
       if (failure) {
@@ -270,6 +286,7 @@ export class TrailRun {
   }
 
   #report(status: TrailStatus, extra: Partial<Pick<TrailReport, "error" | "exitCode" | "problems" | "skipReason" | "steps">>): TrailReport {
+    const steps = extra.steps ?? [...this.#steps];
     const report: TrailReport = {
       file: this.file,
       id: this.trail.id,
@@ -278,7 +295,8 @@ export class TrailRun {
       startedAt: this.#startedAt.toISOString(),
       durationMs: round(performance.now() - this.#t0),
       ...(this.#session ? { session: this.#session } : {}),
-      steps: extra.steps ?? [...this.#steps],
+      steps,
+      unverified: steps.filter((s) => s.status === "unverified").length,
       ran: this.#ran,
     };
     if (extra.error !== undefined) report.error = extra.error;

@@ -5,8 +5,11 @@ import type { StepKind } from "../trail/trail-types.ts";
 
 /** `error`: the trail could not run as recorded (bad args, unknown tool, session start or death). */
 export type TrailStatus = "passed" | "failed" | "error" | "skipped";
-/** `skipped`: not reached because an earlier step failed (or the run was interrupted). */
-export type StepStatus = "passed" | "failed" | "skipped";
+/**
+ * `skipped`: not reached because an earlier step failed (or the run was interrupted).
+ * `unverified`: nothing failed, but a check could not be made (a screen check with no screen loaded).
+ */
+export type StepStatus = "passed" | "failed" | "skipped" | "unverified";
 
 export interface ToolCallReport {
   name: string;
@@ -42,6 +45,8 @@ export interface StepReport {
   durationMs: number;
   tools: ToolCallReport[];
   failure?: StepFailure;
+  /** Why the step is unverified (the first unverified call's reason), when it is. */
+  unverified?: string;
   line: number;
   col: number;
 }
@@ -56,6 +61,8 @@ export interface TrailProblem {
   step?: number;
   stepTitle?: string;
   tool?: string;
+  /** `tool`: the tool is not registered; `args`: its recorded arguments break its input schema. */
+  kind?: "tool" | "args";
 }
 
 export interface SessionInfo {
@@ -79,6 +86,8 @@ export interface TrailReport {
   durationMs: number;
   session?: SessionInfo;
   steps: StepReport[];
+  /** Steps that ended unverified (the trail can still pass). */
+  unverified: number;
   /** Why the trail did not pass (secrets masked); one line per problem. */
   error?: string;
   /** For a trail that ended in error before its first step: the exit code of the error's class. */
@@ -96,6 +105,8 @@ export interface RunSummary {
   failed: number;
   errors: number;
   skipped: number;
+  /** Unverified steps across every trail. */
+  unverified: number;
   durationMs: number;
 }
 
@@ -116,7 +127,8 @@ export interface RunObserver {
 
 export function summarize(trails: readonly TrailReport[], durationMs: number): RunSummary {
   const count = (status: TrailStatus) => trails.filter((t) => t.status === status).length;
-  return { passed: count("passed"), failed: count("failed"), errors: count("error"), skipped: count("skipped"), durationMs };
+  const unverified = trails.reduce((sum, t) => sum + t.unverified, 0);
+  return { passed: count("passed"), failed: count("failed"), errors: count("error"), skipped: count("skipped"), unverified, durationMs };
 }
 
 /**

@@ -1,9 +1,11 @@
 // Before any step runs: every tool a trail's plan will call must be registered
-// in its session. Each missing tool is reported once, at its first use, with
-// why it is missing (a `_meta` filter, or no source has it) and close names.
+// in its session, with recorded arguments its input schema accepts. Each missing
+// tool is reported once, at its first use, with why it is missing (a `_meta`
+// filter, or no source has it) and close names; each bad argument at its key.
 
 import { closest } from "../core/did-you-mean.ts";
 import { META_KEYS } from "../registry/tool-meta.ts";
+import { formatArgIssues, recordedArgIssues } from "../registry/recorded-args.ts";
 import type { ToolRegistry } from "../registry/registry.ts";
 import type { AgentMode } from "../core/server-kinds.ts";
 import type { TrailPlan } from "./plan.ts";
@@ -26,22 +28,29 @@ export function missingToolMessage(name: string, registry: ToolRegistry, agent: 
   return `${name} is not registered in this session; ${hint}`;
 }
 
+/**
+ * Every problem a trail's plan has in this session before a step runs: each tool that is not
+ * registered (once, at its first use) and each recorded argument its tool's input schema
+ * rejects (at the argument's key). `check` reports the same list as findings.
+ */
 export function validatePlan(plan: TrailPlan, registry: ToolRegistry, agent: AgentMode): TrailProblem[] {
   const problems: TrailProblem[] = [];
   const reported = new Set<string>();
   for (const planned of plan.steps) {
+    const at = { file: plan.trail.file, step: planned.index, stepTitle: planned.step.title };
     for (const call of planned.calls ?? []) {
-      if (registry.has(call.tool) || reported.has(call.tool)) continue;
+      const tool = registry.get(call.tool);
+      if (tool) {
+        for (const issue of recordedArgIssues(tool, call.args)) {
+          const key = issue.path[0];
+          const where = (typeof key === "string" ? call.argWheres?.[key] : undefined) ?? call.where;
+          problems.push({ kind: "args", message: formatArgIssues(call.tool, [issue]), ...at, line: where.line, col: where.col, tool: call.tool });
+        }
+        continue;
+      }
+      if (reported.has(call.tool)) continue;
       reported.add(call.tool);
-      problems.push({
-        message: missingToolMessage(call.tool, registry, agent),
-        file: plan.trail.file,
-        line: call.where.line,
-        col: call.where.col,
-        step: planned.index,
-        stepTitle: planned.step.title,
-        tool: call.tool,
-      });
+      problems.push({ kind: "tool", message: missingToolMessage(call.tool, registry, agent), ...at, line: call.where.line, col: call.where.col, tool: call.tool });
     }
   }
   return problems;

@@ -30,14 +30,16 @@ export type DriverKey =
 export type TrailblazeToolMeta = {
   /** Shown to the LLM's tool selection. Default `true`; `false` keeps an internal primitive out of the prompt. */
   "trailblaze/isForLlm"?: boolean;
+  /** Upstream's current name for `trailblaze/isForLlm`; the runtime reads either. */
+  "trailblaze/surfaceToLlm"?: boolean;
   /** Calls appear in trail recordings. Default `true`; `false` for wrapper / delegating tools. */
   "trailblaze/isRecordable"?: boolean;
   /** Uses host-only APIs (`fetch`, `fs`, `child_process` …): registered only with the host agent. Default `false`. */
   "trailblaze/requiresHost"?: boolean;
   /** Registered only when the session's driver is listed. Absent or empty = every driver. */
   "trailblaze/supportedDrivers"?: readonly DriverKey[];
-  /** Registered only when the session's platform is listed. Absent or empty = every platform. */
-  "trailblaze/supportedPlatforms"?: readonly Platform[];
+  /** Registered only when the session's platform is listed (any case; upstream writes `android`). Absent or empty = every platform. */
+  "trailblaze/supportedPlatforms"?: readonly (Platform | Lowercase<Platform>)[];
   /** Pushes the tool into this toolset (created if no toolset YAML defines it). Absent = pulled in by a toolset's `tools:`. */
   "trailblaze/toolset"?: string;
   /** UX hint only: the tool needs the Trailblaze context to be useful. Never a registration filter. Default `false`. */
@@ -47,6 +49,7 @@ export type TrailblazeToolMeta = {
 /** Every key of TrailblazeToolMeta, by short name. */
 export const TRAILBLAZE_META_KEYS = {
   isForLlm: "trailblaze/isForLlm",
+  surfaceToLlm: "trailblaze/surfaceToLlm",
   isRecordable: "trailblaze/isRecordable",
   requiresHost: "trailblaze/requiresHost",
   supportedDrivers: "trailblaze/supportedDrivers",

@@ -58,6 +58,8 @@ export interface SessionFlags {
   memory?: string[];
   "session-id"?: string;
   logs?: string;
+  /** Unverified screen checks (no screen loaded) fail the step instead. */
+  "require-screen"?: boolean;
 }
 
 /** What a trail contributes when the session is for a run. */
@@ -78,19 +80,21 @@ export const SESSION_FLAG_OPTIONS = {
   memory: { type: "string", multiple: true },
   "session-id": { type: "string" },
   logs: { type: "string" },
+  "require-screen": { type: "boolean" },
 } as const;
 
 export const SESSION_FLAGS_HELP = `Session flags:
   --config DIR          trailblaze-config folder (default: $TRAILBLAZE_CONFIG_DIR, else the
                         nearest trailblaze-config/ walking up from the working directory)
-  --target ID           target id (default: the trail's target, else the only target)
+  --target ID|APP_ID    target id, or an app id one target lists (default: the trail's target, else the only target)
   --driver KEY          driver yaml key or enum, e.g. android-ondevice-accessibility, ios-host
                         (default: the trail's single device, else the target's first platform)
   --agent MODE          host | on-device (default: host)
   --screen WxH          device size in pixels (default per platform, e.g. 1080x2400 on Android)
   --memory KEY=VALUE    initial session memory (repeatable)
   --session-id ID       id used for logs and TRAILBLAZE_SESSION_ID (default: generated)
-  --logs DIR            logs folder (default: ./logs)`;
+  --logs DIR            logs folder (default: ./logs)
+  --require-screen      a screen check with no screen loaded fails (default: the step is unverified)`;
 
 export function parseKeyValue(flag: string, entry: string): [string, string] {
   const eq = entry.indexOf("=");
@@ -115,15 +119,34 @@ function resolveDriver(name: string, where: string): DriverInfo {
   return driver;
 }
 
+/** The targets whose `platforms.*.app_ids` list `appId`. */
+function targetsWithAppId(workspace: Workspace, appId: string): TargetConfig[] {
+  return [...workspace.targets.values()].filter((t) => Object.values(t.platforms).some((p) => p?.appIds.includes(appId)));
+}
+
+/**
+ * The target a name stands for: a target id, else an app id that exactly one target lists
+ * under `platforms.*.app_ids` (upstream trails write `config.target: com.example.app`).
+ */
+export function findTarget(workspace: Workspace, name: string): TargetConfig {
+  const byId = workspace.targets.get(name);
+  if (byId) return byId;
+  const owners = targetsWithAppId(workspace, name);
+  if (owners.length === 1) return owners[0]!;
+  if (owners.length > 1) {
+    throw new UsageError(`app id "${name}" is listed by several targets (${owners.map((t) => t.id).join(", ")}); name the target id instead, e.g. --target ${owners[0]!.id}`);
+  }
+  const ids = [...workspace.targets.keys()];
+  const appIds = [...new Set([...workspace.targets.values()].flatMap((t) => Object.values(t.platforms).flatMap((p) => p?.appIds ?? [])))];
+  throw new UsageError(
+    `unknown target "${name}" in ${workspace.configDir}: no target has that id or lists it as an app id; ` +
+      `known targets: ${ids.join(", ") || "(none)"}${appIds.length > 0 ? `; known app ids: ${appIds.join(", ")}` : ""}`,
+  );
+}
+
 function pickTarget(workspace: Workspace, id: string | undefined): TargetConfig {
   const ids = [...workspace.targets.keys()];
-  if (id !== undefined) {
-    const target = workspace.targets.get(id);
-    if (!target) {
-      throw new UsageError(`unknown target "${id}" in ${workspace.configDir}; known targets: ${ids.join(", ") || "(none)"}`);
-    }
-    return target;
-  }
+  if (id !== undefined) return findTarget(workspace, id);
   if (ids.length === 1) return workspace.targets.get(ids[0]!)!;
   throw new UsageError(
     ids.length === 0

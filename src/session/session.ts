@@ -15,6 +15,7 @@ import { isSuccess, type ToolResult } from "../core/tool-result.ts";
 import { Dispatcher, type CallRecord, type DispatchOptions } from "../dispatcher/dispatcher.ts";
 import { ExecuteBridge } from "../dispatcher/execute-bridge.ts";
 import { ToolRegistry, type RegisteredTool } from "../registry/registry.ts";
+import { applyFilters } from "../registry/filters.ts";
 import { registerMcpTools } from "../registry/register-mcp-tools.ts";
 import { checkToolName, firstWarning, formatNameFinding, scopingFinding, type NameFinding } from "../core/tool-names.ts";
 import type { ResolvedServer } from "../config/script-paths.ts";
@@ -116,7 +117,14 @@ export class Session implements AsyncDisposable {
 
   async #start(options: SessionOptions): Promise<void> {
     const warn = (message: string) => options.onWarning?.(message, "toolset");
-    for (const tool of options.builtins ?? builtinTools()) this.registry.register(tool);
+    // Built-ins pass the same `_meta` gates as any tool (web_* only on web, android_* only on Android…).
+    const facts = { driver: this.spec.driver.key, platform: this.spec.driver.platform, agent: this.spec.agent };
+    const installedApps = this.spec.target.platforms[this.spec.driver.platform.toLowerCase() as keyof typeof this.spec.target.platforms]?.appIds ?? [];
+    for (const tool of options.builtins ?? builtinTools({ installedApps })) {
+      const decision = applyFilters(tool.meta, facts);
+      if (decision.included) this.registry.register(tool);
+      else this.registry.skip({ name: tool.name, source: tool.source, reason: decision.key, detail: decision.reason });
+    }
 
     const launchers = options.launchers ?? DEFAULT_LAUNCHERS;
     const servers = resolveTargetServers(this.spec.target, this.spec.root).filter((server) => {

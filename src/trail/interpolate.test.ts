@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { InterpolationError } from "../errors.ts";
 import { Memory } from "../session/memory.ts";
-import { interpolate, type Lookup } from "./interpolate.ts";
+import { interpolate, placeholderKeys, type Lookup } from "./interpolate.ts";
 
 function recordLookup(values: Record<string, unknown>): { lookup: Lookup; knownKeys: () => string[] } {
   return {
@@ -86,3 +86,7 @@ describe("interpolate", () => {
   });
 });
 
+
+test("placeholderKeys lists each key once, in order", () => {
+  expect(placeholderKeys({ a: "{{x}} ${y}", b: ["{{x}}", "{{ args.z }}"] })).toEqual(["x", "y", "args.z"]);
+});

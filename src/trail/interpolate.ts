@@ -19,6 +19,18 @@ const MEMORY_PREFIX = "memory.";
 const PLACEHOLDER = /\{\{\s*([^{}\s][^{}]*?)\s*\}\}|\$\{\s*([^{}\s][^{}]*?)\s*\}/g;
 const WHOLE = /^(?:\{\{\s*([^{}\s][^{}]*?)\s*\}\}|\$\{\s*([^{}\s][^{}]*?)\s*\})$/;
 
+/** The keys of every `{{key}}` / `${key}` placeholder in `value` (strings, arrays, maps), each once, in order. */
+export function placeholderKeys(value: unknown): string[] {
+  const keys = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (typeof v === "string") for (const m of v.matchAll(PLACEHOLDER)) keys.add((m[1] ?? m[2])!);
+    else if (Array.isArray(v)) v.forEach(visit);
+    else if (typeof v === "object" && v !== null) Object.values(v).forEach(visit);
+  };
+  visit(value);
+  return [...keys];
+}
+
 function asText(value: unknown): string {
   if (typeof value === "string") return value;
   if (value === undefined) return "";

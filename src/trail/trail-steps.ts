@@ -56,7 +56,9 @@ export class StepReader {
       this.problem([...path, tool], "value", `expected the arguments of ${tool} as a map (e.g. ${tool}: { name: value }), got ${describeValue(args)}`);
       return undefined;
     }
-    return { tool, args, where };
+    if (Object.keys(args).length === 0) return { tool, args, where };
+    const argWheres = Object.fromEntries(Object.keys(args).map((key) => [key, locate(this.yaml, [...path, tool, key], "key")]));
+    return { tool, args, where, argWheres };
   }
 
   /** A recording value: a list of calls, or one call written as a single map. */

@@ -10,6 +10,8 @@ export interface RecordedCall {
   /** `{}` when the call was written with no or empty arguments. */
   args: Record<string, unknown>;
   where: Where;
+  /** Where each top-level argument's key is written, for messages about one argument. */
+  argWheres?: Record<string, Where>;
 }
 
 export type StepKind = "trailhead" | "step" | "verify";

@@ -23,7 +23,7 @@ ${SESSION_FLAGS_HELP}`;
 export function toolsJson(session: Session): Record<string, unknown> {
   const { spec, registry } = session;
   return {
-    session: { target: spec.target.id, driver: spec.driver.key, platform: spec.driver.platform, agent: spec.agent },
+    session: { target: spec.target.id, driver: spec.driver.key, platform: spec.driver.platform.toLowerCase(), agent: spec.agent },
     tools: registry.list().map((tool) => {
       const toolset = registry.toolsetsOf(tool.name)[0];
       return {
@@ -50,7 +50,7 @@ export function toolsJson(session: Session): Record<string, unknown> {
 function toolsText(session: Session): string {
   const { spec, registry } = session;
   const lines = [
-    `Session: target ${spec.target.id} · driver ${spec.driver.key} (${spec.driver.platform}) · agent ${spec.agent}`,
+    `Session: target ${spec.target.id} · driver ${spec.driver.key} (${spec.driver.platform.toLowerCase()}) · agent ${spec.agent}`,
     "",
     formatTable(
       ["TOOL", "SOURCE", "TRANSPORT", "TOOLSET", "DESCRIPTION"],

@@ -11,6 +11,7 @@ function stepJson(step: StepReport): Record<string, unknown> {
     durationMs: step.durationMs,
     tools: step.tools.map((t) => ({ name: t.name, args: t.args, result: t.result, startedAt: t.startedAt, durationMs: t.durationMs })),
     ...(step.failure ? { failure: step.failure } : {}),
+    ...(step.unverified !== undefined ? { unverified: step.unverified } : {}),
   };
 }
 
@@ -22,6 +23,7 @@ function trailJson(trail: TrailReport): Record<string, unknown> {
     status: trail.status,
     startedAt: trail.startedAt,
     durationMs: trail.durationMs,
+    unverified: trail.unverified,
     ...(trail.session ? { session: trail.session } : {}),
     steps: trail.steps.map(stepJson),
     ...(trail.error !== undefined ? { error: trail.error } : {}),
@@ -31,7 +33,7 @@ function trailJson(trail: TrailReport): Record<string, unknown> {
   };
 }
 
-/** `{"trails":[…],"summary":{"passed","failed","errors","skipped","durationMs"}}` plus `interrupted`/`shard` when set. */
+/** `{"trails":[…],"summary":{"passed","failed","errors","skipped","unverified","durationMs"}}` plus `interrupted`/`shard` when set. */
 export function runToJson(run: RunReport): Record<string, unknown> {
   return {
     trails: run.trails.map(trailJson),

@@ -18,7 +18,7 @@ export function xmlAttr(text: string): string {
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 function stepLog(step: StepReport): string[] {
-  const lines = [`${step.status.toUpperCase().padEnd(7)} step ${step.index} [${step.kind}] ${step.title} (${step.durationMs} ms)`];
+  const lines = [`${step.status.toUpperCase().padEnd(7)} step ${step.index} [${step.kind}] ${step.title} (${step.durationMs} ms)${step.unverified ? ` unverified: ${step.unverified}` : ""}`];
   for (const tool of step.tools) {
     lines.push(`  ${tool.startedAt} ${tool.name} ${JSON.stringify(tool.args)} -> ${tool.result.variant}: ${String(tool.result.message ?? "")} (${tool.durationMs} ms)`);
   }
@@ -53,7 +53,11 @@ function testcase(trail: TrailReport): string {
   } else if (trail.status === "skipped") {
     body.push(`      <skipped message="${xmlAttr(trail.skipReason ?? "")}"/>`);
   }
-  const log = trail.steps.flatMap(stepLog);
+  if (trail.unverified > 0) body.unshift(`      <properties>\n        <property name="unverified" value="${trail.unverified}"/>\n      </properties>`);
+  const log = [
+    ...(trail.unverified > 0 ? [`UNVERIFIED ${trail.unverified} step${trail.unverified === 1 ? "" : "s"}: screen checks made with no screen loaded (--require-screen fails them)`] : []),
+    ...trail.steps.flatMap(stepLog),
+  ];
   if (log.length > 0) body.push(`      <system-out>${xmlText(log.join("\n"))}</system-out>`);
   return body.length === 0 ? `    <testcase ${attrs}/>` : `    <testcase ${attrs}>\n${body.join("\n")}\n    </testcase>`;
 }

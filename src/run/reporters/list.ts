@@ -1,4 +1,4 @@
-// `--reporter list` (default): a line per step as it finishes (✓/✗, duration),
+// `--reporter list` (default): a line per step as it finishes (✓/⚠/✗, duration),
 // simulated-device actions under their step, a readable failure block (tool,
 // masked args, message, the server's stderr tail), and a closing summary.
 // One trail at a time prints live; with several workers each trail prints as a
@@ -71,6 +71,7 @@ export class ListReporter implements RunObserver {
       s.failed > 0 ? c.red(`${s.failed} failed`) : `${s.failed} failed`,
       ...(s.errors > 0 ? [c.red(`${s.errors} error${s.errors === 1 ? "" : "s"}`)] : []),
       ...(s.skipped > 0 ? [c.yellow(`${s.skipped} skipped`)] : []),
+      ...(s.unverified > 0 ? [c.yellow(`${s.unverified} unverified step${s.unverified === 1 ? "" : "s"}`)] : []),
     ];
     const lines = [""];
     const bad = run.trails.filter((t) => t.status === "failed" || t.status === "error");
@@ -95,11 +96,15 @@ export class ListReporter implements RunObserver {
     const tag = step.kind === "step" ? "" : c.dim(`[${step.kind}] `);
     const title = oneLine(step.title, 100);
     if (step.status === "skipped") return `  ${c.yellow("-")} ${tag}${title} ${c.dim("(not run)")}\n`;
-    const mark = step.status === "passed" ? c.green("✓") : c.red("✗");
+    const mark = step.status === "passed" ? c.green("✓") : step.status === "unverified" ? c.yellow("⚠") : c.red("✗");
     const lines = [`  ${mark} ${tag}${title} ${c.dim(`(${formatDuration(step.durationMs)})`)}`];
     for (const tool of step.tools) {
       if (tool.result.status !== "success") continue;
       const message = oneLine(cleanText(String(tool.result.message ?? "")), 100);
+      if (tool.result.unverified !== undefined) {
+        lines.push(`      ${c.yellow(`↳ ${tool.name}: ${message}`)}`);
+        continue;
+      }
       const structured = tool.result.structuredContent as Record<string, unknown> | undefined;
       lines.push(c.dim(`      ↳ ${structured?.simulatedDevice ? message : `${tool.name}${message ? `: ${message}` : ""}`}`));
     }
@@ -123,8 +128,10 @@ export class ListReporter implements RunObserver {
     const session = report.session ? c.dim(` · ${report.session.target} · ${report.session.driver} · ${report.session.agent} · logs ${report.session.logsDir}`) : "";
     const time = formatDuration(report.durationMs);
     switch (report.status) {
-      case "passed":
-        return `  ${c.green("passed")} in ${time}${session}`;
+      case "passed": {
+        const unverified = report.unverified > 0 ? c.yellow(` (${report.unverified} unverified step${report.unverified === 1 ? "" : "s"})`) : "";
+        return `  ${c.green("passed")}${unverified} in ${time}${session}`;
+      }
       case "skipped":
         return `  ${c.yellow("skipped")}: ${report.skipReason ?? ""}`;
       case "failed":

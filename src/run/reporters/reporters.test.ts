@@ -8,7 +8,7 @@ import { ListReporter } from "./list.ts";
 const nasty = `expected "<b>&amp;" but was 'x'\n\ttab \u0001bell \u001b[31mred\u001b[39m ✓ 🚀`;
 
 function trail(overrides: Partial<TrailReport>): TrailReport {
-  return { file: "trails/a.trail.yaml", id: "a", status: "passed", startedAt: "2026-01-02T03:04:05.678Z", durationMs: 1234, steps: [], ran: true, ...overrides };
+  return { file: "trails/a.trail.yaml", id: "a", status: "passed", startedAt: "2026-01-02T03:04:05.678Z", durationMs: 1234, steps: [], unverified: 0, ran: true, ...overrides };
 }
 
 const failed = trail({
@@ -40,7 +40,7 @@ const notStarted = trail({
   problems: [{ message: "this trail references x_hostOnly, which is host-only and not registered in this on-device session", file: "trails/c.trail.yaml", line: 4, col: 9, step: 1, stepTitle: "Seed", tool: "x_hostOnly" }],
 });
 const skipped = trail({ file: "trails/d.trail.yaml", id: "d", status: "skipped", ran: false, skipReason: "blocked on #12" });
-const run: RunReport = { trails: [trail({}), failed, notStarted, skipped], summary: { passed: 1, failed: 1, errors: 1, skipped: 1, durationMs: 4321 } };
+const run: RunReport = { trails: [trail({}), failed, notStarted, skipped], summary: { passed: 1, failed: 1, errors: 1, skipped: 1, unverified: 0, durationMs: 4321 } };
 
 describe("junit", () => {
   test("is well-formed XML with a testsuite per file and a testcase per trail, whatever the text holds", () => {
@@ -83,7 +83,8 @@ describe("junit", () => {
 describe("json", () => {
   test("has the CONTRACT shape", () => {
     const doc = runToJson(run) as { trails: Record<string, unknown>[]; summary: unknown };
-    expect(doc.summary).toEqual({ passed: 1, failed: 1, errors: 1, skipped: 1, durationMs: 4321 });
+    expect(doc.summary).toEqual({ passed: 1, failed: 1, errors: 1, skipped: 1, unverified: 0, durationMs: 4321 });
+    expect(doc.trails.map((t) => t.unverified)).toEqual([0, 0, 0, 0]);
     expect(doc.trails.map((t) => t.status)).toEqual(["passed", "failed", "error", "skipped"]);
     const f = doc.trails[1] as { steps: { title: string; status: string; tools: { name: string; result: unknown }[] }[]; error: string };
     expect(f.steps[0]).toMatchObject({ title: "Greeting <shown>", status: "failed", tools: [{ name: "assertEquals", result: { status: "error", variant: "ExceptionThrown" } }] });
@@ -132,5 +133,70 @@ describe("list", () => {
     const text = render(true);
     expect(text).toContain("  \u001b[31m✗\u001b[39m \u001b[2m[verify] \u001b[22mGreeting");
     expect(text).toContain("\u001b[32m1 passed\u001b[39m");
+  });
+});
+
+describe("unverified steps", () => {
+  const unverifiedTrail = trail({
+    file: "trails/u.trail.yaml",
+    id: "u",
+    unverified: 1,
+    steps: [
+      {
+        index: 1,
+        kind: "verify",
+        title: "The greeting shows",
+        status: "unverified",
+        unverified: "no screen loaded",
+        durationMs: 2,
+        line: 5,
+        col: 5,
+        tools: [
+          {
+            name: "assertVisibleWithText",
+            args: { text: "Hello" },
+            result: { status: "success", variant: "Success", message: 'unverified: no screen loaded (would check that "Hello" is visible)', unverified: "no screen loaded" },
+            startedAt: "2026-01-02T03:04:06.000Z",
+            durationMs: 1,
+          },
+        ],
+      },
+    ],
+  });
+  const unverifiedRun: RunReport = { trails: [unverifiedTrail], summary: { passed: 1, failed: 0, errors: 0, skipped: 0, unverified: 1, durationMs: 10 } };
+
+  test("list: a ⚠ step with the reason, the count after passed and in the summary", () => {
+    let out = "";
+    const list = new ListReporter((text) => void (out += text), { live: false });
+    list.trailFinished(unverifiedTrail);
+    out += list.summary(unverifiedRun);
+    expect(out).toBe(
+      [
+        "trails/u.trail.yaml (u)",
+        "  ⚠ [verify] The greeting shows (2 ms)",
+        '      ↳ assertVisibleWithText: unverified: no screen loaded (would check that "Hello" is visible)',
+        "  passed (1 unverified step) in 1.2 s",
+        "",
+        "1 passed, 0 failed, 1 unverified step (1 trail) in 10 ms",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  test("json: trails[].unverified, summary.unverified and the step's reason", () => {
+    const doc = runToJson(unverifiedRun) as { trails: { unverified: number; steps: Record<string, unknown>[] }[]; summary: Record<string, number> };
+    expect(doc.summary.unverified).toBe(1);
+    expect(doc.trails[0]!.unverified).toBe(1);
+    expect(doc.trails[0]!.steps[0]).toMatchObject({ status: "unverified", unverified: "no screen loaded" });
+  });
+
+  test("junit: a property and a system-out line; the testcase passes", () => {
+    const testcase = childrenNamed(childrenNamed(parseXml(formatJunitReport(unverifiedRun)), "testsuite")[0]!, "testcase")[0]!;
+    expect(childrenNamed(testcase, "failure")).toEqual([]);
+    const properties = childrenNamed(childrenNamed(testcase, "properties")[0]!, "property");
+    expect(properties.map((p) => p.attrs)).toEqual([{ name: "unverified", value: "1" }]);
+    expect(childrenNamed(testcase, "system-out")[0]!.text).toStartWith(
+      "UNVERIFIED 1 step: screen checks made with no screen loaded (--require-screen fails them)\nUNVERIFIED step 1 [verify] The greeting shows (2 ms) unverified: no screen loaded",
+    );
   });
 });

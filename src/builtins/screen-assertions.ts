@@ -1,0 +1,189 @@
+// Checks of what the screen shows: visible / not visible by text, ref, selector,
+// accessibility text or resource id, waypoints, matches. All go through `screenCheck`:
+// unverified on a device with no screen loaded.
+
+import type { z } from "zod";
+import { exceptionThrown, success, type ToolResult } from "../core/tool-result.ts";
+import type { RegisteredTool } from "../registry/registry.ts";
+import { anyCase, bool, int, reasoning, selector, str, withDefault } from "./arg-types.ts";
+import { defineBuiltin } from "./define-builtin.ts";
+import { isNode, oneNode, screenCheck, type DeviceScreen, type SelectorMatch } from "./screen-checks.ts";
+import { show, SIMULATED_DEVICE_TOOLSET, type SimulatedDevice } from "./simulated-device.ts";
+
+const meta = { "trailblaze/toolset": SIMULATED_DEVICE_TOOLSET };
+
+interface VisibilityCheck<S extends z.ZodRawShape> {
+  name: string;
+  description: string;
+  args: S;
+  /** true: the element must be there; false: it must not. */
+  visible: boolean;
+  find(args: z.infer<z.ZodObject<S>>, screen: DeviceScreen): SelectorMatch;
+  what(args: z.infer<z.ZodObject<S>>): string;
+  index?(args: z.infer<z.ZodObject<S>>): number | undefined;
+  /** Text the found element must show (after trimming), when the call asks for it. */
+  expectedText?(args: z.infer<z.ZodObject<S>>): { text: string; mode: "EXACT" | "PREFIX" | "REGEX" } | undefined;
+}
+
+function textMatches(actual: string, expected: { text: string; mode: "EXACT" | "PREFIX" | "REGEX" }): boolean {
+  const trimmed = actual.trim();
+  if (expected.mode === "PREFIX") return trimmed.startsWith(expected.text.trim());
+  if (expected.mode === "REGEX") return new RegExp(`^(?:${expected.text})$`).test(trimmed);
+  return trimmed === expected.text.trim();
+}
+
+function visibilityTool<S extends z.ZodRawShape>(device: SimulatedDevice, def: VisibilityCheck<S>): RegisteredTool {
+  return defineBuiltin({
+    name: def.name,
+    description: `${def.description} Unverified without a screen.`,
+    args: def.args,
+    meta,
+    run: (args): ToolResult | Promise<ToolResult> => {
+      const what = def.what(args);
+      return screenCheck(device, {
+        wouldCheck: `that ${what} is ${def.visible ? "" : "not "}visible`,
+        check: (screen) => {
+          const match = def.find(args, screen);
+          if (!def.visible) {
+            return match.kind === "noMatch" ? success(`${what} is not visible`) : exceptionThrown(`${def.name}: ${what} is visible (${match.nodes.map((n) => n.nodeId).join(", ")})`);
+          }
+          const node = oneNode(def.name, match, what, def.index?.(args));
+          if (!isNode(node)) return node;
+          const expected = def.expectedText?.(args);
+          const shown = screen.textOf(node) ?? "";
+          if (expected && !textMatches(shown, expected)) {
+            return exceptionThrown(`${def.name}: ${what} shows ${show(shown)}, expected ${expected.mode === "EXACT" ? "" : `${expected.mode.toLowerCase()} `}${show(expected.text)}`);
+          }
+          return success(`${what} is visible (${node.nodeId})`);
+        },
+      });
+    },
+  });
+}
+
+const filters = { enabled: bool().optional(), selected: bool().optional() };
+const byText = (text: string, id: string | undefined) => ({ textRegex: text, ...(id ? { idRegex: id } : {}) });
+
+export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] {
+  return [
+    visibilityTool(device, {
+      name: "assertVisible",
+      description: "Asserts that the element with snapshot ref `ref` is visible (and shows expectedText, when given).",
+      args: { ref: str(1), expectedText: str().optional(), ...reasoning },
+      visible: true,
+      find: (a, screen) => screen.resolve({ ref: a.ref }),
+      what: (a) => `ref ${show(a.ref)}`,
+      expectedText: (a) => (a.expectedText !== undefined ? { text: a.expectedText, mode: "EXACT" } : undefined),
+    }),
+    visibilityTool(device, {
+      name: "assertVisibleWithText",
+      description: "Asserts that an element showing `text` (a regular expression) is visible.",
+      args: { text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters },
+      visible: true,
+      find: (a, screen) => screen.resolve(byText(a.text, a.id)),
+      index: (a) => a.index,
+      what: (a) => show(a.text),
+    }),
+    visibilityTool(device, {
+      name: "assertNotVisibleWithText",
+      description: "Asserts that no element showing `text` (a regular expression) is visible.",
+      args: { text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters },
+      visible: false,
+      find: (a, screen) => screen.resolve(byText(a.text, a.id)),
+      what: (a) => show(a.text),
+    }),
+    visibilityTool(device, {
+      name: "assertVisibleBySelector",
+      description: "Asserts that the element `nodeSelector` finds is visible (expectedText compared by textMatchMode EXACT (default), PREFIX or REGEX, any case).",
+      args: {
+        reason: str().optional(),
+        nodeSelector: selector().optional(),
+        timeoutMs: int(0).optional(),
+        expectedText: str().optional(),
+        textMatchMode: withDefault(anyCase(["EXACT", "PREFIX", "REGEX"]), "EXACT"),
+      },
+      visible: true,
+      find: (a, screen) => screen.resolve(a.nodeSelector ?? {}),
+      what: (a) => `the element ${show(a.nodeSelector ?? {})}`,
+      expectedText: (a) => (a.expectedText !== undefined ? { text: a.expectedText, mode: a.textMatchMode } : undefined),
+    }),
+    visibilityTool(device, {
+      name: "assertNotVisibleBySelector",
+      description: "Asserts that nothing `nodeSelector` finds is visible.",
+      args: { reason: str().optional(), nodeSelector: selector().optional(), timeoutMs: int(0).optional() },
+      visible: false,
+      find: (a, screen) => screen.resolve(a.nodeSelector ?? {}),
+      what: (a) => `the element ${show(a.nodeSelector ?? {})}`,
+    }),
+    visibilityTool(device, {
+      name: "assertVisibleWithAccessibilityText",
+      description: "Asserts that an element with accessibility text `accessibilityText` is visible.",
+      args: { accessibilityText: str(1), id: str().optional(), index: withDefault(int(0), 0), ...filters },
+      visible: true,
+      find: (a, screen) => screen.resolve({ accessibilityTextRegex: a.accessibilityText, ...(a.id ? { idRegex: a.id } : {}) }),
+      index: (a) => a.index,
+      what: (a) => `accessibility text ${show(a.accessibilityText)}`,
+    }),
+    visibilityTool(device, {
+      name: "assertVisibleWithResourceId",
+      description: "Asserts that an element with resource id `resourceId` is visible.",
+      args: { resourceId: str(1), accessibilityText: str().optional(), index: withDefault(int(0), 0), ...filters },
+      visible: true,
+      find: (a, screen) => screen.resolve({ resourceIdRegex: a.resourceId, ...(a.accessibilityText ? { accessibilityTextRegex: a.accessibilityText } : {}) }),
+      index: (a) => a.index,
+      what: (a) => `resource id ${show(a.resourceId)}`,
+    }),
+    visibilityTool(device, {
+      name: "waitUntilNotVisible",
+      description: "Waits (up to timeoutMs) until nothing `nodeSelector` finds is visible.",
+      args: { nodeSelector: selector(), timeoutMs: int(0).optional() },
+      visible: false,
+      find: (a, screen) => screen.resolve(a.nodeSelector),
+      what: (a) => `the element ${show(a.nodeSelector)}`,
+    }),
+    defineBuiltin({
+      name: "assertWaypoint",
+      description: "Asserts that the screen is at waypoint `waypoint` (timeoutMs default 5000, pollIntervalMs default 250). Unverified without a screen.",
+      args: { waypoint: str(1), timeoutMs: withDefault(int(0), 5000), pollIntervalMs: withDefault(int(1), 250) },
+      meta,
+      run: ({ waypoint }) =>
+        screenCheck(device, {
+          wouldCheck: `that the screen is at waypoint ${show(waypoint)}`,
+          check: (screen) => {
+            const match = screen.resolve({ waypoint });
+            return match.kind === "noMatch" ? exceptionThrown(`assertWaypoint: the screen is not at waypoint ${show(waypoint)}`) : success(`at waypoint ${waypoint}`);
+          },
+        }),
+    }),
+    defineBuiltin({
+      name: "findMatches",
+      description: "Lists the elements `selector` finds (kind singleMatch, multipleMatches or noMatch, with node ids). Unverified without a screen.",
+      args: { selector: selector(), timeoutMs: int(0).optional() },
+      meta,
+      run: ({ selector: wanted }) =>
+        screenCheck(device, {
+          wouldCheck: `what ${show(wanted)} finds`,
+          check: (screen) => {
+            const match = screen.resolve(wanted);
+            return success(`${match.kind}: ${match.nodes.map((n) => n.nodeId).join(", ") || "no nodes"}`, {
+              structuredContent: { kind: match.kind, nodeIds: match.nodes.map((n) => n.nodeId) },
+            });
+          },
+        }),
+    }),
+    defineBuiltin({
+      name: "requestDetailedViewHierarchy",
+      description: "Lists the full view hierarchy, off-screen elements included. Unverified without a screen.",
+      args: { ...reasoning },
+      meta,
+      run: () =>
+        screenCheck(device, {
+          wouldCheck: "the full view hierarchy",
+          check: (screen) => {
+            const match = screen.resolve({});
+            return success(`${match.nodes.length} elements`, { structuredContent: { nodeIds: match.nodes.map((n) => n.nodeId) } });
+          },
+        }),
+    }),
+  ];
+}
