@@ -85,18 +85,25 @@ const MYAPP_HOST = "myapp · android-ondevice-accessibility · host";
 const MYAPP_DEVICE = "myapp · android-ondevice-accessibility · on-device";
 
 describe("bun trailblaze check", () => {
-  test("the demo workspace is clean", async () => {
+  test("the demo workspace has no errors, in both agent modes", async () => {
     const run = await cli(["check"], { cwd: DEMO });
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe(
-      "Checked trailblaze-config: 1 target(s), 1 toolset(s), 5 trail file(s), 1 session(s)\n" +
-        "  myapp · android-ondevice-accessibility · host: 69 tools, 32 skipped, 5 trail(s)\n\n✓ no problems found\n",
+      "Checked trailblaze-config: 1 target(s), 1 toolset(s), 5 trail file(s), 2 session(s)\n" +
+        "  myapp · android-ondevice-accessibility · host: 69 tools, 32 skipped, 5 trail(s)\n" +
+        "  myapp · android-ondevice-accessibility · on-device: 67 tools, 34 skipped\n\n" +
+        // The demo's data server is fine on-device: its host-global uses are in its host-only tool.
+        `! warning [bundle] tools/myapp/data.ts:47:18: uses process.env, which does not exist on-device; ${HOST_ONLY}\n` +
+        `! warning [bundle] tools/myapp/data.ts:49:28: uses fetch, which does not exist on-device; ${HOST_ONLY}\n` +
+        "✓ 0 error(s), 2 warning(s)\n",
     );
     expect(run.code).toBe(0);
+    const host = await cli(["check", "--agent", "host"], { cwd: DEMO });
+    expect(host.stdout).toEndWith("  myapp · android-ondevice-accessibility · host: 69 tools, 32 skipped, 5 trail(s)\n\n✓ no problems found\n");
   });
 
   test("given trails from outside the workspace, it checks the workspace above them", async () => {
-    const run = await cli(["check", "fixtures/demo/trails"], { cwd: REPO, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
+    const run = await cli(["check", "fixtures/demo/trails", "--agent", "host"], { cwd: REPO, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(
       "Checked trailblaze-config: 1 target(s), 1 toolset(s), 4 trail file(s), 1 session(s)\n" +
@@ -116,8 +123,11 @@ describe("bun trailblaze check", () => {
       ["native", "on-device", false, 1],
       ["myapp", "on-device", true, 1],
       ["clash", "host", false, 0],
+      ["clash", "on-device", false, 0],
       ["legacy_app", "host", true, 0],
+      ["native", "host", true, 0],
       ["wire", "host", false, 0],
+      ["wire", "on-device", false, 0],
     ]);
     const found = report.findings.map((f) => [f.severity, f.kind, f.message]);
     const native = "tools/native.ts";
@@ -130,11 +140,16 @@ describe("bun trailblaze check", () => {
       ["warning", "trailmap-scope", `[TrailmapScopingCheck] tools/myapp/extra.ts: tools of target myapp not named myapp_<localName>: resetEverything; rename them (e.g. myapp_resetEverything) ${SCOPE}`],
       ["warning", "trail-step", 'trails/planted/agent-only.trail.yaml:4:5 step 1 "Only recorded on iOS": this step needs an agent: it has recordings for ios only (this session replays android, all, tools), and no agent is built in; record tool calls for it under recording: tools:'],
       ["error", "trail-tool", 'trails/planted/typo.trail.yaml:7:11 step 1 "Log in": myapp_logInWithEmial is not registered in this session; closest registered: myapp_logInWithEmail'],
-      ["error", "bundle", `Cannot bundle ${native} for on-device: ${native}:3:30: imports "node:fs", a Node built-in that does not exist on-device; ${HOST_ONLY}`],
+      [
+        "error",
+        "bundle",
+        `Cannot bundle ${native} for on-device: ${native}:3:30: imports "node:fs", a Node built-in that does not exist on-device; ${HOST_ONLY}\n` +
+          "Or, if the whole script needs the host, add `requiresHost: true` to trailblaze-config/targets/native.yaml:3:5 mcp_servers[0]: on-device sessions then skip it without bundling it.",
+      ],
       ["error", "trail-tool", 'trails/planted/on-device.trail.yaml:8:11 step 1 "Seed": this trail references myapp_seedBackend, which is host-only and not registered in this on-device session'],
       ["error", "collision", 'Tool name collision: "assertEquals" is advertised by both builtin and tools/clash.ts. Tool names are global and registered exactly as advertised; rename the tool in one of the sources.'],
       ["error", "name", `tools/wire.ts advertises 2 invalid tool names:\n  tool name "wire:reset" contains ":": ${WIRE}\n  tool name "${WIRE_LONG}" is 65 characters long (at most 64): ${WIRE}`],
-      ["warning", "toolset", 'trailblaze-config/toolsets/myapp_login.yaml:4:45 tools[2]: toolset myapp_login lists myapp_logOutt, which no server of any target advertises; did you mean "myapp_logOut"? (not certain: clash, native, wire did not run in this check, so their tools are unknown)'],
+      ["warning", "toolset", 'trailblaze-config/toolsets/myapp_login.yaml:4:45 tools[2]: toolset myapp_login lists myapp_logOutt, which no server of any target advertises; did you mean "myapp_logOut"? (not certain: clash, wire did not run in this check, so their tools are unknown)'],
       ["warning", "toolset", 'trailblaze-config/targets/myapp.yaml:9:5 platforms.android.tool_sets: toolset "myapp_promo" is not defined in toolsets/, so it enables nothing (no toolset file or tool _meta defines it)'],
       // The demo's data server is fine on-device: its host-global uses are in its host-only tool.
       ["warning", "bundle", `tools/myapp/data.ts:47:18: uses process.env, which does not exist on-device; ${HOST_ONLY}`],
@@ -162,10 +177,10 @@ describe("bun trailblaze check", () => {
     write(dir, "trailblaze-config/targets/legacy_app.yaml", "id: legacy_app\n");
     const lenient = await cli(["check"], { cwd: dir });
     expect(lenient.code).toBe(0);
-    expect(lenient.stdout).toContain("✓ 0 error(s), 1 warning(s)\n");
+    expect(lenient.stdout).toContain("✓ 0 error(s), 3 warning(s)\n");
     const strict = await cli(["check", "--strict", "--json"], { cwd: dir });
     expect(strict.code).toBe(1);
-    expect((JSON.parse(strict.stdout) as CheckReport).summary).toEqual({ errors: 1, warnings: 0 });
+    expect((JSON.parse(strict.stdout) as CheckReport).summary).toEqual({ errors: 3, warnings: 0 });
   });
 
   test("advisory warnings print once per <targetId>@<source> per process; built-in tools are exempt", async () => {
@@ -184,7 +199,7 @@ describe("bun trailblaze check", () => {
   test("usage: --help, an unknown target, no config folder", async () => {
     const help = await cli(["check", "--help"], { cwd: DEMO });
     expect(help.code).toBe(0);
-    expect(help.stdout).toStartWith("Usage: bun trailblaze check [trail-file|dir]... [--config DIR] [--target ID] [--strict] [--json]\n");
+    expect(help.stdout).toStartWith("Usage: bun trailblaze check [trail-file|dir]... [--config DIR] [--target ID] [--agent host|on-device] [--strict] [--json]\n");
     const unknown = await cli(["check", "--target", "myap"], { cwd: DEMO });
     expect(unknown).toEqual({ code: 2, stdout: "", stderr: 'error: check: unknown target "myap"; did you mean "myapp"?\n' });
     const none = await cli(["check"], { cwd: TMP, env: { TRAILBLAZE_CONFIG_DIR: undefined } });

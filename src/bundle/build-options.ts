@@ -1,6 +1,6 @@
 // The esbuild configuration for on-device bundles, shared by `bundleEntry` and the static pass
 // of `checkBundle`, plus the formatting of esbuild messages.
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import type { BuildFailure, BuildOptions, BuildResult, Message, SameShape } from "esbuild";
 import { BundleError } from "../errors.ts";
 import { nodeBuiltinsPlugin } from "./node-builtins-plugin.ts";
@@ -73,7 +73,8 @@ export function wrapAsScript(esm: string): string {
 export function formatMessage(message: Message, cwd: string): string {
   const loc = message.location;
   if (!loc) return message.text;
-  const file = loc.namespace === "file" || loc.namespace === "" ? relative(cwd, loc.file) || loc.file : loc.file;
+  // esbuild gives paths relative to its working directory (`cwd`), or absolute.
+  const file = loc.namespace === "file" || loc.namespace === "" ? relative(cwd, resolve(cwd, loc.file)) || loc.file : loc.file;
   return `${file}:${loc.line}:${loc.column + 1}: ${message.text}`;
 }
 

@@ -9,6 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { checkBundle } from "../bundle/check-bundle.ts";
+import { hostOnlyFix } from "../servers/host-only-fix.ts";
 import { didYouMean } from "../core/did-you-mean.ts";
 import {
   displayPath,
@@ -100,6 +101,11 @@ export interface CheckOptions {
   paths?: string[];
   /** Check only this target, with every trail run against it (as `run --target` would). */
   target?: string;
+  /**
+   * Check only this agent mode: every trail's session runs in it. Default: each trail in its own
+   * mode, and every target in both modes (on-device only where it has a script not marked requiresHost).
+   */
+  agent?: AgentMode;
   /** Warnings count as errors. */
   strict?: boolean;
   /** Where sessions write their logs; default a temporary folder, removed afterwards. */
@@ -178,8 +184,8 @@ async function trailFiles(options: CheckOptions): Promise<string[]> {
 function planSessions(workspace: Workspace, trails: Trail[], options: CheckOptions, logsDir: string, findings: Findings): SessionPlan[] {
   const plans = new Map<string, SessionPlan>();
   // The session a trail (or, without one, the target alone) gets, as `run` would resolve it.
-  const specFor = (trail: Trail | undefined, target = options.target): SessionSpec => {
-    const flags = { "session-id": `check-${plans.size + 1}`, logs: logsDir, ...(target ? { target } : {}) };
+  const specFor = (trail: Trail | undefined, target = options.target, agent = options.agent): SessionSpec => {
+    const flags = { "session-id": `check-${plans.size + 1}`, logs: logsDir, ...(target ? { target } : {}), ...(agent ? { agent } : {}) };
     return resolveSessionSpec(workspace, flags, { cwd: options.cwd, env: options.env, ...(trail ? { trail: trailHints(trail) } : {}) });
   };
   for (const trail of trails) {
@@ -196,11 +202,17 @@ function planSessions(workspace: Workspace, trails: Trail[], options: CheckOptio
     plan.trails.push(trail);
     plans.set(key, plan);
   }
-  const used = new Set([...plans.values()].map((p) => p.spec.target.id));
-  for (const id of workspace.targets.keys()) {
-    if (used.has(id) || (options.target !== undefined && id !== options.target)) continue;
-    const spec = specFor(undefined, id);
-    plans.set(sessionLabel(spec), { spec, trails: [] });
+  // Every target is checked in each agent mode it can run in, with or without trails.
+  const covered = new Set([...plans.values()].map((p) => `${p.spec.target.id}/${p.spec.agent}`));
+  for (const [id, target] of workspace.targets) {
+    if (options.target !== undefined && id !== options.target) continue;
+    const portable = target.mcpServers.some((entry) => entry.kind === "script" && !entry.requiresHost);
+    const agents: AgentMode[] = options.agent ? [options.agent] : portable ? ["host", "on-device"] : ["host"];
+    for (const agent of agents) {
+      if (covered.has(`${id}/${agent}`)) continue;
+      const spec = specFor(undefined, id, agent);
+      plans.set(sessionLabel(spec), { spec, trails: [] });
+    }
   }
   return [...plans.values()];
 }
@@ -264,13 +276,17 @@ async function checkBundles(targets: TargetConfig[], findings: Findings, cwd: st
       continue; // missing scripts were reported by the session that tried to start them
     }
     for (const server of servers) {
-      if (server.kind !== "script") continue;
+      if (server.kind !== "script" || server.requiresHost) continue;
       const file = server.bundle ?? server.script;
       if (checked.has(file)) continue;
       checked.add(file);
       const result = await checkBundle(file, { cwd });
       for (const [severity, items] of [["error", result.problems], ["warning", result.warnings]] as const) {
-        for (const item of items) findings.add({ severity, kind: "bundle", message: item.message, ...(item.source ? { file: item.source } : {}) });
+        for (const item of items) {
+          // A script esbuild cannot bundle gets the same fix as the session that failed on it.
+          const message = item.kind === "bundle" ? `${item.message}\n${hostOnlyFix(server)}` : item.message;
+          findings.add({ severity, kind: "bundle", message, ...(item.source ? { file: item.source } : {}) });
+        }
       }
     }
   }

@@ -17,7 +17,17 @@ export interface ServerOrigin {
 
 /** A server entry with its paths resolved. */
 export type ResolvedServer =
-  | ({ kind: "script"; /** absolute */ script: string; /** absolute */ bundle?: string; display: string; origin?: ServerOrigin } & ServerLimits)
+  | ({
+      kind: "script";
+      /** absolute */
+      script: string;
+      /** absolute */
+      bundle?: string;
+      /** A host-only script (`requiresHost: true`): on-device sessions skip it without bundling it. */
+      requiresHost?: boolean;
+      display: string;
+      origin?: ServerOrigin;
+    } & ServerLimits)
   | ({
       kind: "command";
       /** As written; `${VAR}` / `${VAR:-default}` are expanded at launch, against the session's env. */
@@ -89,7 +99,15 @@ export function resolveTargetServers(target: TargetConfig, root: string): Resolv
     if (entry.kind === "script") {
       const script = resolveChecked(entry, "script", entry.script, "file", root, problems);
       const bundle = entry.bundle !== undefined ? resolveChecked(entry, "bundle", entry.bundle, "file", root, problems) : undefined;
-      return { kind: "script", script, ...(bundle ? { bundle } : {}), display: shown(script, root), origin, ...limits };
+      return {
+        kind: "script",
+        script,
+        ...(bundle ? { bundle } : {}),
+        ...(entry.requiresHost ? { requiresHost: true } : {}),
+        display: shown(script, root),
+        origin,
+        ...limits,
+      };
     }
     const dir = entry.cwd !== undefined ? resolveChecked(entry, "cwd", entry.cwd, "folder", root, problems) : undefined;
     return {

@@ -28,7 +28,15 @@ export interface ServerLimits {
 }
 
 export type ServerEntry =
-  | ({ kind: "script"; script: string; bundle?: string; index: number; where: Where } & ServerLimits)
+  | ({
+      kind: "script";
+      script: string;
+      bundle?: string;
+      /** `requiresHost: true`: a host-only script, skipped unbundled by on-device sessions. */
+      requiresHost?: boolean;
+      index: number;
+      where: Where;
+    } & ServerLimits)
   | ({
       kind: "command";
       command: string;
@@ -76,6 +84,7 @@ const serverSchema = z.strictObject({
   max_total_timeout_ms: z.number().int().positive().optional(),
   max_message_bytes: z.number().int().positive().optional(),
   restart: z.strictObject({ max_attempts: z.number().int().positive() }).optional(),
+  requiresHost: z.boolean().optional(),
 });
 
 const platformSchema = z
@@ -89,7 +98,7 @@ export const targetSchema = z.strictObject({
   platforms: z.record(z.string(), platformSchema).nullable().optional(),
 });
 
-const SCRIPT_ONLY = ["bundle"] as const;
+const SCRIPT_ONLY = ["bundle", "requiresHost"] as const;
 const COMMAND_ONLY = ["args", "env", "cwd"] as const;
 
 /** Rules zod cannot express per field: script vs command, platform names, drivers per platform. */
@@ -168,7 +177,15 @@ function toEntry(raw: z.output<typeof serverSchema>, index: number, where: Where
     ...(raw.restart ? { restart: { maxAttempts: raw.restart.max_attempts } } : {}),
   };
   if (raw.script !== undefined) {
-    return { kind: "script", script: raw.script, ...(raw.bundle !== undefined ? { bundle: raw.bundle } : {}), ...limits, index, where };
+    return {
+      kind: "script",
+      script: raw.script,
+      ...(raw.bundle !== undefined ? { bundle: raw.bundle } : {}),
+      ...(raw.requiresHost ? { requiresHost: true } : {}),
+      ...limits,
+      index,
+      where,
+    };
   }
   return {
     kind: "command",

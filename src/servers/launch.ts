@@ -46,8 +46,19 @@ export type Launcher = (server: ResolvedServer, spec: LaunchSpec, context: Launc
 /** Launchers per server kind and agent mode; a missing one means the kind does not run in that mode. */
 export type LauncherTable = Record<ResolvedServer["kind"], Partial<Record<AgentMode, Launcher>>>;
 
-/** Why a server is not started in this agent mode, or undefined when `table` has a launcher for it. */
-export function skipReason(server: ResolvedServer, agent: AgentMode, table: LauncherTable): string | undefined {
+/** A server a session does not start, and why (the entry field that decided it). */
+export interface SkippedServer {
+  /** `requiresHost` (the entry says so) or `command` (its kind has no launcher in this mode). */
+  reason: string;
+  detail: string;
+}
+
+/** Why a server is not started in this agent mode, or undefined when it is. */
+export function skipReason(server: ResolvedServer, agent: AgentMode, table: LauncherTable): SkippedServer | undefined {
+  if (server.kind === "script" && server.requiresHost && agent === "on-device") {
+    return { reason: "requiresHost", detail: "host-only script (requiresHost: true); skipped without bundling in this on-device session" };
+  }
   if (table[server.kind][agent]) return undefined;
-  return `${server.kind}: servers run only with the ${agent === "on-device" ? "host" : "on-device"} agent; skipped in this ${agent} session`;
+  const other = agent === "on-device" ? "host" : "on-device";
+  return { reason: server.kind, detail: `${server.kind}: servers run only with the ${other} agent; skipped in this ${agent} session` };
 }

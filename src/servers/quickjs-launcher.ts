@@ -9,7 +9,9 @@ import { quickJsEngineFrom, startQuickJsServer } from "../../runtime-quickjs/ind
 import { bundleEntry } from "../bundle/bundle-entry.ts";
 import { SCRIPT_PREFIX } from "../bundle/build-options.ts";
 import { consoleLogFile } from "../core/log-layout.ts";
+import { BundleError } from "../errors.ts";
 import { resultToJson } from "../core/tool-result.ts";
+import { hostOnlyFix } from "./host-only-fix.ts";
 import { McpConnection } from "./mcp-connection.ts";
 import type { LaunchedServer, Launcher } from "./launch.ts";
 
@@ -17,7 +19,9 @@ export const launchQuickJsServer: Launcher = async (server, spec, context): Prom
   if (server.kind !== "script") throw new Error(`launchQuickJsServer: ${server.display} is not a script: server`);
   const bundle = server.bundle
     ? { code: await readFile(server.bundle, "utf8"), sourceMap: undefined }
-    : await bundleEntry(server.script, { cwd: spec.root });
+    : await bundleEntry(server.script, { cwd: spec.root }).catch((error: unknown) => {
+        throw error instanceof BundleError ? new BundleError(`${error.message}\n${hostOnlyFix(server)}`, { cause: error }) : error;
+      });
 
   mkdirSync(spec.logsDir, { recursive: true });
   const consoleLog = consoleLogFile(spec.logsDir, server.display);

@@ -129,8 +129,11 @@ export class Session implements AsyncDisposable {
     const launchers = options.launchers ?? DEFAULT_LAUNCHERS;
     const servers = resolveTargetServers(this.spec.target, this.spec.root).filter((server) => {
       const skipped = skipReason(server, this.spec.agent, launchers);
-      if (skipped) options.onNotice?.(`${server.display}: ${skipped}`);
-      return skipped === undefined;
+      if (!skipped) return true;
+      options.onNotice?.(`${server.display}: ${skipped.detail}`);
+      // Its tools are unknown (it never starts): the whole server is listed as skipped, as "*".
+      this.registry.skip({ name: "*", source: server.display, reason: skipped.reason, detail: skipped.detail });
+      return false;
     });
     const bridge = new ExecuteBridge(this.registry, (name, args) => this.call(name, args));
     const context = {

@@ -3,15 +3,17 @@
 import { resolve } from "node:path";
 import { checkWorkspace, type CheckFinding, type CheckReport } from "../../check/check-workspace.ts";
 import { findConfigDir } from "../../config/workspace.ts";
+import { parseAgent } from "../../session/session-spec.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { rebaseOnPaths, startSession } from "../open-session.ts";
 
-const HELP = `Usage: bun trailblaze check [trail-file|dir]... [--config DIR] [--target ID] [--strict] [--json]
+const HELP = `Usage: bun trailblaze check [trail-file|dir]... [--config DIR] [--target ID] [--agent host|on-device] [--strict] [--json]
 
 Checks a workspace in one pass without running a step: loads every target, toolset and trail,
-starts each target's servers once for every driver and agent mode its trails use (the host
-agent when no trail uses the target; on-device servers run in QuickJS), and reports:
+starts each target's servers once for every driver and agent mode its trails use, and in each
+agent mode the target can run in (on-device when it has a script not marked requiresHost; on-device
+servers run in QuickJS), and reports:
   - configuration errors (with file:line:col) and trail files that do not parse;
   - tool names that break the wire rule ^[a-zA-Z0-9_-]{1,64}$ (errors), the naming convention
     or the 60-character margin (warnings), and [TrailmapScopingCheck] warnings;
@@ -27,6 +29,7 @@ Options:
   --config DIR          trailblaze-config folder (default: $TRAILBLAZE_CONFIG_DIR, else the
                         nearest trailblaze-config/ above the working directory)
   --target ID           check only this target, with every trail run against it
+  --agent MODE          check only host or on-device sessions (every trail runs in that mode)
   --strict              count warnings as errors
   --json                print one JSON document: {ok, configDir, targets, toolsets, trails,
                         sessions, findings: [{severity, kind, message, file?, line?, col?,
@@ -70,6 +73,7 @@ export const checkCommand: Command = {
     const { values, positionals } = parseCommandArgs("check", argv, {
       config: { type: "string" },
       target: { type: "string" },
+      agent: { type: "string" },
       strict: { type: "boolean" },
       json: { type: "boolean" },
       logs: { type: "string" },
@@ -83,6 +87,7 @@ export const checkCommand: Command = {
         env: at.env,
         paths,
         ...(values.target !== undefined ? { target: values.target } : {}),
+        ...(values.agent !== undefined ? { agent: parseAgent(values.agent) } : {}),
         ...(values.strict ? { strict: true } : {}),
         ...(values.logs !== undefined ? { logsDir: resolve(io.cwd, values.logs) } : {}),
       },
