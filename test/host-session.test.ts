@@ -215,11 +215,11 @@ describe("lifecycle", () => {
     );
   });
 
-  test("without bun or node on PATH the session fails with the runtime message", async () => {
+  test("without bun or node on PATH, servers run with the bun that runs the CLI", async () => {
     const empty = tempDir("empty-path");
-    const run = await cli(["tools", "--target", "fixture", "--logs", logs], { cwd: HOST, env: { PATH: empty } });
-    expect(run.code).toBe(2);
-    expect(run.stderr).toBe("error: No compatible TypeScript runtime found on PATH. Install bun (https://bun.sh) or Node with tsx.\n");
+    const run = await cli(["call", "fixture_env", "--target", "fixture", "--logs", logs, "--json"], { cwd: HOST, env: { PATH: empty } });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).result.structuredContent).toMatchObject({ runtime: "bun" });
   });
 
   test("the node + tsx fallback runs the same server", async () => {
@@ -251,5 +251,15 @@ describe("CLI as a subprocess", () => {
     );
     expect(run).toEqual({ code: 0, stdout: "✓ fixture_echo: echo: hi\n", stderr: expect.any(String) });
     expect(existsSync(join(logs, "cli-ok"))).toBe(true);
+  });
+});
+
+describe("the node runtime", () => {
+  test("runs ESM TypeScript with top-level await in a folder whose package.json says CommonJS", async () => {
+    const dir = join(REPO, "fixtures/cjs-folder");
+    const run = await cli(["call", "cjs_greet", "--json", "--logs", logs], { cwd: dir, env: { TRAILBLAZE_RUNTIME: "node" } });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).result).toMatchObject({ status: "success", message: "hello from a commonjs folder" });
   });
 });

@@ -24,7 +24,7 @@ function onlyOnPath(name: string, target: string): string {
 }
 const runtimes: Record<"bun" | "node", Runtime> = {
   bun: await detectRuntime({ PATH: onlyOnPath("bun", process.execPath) }),
-  node: await detectRuntime({ PATH: onlyOnPath("node", nodeBinary) }),
+  node: await detectRuntime({ PATH: onlyOnPath("node", nodeBinary) }, { runningBun: null }),
 };
 
 function transportFor(fixture: string, runtime: Runtime, options: Partial<ProcessTransportOptions> = {}): ProcessTransport {

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BundleError } from "../errors.ts";
-import { BuildCache } from "./build-cache.ts";
+import { BuildCache, writeAtomically } from "./build-cache.ts";
 
 /** Bump when the build settings below change. */
 const HOST_BUNDLER_VERSION = 1;
@@ -60,4 +60,52 @@ export async function hostBundle(script: string, cwd: string): Promise<HostBundl
   const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(input)).filter((input) => existsSync(input));
   cache.store({ file: output.path, warnings: [] }, inputs.sort());
   return { file: output.path, cached: false };
+}
+
+/** Bump when the node build settings below change. */
+const NODE_BUNDLER_VERSION = 1;
+
+/**
+ * For the node fallback: the script as one ESM `.mjs` file built by esbuild (cached like the bun
+ * bundle in `.cache/trailblaze-node-bundles`), run with `node --enable-source-maps` so stack
+ * traces name the author's files. Being `.mjs`, it runs as ESM with top-level `await` whatever the
+ * nearest package.json says (tsx would follow a `"type": "commonjs"` there and fail).
+ */
+export async function nodeBundle(script: string, cwd: string): Promise<HostBundle> {
+  const { build, version } = await import("esbuild");
+  const cache = new BuildCache(resolve(cwd, ".cache/trailblaze-node-bundles"), script, JSON.stringify({ NODE_BUNDLER_VERSION, script, esbuild: version }));
+  const hit = cache.lookup();
+  if (hit) return { file: hit.file, cached: true };
+  const dir = dirname(script);
+  const file = join(cache.cacheDir, `${cache.stem}.mjs`);
+  let result;
+  try {
+    result = await build({
+      entryPoints: [script],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      outfile: file,
+      sourcemap: "linked",
+      write: false,
+      metafile: true,
+      logLevel: "silent",
+      // Bundled CommonJS packages may call require(); ESM output has none of its own.
+      banner: { js: 'import { createRequire as __trailblazeRequire } from "node:module"; const require = __trailblazeRequire(import.meta.url);' },
+      define: {
+        "import.meta.url": JSON.stringify(pathToFileURL(script).href),
+        "import.meta.filename": JSON.stringify(script),
+        "import.meta.dirname": JSON.stringify(dir),
+      },
+    });
+  } catch (error) {
+    const errors = (error as { errors?: { text: string }[] }).errors;
+    const why = errors?.map((e) => e.text).join("; ") ?? String(error);
+    throw new BundleError(`Cannot precompile ${relative(cwd, script) || script} for node: ${why}`, { cause: error });
+  }
+  for (const output of result.outputFiles) writeAtomically(output.path, output.text);
+  const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(cwd, input)).filter((input) => existsSync(input));
+  cache.store({ file, warnings: [] }, inputs.sort());
+  return { file, cached: false };
 }

@@ -4,13 +4,13 @@
 
 import { dirname } from "node:path";
 import { stderrLogFile } from "../core/log-layout.ts";
-import { detectRuntime, explainStartupFailure } from "../transports/stdio/runtime.ts";
+import { detectRuntime, explainStartupFailure, type Runtime } from "../transports/stdio/runtime.ts";
 import { ProcessTransport } from "../transports/stdio/process-transport.ts";
 import type { ResolvedServer } from "../config/script-paths.ts";
 import { McpConnection } from "./mcp-connection.ts";
 import { expandCommand } from "./expand-vars.ts";
 import type { LaunchContext, LaunchSpec, LaunchedServer, Launcher } from "./launch.ts";
-import { hostBundle } from "../bundle/host-bundle.ts";
+import { hostBundle, nodeBundle } from "../bundle/host-bundle.ts";
 import { BundleError } from "../errors.ts";
 
 /** The public env contract (scope record, "Environment contract"), layered over the parent env. */
@@ -32,17 +32,20 @@ function commandEnv(spec: LaunchSpec): Record<string, string> {
 }
 
 /**
- * What bun runs for a script: its precompiled bundle (unless TRAILBLAZE_PRECOMPILE=0), or the
- * source when precompiling fails, with a note saying why.
+ * The command line for a script: bun runs its precompiled bundle, node an ESM bundle with source
+ * maps (unless TRAILBLAZE_PRECOMPILE=0); when precompiling fails, the source (node through tsx),
+ * with a note saying why.
  */
-async function runnableScript(script: string, spec: LaunchSpec, context: LaunchContext): Promise<string> {
-  if (spec.env.TRAILBLAZE_PRECOMPILE === "0" || typeof Bun === "undefined") return script;
+async function scriptArgs(runtime: Runtime, script: string, spec: LaunchSpec, context: LaunchContext): Promise<string[]> {
+  if (spec.env.TRAILBLAZE_PRECOMPILE === "0") return runtime.argsFor(script);
   try {
-    return (await hostBundle(script, spec.root)).file;
+    if (runtime.kind === "node") return ["--enable-source-maps", (await nodeBundle(script, spec.root)).file];
+    if (typeof Bun === "undefined") return runtime.argsFor(script);
+    return runtime.argsFor((await hostBundle(script, spec.root)).file);
   } catch (error) {
     if (!(error instanceof BundleError)) throw error;
     context.onNotice?.(`${error.message}; running it from source`);
-    return script;
+    return runtime.argsFor(script);
   }
 }
 
@@ -54,9 +57,12 @@ async function spawnPlan(
 ): Promise<{ command: string; args: string[]; cwd: string; env: Record<string, string | undefined> }> {
   if (server.kind === "script") {
     const runtime = await detectRuntime(spec.env);
+    if (runtime.fellBack) {
+      context.onNotice?.("no bun was found on PATH: script servers run with node (slower to start); install bun or run trailblaze with bun");
+    }
     return {
       command: runtime.command,
-      args: runtime.argsFor(runtime.kind === "bun" ? await runnableScript(server.script, spec, context) : server.script),
+      args: await scriptArgs(runtime, server.script, spec, context),
       cwd: dirname(server.script),
       env: { ...spec.env, ...trailblazeEnv(spec, server.script) },
     };

@@ -14,8 +14,10 @@ export type RuntimeKind = "bun" | "node";
 /** How to run a TypeScript MCP server file. */
 export interface Runtime {
   readonly kind: RuntimeKind;
-  /** Absolute path of the executable found on PATH. */
+  /** Absolute path of the executable found on PATH (or the bun running this process). */
   readonly command: string;
+  /** True when node + tsx runs the servers because no bun was found: slower, worth a note. */
+  readonly fellBack?: boolean;
   /** Arguments that make `command` run `script` (resolved to an absolute path). */
   argsFor(script: string): string[];
 }
@@ -27,6 +29,11 @@ export interface DetectRuntimeOptions {
    * from any working directory. `tsx` on PATH is tried after it.
    */
   resolveTsxFrom?: string;
+  /**
+   * The bun executable running this process, used when no bun is on PATH. Default
+   * `process.execPath` under Bun, else none; `null` turns it off (tests of the PATH search).
+   */
+  runningBun?: string | null;
 }
 
 export const NO_RUNTIME_MESSAGE =
@@ -36,7 +43,7 @@ const cache = new Map<string, Promise<Runtime>>();
 
 /**
  * Picks the runtime for TypeScript MCP servers, in this order:
- * 1. `bun` on PATH → `bun run --no-install --no-orphans <file>` (`--no-install`: a missing package
+ * 1. `bun` on PATH, else the bun running this process → `bun run --no-install --no-orphans <file>` (`--no-install`: a missing package
  *    is an error, never a silent download; authors run their own `bun install`. `--no-orphans`: the
  *    server exits when its parent dies, even by SIGKILL, and takes its own children with it).
  * 2. `node` on PATH with a resolvable `tsx` → `node --import <tsx loader URL> <file>`.
@@ -53,26 +60,27 @@ export function detectRuntime(
   const path = env.PATH ?? "";
   const forced = env.TRAILBLAZE_RUNTIME ?? "";
   const tsxFrom = options.resolveTsxFrom ?? import.meta.dirname;
-  const key = JSON.stringify([path, forced, tsxFrom]);
+  const runningBun = options.runningBun === undefined ? (typeof Bun === "undefined" ? null : process.execPath) : options.runningBun;
+  const key = JSON.stringify([path, forced, tsxFrom, runningBun]);
   let found = cache.get(key);
   if (!found) {
-    found = detect(path, forced, tsxFrom);
+    found = detect(path, forced, tsxFrom, runningBun);
     cache.set(key, found);
     found.catch(() => cache.delete(key));
   }
   return found;
 }
 
-async function detect(path: string, forced: string, tsxFrom: string): Promise<Runtime> {
+async function detect(path: string, forced: string, tsxFrom: string, runningBun: string | null): Promise<Runtime> {
   if (forced !== "" && forced !== "bun" && forced !== "node") {
     throw new RuntimeNotFoundError(`TRAILBLAZE_RUNTIME must be "bun" or "node" (or unset), got "${forced}"`);
   }
   if (forced !== "node") {
-    const bun = await findOnPath("bun", path);
+    const bun = (await findOnPath("bun", path)) ?? runningBun;
     if (bun) return bunRuntime(bun);
     if (forced === "bun") {
       throw new RuntimeNotFoundError(
-        `TRAILBLAZE_RUNTIME=bun but bun was not found on PATH. Install bun (https://bun.sh) or unset TRAILBLAZE_RUNTIME.`,
+        `TRAILBLAZE_RUNTIME=bun but bun was not found on PATH (and this process does not run under bun). Install bun (https://bun.sh) or unset TRAILBLAZE_RUNTIME.`,
       );
     }
   }
@@ -92,15 +100,15 @@ async function detect(path: string, forced: string, tsxFrom: string): Promise<Ru
         `Install it with \`npm install -g tsx\`, or install bun (https://bun.sh).`,
     );
   }
-  return nodeRuntime(node, pathToFileURL(loader).href);
+  return nodeRuntime(node, pathToFileURL(loader).href, forced !== "node");
 }
 
 function bunRuntime(command: string): Runtime {
   return { kind: "bun", command, argsFor: (script) => ["run", "--no-install", "--no-orphans", resolve(script)] };
 }
 
-function nodeRuntime(command: string, loaderUrl: string): Runtime {
-  return { kind: "node", command, argsFor: (script) => ["--import", loaderUrl, resolve(script)] };
+function nodeRuntime(command: string, loaderUrl: string, fellBack: boolean): Runtime {
+  return { kind: "node", command, fellBack, argsFor: (script) => ["--import", loaderUrl, resolve(script)] };
 }
 
 /** Absolute path of an executable regular file called `name` in one of PATH's directories. */
