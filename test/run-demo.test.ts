@@ -215,3 +215,22 @@ describe("from a subfolder of the workspace", () => {
     expect(run.stdout).toContain("\n1 passed, 0 failed, 1 unverified step (1 trail)");
   });
 });
+
+describe("a reader that closes the pipe early (run … | head -1)", () => {
+  test("the CLI stops quietly: no EPIPE trace, the exit status it earned", async () => {
+    const child = Bun.spawn([process.execPath, join(REPO, "src/cli/main.ts"), "run", "trails", "--logs", tempDir("epipe-logs")], {
+      cwd: DEMO,
+      env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const reader = child.stdout.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toStartWith("trails/");
+    await reader.cancel();
+    const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+    expect(stderr).not.toContain("EPIPE");
+    expect(stderr).not.toContain("internal error");
+    expect(code).toBe(0);
+  });
+});

@@ -66,6 +66,13 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 }
 
 if (import.meta.main) {
+  // A reader that went away (`trailblaze run … | head -1`) is not an error of ours: stop writing,
+  // keep the exit status the command earns.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+    });
+  }
   const io: CliIO = {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
