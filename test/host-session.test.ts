@@ -263,3 +263,13 @@ describe("the node runtime", () => {
     expect(JSON.parse(run.stdout).result).toMatchObject({ status: "success", message: "hello from a commonjs folder" });
   });
 });
+
+describe("call of a tool the session does not register", () => {
+  test("explains the filter, as run does, and exits 2", async () => {
+    const filtered = await cli(["call", "fixture_iosOnly", "--target", "fixture", "--logs", logs], { cwd: HOST });
+    expect(filtered.code).toBe(2);
+    expect(filtered.stderr).toContain(
+      'error: call: fixture_iosOnly is not registered in this session: _meta["trailblaze/supportedPlatforms"] of tools/primary.ts excluded it (supports platforms [ios], session platform is android)\n',
+    );
+  });
+});

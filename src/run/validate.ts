@@ -11,11 +11,13 @@ import type { AgentMode } from "../core/server-kinds.ts";
 import type { TrailPlan } from "./plan.ts";
 import type { TrailProblem } from "./run-types.ts";
 
-/** Why `name` is not in the registry, as one sentence. */
-export function missingToolMessage(name: string, registry: ToolRegistry, agent: AgentMode): string {
+/** Why `name` is not in the registry, as one sentence (`byTrail`: worded for a trail's reference). */
+export function missingToolMessage(name: string, registry: ToolRegistry, agent: AgentMode, byTrail = true): string {
   const skipped = registry.findSkipped(name);
   if (skipped?.reason === META_KEYS.requiresHost && agent === "on-device") {
-    return `this trail references ${name}, which is host-only and not registered in this on-device session`;
+    return byTrail
+      ? `this trail references ${name}, which is host-only and not registered in this on-device session`
+      : `${name} is host-only (_meta["${skipped.reason}"] of ${skipped.source}) and not registered in this on-device session; call it with --agent host`;
   }
   if (skipped) {
     return `${name} is not registered in this session: _meta["${skipped.reason}"] of ${skipped.source} excluded it (${skipped.detail})`;
@@ -25,7 +27,10 @@ export function missingToolMessage(name: string, registry: ToolRegistry, agent: 
   const hint = near.length > 0
     ? `closest registered: ${near.join(", ")}`
     : `no registered tool has a similar name (\`bun trailblaze tools\` lists the ${names.length} registered tools)`;
-  return `${name} is not registered in this session; ${hint}`;
+  // Servers that never started (a host-only script on-device): their tools are unknown, not absent.
+  const unstarted = registry.skipped().filter((s) => s.name === "*").map((s) => `${s.source} (${s.detail})`);
+  const note = unstarted.length > 0 ? `; not started in this session, so their tools are unknown: ${unstarted.join(", ")}` : "";
+  return `${name} is not registered in this session; ${hint}${note}`;
 }
 
 /**

@@ -7,6 +7,7 @@ import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../../session/session-
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { openSession } from "../open-session.ts";
+import { missingToolMessage } from "../../run/validate.ts";
 
 const HELP = `Usage: bun trailblaze call <tool> [--args JSON] [session flags] [--json]
 
@@ -63,7 +64,9 @@ export const callCommand: Command = {
     }
 
     await using session = await openSession(values, io);
-    const result = await session.dispatcher.dispatch(tool, args, timeoutMs === undefined ? {} : { timeoutMs });
+    // A tool the session does not have is explained as `run` explains it (a filter, a skipped server, close names).
+    if (!session.registry.has(tool)) throw new UsageError(`call: ${missingToolMessage(tool, session.registry, session.spec.agent, false)}`);
+    const result = await session.call(tool, args, timeoutMs === undefined ? {} : { timeoutMs });
     io.stdout(values.json ? `${JSON.stringify({ tool, result: resultToJson(result) }, null, 2)}\n` : resultText(tool, result));
     return isSuccess(result) ? 0 : 1;
   },
