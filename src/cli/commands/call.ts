@@ -64,8 +64,10 @@ export const callCommand: Command = {
     }
 
     await using session = await openSession(values, io);
-    // A tool the session does not have is explained as `run` explains it (a filter, a skipped server, close names).
-    if (!session.registry.has(tool)) throw new UsageError(`call: ${missingToolMessage(tool, session.registry, session.spec.agent, false)}`);
+    // A tool a filter or a skipped server kept out is explained as `run` explains it; a name no
+    // source has is the dispatcher's "Unknown tool" with close names.
+    const keptOut = session.registry.findSkipped(tool) ?? session.registry.skipped().find((s) => s.name === "*");
+    if (!session.registry.has(tool) && keptOut) throw new UsageError(`call: ${missingToolMessage(tool, session.registry, session.spec.agent, false)}`);
     const result = await session.call(tool, args, timeoutMs === undefined ? {} : { timeoutMs });
     io.stdout(values.json ? `${JSON.stringify({ tool, result: resultToJson(result) }, null, 2)}\n` : resultText(tool, result));
     return isSuccess(result) ? 0 : 1;
