@@ -207,3 +207,15 @@ describe("bun trailblaze check", () => {
     expect(none.stderr).toStartWith("error: ");
   });
 });
+
+describe("TRAILBLAZE_NAMING_WARNINGS=off", () => {
+  test("silences the advisory naming warnings of tools and run; errors stay", async () => {
+    const dir = demoCopy("naming-off");
+    write(dir, "tools/myapp/extra.ts", SERVER(`server.registerTool("resetEverything", { description: "unscoped" }, ok);`));
+    edit(dir, "trailblaze-config/targets/myapp.yaml", "  - script: ./tools/myapp/data.ts\n", "  - script: ./tools/myapp/data.ts\n  - script: ./tools/myapp/extra.ts\n");
+    write(dir, "trailblaze-config/targets/legacy_app.yaml", "id: legacy_app\n");
+    const quiet = await cli(["tools", "--target", "myapp", "--json"], { cwd: dir, env: { TRAILBLAZE_NAMING_WARNINGS: "off" } });
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe("");
+  });
+});

@@ -6,6 +6,7 @@ import { dirname, relative, resolve } from "node:path";
 import { configDirAbove } from "../config/config-dir.ts";
 import { findConfigDir, formatWarnings, loadWorkspace, type Workspace } from "../config/workspace.ts";
 import { ConfigNotFoundError } from "../errors.ts";
+import { SCOPING_TAG } from "../core/tool-names.ts";
 import { Session, type SessionOptions } from "../session/session.ts";
 import { resolveSessionSpec, type SessionFlags, type SessionSpec, type TrailSessionHints } from "../session/session-spec.ts";
 import type { CliIO } from "./command.ts";
@@ -49,8 +50,16 @@ export async function rebaseOnPaths(
 export async function loadCliWorkspace(flags: { config?: string | undefined }, io: CliIO): Promise<Workspace> {
   const configDir = await findConfigDir({ flag: flags.config, env: io.env.TRAILBLAZE_CONFIG_DIR, cwd: io.cwd });
   const workspace = await loadWorkspace(configDir, { cwd: io.cwd });
-  for (const warning of formatWarnings(workspace)) io.stderr(`${warning}\n`);
+  for (const warning of formatWarnings(workspace)) {
+    if (namingWarningsOff(io.env) && warning.includes(SCOPING_TAG)) continue;
+    io.stderr(`${warning}\n`);
+  }
   return workspace;
+}
+
+/** `TRAILBLAZE_NAMING_WARNINGS=off` silences the advisory naming warnings (convention, length, [TrailmapScopingCheck]). */
+export function namingWarningsOff(env: Record<string, string | undefined>): boolean {
+  return env.TRAILBLAZE_NAMING_WARNINGS === "off";
 }
 
 /** Starts a session for a resolved spec, tracked by the reaper until it is closed. */
@@ -58,7 +67,7 @@ export async function startSession(spec: SessionSpec, io: CliIO, options: StartS
   const session = await Session.start(spec, {
     ...(options.builtins ? { builtins: options.builtins } : {}),
     ...(options.onCall ? { onCall: options.onCall } : {}),
-    ...(options.onNameWarning ? { onNameWarning: options.onNameWarning } : {}),
+    ...(options.onNameWarning ? { onNameWarning: options.onNameWarning } : namingWarningsOff(io.env) ? { onNameWarning: () => {} } : {}),
     onWarning: options.onWarning ?? ((message) => io.stderr(`warning: ${message}\n`)),
     onNotice: options.onNotice ?? ((message) => io.stderr(`note: ${message}\n`)),
   });
