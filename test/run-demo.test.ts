@@ -234,3 +234,10 @@ describe("a reader that closes the pipe early (run … | head -1)", () => {
     expect(code).toBe(0);
   });
 });
+
+describe("a bad session flag", () => {
+  test("is reported once, before any trail, with exit 2", async () => {
+    const run = await cli(["run", "trails", "--screen", "abc"], { cwd: DEMO });
+    expect(run).toEqual({ code: 2, stdout: "", stderr: 'error: --screen expects WIDTHxHEIGHT in pixels, e.g. 1080x2400; got "abc"\n' });
+  });
+});

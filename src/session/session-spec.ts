@@ -173,6 +173,28 @@ export function generateSessionId(now = new Date()): string {
   return `${stamp}-${randomBytes(3).toString("hex")}`;
 }
 
+/**
+ * Checks the session flags that do not depend on a workspace or a trail (driver, agent, screen,
+ * memory, session id) and the timeouts in `env`, so a command reports a bad one once, up front,
+ * rather than once per session. Throws UsageError.
+ */
+export function checkSessionFlags(flags: SessionFlags, env: Record<string, string | undefined>): void {
+  if (flags.driver !== undefined) resolveDriver(flags.driver, "--driver");
+  if (flags.agent !== undefined) parseAgent(flags.agent);
+  if (flags.screen !== undefined) parseScreen(flags.screen);
+  for (const entry of flags.memory ?? []) parseKeyValue("--memory", entry);
+  const id = flags["session-id"];
+  if (id !== undefined) checkSessionId(id);
+  positiveMs(env.TRAILBLAZE_HANDSHAKE_TIMEOUT_MS, 60_000);
+  positiveMs(env.TRAILBLAZE_CALL_TIMEOUT_MS, 60_000);
+}
+
+function checkSessionId(id: string): void {
+  if (!/^[A-Za-z0-9._-]+$/.test(id)) {
+    throw new UsageError(`--session-id may use letters, digits, ".", "_" and "-" only (it names a folder); got "${id}"`);
+  }
+}
+
 export function resolveSessionSpec(
   workspace: Workspace,
   flags: SessionFlags,
@@ -196,9 +218,7 @@ export function resolveSessionSpec(
     memory[key] = value;
   }
   const id = flags["session-id"] ?? generateSessionId();
-  if (!/^[A-Za-z0-9._-]+$/.test(id)) {
-    throw new UsageError(`--session-id may use letters, digits, ".", "_" and "-" only (it names a folder); got "${id}"`);
-  }
+  checkSessionId(id);
   return {
     id,
     cwd: context.cwd,

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ConfigError, ConfigNotFoundError, UsageError, type ConfigProblem } from "../../errors.ts";
 import type { Workspace } from "../../config/workspace.ts";
-import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP, parseKeyValue } from "../../session/session-spec.ts";
+import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP, checkSessionFlags, parseKeyValue } from "../../session/session-spec.ts";
 import { discoverTrails } from "../../trail/discover.ts";
 import { readTrailFiles } from "../../trail/trail-file.ts";
 import { listTrail } from "../../run/list-plans.ts";
@@ -132,6 +132,7 @@ export const runCommand: Command = {
     const args = Object.fromEntries(parsePairs("--arg", values.arg));
     const output = values.output === undefined ? undefined : resolve(rawIo.cwd, values.output);
 
+    checkSessionFlags(values, rawIo.env);
     const rebased = await rebaseOnPaths(values, positionals, onceStderr(rawIo));
     const io = rebased.io;
     const files = await discoverTrails(rebased.paths, io.cwd);
