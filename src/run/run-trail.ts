@@ -69,6 +69,8 @@ export class TrailRun {
   readonly trail: Trail;
   readonly #options: TrailRunOptions;
   readonly #startedAt = new Date();
+  /** Whether the trail has begun (so an interrupt reports it as cut short, not as never started). */
+  started = false;
   readonly #t0 = performance.now();
   readonly #steps: StepReport[] = [];
   #session: SessionInfo | undefined;
@@ -93,13 +95,14 @@ export class TrailRun {
     const steps = [...this.#steps];
     const current = this.#current;
     if (current) {
-      steps.push(this.#stepReport(current, "failed", { message: reason }));
+      steps.push(this.#stepReport(current, "interrupted", { message: reason }));
     }
     return this.#report("error", { error: reason, steps });
   }
 
   async run(): Promise<TrailReport> {
     const { observer, index } = this.#options;
+    this.started = true;
     observer.trailStarted?.({ file: this.file, id: this.trail.id, ...(this.trail.title ? { title: this.trail.title } : {}), index });
     let report: TrailReport;
     try {

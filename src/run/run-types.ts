@@ -9,7 +9,7 @@ export type TrailStatus = "passed" | "failed" | "error" | "skipped";
  * `skipped`: not reached because an earlier step failed (or the run was interrupted).
  * `unverified`: nothing failed, but a check could not be made (a screen check with no screen loaded).
  */
-export type StepStatus = "passed" | "failed" | "skipped" | "unverified";
+export type StepStatus = "passed" | "failed" | "skipped" | "unverified" | "interrupted";
 
 export interface ToolCallReport {
   name: string;

@@ -169,7 +169,9 @@ export const runCommand: Command = {
     const stopListening = onInterrupt((signal) => {
       interrupted = true;
       suite.abort();
-      emit(suite.snapshot(`interrupted by ${signal}`));
+      const reason = `interrupted by ${signal}`;
+      list.interrupted(suite.cutShort(reason));
+      emit(suite.snapshot(reason));
     });
     let run: RunReport;
     try {

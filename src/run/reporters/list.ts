@@ -34,6 +34,7 @@ export class ListReporter implements RunObserver {
   readonly #out: (text: string) => void;
   readonly #live: boolean;
   readonly #c: ReturnType<typeof painter>;
+  #stopped = false;
 
   constructor(out: (text: string) => void, options: ListReporterOptions = {}) {
     this.#out = out;
@@ -42,14 +43,32 @@ export class ListReporter implements RunObserver {
   }
 
   trailStarted(trail: { file: string; id: string; title?: string }): void {
-    if (this.#live) this.#out(`${this.#header(trail)}\n`);
+    if (this.#live && !this.#stopped) this.#out(`${this.#header(trail)}\n`);
   }
 
   stepFinished(trail: { file: string }, step: StepReport): void {
-    if (this.#live) this.#out(this.#step(step, trail.file));
+    if (this.#live && !this.#stopped) this.#out(this.#step(step, trail.file));
+  }
+
+  /**
+   * The run was interrupted: finishes the blocks of the trails it cut short (their interrupted
+   * step, their footer) so the summary that follows comes after them, then prints nothing more.
+   */
+  interrupted(cutShort: readonly TrailReport[]): void {
+    if (this.#stopped) return;
+    for (const report of cutShort) {
+      if (this.#live) {
+        const rest = report.steps.filter((s) => s.status === "interrupted" || s.status === "skipped").map((s) => this.#step(s, report.file)).join("");
+        this.#out(`${rest}${this.#footer(report)}\n`);
+      } else {
+        this.#out(this.formatTrail(report));
+      }
+    }
+    this.#stopped = true;
   }
 
   trailFinished(report: TrailReport): void {
+    if (this.#stopped) return;
     if (this.#live) {
       const notRun = report.steps.filter((s) => s.status === "skipped").map((s) => this.#step(s, report.file)).join("");
       this.#out(`${notRun}${this.#footer(report)}\n`);
@@ -96,6 +115,7 @@ export class ListReporter implements RunObserver {
     const tag = step.kind === "step" ? "" : c.dim(`[${step.kind}] `);
     const title = oneLine(step.title, 100);
     if (step.status === "skipped") return `  ${c.yellow("-")} ${tag}${title} ${c.dim("(not run)")}\n`;
+    if (step.status === "interrupted") return `  ${c.yellow("!")} ${tag}${title} ${c.dim(`(interrupted after ${formatDuration(step.durationMs)})`)}\n`;
     const mark = step.status === "passed" ? c.green("✓") : step.status === "unverified" ? c.yellow("⚠") : c.red("✗");
     const lines = [`  ${mark} ${tag}${title} ${c.dim(`(${formatDuration(step.durationMs)})`)}`];
     for (const tool of step.tools) {
