@@ -41,10 +41,11 @@ describe("init-tool scaffolds a working tool", () => {
       code: 0,
       stderr: "",
       stdout:
-        "Created tools/myapp/applyCoupon.ts                         MCP server with the tool myapp_applyCoupon\n" +
+        "Created tools/myapp/applyCoupon.ts                         its MCP server\n" +
         "Created tools/myapp/applyCoupon.test.ts                    its test\n" +
         "Created trailblaze-config/toolsets/myapp_applyCoupon.yaml  toolset myapp_applyCoupon\n" +
         "Updated trailblaze-config/targets/myapp.yaml               mcp_servers += ./tools/myapp/applyCoupon.ts; tool_sets += myapp_applyCoupon (android, ios, web)\n" +
+        "Created tsconfig.json                                      for editors and tsc\n" +
         "\nNext:\n" +
         "  bun test tools/myapp/applyCoupon.test.ts\n" +
         `  bun trailblaze call myapp_applyCoupon --target myapp --args '{"text":"hi"}'                     # host agent: bun subprocess\n` +
@@ -101,16 +102,19 @@ platforms:
     expect(tools.toolsets.find((t: { id: string }) => t.id === "myapp_applyCoupon")).toMatchObject({ active: true, tools: ["myapp_applyCoupon"] });
   });
 
-  test("--toolset adds to an existing toolset YAML (comments kept); --dir and a platform name are honoured", async () => {
+  test("--toolset adds to an existing toolset YAML (comments kept); --dir and a platform name are honoured (ios tools only on ios)", async () => {
     const ws = workspace();
     const run = await cli(["init-tool", "myapp_ios_resetKeychain", "--toolset", "myapp_login", "--dir", "tools/ios"], { cwd: ws });
     expect(run.code).toBe(0);
     expect(run.stdout.split("\n").slice(0, 4)).toEqual([
-      "Created tools/ios/ios_resetKeychain.ts               MCP server with the tool myapp_ios_resetKeychain",
+      "Created tools/ios/ios_resetKeychain.ts               its MCP server",
       "Created tools/ios/ios_resetKeychain.test.ts          its test",
       "Updated trailblaze-config/toolsets/myapp_login.yaml  tools += myapp_ios_resetKeychain",
-      "Updated trailblaze-config/targets/myapp.yaml         mcp_servers += ./tools/ios/ios_resetKeychain.ts; tool_sets += myapp_login (web)",
+      // The target lists myapp_login on android and ios already, and an ios tool is not added for web.
+      "Updated trailblaze-config/targets/myapp.yaml         mcp_servers += ./tools/ios/ios_resetKeychain.ts",
     ]);
+    expect(read(ws, "tools/ios/ios_resetKeychain.ts")).toContain('"trailblaze/supportedPlatforms": ["ios"], // the name says ios: registered on ios sessions only');
+    expect(run.stdout).toContain(`bun trailblaze call myapp_ios_resetKeychain --target myapp --driver ios-host --args '{"text":"hi"}'`);
     expect(read(ws, "trailblaze-config/toolsets/myapp_login.yaml")).toBe(
       "# Login helpers.\nid: myapp_login\ndescription: Log in and out of the example app\ntools:\n  - myapp_logIn # the only tool so far\n  - myapp_ios_resetKeychain\n",
     );
@@ -121,7 +125,7 @@ platforms:
     const run = await cli(["init-tool", "myapp_openCart"], { cwd: join(ws, "tools/myapp") });
     expect(run.code).toBe(0);
     expect(run.stdout.split("\n").slice(0, 4)).toEqual([
-      "Created openCart.ts                                           MCP server with the tool myapp_openCart",
+      "Created openCart.ts                                           its MCP server",
       "Created openCart.test.ts                                      its test",
       "Created ../../trailblaze-config/toolsets/myapp_openCart.yaml  toolset myapp_openCart",
       "Updated ../../trailblaze-config/targets/myapp.yaml            mcp_servers += ./tools/myapp/openCart.ts; tool_sets += myapp_openCart (android, ios, web)",

@@ -38,6 +38,10 @@ export function toolName(input: string, targetId: string): ToolName {
 
 /** The MCP server file: a standard McpServer + StdioServerTransport using @trailblaze/scripting. */
 export function serverTemplate(tool: ToolName, targetId: string): string {
+  const platform = platformOfTool(tool);
+  const platforms = platform
+    ? `      "trailblaze/supportedPlatforms": ["${platform}"], // the name says ${platform}: registered on ${platform} sessions only`
+    : `      // "trailblaze/supportedPlatforms": ["android", "ios"],`;
   return `// ${tool.name}: TODO one line on what this tool does. A standard MCP server: it runs as a bun
 // subprocess with the host agent and, bundled, inside QuickJS with the on-device agent.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -54,7 +58,7 @@ server.registerTool(
     inputSchema: { text: z.string().describe("TODO: describe each argument for the LLM") },
     _meta: {
       // "trailblaze/requiresHost": true, // uses fetch, fs, child_process …: host agent only
-      // "trailblaze/supportedPlatforms": ["ANDROID", "IOS"],
+${platforms}
     } satisfies TrailblazeToolMeta,
   },
   async ({ text }, extra) => {
@@ -149,11 +153,17 @@ export interface TargetEdit {
   platforms: string[];
 }
 
+/** `myapp_ios_resetKeychain` → `ios`: the platform a `<targetId>_<platform>_<verbNoun>` name is for. */
+export function platformOfTool(tool: ToolName): "android" | "ios" | "web" | undefined {
+  const first = tool.local.split("_")[0];
+  return first === "android" || first === "ios" || first === "web" ? first : undefined;
+}
+
 /**
- * Adds `- script: <script>` to `mcp_servers` and the toolset to every platform's `tool_sets`
- * (creating either list when missing), keeping the file's comments and layout.
+ * Adds `- script: <script>` to `mcp_servers` and the toolset to the `tool_sets` of every platform
+ * (or of `only` that one), creating either list when missing, keeping the file's comments and layout.
  */
-export function addServerToTarget(text: string, file: string, script: string, toolsetId: string): TargetEdit {
+export function addServerToTarget(text: string, file: string, script: string, toolsetId: string, only?: string): TargetEdit {
   const doc = load(text, file);
   const servers = doc.get("mcp_servers", true);
   const entry = doc.createNode({ script });
@@ -165,6 +175,7 @@ export function addServerToTarget(text: string, file: string, script: string, to
   if (isMap(platformMap)) {
     for (const pair of platformMap.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+      if (only !== undefined && key.toLowerCase() !== only) continue;
       const toolSets = isMap(pair.value) ? pair.value.get("tool_sets", true) : undefined;
       if (isSeq(toolSets)) {
         if (toolSets.items.some((item) => isScalar(item) && item.value === toolsetId)) continue;
@@ -179,3 +190,18 @@ export function addServerToTarget(text: string, file: string, script: string, to
   }
   return { text: print(doc), platforms };
 }
+
+/** A tsconfig for a workspace's tool files (editors and `tsc`), written when the workspace has none. */
+export const TSCONFIG = `{
+  "compilerOptions": {
+    "target": "ES2022",
+    "module": "Preserve",
+    "moduleResolution": "bundler",
+    "strict": true,
+    "noEmit": true,
+    "allowImportingTsExtensions": true,
+    "skipLibCheck": true
+  },
+  "include": ["tools"]
+}
+`;

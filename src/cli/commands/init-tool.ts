@@ -8,7 +8,8 @@ import { findConfigDir, loadWorkspace, type TargetConfig, type Workspace } from 
 import { ScaffoldError, UsageError } from "../../errors.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
-import { addServerToTarget, addToolToToolset, serverTemplate, testTemplate, toolName, toolsetTemplate } from "./init-tool-files.ts";
+import { DEFAULT_DRIVER, parsePlatform } from "../../core/drivers.ts";
+import { addServerToTarget, platformOfTool, addToolToToolset, serverTemplate, testTemplate, toolName, toolsetTemplate, TSCONFIG } from "./init-tool-files.ts";
 
 const HELP = `Usage: bun trailblaze init-tool <name> [--target ID] [--toolset ID] [--dir DIR] [--config DIR]
 
@@ -101,9 +102,9 @@ export const initToolCommand: Command = {
     if (!existingToolset && existsSync(toolsetFile)) {
       throw new ScaffoldError(`init-tool: refusing to overwrite: ${shown(toolsetFile)} exists but does not define toolset ${toolsetId}. Nothing was written.`);
     }
-    const targetEdit = addServerToTarget(readFileSync(target.file, "utf8"), shown(target.file), script, toolsetId);
+    const targetEdit = addServerToTarget(readFileSync(target.file, "utf8"), shown(target.file), script, toolsetId, platformOfTool(tool));
     const planned: Planned[] = [
-      { path: serverFile, text: serverTemplate(tool, target.id), action: "created", note: `MCP server with the tool ${tool.name}` },
+      { path: serverFile, text: serverTemplate(tool, target.id), action: "created", note: `its MCP server` },
       { path: join(dir, `${tool.local}.test.ts`), text: testTemplate(tool), action: "created", note: "its test" },
       existingToolset
         ? { path: toolsetFile, text: addToolToToolset(readFileSync(toolsetFile, "utf8"), shown(toolsetFile), tool.name), action: "updated", note: `tools += ${tool.name}` }
@@ -115,6 +116,9 @@ export const initToolCommand: Command = {
         note: `mcp_servers += ${script}${targetEdit.platforms.length > 0 ? `; tool_sets += ${toolsetId} (${targetEdit.platforms.join(", ")})` : ""}`,
       },
     ];
+    if (!existsSync(join(root, "tsconfig.json"))) {
+      planned.push({ path: join(root, "tsconfig.json"), text: TSCONFIG, action: "created", note: "for editors and tsc" });
+    }
     for (const file of planned) {
       mkdirSync(dirname(file.path), { recursive: true });
       writeFileSync(file.path, file.text);
@@ -123,7 +127,10 @@ export const initToolCommand: Command = {
     const width = Math.max(...planned.map((f) => `${f.action} ${shown(f.path)}`.length));
     const lines = planned.map((f) => `${`${f.action[0]!.toUpperCase()}${f.action.slice(1)} ${shown(f.path)}`.padEnd(width)}  ${f.note}`);
     const at = resolve(io.cwd) === root ? "" : `cd ${shown(root)}   # the workspace root: test paths below are relative to it\n  `;
-    const args = `--target ${target.id} --args '{"text":"hi"}'`;
+    // A platform tool is called in a session of its platform.
+    const platform = platformOfTool(tool);
+    const driver = platform ? ` --driver ${DEFAULT_DRIVER[parsePlatform(platform)!]}` : "";
+    const args = `--target ${target.id}${driver} --args '{"text":"hi"}'`;
     io.stdout(
       `${lines.join("\n")}\n\nNext:\n  ${at}bun test ${relative(root, join(dir, `${tool.local}.test.ts`))}\n` +
         `  bun trailblaze call ${tool.name} ${args}                     # host agent: bun subprocess\n` +

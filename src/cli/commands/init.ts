@@ -8,7 +8,7 @@ import { TRAILMAP_ID } from "../../core/tool-names.ts";
 import { ScaffoldError, UsageError } from "../../errors.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
-import { serverTemplate, testTemplate, toolName } from "./init-tool-files.ts";
+import { serverTemplate, testTemplate, toolName, TSCONFIG } from "./init-tool-files.ts";
 
 const HELP = `Usage: trailblaze init [--target ID]
 
@@ -63,19 +63,6 @@ trail:
 `;
 }
 
-const TSCONFIG = `{
-  "compilerOptions": {
-    "target": "ES2022",
-    "module": "Preserve",
-    "moduleResolution": "bundler",
-    "strict": true,
-    "noEmit": true,
-    "allowImportingTsExtensions": true,
-    "skipLibCheck": true
-  },
-  "include": ["tools"]
-}
-`;
 
 /** package.json with the scripts the workspace needs; undefined when it already has them. */
 function packageJson(cwd: string): Planned | undefined {
