@@ -106,7 +106,7 @@ describe("bun trailblaze check", () => {
     const run = await cli(["check", "fixtures/demo/trails", "--agent", "host"], { cwd: REPO, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(
-      "Checked trailblaze-config: 1 target(s), 1 toolset(s), 4 trail file(s), 1 session(s)\n" +
+      "Checked fixtures/demo/trailblaze-config: 1 target(s), 1 toolset(s), 4 trail file(s), 1 session(s)\n" +
         "  myapp · android-ondevice-accessibility · host: 69 tools, 32 skipped, 4 trail(s)\n\n✓ no problems found\n",
     );
   });

@@ -2,7 +2,7 @@
 // flags, start servers with the right launchers, route warnings to stderr, and
 // keep the session known to the reaper until it is disposed.
 
-import { dirname, relative, resolve } from "node:path";
+import { relative } from "node:path";
 import { configDirAbove } from "../config/config-dir.ts";
 import { findConfigDir, formatWarnings, loadWorkspace, type Workspace } from "../config/workspace.ts";
 import { ConfigNotFoundError } from "../errors.ts";
@@ -20,30 +20,22 @@ export interface OpenSessionOptions extends StartSessionOptions {
 
 /**
  * `bun trailblaze run path/to/workspace/trails` from outside the workspace: when neither
- * --config, $TRAILBLAZE_CONFIG_DIR nor the working directory leads to a config folder, the one
- * above the given paths is used, and the command goes on from its workspace root (the config
- * folder's parent, where relative `script:` paths resolve) as if started there. Otherwise
- * nothing changes.
+ * --config, $TRAILBLAZE_CONFIG_DIR nor the working directory leads to a config folder, the
+ * `trailblaze-config/` above the given paths is the one to use (a note says so). Paths, reports
+ * and logs stay relative to the working directory, as typed; script paths resolve against that
+ * workspace's root whatever the working directory. Undefined when nothing changes.
  */
-export async function rebaseOnPaths(
-  flags: { config?: string | undefined },
-  paths: readonly string[],
-  io: CliIO,
-): Promise<{ io: CliIO; paths: string[] }> {
-  const unchanged = { io, paths: [...paths] };
-  if (flags.config !== undefined || io.env.TRAILBLAZE_CONFIG_DIR || paths.length === 0) return unchanged;
+export async function configAbovePaths(flags: { config?: string | undefined }, paths: readonly string[], io: CliIO): Promise<string | undefined> {
+  if (flags.config !== undefined || io.env.TRAILBLAZE_CONFIG_DIR || paths.length === 0) return undefined;
   try {
     await findConfigDir({ cwd: io.cwd });
-    return unchanged;
+    return undefined;
   } catch (error) {
     if (!(error instanceof ConfigNotFoundError)) throw error;
   }
   const configDir = await configDirAbove(paths, io.cwd);
-  if (!configDir) return unchanged;
-  const root = dirname(configDir);
-  const shown = relative(io.cwd, root) || ".";
-  io.stderr(`note: running from ${shown}, the workspace of ${relative(io.cwd, configDir)} (found above the given paths; relative script: paths resolve there)\n`);
-  return { io: { ...io, cwd: root }, paths: paths.map((path) => relative(root, resolve(io.cwd, path)) || ".") };
+  if (configDir) io.stderr(`note: using ${relative(io.cwd, configDir)}, found above the given paths\n`);
+  return configDir;
 }
 
 /** Finds and loads the workspace for `--config` / $TRAILBLAZE_CONFIG_DIR / the cwd, printing its warnings. */

@@ -6,7 +6,7 @@ import { findConfigDir } from "../../config/workspace.ts";
 import { parseAgent } from "../../session/session-spec.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
-import { rebaseOnPaths, startSession } from "../open-session.ts";
+import { configAbovePaths, startSession } from "../open-session.ts";
 
 const HELP = `Usage: bun trailblaze check [trail-file|dir]... [--config DIR] [--target ID] [--agent host|on-device] [--strict] [--json]
 
@@ -78,8 +78,9 @@ export const checkCommand: Command = {
       json: { type: "boolean" },
       logs: { type: "string" },
     });
-    const { io: at, paths } = await rebaseOnPaths(values, positionals, io);
-    const configDir = await findConfigDir({ flag: values.config, env: at.env.TRAILBLAZE_CONFIG_DIR, cwd: at.cwd });
+    const at = io;
+    const paths = positionals;
+    const configDir = (await configAbovePaths(values, positionals, io)) ?? (await findConfigDir({ flag: values.config, env: at.env.TRAILBLAZE_CONFIG_DIR, cwd: at.cwd }));
     const report = await checkWorkspace(
       {
         configDir,

@@ -18,7 +18,7 @@ import { ListReporter } from "../../run/reporters/list.ts";
 import { findReporter, REPORTERS, type Reporter } from "../../run/reporters/index.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { CliIO, Command } from "../command.ts";
-import { loadCliWorkspace, rebaseOnPaths, startSession } from "../open-session.ts";
+import { configAbovePaths, loadCliWorkspace, startSession } from "../open-session.ts";
 import { onInterrupt } from "../reaper.ts";
 
 
@@ -133,9 +133,10 @@ export const runCommand: Command = {
     const output = values.output === undefined ? undefined : resolve(rawIo.cwd, values.output);
 
     checkSessionFlags(values, rawIo.env);
-    const rebased = await rebaseOnPaths(values, positionals, onceStderr(rawIo));
-    const io = rebased.io;
-    const files = await discoverTrails(rebased.paths, io.cwd);
+    const io = onceStderr(rawIo);
+    const above = await configAbovePaths(values, positionals, io);
+    if (above) values.config = above;
+    const files = await discoverTrails(positionals, io.cwd);
     const { trails, problems } = await readTrailFiles(files, io.cwd);
     const parsed: SuiteEntry[] = trails.map((trail) => ({ file: trail.file, trail }));
     const entries = shard ? shardSlice(parsed, shard, (e) => e.file) : parsed;
