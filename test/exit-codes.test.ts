@@ -24,3 +24,12 @@ describe("a configuration problem", () => {
     expect([run.code, tools.code, call.code]).toEqual([2, 2, 2]);
   });
 });
+
+describe("a file that does not exist", () => {
+  test("is exit 2 for bundle and check-bundle (a usage error, not a failed build)", async () => {
+    const bundle = await cli(["bundle", "missing.ts"], { cwd: FAULTS });
+    const check = await cli(["check-bundle", "missing.ts"], { cwd: FAULTS });
+    expect([bundle.code, check.code]).toEqual([2, 2]);
+    expect(bundle.stderr).toBe(`error: bundle: missing.ts: file not found (resolved against ${FAULTS})\n`);
+  });
+});

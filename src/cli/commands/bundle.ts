@@ -1,6 +1,7 @@
 // `bun trailblaze bundle <entry.ts>`: bundle an MCP server file for the on-device runtime.
 
-import { relative } from "node:path";
+import { existsSync } from "node:fs";
+import { relative, resolve } from "node:path";
 import { BundleError, UsageError } from "../../errors.ts";
 import { bundleEntry } from "../../bundle/bundle-entry.ts";
 import { parseCommandArgs } from "../args.ts";
@@ -30,6 +31,7 @@ export const bundleCommand: Command = {
     const [entry, ...extra] = positionals;
     if (entry === undefined) throw new UsageError("bundle: name the server file to bundle, e.g. `bun trailblaze bundle tools/login.ts -o login.bundle.js`");
     if (extra.length > 0) throw new UsageError(`bundle: unexpected argument "${extra[0]}" (one entry file per run)`);
+    if (!existsSync(resolve(io.cwd, entry))) throw new UsageError(`bundle: ${entry}: file not found (resolved against ${io.cwd})`);
     try {
       const result = await bundleEntry(entry, { cwd: io.cwd, ...(values.out === undefined ? {} : { outFile: values.out }) });
       if (values.json) {

@@ -1,5 +1,7 @@
 // `bun trailblaze check-bundle <bundle.js|entry.ts>`: can this server run on-device?
 
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { UsageError } from "../../errors.ts";
 import { checkBundle, type CheckProblem } from "../../bundle/check-bundle.ts";
 import { parseCommandArgs } from "../args.ts";
@@ -31,6 +33,7 @@ export const checkBundleCommand: Command = {
     const [target, ...extra] = positionals;
     if (target === undefined) throw new UsageError("check-bundle: name a server file or bundle, e.g. `bun trailblaze check-bundle tools/login.ts`");
     if (extra.length > 0) throw new UsageError(`check-bundle: unexpected argument "${extra[0]}" (one file per run)`);
+    if (!existsSync(resolve(io.cwd, target))) throw new UsageError(`check-bundle: ${target}: file not found (resolved against ${io.cwd})`);
     const result = await checkBundle(target, { cwd: io.cwd });
     if (values.json) {
       io.stdout(`${JSON.stringify(result, null, 2)}\n`);
