@@ -1,7 +1,8 @@
 // The simulated device: one per session, the state the framework tools act on
 // (foreground app, installed apps, focused field, clipboard, network, browser page…)
 // and every action so far, each with a timestamp. Tools that look at the screen go
-// through `screen-checks.ts`; `screen` is where a loaded screen plugs in.
+// through `screen-checks.ts`; `screen` is where a loaded screen plugs in (and moves on after
+// each action: see `movesTheScreen`).
 
 import { success, type Success } from "../core/tool-result.ts";
 import type { DeviceAction, DeviceScreen } from "./device-screen.ts";
@@ -59,7 +60,6 @@ export class SimulatedDevice {
     const entry: DeviceAction = { action, at: new Date().toISOString(), ...details };
     if (this.foregroundApp !== undefined && entry.app === undefined) entry.app = this.foregroundApp;
     this.actions.push(entry);
-    this.screen?.apply(entry);
     return entry;
   }
 
