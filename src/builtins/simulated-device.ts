@@ -15,6 +15,8 @@ export const SIMULATED_DEVICE_TOOLSET = "simulated_device";
 export interface SimulatedDeviceOptions {
   /** Apps installed when the session starts (the target's app ids for its platform). */
   installedApps?: Iterable<string>;
+  /** The screen the device shows (see `screen-adapter.ts`); none: screen checks are unverified. */
+  screen?: DeviceScreen;
   /** How waits wait; default a real timer. Tests pass a recorder. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -47,6 +49,7 @@ export class SimulatedDevice {
   constructor(options: SimulatedDeviceOptions = {}) {
     this.installedApps = new Set(options.installedApps ?? []);
     this.sleep = options.sleep ?? realSleep;
+    this.screen = options.screen;
   }
 
   /** Records an action and returns the Success every action tool answers with. */
