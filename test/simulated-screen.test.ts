@@ -125,3 +125,32 @@ describe("flag and YAML mistakes", () => {
     }
   });
 });
+
+describe("check on a workspace whose target has a map", () => {
+  test("the map's findings are check findings (waypoint, shortcut) at file:line:col; the start must be in the map", async () => {
+    const dir = tempDir("screen-check");
+    write(dir, "trailblaze-config/targets/myapp.yaml", "id: myapp\nsimulation: { map: ./maps/broken, start: broken/home }\nplatforms:\n  android: {}\n");
+    cpSync(join(REPO, "fixtures/screens/maps/broken"), join(dir, "maps/broken"), { recursive: true });
+    const run = await cli(["check", "--json"], { cwd: dir });
+    expect(run.code).toBe(1);
+    const findings = JSON.parse(run.stdout).findings.map((f: Json) => [f.severity, f.kind, f.message, f.file, f.line, f.col]);
+    expect(findings).toEqual([
+      ["error", "waypoint", 'maps/broken/waypoints/syntax.waypoint.yaml:5:1 YAML syntax error: Missing closing "quote', "maps/broken/waypoints/syntax.waypoint.yaml", 5, 1],
+      ["error", "waypoint", 'maps/broken/waypoints/typo.waypoint.yaml:7:11 android.required[0].selector.androidAccessibility.textRegx: unknown androidAccessibility field; did you mean "textRegex"?', "maps/broken/waypoints/typo.waypoint.yaml", 7, 11],
+      ["error", "shortcut", "maps/broken/shortcuts/noTools.shortcut.yaml:3:3 shortcut.to: expected a waypoint id", "maps/broken/shortcuts/noTools.shortcut.yaml", 3, 3],
+      ["error", "shortcut", "maps/broken/shortcuts/noTools.shortcut.yaml:4:8 tools: expected a non-empty list of recorded tool calls (- toolName: {args})", "maps/broken/shortcuts/noTools.shortcut.yaml", 4, 8],
+      ["warning", "waypoint", "maps/broken/waypoints/nocapture.waypoint.yaml:1:5 waypoint broken/nocapture has no capture beside it; its selectors were not checked", "maps/broken/waypoints/nocapture.waypoint.yaml", 1, 5],
+      ["warning", "waypoint", "maps/broken/waypoints/typo.waypoint.yaml:1:5 waypoint broken/typo has no capture beside it; its selectors were not checked", "maps/broken/waypoints/typo.waypoint.yaml", 1, 5],
+      ["error", "waypoint", 'maps/broken/waypoints/login.waypoint.yaml:8:7 waypoint broken/login: required selector "Sign-up link" (androidAccessibility{textRegex="Sign up"}) matches nothing on its capture', "maps/broken/waypoints/login.waypoint.yaml", 8, 7],
+      ["error", "waypoint", 'maps/broken/waypoints/login.waypoint.yaml:13:7 waypoint broken/login: forbidden selector "Password field" (androidAccessibility{isPassword=true}) matches #4 EditText "Password" id=com.example.myapp:id/password [60,680][1020,820] on its capture', "maps/broken/waypoints/login.waypoint.yaml", 13, 7],
+      ["error", "shortcut", 'maps/broken/shortcuts/loginToNowhere.shortcut.yaml:4:7 shortcut broken_loginToNowhere: to waypoint "broken/nowhere" is not in the map', "maps/broken/shortcuts/loginToNowhere.shortcut.yaml", 4, 7],
+      ["error", "shortcut", 'maps/broken/shortcuts/loginToNowhere.shortcut.yaml:6:5 shortcut broken_loginToNowhere: tapOnElementBySelector selector androidAccessibility{textRegex="Sign up"} matches nothing on the capture of broken/login', "maps/broken/shortcuts/loginToNowhere.shortcut.yaml", 6, 5],
+      ["error", "waypoint", 'trailblaze-config/targets/myapp.yaml:2:42 simulation.start: unknown waypoint "broken/home"; the map ./maps/broken has broken/login, broken/nocapture, broken/typo', "trailblaze-config/targets/myapp.yaml", 2, 42],
+    ]);
+  });
+
+  test("the demo map checks clean", async () => {
+    const run = await cli(["check", "--json"], { cwd: mapWorkspace("simulation: { map: ./maps/myapp, start: myapp/android/login }\n") });
+    expect(JSON.parse(run.stdout).findings.filter((f: Json) => f.kind === "waypoint" || f.kind === "shortcut")).toEqual([]);
+  });
+});

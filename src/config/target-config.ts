@@ -55,7 +55,7 @@ export interface TargetPlatform {
  */
 export type TargetSimulation =
   | { kind: "capture"; capture: string; /** where the path is written */ where: Where }
-  | { kind: "map"; map: string; start: string; where: Where };
+  | { kind: "map"; map: string; start: string; where: Where; startWhere: Where };
 
 export interface TargetConfig {
   id: string;
@@ -211,7 +211,7 @@ function toEntry(raw: z.output<typeof serverSchema>, index: number, where: Where
 
 function toSimulation(raw: { capture?: string | undefined; map?: string | undefined; start?: string | undefined }, yaml: YamlFile): TargetSimulation {
   if (raw.capture !== undefined) return { kind: "capture", capture: raw.capture, where: locate(yaml, ["simulation", "capture"]) };
-  return { kind: "map", map: raw.map!, start: raw.start!, where: locate(yaml, ["simulation", "map"]) };
+  return { kind: "map", map: raw.map!, start: raw.start!, where: locate(yaml, ["simulation", "map"]), startWhere: locate(yaml, ["simulation", "start"]) };
 }
 
 /**
