@@ -89,8 +89,8 @@ describe("bun trailblaze check", () => {
     const run = await cli(["check"], { cwd: DEMO });
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe(
-      "Checked trailblaze-config: 1 target(s), 1 toolset(s), 5 trail file(s), 1 session(s)\n" +
-        "  myapp · android-ondevice-accessibility · host: 69 tools, 32 skipped, 5 trail(s)\n\n✓ no problems found\n",
+      "Checked trailblaze-config: 1 target(s), 1 toolset(s), 6 trail file(s), 1 session(s)\n" +
+        "  myapp · android-ondevice-accessibility · host: 69 tools, 32 skipped, 6 trail(s)\n\n✓ no problems found\n",
     );
     expect(run.code).toBe(0);
   });
@@ -112,7 +112,7 @@ describe("bun trailblaze check", () => {
     expect(run.code).toBe(1);
     const report = JSON.parse(run.stdout) as CheckReport;
     expect(report.sessions.map((s) => [s.target, s.agent, s.started, s.trails.length])).toEqual([
-      ["myapp", "host", true, 7],
+      ["myapp", "host", true, 8],
       ["native", "on-device", false, 1],
       ["myapp", "on-device", true, 1],
       ["clash", "host", false, 0],
@@ -151,7 +151,7 @@ describe("bun trailblaze check", () => {
     const run = await cli(["check"], { cwd: dir });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe(
-      "Checked trailblaze-config: 0 target(s), 0 toolset(s), 5 trail file(s), 0 session(s)\n\n" +
+      "Checked trailblaze-config: 0 target(s), 0 toolset(s), 6 trail file(s), 0 session(s)\n\n" +
         '✗ error   [config] trailblaze-config/targets/myapp.yaml:3:1: unknown key "mcp_server"; did you mean "mcp_servers"?\n' +
         "✗ 1 error(s), 0 warning(s)\n",
     );
