@@ -89,8 +89,8 @@ describe("bun trailblaze check", () => {
     const run = await cli(["check"], { cwd: DEMO });
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe(
-      "Checked trailblaze-config: 1 target(s), 1 toolset(s), 5 trail file(s), 2 session(s)\n" +
-        "  myapp · android-ondevice-accessibility · host: 69 tools, 32 skipped, 5 trail(s)\n" +
+      "Checked trailblaze-config: 1 target(s), 1 toolset(s), 6 trail file(s), 2 session(s)\n" +
+        "  myapp · android-ondevice-accessibility · host: 69 tools, 32 skipped, 6 trail(s)\n" +
         "  myapp · android-ondevice-accessibility · on-device: 67 tools, 34 skipped\n\n" +
         // The demo's data server is fine on-device: its host-global uses are in its host-only tool.
         `! warning [bundle] tools/myapp/data.ts:47:18: uses process.env, which does not exist on-device; ${HOST_ONLY}\n` +
@@ -99,7 +99,7 @@ describe("bun trailblaze check", () => {
     );
     expect(run.code).toBe(0);
     const host = await cli(["check", "--agent", "host"], { cwd: DEMO });
-    expect(host.stdout).toEndWith("  myapp · android-ondevice-accessibility · host: 69 tools, 32 skipped, 5 trail(s)\n\n✓ no problems found\n");
+    expect(host.stdout).toEndWith("  myapp · android-ondevice-accessibility · host: 69 tools, 32 skipped, 6 trail(s)\n\n✓ no problems found\n");
   });
 
   test("given trails from outside the workspace, it checks the workspace above them", async () => {
@@ -119,7 +119,7 @@ describe("bun trailblaze check", () => {
     expect(run.code).toBe(1);
     const report = JSON.parse(run.stdout) as CheckReport;
     expect(report.sessions.map((s) => [s.target, s.agent, s.started, s.trails.length])).toEqual([
-      ["myapp", "host", true, 7],
+      ["myapp", "host", true, 8],
       ["native", "on-device", false, 1],
       ["myapp", "on-device", true, 1],
       ["clash", "host", false, 0],
@@ -166,7 +166,7 @@ describe("bun trailblaze check", () => {
     const run = await cli(["check"], { cwd: dir });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe(
-      "Checked trailblaze-config: 0 target(s), 0 toolset(s), 5 trail file(s), 0 session(s)\n\n" +
+      "Checked trailblaze-config: 0 target(s), 0 toolset(s), 6 trail file(s), 0 session(s)\n\n" +
         '✗ error   [config] trailblaze-config/targets/myapp.yaml:3:1: unknown key "mcp_server"; did you mean "mcp_servers"?\n' +
         "✗ 1 error(s), 0 warning(s)\n",
     );

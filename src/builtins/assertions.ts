@@ -7,7 +7,7 @@ import type { RegisteredTool } from "../registry/registry.ts";
 import { str } from "./arg-types.ts";
 import { defineBuiltin } from "./define-builtin.ts";
 import { evaluateMath, MathExpressionError } from "./math-expression.ts";
-import { isNode, oneNode, screenCheck } from "./screen-checks.ts";
+import { isNode, nodeName, oneNode, screenCheck } from "./screen-checks.ts";
 import type { SimulatedDevice } from "./simulated-device.ts";
 
 /**
@@ -67,10 +67,10 @@ export function assertionTools(device: SimulatedDevice): RegisteredTool[] {
           check: (screen) => {
             let filled = expression;
             for (const prompt of prompts) {
-              const found = oneNode("assertMath", screen.findByText(prompt.slice(2, -2)), show(prompt.slice(2, -2)));
+              const found = oneNode("assertMath", screen.findByText({ text: prompt.slice(2, -2) }, "contains"), show(prompt.slice(2, -2)));
               if (!isNode(found)) return found;
               const number = /-?\d+(?:[.,]\d+)?/.exec(screen.textOf(found) ?? "")?.[0];
-              if (number === undefined) return exceptionThrown(`Math assertion failed: no number in the text of ${found.nodeId} for ${prompt}`);
+              if (number === undefined) return exceptionThrown(`Math assertion failed: no number in the text of ${nodeName(found)} for ${prompt}`);
               filled = filled.replace(prompt, number.replace(",", "."));
             }
             return checkMath(filled, expected);

@@ -7,6 +7,7 @@ import type { RegisteredTool } from "../registry/registry.ts";
 import { anyCase, bool, int, str, withDefault } from "./arg-types.ts";
 import { defineBuiltin } from "./define-builtin.ts";
 import { elementTool } from "./element-actions.ts";
+import type { DeviceScreen, SelectorMatch } from "./screen-checks.ts";
 import { show, type SimulatedDevice } from "./simulated-device.ts";
 
 const compose = { "trailblaze/toolset": "compose_core", "trailblaze/supportedDrivers": ["compose"] };
@@ -21,6 +22,13 @@ interface ComposeTarget {
 /** How a compose element is found and named: elementId, else testTag, else text. */
 const selectorOf = (a: ComposeTarget) =>
   a.elementId !== undefined ? { ref: a.elementId } : a.testTag !== undefined ? { testTag: a.testTag } : a.text !== undefined ? { textRegex: a.text } : {};
+/** The element on a loaded screen: by ref (elementId), compose test tag, or text. */
+const findOn = (a: ComposeTarget, screen: DeviceScreen): SelectorMatch =>
+  a.elementId !== undefined
+    ? screen.findByRef(a.elementId)
+    : a.testTag !== undefined
+      ? screen.resolve({ compose: { testTag: a.testTag } })
+      : screen.findByText({ text: a.text ?? "" }, "pattern");
 const nameOf = (a: ComposeTarget) =>
   a.elementId !== undefined ? `element ${show(a.elementId)}` : a.testTag !== undefined ? `test tag ${show(a.testTag)}` : a.text !== undefined ? `text ${show(a.text)}` : "the element";
 const needsTarget = (a: ComposeTarget) => (a.elementId === undefined && a.testTag === undefined && a.text === undefined ? "give elementId, testTag or text" : undefined);
@@ -33,7 +41,7 @@ export function composeTools(device: SimulatedDevice): RegisteredTool[] {
       args: { elementId: str().optional(), testTag: str().optional(), text: str().optional(), element: withDefault(str(), "") },
       meta: compose,
       precheck: needsTarget,
-      find: (a, screen) => screen.resolve(selectorOf(a)),
+      find: (a, screen) => findOn(a, screen),
       what: nameOf,
       record: (a) => ({ details: selectorOf(a), summary: `click ${nameOf(a)}` }),
     }),
@@ -43,7 +51,7 @@ export function composeTools(device: SimulatedDevice): RegisteredTool[] {
       args: { text: str(), elementId: str().optional(), testTag: str().optional(), existingText: str().optional(), element: withDefault(str(), ""), clearFirst: withDefault(bool(), true) },
       meta: compose,
       precheck: (a) => (a.elementId === undefined && a.testTag === undefined ? "give elementId or testTag" : undefined),
-      find: (a, screen) => screen.resolve(selectorOf({ elementId: a.elementId, testTag: a.testTag })),
+      find: (a, screen) => findOn({ elementId: a.elementId, testTag: a.testTag }, screen),
       what: (a) => nameOf({ elementId: a.elementId, testTag: a.testTag }),
       record: (a) => ({ details: { text: a.text, ...selectorOf({ elementId: a.elementId, testTag: a.testTag }), clearFirst: a.clearFirst }, summary: `type ${show(a.text)} into ${nameOf({ elementId: a.elementId, testTag: a.testTag })}` }),
     }),
@@ -53,7 +61,7 @@ export function composeTools(device: SimulatedDevice): RegisteredTool[] {
       args: { elementId: str().optional(), testTag: str().optional(), text: str().optional(), index: withDefault(int(0), 0) },
       meta: compose,
       precheck: needsTarget,
-      find: (a, screen) => screen.resolve(selectorOf(a)),
+      find: (a, screen) => findOn(a, screen),
       what: nameOf,
       record: (a) => ({ details: { ...selectorOf(a), index: a.index }, summary: `scroll ${nameOf(a)} to ${a.text !== undefined ? show(a.text) : `item ${a.index}`}` }),
     }),
@@ -63,7 +71,7 @@ export function composeTools(device: SimulatedDevice): RegisteredTool[] {
       args: { testTag: str().optional(), elementId: str().optional(), element: withDefault(str(), "") },
       meta: verification,
       precheck: (a) => (a.elementId === undefined && a.testTag === undefined ? "give elementId or testTag" : undefined),
-      find: (a, screen) => screen.resolve(selectorOf(a)),
+      find: (a, screen) => findOn(a, screen),
       what: nameOf,
       record: (a) => ({ details: selectorOf(a), summary: `verify ${nameOf(a)} is visible` }),
     }),
@@ -72,7 +80,7 @@ export function composeTools(device: SimulatedDevice): RegisteredTool[] {
       description: "Verifies that `text` is visible.",
       args: { text: str(1) },
       meta: verification,
-      find: (a, screen) => screen.findByText(a.text),
+      find: (a, screen) => screen.findByText({ text: a.text }, "contains"),
       what: (a) => show(a.text),
       record: (a) => ({ details: { text: a.text }, summary: `verify ${show(a.text)} is visible` }),
     }),

@@ -8,7 +8,7 @@ import type { RegisteredTool } from "../registry/registry.ts";
 import type { TrailblazeContext } from "../core/context.ts";
 import { anyCase, bool, int, reasoning, str, withDefault } from "./arg-types.ts";
 import { defineBuiltin } from "./define-builtin.ts";
-import { screenCheck } from "./screen-checks.ts";
+import { closestHint, nodeName, screenCheck } from "./screen-checks.ts";
 import { show, SIMULATED_DEVICE_TOOLSET, type SimulatedDevice } from "./simulated-device.ts";
 
 const meta = { "trailblaze/toolset": SIMULATED_DEVICE_TOOLSET };
@@ -170,7 +170,7 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
           check: (screen) => {
             const node = screen.hitTest(x, y);
             const result = tap();
-            return node ? { ...result, message: `${result.message} on ${node.nodeId}` } : result;
+            return node ? { ...result, message: `${result.message} on ${nodeName(node)}` } : result;
           },
           withoutScreen: tap,
         });
@@ -198,10 +198,12 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
         return screenCheck(device, {
           wouldCheck: `that ${show(swipeOnElementText)} is on the screen`,
           action,
-          check: (screen) =>
-            screen.findByText(swipeOnElementText).kind === "noMatch"
-              ? exceptionThrown(`swipe: nothing on the screen shows ${show(swipeOnElementText)}`)
-              : device.record(action.name, action.details, action.summary),
+          check: (screen) => {
+            const match = screen.findByText({ text: swipeOnElementText }, "contains");
+            return match.kind === "noMatch"
+              ? exceptionThrown(`swipe: nothing on the screen shows ${show(swipeOnElementText)}${closestHint(match)}`)
+              : device.record(action.name, action.details, action.summary);
+          },
         });
       },
     }),

@@ -10,7 +10,7 @@ import type { TrailblazeContext } from "../core/context.ts";
 import { anyCase, bool, int, reasoning, selector, str, withDefault } from "./arg-types.ts";
 import { defineBuiltin } from "./define-builtin.ts";
 import { DIRECTIONS, outsideScreen } from "./device-actions.ts";
-import { isNode, oneNode, screenCheck, type DeviceScreen, type SelectorMatch } from "./screen-checks.ts";
+import { isNode, nodeName, oneNode, screenCheck, textQuery, type DeviceScreen, type SelectorMatch } from "./screen-checks.ts";
 import { show, SIMULATED_DEVICE_TOOLSET, type SimulatedDevice } from "./simulated-device.ts";
 
 const meta = { "trailblaze/toolset": SIMULATED_DEVICE_TOOLSET };
@@ -49,7 +49,7 @@ export function elementTool<S extends z.ZodRawShape>(device: SimulatedDevice, de
         check: (screen) => {
           const node = oneNode(def.name, def.find(args, screen), what, def.index?.(args));
           if (!isNode(node)) return node;
-          return device.record(action, { ...details, nodeId: node.nodeId }, `${summary} on ${node.nodeId}`);
+          return device.record(action, { ...details, nodeId: node.nodeId }, `${summary} on ${nodeName(node)}`);
         },
       });
     },
@@ -58,7 +58,6 @@ export function elementTool<S extends z.ZodRawShape>(device: SimulatedDevice, de
 
 /** An `index` written as a string upstream (`index: "1"`): a number, or undefined when absent or not a number. */
 const indexOf = (index: string | undefined) => (index !== undefined && /^\d+$/.test(index.trim()) ? Number(index) : undefined);
-const textSelector = (text: string, extra: Record<string, unknown>) => ({ textRegex: text, ...extra });
 const filters = { enabled: bool().optional(), selected: bool().optional() };
 
 export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
@@ -67,7 +66,7 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
       name: "tap",
       description: "Taps the element with snapshot ref `ref` (or long-presses it with longPress).",
       args: { ref: str(1), longPress: withDefault(bool(), false), ...reasoning },
-      find: (a, screen) => screen.resolve({ ref: a.ref }),
+      find: (a, screen) => screen.findByRef(a.ref),
       what: (a) => `ref ${show(a.ref)}`,
       record: (a) => ({ details: { ref: a.ref, ...(a.longPress ? { longPress: true } : {}) }, summary: `tap ref ${show(a.ref)}${a.longPress ? " (long press)" : ""}` }),
     }),
@@ -75,7 +74,7 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
       name: "longPress",
       description: "Long-presses the element with snapshot ref `ref`.",
       args: { ref: str(1), ...reasoning },
-      find: (a, screen) => screen.resolve({ ref: a.ref }),
+      find: (a, screen) => screen.findByRef(a.ref),
       what: (a) => `ref ${show(a.ref)}`,
       record: (a) => ({ details: { ref: a.ref }, summary: `longPress ref ${show(a.ref)}` }),
     }),
@@ -90,7 +89,7 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
         if (point && (a.toX === undefined || a.toY === undefined)) return `give both toX and toY (got only ${a.toX === undefined ? "toY" : "toX"})`;
         return point ? outsideScreen(a.toX!, a.toY!, context) : undefined;
       },
-      find: (a, screen) => screen.resolve({ ref: a.ref }),
+      find: (a, screen) => screen.findByRef(a.ref),
       what: (a) => `ref ${show(a.ref)}`,
       record: (a) => {
         const to = a.toRef !== undefined ? `ref ${show(a.toRef)}` : `(${a.toX}, ${a.toY})`;
@@ -101,7 +100,7 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
       name: "tapOnElementWithText",
       description: "Taps the element showing `text` (a regular expression; index among matches, id to narrow).",
       args: { text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters },
-      find: (a, screen) => screen.resolve(textSelector(a.text, { ...(a.id ? { idRegex: a.id } : {}), ...(a.enabled !== undefined ? { enabled: a.enabled } : {}), ...(a.selected !== undefined ? { selected: a.selected } : {}) })),
+      find: (a, screen) => screen.findByText(textQuery(a.text, a), "contains"),
       index: (a) => a.index,
       what: (a) => `text ${show(a.text)}`,
       record: (a) => ({ details: { text: a.text, ...(a.index ? { index: a.index } : {}), ...(a.id ? { id: a.id } : {}) }, summary: `tapOnElementWithText text ${show(a.text)}` }),
@@ -110,7 +109,7 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
       name: "longPressOnElementWithText",
       description: "Long-presses the element showing `text` (index is a string upstream, e.g. \"1\").",
       args: { text: str(1), id: str().optional(), index: str().optional(), ...filters },
-      find: (a, screen) => screen.resolve(textSelector(a.text, a.id ? { idRegex: a.id } : {})),
+      find: (a, screen) => screen.findByText(textQuery(a.text, a), "contains"),
       index: (a) => indexOf(a.index),
       what: (a) => `text ${show(a.text)}`,
       record: (a) => ({ details: { text: a.text, longPress: true, ...(a.index !== undefined ? { index: a.index } : {}) }, summary: `longPressOnElementWithText text ${show(a.text)}` }),
@@ -119,7 +118,8 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
       name: "tapOnElementWithAccessibilityText",
       description: "Taps the element whose accessibility text is `accessibilityText`.",
       args: { accessibilityText: str(1), id: str().optional(), index: str().optional(), ...filters },
-      find: (a, screen) => screen.resolve({ accessibilityTextRegex: a.accessibilityText, ...(a.id ? { idRegex: a.id } : {}) }),
+      // As upstream (Maestro's text matcher also reads accessibility text): the text as a pattern.
+      find: (a, screen) => screen.findByText(textQuery(a.accessibilityText, a), "pattern"),
       index: (a) => indexOf(a.index),
       what: (a) => `accessibility text ${show(a.accessibilityText)}`,
       record: (a) => ({ details: { accessibilityText: a.accessibilityText }, summary: `tap accessibility text ${show(a.accessibilityText)}` }),
@@ -128,19 +128,24 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
       name: "longPressElementWithAccessibilityText",
       description: "Long-presses the element whose accessibility text is `accessibilityText`.",
       args: { accessibilityText: str(1), id: str().optional(), index: str().optional(), ...filters },
-      find: (a, screen) => screen.resolve({ accessibilityTextRegex: a.accessibilityText, ...(a.id ? { idRegex: a.id } : {}) }),
+      // As upstream (Maestro's text matcher also reads accessibility text): the text as a pattern.
+      find: (a, screen) => screen.findByText(textQuery(a.accessibilityText, a), "pattern"),
       index: (a) => indexOf(a.index),
       what: (a) => `accessibility text ${show(a.accessibilityText)}`,
       record: (a) => ({ details: { accessibilityText: a.accessibilityText, longPress: true }, summary: `long press accessibility text ${show(a.accessibilityText)}` }),
     }),
     elementTool(device, {
       name: "tapOnElementBySelector",
-      description: "Taps the element `nodeSelector` finds (longPress default false).",
-      args: { reason: str().optional(), longPress: withDefault(bool(), false), nodeSelector: selector().optional() },
-      precheck: (a) => (a.nodeSelector === undefined ? "give the nodeSelector of the element to tap" : undefined),
-      find: (a, screen) => screen.resolve(a.nodeSelector!),
-      what: (a) => `the element ${show(a.nodeSelector)}`,
-      record: (a) => ({ details: { nodeSelector: a.nodeSelector, ...(a.longPress ? { longPress: true } : {}) }, summary: `tap ${show(a.nodeSelector)}${a.longPress ? " (long press)" : ""}` }),
+      description: "Taps the element `nodeSelector` finds (or, in older recordings, the legacy `selector`; longPress default false).",
+      args: { reason: str().optional(), selector: selector().optional(), longPress: withDefault(bool(), false), nodeSelector: selector().optional() },
+      precheck: (a) => (a.nodeSelector === undefined && a.selector === undefined ? "give the nodeSelector of the element to tap" : undefined),
+      // As upstream: the rich nodeSelector when a recording has both.
+      find: (a, screen) => screen.resolve((a.nodeSelector ?? a.selector)!),
+      what: (a) => `the element ${show(a.nodeSelector ?? a.selector)}`,
+      record: (a) => ({
+        details: { ...(a.nodeSelector !== undefined ? { nodeSelector: a.nodeSelector } : { selector: a.selector }), ...(a.longPress ? { longPress: true } : {}) },
+        summary: `tap ${show(a.nodeSelector ?? a.selector)}${a.longPress ? " (long press)" : ""}`,
+      }),
     }),
     elementTool(device, {
       name: "tapOn",
@@ -177,7 +182,7 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
         ...reasoning,
       },
       precheck: (a) => (!a.text && !a.textRegex && !a.id ? "give text, textRegex or id" : undefined),
-      find: (a, screen) => (a.text ? screen.findByText(a.text) : screen.resolve({ ...(a.textRegex ? { textRegex: a.textRegex } : {}), ...(a.id ? { idRegex: a.id } : {}) })),
+      find: (a, screen) => (a.text ? screen.findByText({ text: a.text }, "pattern") : screen.resolve({ ...(a.textRegex ? { textRegex: a.textRegex } : {}), ...(a.id ? { idRegex: a.id } : {}) })),
       index: (a) => a.index,
       what: (a) => show(a.text || a.textRegex || a.id),
       record: (a) => ({ details: { until: a.text || a.textRegex || a.id, direction: a.direction }, summary: `scroll ${a.direction} until ${show(a.text || a.textRegex || a.id)}` }),

@@ -9,6 +9,7 @@ import { elementActionTools } from "./element-actions.ts";
 import { memoryTools } from "./memory-tools.ts";
 import { mobilePrimitiveTools } from "./mobile-primitives.ts";
 import { screenAssertionTools } from "./screen-assertions.ts";
+import { movesTheScreen } from "./screen-checks.ts";
 import { SimulatedDevice, type SimulatedDeviceOptions } from "./simulated-device.ts";
 import { webTools } from "./web-tools.ts";
 
@@ -16,7 +17,7 @@ export { SimulatedDevice } from "./simulated-device.ts";
 
 /** Every built-in, acting on `device`. */
 export function frameworkTools(device: SimulatedDevice): RegisteredTool[] {
-  return [
+  const tools = [
     ...assertionTools(device),
     ...memoryTools(device),
     ...deviceActionTools(device),
@@ -26,6 +27,7 @@ export function frameworkTools(device: SimulatedDevice): RegisteredTool[] {
     ...webTools(device),
     ...composeTools(device),
   ];
+  return tools.map((tool) => movesTheScreen(device, tool));
 }
 
 /** A fresh set per session: the simulated device keeps per-session state. */

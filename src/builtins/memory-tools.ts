@@ -8,7 +8,7 @@ import type { RegisteredTool } from "../registry/registry.ts";
 import { str } from "./arg-types.ts";
 import { needsAgent } from "./assertions.ts";
 import { defineBuiltin } from "./define-builtin.ts";
-import { isNode, oneNode, screenCheck } from "./screen-checks.ts";
+import { isNode, nodeName, oneNode, screenCheck } from "./screen-checks.ts";
 import type { SimulatedDevice } from "./simulated-device.ts";
 
 const show = (value: unknown) => JSON.stringify(value);
@@ -23,11 +23,11 @@ function rememberFromScreen(device: SimulatedDevice, name: "rememberText" | "rem
       screenCheck(device, {
         wouldCheck: `the ${number ? "number" : "text"} for ${show(prompt)} (not remembered as ${variable})`,
         check: (screen) => {
-          const found = oneNode(name, screen.findByText(prompt), show(prompt));
+          const found = oneNode(name, screen.findByText({ text: prompt }, "contains"), show(prompt));
           if (!isNode(found)) return found;
           const text = screen.textOf(found) ?? "";
           const value = number ? /-?\d+(?:\.\d+)?/.exec(text.replaceAll(",", ""))?.[0] : text;
-          if (value === undefined || value === "") return exceptionThrown(`${name}: ${found.nodeId} shows ${show(text)}, which has no ${number ? "number" : "text"}`);
+          if (value === undefined || value === "") return exceptionThrown(`${name}: ${nodeName(found)} shows ${show(text)}, which has no ${number ? "number" : "text"}`);
           return success(`remembered ${variable} = ${show(value)}`, { memoryDelta: { [variable]: value } });
         },
       }),

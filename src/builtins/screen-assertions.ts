@@ -7,7 +7,7 @@ import { exceptionThrown, success, type ToolResult } from "../core/tool-result.t
 import type { RegisteredTool } from "../registry/registry.ts";
 import { anyCase, bool, int, reasoning, selector, str, withDefault } from "./arg-types.ts";
 import { defineBuiltin } from "./define-builtin.ts";
-import { isNode, oneNode, screenCheck, type DeviceScreen, type SelectorMatch } from "./screen-checks.ts";
+import { closestHint, isNode, nodeName, oneNode, screenCheck, textQuery, type DeviceScreen, type SelectorMatch } from "./screen-checks.ts";
 import { show, SIMULATED_DEVICE_TOOLSET, type SimulatedDevice } from "./simulated-device.ts";
 
 const meta = { "trailblaze/toolset": SIMULATED_DEVICE_TOOLSET };
@@ -45,7 +45,7 @@ function visibilityTool<S extends z.ZodRawShape>(device: SimulatedDevice, def: V
         check: (screen) => {
           const match = def.find(args, screen);
           if (!def.visible) {
-            return match.kind === "noMatch" ? success(`${what} is not visible`) : exceptionThrown(`${def.name}: ${what} is visible (${match.nodes.map((n) => n.nodeId).join(", ")})`);
+            return match.kind === "noMatch" ? success(`${what} is not visible`) : exceptionThrown(`${def.name}: ${what} is visible (${match.nodes.map(nodeName).join(", ")})`);
           }
           const node = oneNode(def.name, match, what, def.index?.(args));
           if (!isNode(node)) return node;
@@ -54,7 +54,7 @@ function visibilityTool<S extends z.ZodRawShape>(device: SimulatedDevice, def: V
           if (expected && !textMatches(shown, expected)) {
             return exceptionThrown(`${def.name}: ${what} shows ${show(shown)}, expected ${expected.mode === "EXACT" ? "" : `${expected.mode.toLowerCase()} `}${show(expected.text)}`);
           }
-          return success(`${what} is visible (${node.nodeId})`);
+          return success(`${what} is visible (${nodeName(node)})`);
         },
       });
     },
@@ -62,7 +62,6 @@ function visibilityTool<S extends z.ZodRawShape>(device: SimulatedDevice, def: V
 }
 
 const filters = { enabled: bool().optional(), selected: bool().optional() };
-const byText = (text: string, id: string | undefined) => ({ textRegex: text, ...(id ? { idRegex: id } : {}) });
 
 export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] {
   return [
@@ -71,7 +70,7 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
       description: "Asserts that the element with snapshot ref `ref` is visible (and shows expectedText, when given).",
       args: { ref: str(1), expectedText: str().optional(), ...reasoning },
       visible: true,
-      find: (a, screen) => screen.resolve({ ref: a.ref }),
+      find: (a, screen) => screen.findByRef(a.ref),
       what: (a) => `ref ${show(a.ref)}`,
       expectedText: (a) => (a.expectedText !== undefined ? { text: a.expectedText, mode: "EXACT" } : undefined),
     }),
@@ -80,7 +79,7 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
       description: "Asserts that an element showing `text` (a regular expression) is visible.",
       args: { text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters },
       visible: true,
-      find: (a, screen) => screen.resolve(byText(a.text, a.id)),
+      find: (a, screen) => screen.findByText(textQuery(a.text, a), "pattern"),
       index: (a) => a.index,
       what: (a) => show(a.text),
     }),
@@ -89,7 +88,7 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
       description: "Asserts that no element showing `text` (a regular expression) is visible.",
       args: { text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters },
       visible: false,
-      find: (a, screen) => screen.resolve(byText(a.text, a.id)),
+      find: (a, screen) => screen.findByText(textQuery(a.text, a), "pattern"),
       what: (a) => show(a.text),
     }),
     visibilityTool(device, {
@@ -120,7 +119,7 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
       description: "Asserts that an element with accessibility text `accessibilityText` is visible.",
       args: { accessibilityText: str(1), id: str().optional(), index: withDefault(int(0), 0), ...filters },
       visible: true,
-      find: (a, screen) => screen.resolve({ accessibilityTextRegex: a.accessibilityText, ...(a.id ? { idRegex: a.id } : {}) }),
+      find: (a, screen) => screen.findByText(textQuery(a.accessibilityText, a), "pattern"),
       index: (a) => a.index,
       what: (a) => `accessibility text ${show(a.accessibilityText)}`,
     }),
@@ -129,7 +128,7 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
       description: "Asserts that an element with resource id `resourceId` is visible.",
       args: { resourceId: str(1), accessibilityText: str().optional(), index: withDefault(int(0), 0), ...filters },
       visible: true,
-      find: (a, screen) => screen.resolve({ resourceIdRegex: a.resourceId, ...(a.accessibilityText ? { accessibilityTextRegex: a.accessibilityText } : {}) }),
+      find: (a, screen) => screen.resolve({ idRegex: a.resourceId, ...(a.accessibilityText ? { textRegex: a.accessibilityText } : {}) }),
       index: (a) => a.index,
       what: (a) => `resource id ${show(a.resourceId)}`,
     }),
@@ -150,8 +149,8 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
         screenCheck(device, {
           wouldCheck: `that the screen is at waypoint ${show(waypoint)}`,
           check: (screen) => {
-            const match = screen.resolve({ waypoint });
-            return match.kind === "noMatch" ? exceptionThrown(`assertWaypoint: the screen is not at waypoint ${show(waypoint)}`) : success(`at waypoint ${waypoint}`);
+            const { ok, detail } = screen.checkWaypoint(waypoint);
+            return ok ? success(`at waypoint ${waypoint} (${detail})`) : exceptionThrown(`assertWaypoint: the screen is not at waypoint ${show(waypoint)}: ${detail}`);
           },
         }),
     }),
@@ -165,7 +164,7 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
           wouldCheck: `what ${show(wanted)} finds`,
           check: (screen) => {
             const match = screen.resolve(wanted);
-            return success(`${match.kind}: ${match.nodes.map((n) => n.nodeId).join(", ") || "no nodes"}`, {
+            return success(`${match.kind}: ${match.nodes.map(nodeName).join(", ") || `no nodes${closestHint(match)}`}`, {
               structuredContent: { kind: match.kind, nodeIds: match.nodes.map((n) => n.nodeId) },
             });
           },

@@ -4,11 +4,13 @@
 // it; without one the step is *unverified* (neither passed nor failed) — the action, if
 // any, is still recorded. `DeviceScreen` is what a screen engine plugs in.
 
-import { exceptionThrown, success, type Success, type ToolResult } from "../core/tool-result.ts";
-import type { DeviceScreen, ScreenNode, SelectorMatch } from "./device-screen.ts";
+import { exceptionThrown, isSuccess, success, type Success, type ToolResult } from "../core/tool-result.ts";
+import type { RegisteredTool } from "../registry/registry.ts";
+import { SelectorError } from "../errors.ts";
+import type { DeviceScreen, ScreenNode, SelectorMatch, TextQuery } from "./device-screen.ts";
 import type { SimulatedDevice } from "./simulated-device.ts";
 
-export type { DeviceScreen, MatchKind, ScreenNode, Selector, SelectorMatch } from "./device-screen.ts";
+export type { DeviceScreen, MatchKind, ScreenNode, Selector, SelectorMatch, TextMode, TextQuery } from "./device-screen.ts";
 
 /** Why a screen check is unverified on a device without a screen. */
 export const NO_SCREEN = "no screen loaded";
@@ -39,17 +41,65 @@ export function screenCheck(device: SimulatedDevice, use: ScreenCheck): ToolResu
   return unverified(NO_SCREEN, `${use.action.summary} recorded; would check ${use.wouldCheck}`, { structuredContent: { simulatedDevice: entry } });
 }
 
+/** `; closest: #7 Button "Login" …, …` for a failed lookup, or nothing when no node comes close. */
+export function closestHint(match: SelectorMatch): string {
+  return match.closest && match.closest.length > 0 ? `; closest: ${match.closest.join(", ")}` : "";
+}
+
+/** A node for messages: its description when the screen gives one, else its id. */
+export const nodeName = (node: ScreenNode): string => node.description ?? node.nodeId;
+
 /**
- * The one node a lookup must find (the `index`-th of several when given), or the failure
- * saying what was found instead.
+ * The one node a lookup acts on, by upstream's rule: the `index`-th match when an index is
+ * given, else the first (matches are in top-to-bottom, left-to-right order); or the failure
+ * saying what was on the screen instead.
  */
 export function oneNode(tool: string, match: SelectorMatch, what: string, index?: number): ScreenNode | ToolResult {
-  if (index !== undefined && match.nodes.length > index) return match.nodes[index]!;
-  if (match.kind === "singleMatch" && match.nodes[0]) return match.nodes[0];
-  if (match.kind === "noMatch" || match.nodes.length === 0) return exceptionThrown(`${tool}: nothing on the screen matches ${what}`);
-  return exceptionThrown(`${tool}: ${match.nodes.length} elements match ${what} (${match.nodes.map((n) => n.nodeId).join(", ")}); add an index or a narrower selector`);
+  if (match.kind === "noMatch" || match.nodes.length === 0) return exceptionThrown(`${tool}: nothing on the screen matches ${what}${closestHint(match)}`);
+  if (index !== undefined && index > 0) {
+    const node = match.nodes[index];
+    return node ?? exceptionThrown(`${tool}: ${match.nodes.length} element${match.nodes.length === 1 ? "" : "s"} match ${what}, so there is no index ${index} (indexes start at 0)`);
+  }
+  return match.nodes[0]!;
+}
+
+/** A text tool's lookup: the text with its optional filters (resource id, enabled, selected). */
+export function textQuery(text: string, filters: { id?: string | undefined; enabled?: boolean | undefined; selected?: boolean | undefined } = {}): TextQuery {
+  return {
+    text,
+    ...(filters.id ? { id: filters.id } : {}),
+    ...(filters.enabled !== undefined ? { enabled: filters.enabled } : {}),
+    ...(filters.selected !== undefined ? { selected: filters.selected } : {}),
+  };
 }
 
 export function isNode(value: ScreenNode | ToolResult): value is ScreenNode {
   return "nodeId" in value;
+}
+
+/**
+ * `tool`, moving the loaded screen after each action it records: when a call succeeds, was
+ * checked (not unverified) and recorded an action on the device, the screen applies the call
+ * (its name and arguments as called) — a shortcut's action moves it to the shortcut's `to`
+ * waypoint; anything else leaves it as it is. Either way the step's output says so.
+ */
+export function movesTheScreen(device: SimulatedDevice, tool: RegisteredTool): RegisteredTool {
+  return {
+    ...tool,
+    async invoke(call) {
+      const before = device.actions.length;
+      let result: ToolResult;
+      try {
+        result = await tool.invoke(call);
+      } catch (error) {
+        // A malformed recorded selector fails the step with the selector's own message.
+        if (error instanceof SelectorError) return exceptionThrown(`${tool.name}: ${error.message}`);
+        throw error;
+      }
+      const screen = device.screen;
+      if (!screen || !isSuccess(result) || result.unverified !== undefined || device.actions.length === before) return result;
+      const move = await screen.apply(tool.name, call.args);
+      return { ...result, message: `${result.message}; ${move.message}`, structuredContent: { ...result.structuredContent, screen: move } };
+    },
+  };
 }

@@ -25,10 +25,16 @@ function fakeScreen(texts: Record<string, string>): DeviceScreen & { applied: st
   return {
     applied,
     resolve: (selector) => match(nodes.filter((n) => typeof selector.textRegex === "string" && new RegExp(`^${selector.textRegex}$`).test(texts[n.nodeId]!))),
-    findByText: (text) => match(nodes.filter((n) => texts[n.nodeId] === text)),
+    findByText: ({ text }, mode) =>
+      match(nodes.filter((n) => (mode === "pattern" ? new RegExp(`^${text}$`).test(texts[n.nodeId]!) : texts[n.nodeId]!.toLowerCase().includes(text.toLowerCase())))),
+    findByRef: (ref) => match(nodes.filter((n) => n.nodeId === ref)),
     hitTest: () => nodes[0],
     textOf: (node) => texts[node.nodeId],
-    apply: (action) => void applied.push(action.action),
+    checkWaypoint: (id) => ({ ok: id === "home", detail: "fake" }),
+    apply: (tool) => {
+      applied.push(tool);
+      return Promise.resolve({ moved: false, message: "screen unchanged" });
+    },
   };
 }
 
@@ -140,7 +146,7 @@ describe("framework tools on the simulated device", () => {
     expect((await call("assertVisibleWithText", { text: "Hello.*" })).message).toBe('"Hello.*" is visible (n1)');
     expect(await call("assertNotVisibleWithText", { text: "Log in" })).toMatchObject({ variant: "ExceptionThrown", message: 'assertNotVisibleWithText: "Log in" is visible (n3)' });
     expect(await call("assertVisibleWithText", { text: "Bye" })).toMatchObject({ variant: "ExceptionThrown", message: 'assertVisibleWithText: nothing on the screen matches "Bye"' });
-    expect((await call("tapOnElementWithText", { text: "Log in" })).message).toBe('simulated device: tapOnElementWithText text "Log in" on n3');
+    expect((await call("tapOnElementWithText", { text: "Log in" })).message).toBe('simulated device: tapOnElementWithText text "Log in" on n3; screen unchanged');
     expect(await call("rememberNumber", { prompt: "Total 42", variable: "total" })).toMatchObject({ memoryDelta: { total: "42" } });
     expect(screen.applied).toEqual(["tapOnElementWithText"]);
   });

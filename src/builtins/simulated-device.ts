@@ -1,7 +1,8 @@
 // The simulated device: one per session, the state the framework tools act on
 // (foreground app, installed apps, focused field, clipboard, network, browser page…)
 // and every action so far, each with a timestamp. Tools that look at the screen go
-// through `screen-checks.ts`; `screen` is where a loaded screen plugs in.
+// through `screen-checks.ts`; `screen` is where a loaded screen plugs in (and moves on after
+// each action: see `movesTheScreen`).
 
 import { success, type Success } from "../core/tool-result.ts";
 import type { DeviceAction, DeviceScreen } from "./device-screen.ts";
@@ -14,6 +15,8 @@ export const SIMULATED_DEVICE_TOOLSET = "simulated_device";
 export interface SimulatedDeviceOptions {
   /** Apps installed when the session starts (the target's app ids for its platform). */
   installedApps?: Iterable<string>;
+  /** The screen the device shows (see `screen-adapter.ts`); none: screen checks are unverified. */
+  screen?: DeviceScreen;
   /** How waits wait; default a real timer. Tests pass a recorder. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -46,6 +49,7 @@ export class SimulatedDevice {
   constructor(options: SimulatedDeviceOptions = {}) {
     this.installedApps = new Set(options.installedApps ?? []);
     this.sleep = options.sleep ?? realSleep;
+    this.screen = options.screen;
   }
 
   /** Records an action and returns the Success every action tool answers with. */
@@ -59,7 +63,6 @@ export class SimulatedDevice {
     const entry: DeviceAction = { action, at: new Date().toISOString(), ...details };
     if (this.foregroundApp !== undefined && entry.app === undefined) entry.app = this.foregroundApp;
     this.actions.push(entry);
-    this.screen?.apply(entry);
     return entry;
   }
 

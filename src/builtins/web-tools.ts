@@ -8,7 +8,7 @@ import type { RegisteredTool } from "../registry/registry.ts";
 import { anyCase, bool, int, reasoning, selector, str, strings, withDefault } from "./arg-types.ts";
 import { defineBuiltin } from "./define-builtin.ts";
 import { elementTool } from "./element-actions.ts";
-import { unverified } from "./screen-checks.ts";
+import { unverified, type DeviceScreen } from "./screen-checks.ts";
 import { show, type SimulatedDevice } from "./simulated-device.ts";
 
 const web = { "trailblaze/toolset": "web_core", "trailblaze/supportedPlatforms": ["web"] };
@@ -17,7 +17,7 @@ const target = { ref: str().optional(), ...reasoning, nodeSelector: selector().o
 /** How a web element is named: its ref, else its nodeSelector. */
 const element = (a: { ref?: string; nodeSelector?: Record<string, unknown> }) => (a.ref !== undefined ? `ref ${show(a.ref)}` : a.nodeSelector ? `the element ${show(a.nodeSelector)}` : "the page");
 const needsTarget = (a: { ref?: string; nodeSelector?: Record<string, unknown> }) => (a.ref === undefined && a.nodeSelector === undefined ? "give the element's ref or nodeSelector" : undefined);
-const findTarget = (a: { ref?: string; nodeSelector?: Record<string, unknown> }) => (a.ref !== undefined ? { ref: a.ref } : (a.nodeSelector ?? {}));
+const findTarget = (a: { ref?: string; nodeSelector?: Record<string, unknown> }, screen: DeviceScreen) => (a.ref !== undefined ? screen.findByRef(a.ref) : screen.resolve(a.nodeSelector ?? {}));
 
 /**
  * A tool that acts on the whole page unless given an element: scrolling the page needs no
@@ -184,7 +184,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
       args: target,
       meta: web,
       precheck: needsTarget,
-      find: (a, screen) => screen.resolve(findTarget(a)),
+      find: (a, screen) => findTarget(a, screen),
       what: element,
       record: (a) => ({ details: a.ref !== undefined ? { ref: a.ref } : { nodeSelector: a.nodeSelector }, summary: `click ${element(a)}` }),
     }),
@@ -194,7 +194,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
       args: target,
       meta: web,
       precheck: needsTarget,
-      find: (a, screen) => screen.resolve(findTarget(a)),
+      find: (a, screen) => findTarget(a, screen),
       what: element,
       record: (a) => ({ details: a.ref !== undefined ? { ref: a.ref } : { nodeSelector: a.nodeSelector }, summary: `hover ${element(a)}` }),
     }),
@@ -204,7 +204,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
       args: { text: str(), ...target, clearFirst: withDefault(bool(), true) },
       meta: web,
       precheck: needsTarget,
-      find: (a, screen) => screen.resolve(findTarget(a)),
+      find: (a, screen) => findTarget(a, screen),
       what: element,
       record: (a) => ({ details: { text: a.text, ...(a.ref !== undefined ? { ref: a.ref } : { nodeSelector: a.nodeSelector }), clearFirst: a.clearFirst }, summary: `type ${show(a.text)} into ${element(a)}` }),
     }),
@@ -214,7 +214,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
       args: { values: strings(), ...target },
       meta: web,
       precheck: needsTarget,
-      find: (a, screen) => screen.resolve(findTarget(a)),
+      find: (a, screen) => findTarget(a, screen),
       what: element,
       record: (a) => ({ details: { values: a.values, ...(a.ref !== undefined ? { ref: a.ref } : { nodeSelector: a.nodeSelector }) }, summary: `select ${a.values.join(", ")} in ${element(a)}` }),
     }),
@@ -225,7 +225,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
         description: "Scrolls the page (or the container `ref` / `nodeSelector`) UP, DOWN (default), LEFT or RIGHT by `amount` pixels (default 500).",
         args: { direction: withDefault(anyCase(["UP", "DOWN", "LEFT", "RIGHT"]), "DOWN"), amount: withDefault(int(), 500), ...target },
         meta: web,
-        find: (a, screen) => screen.resolve(findTarget(a)),
+        find: (a, screen) => findTarget(a, screen),
         what: element,
         record: (a) => ({ details: { direction: a.direction, amount: a.amount, ...(a.ref !== undefined ? { ref: a.ref } : { nodeSelector: a.nodeSelector }) }, summary: `scroll ${element(a)} ${a.direction} ${a.amount} px` }),
       }),
@@ -236,7 +236,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
       args: target,
       meta: { ...web, "trailblaze/toolset": "web_verification" },
       precheck: needsTarget,
-      find: (a, screen) => screen.resolve(findTarget(a)),
+      find: (a, screen) => findTarget(a, screen),
       what: element,
       record: (a) => ({ details: a.ref !== undefined ? { ref: a.ref } : { nodeSelector: a.nodeSelector }, summary: `verify ${element(a)} is visible` }),
     }),
@@ -245,7 +245,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
       description: "Verifies that `text` is visible on the page.",
       args: { text: str(1), ...reasoning },
       meta: { ...web, "trailblaze/toolset": "web_verification" },
-      find: (a, screen) => screen.findByText(a.text),
+      find: (a, screen) => screen.findByText({ text: a.text }, "contains"),
       what: (a) => show(a.text),
       record: (a) => ({ details: { text: a.text }, summary: `verify ${show(a.text)} is visible` }),
     }),
@@ -254,7 +254,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
       description: "Verifies that the list `ref` or `nodeSelector` shows `items`.",
       args: { items: strings(), ...target },
       meta: { ...web, "trailblaze/toolset": "web_verification" },
-      find: (a, screen) => screen.resolve(findTarget(a)),
+      find: (a, screen) => findTarget(a, screen),
       what: element,
       record: (a) => ({ details: { items: a.items }, summary: `verify ${element(a)} lists ${a.items.join(", ")}` }),
     }),
@@ -264,7 +264,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
       args: { ...target, type: withDefault(anyCase(["TEXT", "VALUE", "ATTRIBUTE"]), "TEXT"), expected: str(), attribute: withDefault(str(), "") },
       meta: { ...web, "trailblaze/toolset": "web_verification" },
       precheck: (a) => needsTarget(a) ?? (a.type === "ATTRIBUTE" && a.attribute === "" ? "type ATTRIBUTE needs the attribute name" : undefined),
-      find: (a, screen) => screen.resolve(findTarget(a)),
+      find: (a, screen) => findTarget(a, screen),
       what: element,
       record: (a) => ({ details: { type: a.type, expected: a.expected }, summary: `verify ${a.type.toLowerCase()} of ${element(a)} is ${show(a.expected)}` }),
     }),

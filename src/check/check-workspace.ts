@@ -41,6 +41,7 @@ import { discoverTrails } from "../trail/discover.ts";
 import { readTrailFiles } from "../trail/trail-file.ts";
 import { skipReason } from "../trail/select-recording.ts";
 import type { Trail } from "../trail/trail-types.ts";
+import { checkSimulations } from "./check-simulations.ts";
 
 export type CheckKind =
   | "config" // a target, toolset or server entry is invalid (or a script is missing)
@@ -54,6 +55,8 @@ export type CheckKind =
   | "trail-args" // a recorded call's arguments do not match its tool's input schema
   | "trail-step" // a step has no recording for its session (it needs an agent)
   | "bundle" // the server cannot run on-device
+  | "waypoint" // a target's simulation.map: a waypoint's capture fails its own selectors, or the start is not in the map
+  | "shortcut" // a target's simulation.map: a shortcut's first selector does not resolve on its `from` capture
   | "session"; // a session could not start for another reason
 
 export interface CheckFinding {
@@ -186,7 +189,9 @@ function planSessions(workspace: Workspace, trails: Trail[], options: CheckOptio
   // The session a trail (or, without one, the target alone) gets, as `run` would resolve it.
   const specFor = (trail: Trail | undefined, target = options.target, agent = options.agent): SessionSpec => {
     const flags = { "session-id": `check-${plans.size + 1}`, logs: logsDir, ...(target ? { target } : {}), ...(agent ? { agent } : {}) };
-    return resolveSessionSpec(workspace, flags, { cwd: options.cwd, env: options.env, ...(trail ? { trail: trailHints(trail) } : {}) });
+    // Sessions are checked without their simulated screen: the screen is checked on its own (check-simulations.ts).
+    const { simulation: _, ...spec } = resolveSessionSpec(workspace, flags, { cwd: options.cwd, env: options.env, ...(trail ? { trail: trailHints(trail) } : {}) });
+    return spec;
   };
   for (const trail of trails) {
     let spec: SessionSpec;
@@ -386,6 +391,8 @@ export async function checkWorkspace(
         await session.close();
       }
     }
+    const simulated = [...workspace.targets.values()].filter((t) => options.target === undefined || t.id === options.target);
+    for (const finding of await checkSimulations(simulated, workspaceRoot(workspace.configDir), options.cwd)) findings.add(finding);
     const unstarted = new Set([...workspace.targets.keys()].filter((id) => !started.has(id)));
     checkToolsets(workspace, seenTools, seenToolsets, unstarted, findings);
     const onDevice = new Set(sessions.filter((s) => s.agent === "on-device").map((s) => s.target));

@@ -57,12 +57,21 @@ export interface TargetPlatform {
   where?: Where;
 }
 
+/**
+ * `simulation:` — the screen the simulated device shows: one capture, or an app map and the
+ * waypoint it starts at. Paths as written (relative ones resolve against the workspace root).
+ */
+export type TargetSimulation =
+  | { kind: "capture"; capture: string; /** where the path is written */ where: Where }
+  | { kind: "map"; map: string; start: string; where: Where; startWhere: Where };
+
 export interface TargetConfig {
   id: string;
   displayName?: string;
   mcpServers: ServerEntry[];
   /** Keys are lower-case platform names, in file order. */
   platforms: Partial<Record<PlatformKey, TargetPlatform>>;
+  simulation?: TargetSimulation;
   /** Absolute path of the YAML file. */
   file: string;
   /** Where `id:` is written (file as shown in messages). */
@@ -96,6 +105,7 @@ export const targetSchema = z.strictObject({
   display_name: z.string().optional(),
   mcp_servers: z.array(serverSchema).nullable().optional(),
   platforms: z.record(z.string(), platformSchema).nullable().optional(),
+  simulation: z.strictObject({ capture: z.string().min(1).optional(), map: z.string().min(1).optional(), start: z.string().min(1).optional() }).optional(),
 });
 
 const SCRIPT_ONLY = ["bundle", "requiresHost"] as const;
@@ -139,6 +149,7 @@ function crossFieldProblems(yaml: YamlFile): ConfigProblem[] {
       }
     });
   }
+  problems.push(...simulationProblems(yaml));
   const platforms = valueAt(yaml.data, ["platforms"]);
   if (isPlainMap(platforms)) {
     for (const [name, body] of Object.entries(platforms)) {
@@ -162,6 +173,22 @@ function crossFieldProblems(yaml: YamlFile): ConfigProblem[] {
     }
   }
   return problems;
+}
+
+/** `simulation:` is one capture, or a map with its start waypoint. */
+function simulationProblems(yaml: YamlFile): ConfigProblem[] {
+  const sim = valueAt(yaml.data, ["simulation"]);
+  if (!isPlainMap(sim)) return [];
+  const has = (key: string) => sim[key] !== undefined;
+  if (has("capture") && has("map")) {
+    return [problemAt(yaml, ["simulation", "map"], "key", "has both capture: and map:; the simulated screen is one capture or one app map, not both", ["simulation"])];
+  }
+  if (has("capture") && has("start")) return [problemAt(yaml, ["simulation", "start"], "key", "start: only applies with map: (a capture is one screen; it has no waypoints to start at)", ["simulation"])];
+  if (has("map") && !has("start")) return [problemAt(yaml, ["simulation"], "value", "map: needs start: WAYPOINT_ID, the waypoint the device starts at (e.g. start: myapp/android/login)")];
+  if (!has("capture") && !has("map")) {
+    return [problemAt(yaml, ["simulation"], "value", "needs capture: FILE (one static screen) or map: DIR with start: WAYPOINT_ID (an app map and the waypoint the device starts at)")];
+  }
+  return [];
 }
 
 /** Unknown driver name, with the closest known keys and the full list. */
@@ -199,6 +226,11 @@ function toEntry(raw: z.output<typeof serverSchema>, index: number, where: Where
   };
 }
 
+function toSimulation(raw: { capture?: string | undefined; map?: string | undefined; start?: string | undefined }, yaml: YamlFile): TargetSimulation {
+  if (raw.capture !== undefined) return { kind: "capture", capture: raw.capture, where: locate(yaml, ["simulation", "capture"]) };
+  return { kind: "map", map: raw.map!, start: raw.start!, where: locate(yaml, ["simulation", "map"]), startWhere: locate(yaml, ["simulation", "start"]) };
+}
+
 /**
  * Validates a parsed target file; never throws. `path` is the absolute file
  * path stored in `TargetConfig.file` (messages use `yaml.file`).
@@ -224,6 +256,7 @@ export function readTargetConfig(yaml: YamlFile, path: string): Validated<Target
     ...(raw.display_name !== undefined ? { displayName: raw.display_name } : {}),
     mcpServers: (raw.mcp_servers ?? []).map((s, i) => toEntry(s, i, locate(yaml, ["mcp_servers", i]))),
     platforms,
+    ...(raw.simulation ? { simulation: toSimulation(raw.simulation, yaml) } : {}),
     file: path,
     where: locate(yaml, ["id"]),
   };

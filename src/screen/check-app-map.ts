@@ -24,6 +24,8 @@ export interface MapReport {
   ok: boolean;
   dir: string;
   waypoints: number;
+  /** Every waypoint id the map defines, in file order. */
+  waypointIds: string[];
   shortcuts: number;
   /** Waypoints whose capture was checked. */
   captures: number;
@@ -122,6 +124,7 @@ export async function checkAppMap(dir: string, cwd: string = process.cwd()): Pro
     ok: errors === 0,
     dir,
     waypoints: map.waypoints.size,
+    waypointIds: [...map.waypoints.keys()],
     shortcuts: map.shortcuts.length,
     captures: checked.filter(Boolean).length,
     findings,

@@ -3,9 +3,9 @@
 // memory, id, logs folder. Pure: nothing is started here.
 
 import { randomBytes } from "node:crypto";
-import { resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
-import { workspaceRoot, type TargetConfig, type ToolsetConfig, type Workspace } from "../config/workspace.ts";
+import { workspaceRoot, type TargetConfig, type ToolsetConfig, type Where, type Workspace } from "../config/workspace.ts";
 import type { AgentMode } from "../core/server-kinds.ts";
 import { DEFAULT_DRIVER, findDriver, knownDriverKeys, parsePlatform, type DriverInfo, type Platform } from "../core/drivers.ts";
 import { Memory } from "./memory.ts";
@@ -24,6 +24,14 @@ export const DEFAULT_SCREEN: Readonly<Record<Platform, Screen>> = {
   WEB: { width: 1280, height: 800 },
 };
 
+/** Where the simulated screen was set: a flag, or the target's `simulation:` (its path value). */
+export type SimulationOrigin = { flag: "--capture" | "--map" } | { where: Where; path: "simulation.capture" | "simulation.map" };
+
+/** The screen the simulated device shows, paths resolved: one capture, or an app map and its start waypoint. */
+export type SimulationSpec =
+  | { kind: "capture"; /** absolute */ file: string; /** as shown in messages */ shown: string; origin: SimulationOrigin }
+  | { kind: "map"; /** absolute */ dir: string; shown: string; start: string; origin: SimulationOrigin };
+
 export interface SessionSpec {
   id: string;
   cwd: string;
@@ -37,6 +45,8 @@ export interface SessionSpec {
   driver: DriverInfo;
   agent: AgentMode;
   screen: Screen;
+  /** A screen for the simulated device (`--capture`/`--map`, else the target's `simulation:`); none: screen checks are unverified. */
+  simulation?: SimulationSpec;
   /** Memory the session starts with (trail `config.memory`, then `--memory`); the session owns the live Memory. */
   memory: Record<string, unknown>;
   /** Secrets (`--secret`): usable in placeholders, masked everywhere. */
@@ -60,6 +70,11 @@ export interface SessionFlags {
   logs?: string;
   /** Unverified screen checks (no screen loaded) fail the step instead. */
   "require-screen"?: boolean;
+  /** A capture file the simulated device shows (one static screen). */
+  capture?: string;
+  /** An app map folder (waypoints/, shortcuts/) the simulated device moves through, from `start`. */
+  map?: string;
+  start?: string;
 }
 
 /** What a trail contributes when the session is for a run. */
@@ -81,6 +96,9 @@ export const SESSION_FLAG_OPTIONS = {
   "session-id": { type: "string" },
   logs: { type: "string" },
   "require-screen": { type: "boolean" },
+  capture: { type: "string" },
+  map: { type: "string" },
+  start: { type: "string" },
 } as const;
 
 export const SESSION_FLAGS_HELP = `Session flags:
@@ -94,6 +112,11 @@ export const SESSION_FLAGS_HELP = `Session flags:
   --memory KEY=VALUE    initial session memory (repeatable)
   --session-id ID       id used for logs and TRAILBLAZE_SESSION_ID (default: generated)
   --logs DIR            logs folder (default: ./logs)
+  --capture FILE        a screen for the simulated device: one captured screen (JSON), so taps and
+                        screen checks are verified against it (default: the target's simulation:)
+  --map DIR             a screen for the simulated device: an app map (waypoints/, shortcuts/); actions
+                        that are a shortcut's move the device to its waypoint. Needs --start
+  --start WAYPOINT_ID   the waypoint the device starts at, with --map or the target's simulation.map
   --require-screen      a screen check with no screen loaded fails (default: the step is unverified)`;
 
 export function parseKeyValue(flag: string, entry: string): [string, string] {
@@ -212,6 +235,7 @@ export function resolveSessionSpec(
 
   const agent = flags.agent !== undefined ? parseAgent(flags.agent) : (trail.agent ?? "host");
   const screen = flags.screen !== undefined ? parseScreen(flags.screen) : DEFAULT_SCREEN[driver.platform];
+  const simulation = resolveSimulation(flags, target, workspaceRoot(workspace.configDir), context.cwd);
   const memory: Record<string, unknown> = { ...trail.memory };
   for (const entry of flags.memory ?? []) {
     const [key, value] = parseKeyValue("--memory", entry);
@@ -230,11 +254,51 @@ export function resolveSessionSpec(
     driver,
     agent,
     screen,
+    ...(simulation ? { simulation } : {}),
     memory,
     logsDir: sessionLogsDir(context.cwd, id, flags.logs),
     handshakeTimeoutMs: positiveMs(context.env.TRAILBLAZE_HANDSHAKE_TIMEOUT_MS, 60_000),
     callTimeoutMs: positiveMs(context.env.TRAILBLAZE_CALL_TIMEOUT_MS, 60_000),
   };
+}
+
+/** A path for messages: relative to `base` when inside it, else absolute. */
+function shownPath(path: string, base: string): string {
+  const rel = relative(base, path);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+}
+
+/**
+ * The simulated screen: `--capture FILE` or `--map DIR --start ID` (relative to the working
+ * directory), else the target's `simulation:` (relative to the workspace root); `--start` alone
+ * picks another start on the target's map. Flag mistakes are UsageErrors, checked here once.
+ */
+export function resolveSimulation(flags: SessionFlags, target: TargetConfig, root: string, cwd: string): SimulationSpec | undefined {
+  const { capture, map, start } = flags;
+  if (capture !== undefined && map !== undefined) {
+    throw new UsageError("--capture and --map both set the simulated screen; give --capture FILE (one static screen) or --map DIR --start WAYPOINT_ID (an app map)");
+  }
+  if (capture !== undefined) {
+    if (start !== undefined) throw new UsageError(`--start only applies with --map (a capture is one screen; it has no waypoints to start at)`);
+    const file = resolve(cwd, capture);
+    return { kind: "capture", file, shown: shownPath(file, cwd), origin: { flag: "--capture" } };
+  }
+  const sim = target.simulation;
+  if (map !== undefined) {
+    if (start === undefined) throw new UsageError(`--map needs --start WAYPOINT_ID, the waypoint the device starts at (e.g. --start myapp/android/login)`);
+    const dir = resolve(cwd, map);
+    return { kind: "map", dir, shown: shownPath(dir, cwd), start, origin: { flag: "--map" } };
+  }
+  if (start !== undefined && sim?.kind !== "map") {
+    throw new UsageError(`--start needs an app map: give --map DIR too, or set simulation: {map: DIR, start: WAYPOINT_ID} in target ${target.id} (${target.where.file})`);
+  }
+  if (!sim) return undefined;
+  if (sim.kind === "capture") {
+    const file = resolve(root, sim.capture);
+    return { kind: "capture", file, shown: shownPath(file, cwd), origin: { where: sim.where, path: "simulation.capture" } };
+  }
+  const dir = resolve(root, sim.map);
+  return { kind: "map", dir, shown: shownPath(dir, cwd), start: start ?? sim.start, origin: { where: sim.where, path: "simulation.map" } };
 }
 
 function positiveMs(value: string | undefined, fallback: number): number {

@@ -27,6 +27,7 @@ import { SupervisedServer } from "../servers/supervised-server.ts";
 import { buildContext } from "../core/context.ts";
 import type { Memory } from "./memory.ts";
 import { initialMemory, type SessionSpec } from "./session-spec.ts";
+import { loadSimulatedScreen } from "./simulated-screen.ts";
 
 export interface SessionOptions {
   /** Launcher per server kind and agent mode. Default: DEFAULT_LAUNCHERS (stdio on the host, QuickJS on-device). */
@@ -120,7 +121,8 @@ export class Session implements AsyncDisposable {
     // Built-ins pass the same `_meta` gates as any tool (web_* only on web, android_* only on Android…).
     const facts = { driver: this.spec.driver.key, platform: this.spec.driver.platform, agent: this.spec.agent };
     const installedApps = this.spec.target.platforms[this.spec.driver.platform.toLowerCase() as keyof typeof this.spec.target.platforms]?.appIds ?? [];
-    for (const tool of options.builtins ?? builtinTools({ installedApps })) {
+    const screen = this.spec.simulation ? await loadSimulatedScreen(this.spec.simulation, this.spec.cwd) : undefined;
+    for (const tool of options.builtins ?? builtinTools({ installedApps, ...(screen ? { screen } : {}) })) {
       const decision = applyFilters(tool.meta, facts);
       if (decision.included) this.registry.register(tool);
       else this.registry.skip({ name: tool.name, source: tool.source, reason: decision.key, detail: decision.reason });

@@ -120,13 +120,18 @@ export class ListReporter implements RunObserver {
     const lines = [`  ${mark} ${tag}${title} ${c.dim(`(${formatDuration(step.durationMs)})`)}`];
     for (const tool of step.tools) {
       if (tool.result.status !== "success") continue;
-      const message = oneLine(cleanText(String(tool.result.message ?? "")), 100);
+      const structured = tool.result.structuredContent as Record<string, unknown> | undefined;
+      // Where the action took the simulated screen gets a line of its own (it ends the message).
+      const move = (structured?.screen as { message?: unknown } | undefined)?.message;
+      let text = String(tool.result.message ?? "");
+      if (typeof move === "string" && text.endsWith(`; ${move}`)) text = text.slice(0, -move.length - 2);
+      const message = oneLine(cleanText(text), 100);
       if (tool.result.unverified !== undefined) {
         lines.push(`      ${c.yellow(`↳ ${tool.name}: ${message}`)}`);
         continue;
       }
-      const structured = tool.result.structuredContent as Record<string, unknown> | undefined;
       lines.push(c.dim(`      ↳ ${structured?.simulatedDevice ? message : `${tool.name}${message ? `: ${message}` : ""}`}`));
+      if (typeof move === "string") lines.push(c.dim(`        ${oneLine(cleanText(move), 100)}`));
     }
     const f = step.failure;
     if (f) {

@@ -1,0 +1,80 @@
+// The screen engine (src/screen/ScreenState) as the simulated device's `DeviceScreen`: recorded
+// selectors are parsed and resolved on the current screen, failures carry the closest
+// candidates, nodes are described for messages, and actions move the device through its app map.
+
+import { describeNode, nodeText, type ScreenNode as EngineNode } from "../screen/screen-model.ts";
+import type { Resolution } from "../screen/resolve-selector.ts";
+import { parseSelector, type Selector as EngineSelector } from "../screen/selector.ts";
+import type { ScreenState } from "../screen/screen-state.ts";
+import type { DeviceScreen, ScreenMove, ScreenNode, Selector, SelectorMatch, TextMode, TextQuery } from "./device-screen.ts";
+
+/** `DeviceScreen` over a ScreenState (one static capture, or an app map and its current waypoint). */
+export class EngineScreen implements DeviceScreen {
+  readonly state: ScreenState;
+  /** Engine nodes behind the nodes handed out, so textOf reads the node that was matched. */
+  readonly #nodes = new WeakMap<ScreenNode, EngineNode>();
+
+  constructor(state: ScreenState) {
+    this.state = state;
+  }
+
+  #node(node: EngineNode): ScreenNode {
+    const out: ScreenNode = { nodeId: String(node.id), description: describeNode(node) };
+    this.#nodes.set(out, node);
+    return out;
+  }
+
+  #match(resolution: Resolution, wanted: EngineSelector | string): SelectorMatch {
+    const match: SelectorMatch = { kind: resolution.kind, nodes: resolution.nodes.map((n) => this.#node(n)) };
+    if (resolution.kind === "noMatch") match.closest = this.state.closestCandidates(wanted).map(describeNode);
+    return match;
+  }
+
+  resolve(selector: Selector): SelectorMatch {
+    const parsed = parseSelector(selector, "selector");
+    return this.#match(this.state.resolve(parsed), parsed);
+  }
+
+  findByText(query: TextQuery, mode: TextMode): SelectorMatch {
+    return this.#match(this.state.findByText(query, mode), query.text);
+  }
+
+  findByRef(ref: string): SelectorMatch {
+    const nodes = this.state.screen.nodes.filter((n) => n.ref === ref);
+    return this.#match({ kind: nodes.length === 0 ? "noMatch" : nodes.length === 1 ? "singleMatch" : "multipleMatches", nodes }, ref);
+  }
+
+  hitTest(x: number, y: number): ScreenNode | undefined {
+    const node = this.state.hitTest(x, y);
+    return node ? this.#node(node) : undefined;
+  }
+
+  textOf(node: ScreenNode): string | undefined {
+    const engine = this.#nodes.get(node) ?? this.state.screen.byId.get(Number(node.nodeId));
+    return engine ? nodeText(engine.detail) : undefined;
+  }
+
+  checkWaypoint(id: string): { ok: boolean; detail: string } {
+    const { map, waypoint: at, screen } = this.state;
+    if (!map) {
+      if (screen.waypointId === id) return { ok: true, detail: `the capture ${screen.file} was taken at ${id}` };
+      const taken = screen.waypointId ? ` (a capture of ${screen.waypointId})` : "";
+      return { ok: false, detail: `the device shows the static capture ${screen.file}${taken} and has no app map to check ${id} against (load one with --map DIR --start WAYPOINT_ID)` };
+    }
+    if (!map.waypoints.has(id)) return { ok: false, detail: `unknown waypoint "${id}"; the map ${map.dir} has ${[...map.waypoints.keys()].join(", ")}` };
+    const check = this.state.checkWaypoint(id);
+    const where = `the device is at ${at}`;
+    if (check.ok) return { ok: true, detail: where };
+    if (check.skipped) return { ok: false, detail: `${check.skipped}; ${where}` };
+    const failed = [
+      ...check.required.filter((r) => !r.ok).map((r) => `required "${r.description}" not found`),
+      ...check.forbidden.filter((r) => !r.ok).map((r) => `forbidden "${r.description}" found (${r.nodeIds.map((n) => `#${n}`).join(", ")})`),
+    ];
+    return { ok: false, detail: `${where}: ${failed.join("; ")}` };
+  }
+
+  async apply(tool: string, args: Record<string, unknown>): Promise<ScreenMove> {
+    const outcome = await this.state.applyAction(tool, args);
+    return { moved: outcome.moved, message: outcome.message };
+  }
+}
