@@ -21,7 +21,10 @@ servers run in QuickJS), and reports:
   - toolset entries that no server advertises, and target tool_sets ids no toolset defines;
   - trail steps calling tools their session does not register (unknown, filtered, or
     host-only in an on-device session), and steps with no recording for their session;
-  - on-device servers that fail check-bundle.
+  - on-device servers that fail check-bundle;
+  - for a target with a simulated screen (simulation: in its YAML): a capture that does not
+    load, an app map's waypoints whose capture misses their own selectors, and shortcuts whose
+    first selector does not resolve on their from-waypoint's capture (kinds waypoint, shortcut).
 Every server is stopped before the report is printed. Trails default to every *.trail.yaml
 under the config folder's parent.
 
