@@ -66,6 +66,7 @@ describe("loadWorkspace", () => {
     expect(target).toEqual({
       id: "myapp",
       displayName: "Example App",
+      tools: [],
       mcpServers: [
         {
           kind: "script",

@@ -65,10 +65,23 @@ export type TargetSimulation =
   | { kind: "capture"; capture: string; /** where the path is written */ where: Where }
   | { kind: "map"; map: string; start: string; where: Where; startWhere: Where };
 
+/** One name of a target's `tools:` list: a per-file tool found under its tools folder. */
+export interface ToolRef {
+  name: string;
+  where: Where;
+}
+
 export interface TargetConfig {
   id: string;
   displayName?: string;
   mcpServers: ServerEntry[];
+  /** `tools:` — per-file tools (`export const name = trailblaze.tool(…)`), in file order. */
+  tools: ToolRef[];
+  /**
+   * Absolute folder the `tools:` names are looked up in (with its subfolders). Unset: the
+   * workspace root's `tools/`. A trailmap sets its own (`trailmaps/<id>/tools/`).
+   */
+  toolsDir?: string;
   /** Keys are lower-case platform names, in file order. */
   platforms: Partial<Record<PlatformKey, TargetPlatform>>;
   simulation?: TargetSimulation;
@@ -104,6 +117,7 @@ export const targetSchema = z.strictObject({
   id: z.string().min(1),
   display_name: z.string().optional(),
   mcp_servers: z.array(serverSchema).nullable().optional(),
+  tools: z.array(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "a tool name (letters, digits, _ and -, at most 64)")).nullable().optional(),
   platforms: z.record(z.string(), platformSchema).nullable().optional(),
   simulation: z.strictObject({ capture: z.string().min(1).optional(), map: z.string().min(1).optional(), start: z.string().min(1).optional() }).optional(),
 });
@@ -255,6 +269,7 @@ export function readTargetConfig(yaml: YamlFile, path: string): Validated<Target
     id: raw.id,
     ...(raw.display_name !== undefined ? { displayName: raw.display_name } : {}),
     mcpServers: (raw.mcp_servers ?? []).map((s, i) => toEntry(s, i, locate(yaml, ["mcp_servers", i]))),
+    tools: (raw.tools ?? []).map((name, i) => ({ name, where: locate(yaml, ["tools", i]) })),
     platforms,
     ...(raw.simulation ? { simulation: toSimulation(raw.simulation, yaml) } : {}),
     file: path,
