@@ -13,6 +13,13 @@ describe("rewriteZodImports", () => {
     expect(out.split("\n").length).toBe(source.split("\n").length);
   });
 
+  test("z from @trailblaze/scripting (its re-export of zod) is read from zod; the other names stay", () => {
+    expect(rewriteZodImports(`import { trailblaze, z } from "@trailblaze/scripting";\n`)).toBe(
+      `import * as z from "zod"; import { trailblaze } from "@trailblaze/scripting";\n`,
+    );
+    expect(rewriteZodImports(`import { trailblaze } from "@trailblaze/scripting";\n`)).toBeUndefined();
+  });
+
   test("leaves alone what it must not touch", () => {
     for (const source of [
       `import { string } from "zod";\n`,

@@ -1,8 +1,9 @@
 // esbuild plugin keeping zod small. `import { z } from "zod"` binds `z` to a namespace object that
 // zod re-exports, which esbuild cannot tree-shake: every export stays, including `z.locales` and
 // `z.core.locales` (~400 KB of translations). Two measures:
-//  1. in the author's own files (not node_modules), `import { z } from "zod"` is read as
-//     `import * as z from "zod"`, whose property accesses (`z.string()`) esbuild does tree-shake;
+//  1. in the author's own files (not node_modules), `import { z } from "zod"` (or from
+//     "@trailblaze/scripting", which re-exports it) is read as `import * as z from "zod"`, whose
+//     property accesses (`z.string()`) esbuild does tree-shake;
 //  2. where `z` is still used as a whole value, the "zod" and "zod/v4" entries resolve to generated
 //     modules re-exporting the same bindings from the same files, with `locales` replaced by a
 //     stub that names the direct import to use instead.
@@ -65,6 +66,8 @@ async function moduleText(kind: string, root: string): Promise<string> {
 }
 
 const ZOD_ENTRIES = new Set(["zod", "zod/v4", "zod/mini", "zod/v4-mini", "zod/v4/mini"]);
+/** Packages whose `z` export is zod's own (`@trailblaze/scripting` re-exports it). */
+const Z_REEXPORTS = new Set(["@trailblaze/scripting"]);
 const NAMED_IMPORT = /^([ \t]*)import\s*\{([^}]*)\}\s*from\s*(["'])([^"'\n]+)\3[ \t]*;?/gm;
 const LOADERS: Record<string, "ts" | "tsx" | "js" | "jsx"> = {
   ".ts": "ts", ".mts": "ts", ".cts": "ts", ".tsx": "tsx", ".js": "js", ".mjs": "js", ".cjs": "js", ".jsx": "jsx",
@@ -72,12 +75,13 @@ const LOADERS: Record<string, "ts" | "tsx" | "js" | "jsx"> = {
 
 /**
  * Rewrites `import { z, X as Y } from "zod"` to `import * as z from "zod"; import { X as Y } from "zod";`
- * keeping the line count, so positions in messages stay right. Undefined when nothing changes.
+ * (and `z` from "@trailblaze/scripting" to `import * as z from "zod"`), keeping the line count, so
+ * positions in messages stay right. Undefined when nothing changes.
  */
 export function rewriteZodImports(source: string): string | undefined {
   let changed = false;
   const out = source.replace(NAMED_IMPORT, (whole: string, indent: string, list: string, quote: string, from: string) => {
-    if (!ZOD_ENTRIES.has(from)) return whole;
+    if (!ZOD_ENTRIES.has(from) && !Z_REEXPORTS.has(from)) return whole;
     const items = list.split(",").map((item) => item.trim()).filter(Boolean);
     const zItem = items.find((item) => /^z(\s+as\s+[\w$]+)?$/.test(item));
     if (!zItem) return whole;
@@ -85,9 +89,10 @@ export function rewriteZodImports(source: string): string | undefined {
     const local = zItem.split(/\s+as\s+/)[1] ?? "z";
     const rest = items.filter((item) => item !== zItem);
     const spec = `${quote}${from}${quote}`;
+    const zodSpec = Z_REEXPORTS.has(from) ? `${quote}zod${quote}` : spec;
     const named = rest.length > 0 ? ` import { ${rest.join(", ")} } from ${spec};` : "";
     const newlines = "\n".repeat(whole.split("\n").length - 1);
-    return `${indent}import * as ${local} from ${spec};${named}${newlines}`;
+    return `${indent}import * as ${local} from ${zodSpec};${named}${newlines}`;
   });
   return changed ? out : undefined;
 }
@@ -99,7 +104,7 @@ export function zodLeanPlugin(): Plugin {
       build.onLoad({ filter: /\.[cm]?[jt]sx?$/, namespace: "file" }, (args) => {
         if (/[\\/]node_modules[\\/]/.test(args.path)) return undefined;
         const source = readFileSync(args.path, "utf8");
-        const contents = source.includes("zod") ? rewriteZodImports(source) : undefined;
+        const contents = source.includes("zod") || source.includes("@trailblaze/scripting") ? rewriteZodImports(source) : undefined;
         return contents === undefined ? undefined : { contents, loader: LOADERS[extname(args.path)] ?? "ts" };
       });
       build.onResolve({ filter: /^zod(?:\/v4)?$/ }, async (args) => {

@@ -15,11 +15,19 @@ export interface TrailblazeDevice {
   driverType: string;
 }
 
-/** What Trailblaze sends with every call: a snapshot of session memory and the device. */
+/** The session's target: its id and the app ids of the session's platform. */
+export interface TrailblazeTargetInfo {
+  id: string;
+  displayName?: string;
+  appIds: string[];
+}
+
+/** What Trailblaze sends with every call: a snapshot of session memory, the device, the target. */
 export interface TrailblazeContext {
   /** Session memory at the time of the call. Values are `unknown`: check before use. */
   memory: Record<string, unknown>;
   device: TrailblazeDevice;
+  target?: TrailblazeTargetInfo;
 }
 
 /** A handler's arguments with the optional envelope (tier 2). */

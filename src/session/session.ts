@@ -24,7 +24,7 @@ import { DEFAULT_LAUNCHERS } from "../servers/launchers.ts";
 import type { ServerLogMessage } from "../servers/mcp-connection.ts";
 import { serverLogFile } from "../core/log-layout.ts";
 import { SupervisedServer } from "../servers/supervised-server.ts";
-import { buildContext } from "../core/context.ts";
+import { buildContext, type TargetInfo } from "../core/context.ts";
 import type { Memory } from "./memory.ts";
 import { initialMemory, type SessionSpec } from "./session-spec.ts";
 import { loadSimulatedScreen } from "./simulated-screen.ts";
@@ -72,6 +72,12 @@ export interface ServerLogEntry {
   data: unknown;
 }
 
+function targetInfo(spec: SessionSpec): TargetInfo {
+  const { target } = spec;
+  const platform = target.platforms[spec.driver.platform.toLowerCase() as keyof typeof target.platforms];
+  return { id: target.id, ...(target.displayName ? { displayName: target.displayName } : {}), appIds: platform?.appIds ?? [] };
+}
+
 export class Session implements AsyncDisposable {
   readonly spec: SessionSpec;
   readonly registry = new ToolRegistry();
@@ -96,6 +102,7 @@ export class Session implements AsyncDisposable {
         buildContext(
           { platform: spec.driver.platform, widthPixels: spec.screen.width, heightPixels: spec.screen.height, driverType: spec.driver.key },
           this.memory.snapshot(),
+          targetInfo(spec),
         ),
       ...(options.onCall ? { onCall: options.onCall } : {}),
     });

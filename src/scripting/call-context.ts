@@ -1,0 +1,53 @@
+// What a tool's handler gets from a live call: the `_trailblazeContext` envelope as a
+// TrailblazeCallContext, and a client whose `tools.<name>()` is a `trailblaze/execute` request
+// over the connection the call came in on (stdio in a subprocess, in-process in QuickJS).
+
+import { createClient, type TrailblazeClient } from "./client.ts";
+import { contextOf, type TrailblazeContext } from "./context.ts";
+import { executeTool } from "./execute.ts";
+import { createMemory } from "./memory.ts";
+import type { ToolExtra } from "./register.ts";
+import type { DevicePlatform, TrailblazeCallContext, ToolTarget } from "./trailblaze.ts";
+
+function targetOf(envelope: TrailblazeContext): ToolTarget | undefined {
+  const info = envelope.target;
+  if (!info) return undefined;
+  const appId = info.appIds[0];
+  return {
+    id: info.id,
+    ...(info.displayName !== undefined ? { displayName: info.displayName } : {}),
+    appIds: [...info.appIds],
+    ...(appId !== undefined ? { appId } : {}),
+    resolveAppId: (options) => appId ?? (options?.defaultAppId?.trim() || undefined),
+  };
+}
+
+/** The call context of a tools/call, or undefined when it came without one (a plain MCP client). */
+export function callContextOf(args: unknown, extra: ToolExtra): TrailblazeCallContext | undefined {
+  const envelope = contextOf(args, extra);
+  if (!envelope) return undefined;
+  const target = targetOf(envelope);
+  return {
+    invocationId: String(extra.requestId),
+    device: { ...envelope.device, platform: envelope.device.platform.toLowerCase() as DevicePlatform },
+    ...(target ? { target } : {}),
+    memory: createMemory(envelope.memory),
+  };
+}
+
+const textOf = (content: readonly { type: string; text?: unknown }[]) =>
+  content.flatMap((block) => (block.type === "text" && typeof block.text === "string" ? [block.text] : [])).join("\n");
+
+/** `ctx.tools` for a call: each tool call is a `trailblaze/execute` request answered by the session. */
+export function sessionClient(extra: ToolExtra): TrailblazeClient {
+  return createClient(async (name, args) => {
+    const result = await executeTool(extra, name, args);
+    const ok = result.status === "success";
+    return {
+      success: ok,
+      textContent: textOf(result.content),
+      errorMessage: ok ? "" : result.message,
+      ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+    };
+  });
+}
