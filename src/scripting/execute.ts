@@ -2,7 +2,7 @@
 // or one of another server) and gets its result. The same call works in both modes: it is a
 // `trailblaze/execute` request from the server to the Trailblaze client over the connection the
 // tool was called on (stdio in a subprocess, the in-process transport in QuickJS), answered by the
-// session with the same depth cap, re-entry rule and memory handling as any call.
+// session with the same depth cap and memory handling as any call.
 
 import { z } from "zod";
 import type { ToolExtra } from "./register.ts";
@@ -25,7 +25,7 @@ export type ExecutedResult = z.infer<typeof executedResultSchema>;
 /**
  * Runs tool `name` with `args` in the session that called this tool; resolves with its result
  * (a failed tool is `status: "error"`, not a rejection). Rejects when the session refuses the call
- * (an unknown tool, a call back into this same server, more than 16 nested calls) with its reason.
+ * (an unknown tool, more than 16 nested calls) with its reason. A tool of the caller's own server may be called.
  */
 export async function executeTool(extra: ToolExtra, name: string, args: Record<string, unknown> = {}): Promise<ExecutedResult> {
   try {

@@ -35,8 +35,8 @@ export interface LaunchSpec {
 export interface LaunchContext {
   /** Aborted when the session closes. */
   signal: AbortSignal;
-  /** `trailblaze.execute` from a tool of the server `callerSource` (see ExecuteBridge). */
-  execute(callerSource: string, name: string, args: Record<string, unknown>): Promise<ToolResult>;
+  /** `trailblaze.execute` from a tool of the server (see ExecuteBridge). */
+  execute(name: string, args: Record<string, unknown>): Promise<ToolResult>;
   /** News that does not stop the server (e.g. it runs from source because precompiling failed). */
   onNotice?(message: string): void;
 }

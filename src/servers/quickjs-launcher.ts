@@ -33,7 +33,7 @@ export const launchQuickJsServer: Launcher = async (server, spec, context): Prom
     // Guest logging is rare; a synchronous append keeps no descriptor open per session.
     onLog: (level, text) => appendFileSync(consoleLog, `${new Date().toISOString()} ${level} ${text}\n`),
     onExecute: async (name, args) => {
-      const result = await context.execute(server.display, name, args);
+      const result = await context.execute(name, args);
       return { ...resultToJson(result), content: result.content };
     },
   });
@@ -43,7 +43,7 @@ export const launchQuickJsServer: Launcher = async (server, spec, context): Prom
       transport: quickjs.transport,
       handshakeTimeoutMs: spec.handshakeTimeoutMs,
       callTimeoutMs: server.timeoutMs ?? spec.callTimeoutMs,
-      execute: (name, args) => context.execute(server.display, name, args),
+      execute: (name, args) => context.execute(name, args),
     });
     return { connection, tools, transport: "quickjs" };
   } catch (error) {

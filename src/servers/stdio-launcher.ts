@@ -100,7 +100,7 @@ export const launchStdioServer: Launcher = async (server, spec, context): Promis
     handshakeTimeoutMs: spec.handshakeTimeoutMs,
     callTimeoutMs: server.timeoutMs ?? spec.callTimeoutMs,
     ...(server.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: server.maxTotalTimeoutMs } : {}),
-    execute: (name, args) => context.execute(server.display, name, args),
+    execute: (name, args) => context.execute(name, args),
   }).finally(() => context.signal.removeEventListener("abort", stop));
   return { connection, tools, transport: "stdio", pid: transport.pid };
 };

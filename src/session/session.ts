@@ -144,7 +144,7 @@ export class Session implements AsyncDisposable {
       this.registry.skip({ name: "*", source: server.display, reason: skipped.reason, detail: skipped.detail });
       return false;
     });
-    const bridge = new ExecuteBridge(this.registry, (name, args) => this.call(name, args));
+    const bridge = new ExecuteBridge((name, args) => this.call(name, args));
     const context = {
       signal: this.#abort.signal,
       execute: bridge.execute.bind(bridge),
