@@ -41,6 +41,7 @@ import { discoverTrails } from "../trail/discover.ts";
 import { readTrailFiles } from "../trail/trail-file.ts";
 import { skipReason } from "../trail/select-recording.ts";
 import type { Trail } from "../trail/trail-types.ts";
+import { perFileServers } from "../servers/per-file-servers.ts";
 import { checkSimulations } from "./check-simulations.ts";
 
 export type CheckKind =
@@ -276,12 +277,12 @@ async function checkBundles(targets: TargetConfig[], findings: Findings, cwd: st
   for (const target of targets) {
     let servers: ResolvedServer[];
     try {
-      servers = resolveTargetServers(target, root);
+      servers = [...resolveTargetServers(target, root), ...(await perFileServers(target, root, cwd))];
     } catch {
       continue; // missing scripts were reported by the session that tried to start them
     }
     for (const server of servers) {
-      if (server.kind !== "script" || server.requiresHost) continue;
+      if (server.kind !== "script" || server.requiresHost || server.perFile?.runtime === "subprocess") continue;
       const file = server.bundle ?? server.script;
       if (checked.has(file)) continue;
       checked.add(file);

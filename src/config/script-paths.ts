@@ -25,6 +25,10 @@ export type ResolvedServer =
       bundle?: string;
       /** A host-only script (`requiresHost: true`): on-device sessions skip it without bundling it. */
       requiresHost?: boolean;
+      /** A server the runtime generated for per-file tools, and where they run. */
+      perFile?: { runtime: "inProcess" | "subprocess"; tools: string[] };
+      /** absolute; default: the script's folder */
+      cwd?: string;
       display: string;
       origin?: ServerOrigin;
     } & ServerLimits)

@@ -7,7 +7,7 @@ import { contextOf, type TrailblazeContext } from "./context.ts";
 import { executeTool } from "./execute.ts";
 import { createMemory } from "./memory.ts";
 import type { ToolExtra } from "./register.ts";
-import type { DevicePlatform, TrailblazeCallContext, ToolTarget } from "./trailblaze.ts";
+import type { DevicePlatform, ToolTarget, TrailblazeCallContext } from "./tool-context.ts";
 
 function targetOf(envelope: TrailblazeContext): ToolTarget | undefined {
   const info = envelope.target;

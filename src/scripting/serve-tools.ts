@@ -24,17 +24,17 @@ export interface ServedTool {
   description?: string;
   /** From the sidecar or the input type; the spec's own inputSchema wins. */
   inputSchema?: Record<string, unknown>;
-  /** From the sidecar (`requiresHost: true`). */
-  requiresHost?: boolean;
+  /** `_meta["trailblaze/*"]` keys from the sidecar; the spec's own settings win. */
+  meta?: Record<string, unknown>;
 }
 
 type Handler = (args: unknown, ctx: unknown, client: unknown) => unknown;
 
 function metaOf(spec: TypedToolSpec, tool: ServedTool): TrailblazeToolMeta {
-  const meta: TrailblazeToolMeta = {};
+  const meta: TrailblazeToolMeta = { ...tool.meta };
   if (spec.supportedPlatforms?.length) meta["trailblaze/supportedPlatforms"] = spec.supportedPlatforms.filter((p) => p !== "desktop");
   if (spec.supportedDrivers?.length) meta["trailblaze/supportedDrivers"] = spec.supportedDrivers as TrailblazeToolMeta["trailblaze/supportedDrivers"];
-  if (spec.requiresHost || tool.requiresHost) meta["trailblaze/requiresHost"] = true;
+  if (spec.requiresHost) meta["trailblaze/requiresHost"] = true;
   if (spec.requiresContext) meta["trailblaze/requiresContext"] = true;
   if (spec.surfaceToLlm === false) meta["trailblaze/surfaceToLlm"] = false;
   if (spec.isRecordable === false) meta["trailblaze/isRecordable"] = false;
@@ -101,7 +101,6 @@ export async function serveTools(tools: ServedTool[], info: { name: string; vers
       return memory && !result.isError ? withMemory(result, memory.changes()) : result;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (error instanceof Error && error.stack) console.error(error.stack);
       return { isError: true, content: [{ type: "text", text: message }] };
     }
   });

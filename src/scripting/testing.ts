@@ -8,7 +8,7 @@
 import { createClient, type TrailblazeClient } from "./client.ts";
 import { createMemory } from "./memory.ts";
 import type { MatchDescriptor } from "./selectors.ts";
-import type { DevicePlatform, ToolTarget, TrailblazeCallContext } from "./trailblaze.ts";
+import type { DevicePlatform, ToolTarget, TrailblazeCallContext } from "./tool-context.ts";
 
 export interface MockCall {
   tool: string;

@@ -48,13 +48,16 @@ export type LauncherTable = Record<ResolvedServer["kind"], Partial<Record<AgentM
 
 /** A server a session does not start, and why (the entry field that decided it). */
 export interface SkippedServer {
-  /** `requiresHost` (the entry says so) or `command` (its kind has no launcher in this mode). */
+  /** `requiresHost` (the entry says so), `runtime` (per-file subprocess tools) or `command` (its kind has no launcher in this mode). */
   reason: string;
   detail: string;
 }
 
 /** Why a server is not started in this agent mode, or undefined when it is. */
 export function skipReason(server: ResolvedServer, agent: AgentMode, table: LauncherTable): SkippedServer | undefined {
+  if (server.kind === "script" && server.perFile?.runtime === "subprocess" && agent === "on-device") {
+    return { reason: "runtime", detail: `per-file tools with runtime: subprocess (${server.perFile.tools.join(", ")}) run as a host subprocess; skipped in this on-device session` };
+  }
   if (server.kind === "script" && server.requiresHost && agent === "on-device") {
     return { reason: "requiresHost", detail: "host-only script (requiresHost: true); skipped without bundling in this on-device session" };
   }

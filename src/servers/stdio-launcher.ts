@@ -63,7 +63,7 @@ async function spawnPlan(
     return {
       command: runtime.command,
       args: await scriptArgs(runtime, server.script, spec, context),
-      cwd: dirname(server.script),
+      cwd: server.cwd ?? dirname(server.script),
       env: { ...spec.env, ...trailblazeEnv(spec, server.script) },
     };
   }

@@ -14,6 +14,7 @@ import { builtinTools } from "../builtins/index.ts";
 import { isSuccess, type ToolResult } from "../core/tool-result.ts";
 import { Dispatcher, type CallRecord, type DispatchOptions } from "../dispatcher/dispatcher.ts";
 import { ExecuteBridge } from "../dispatcher/execute-bridge.ts";
+import { perFileServers } from "../servers/per-file-servers.ts";
 import { ToolRegistry, type RegisteredTool } from "../registry/registry.ts";
 import { applyFilters } from "../registry/filters.ts";
 import { registerMcpTools } from "../registry/register-mcp-tools.ts";
@@ -136,7 +137,8 @@ export class Session implements AsyncDisposable {
     }
 
     const launchers = options.launchers ?? DEFAULT_LAUNCHERS;
-    const servers = resolveTargetServers(this.spec.target, this.spec.root).filter((server) => {
+    const configured = [...resolveTargetServers(this.spec.target, this.spec.root), ...(await perFileServers(this.spec.target, this.spec.root, this.spec.cwd))];
+    const servers = configured.filter((server) => {
       const skipped = skipReason(server, this.spec.agent, launchers);
       if (!skipped) return true;
       options.onNotice?.(`${server.display}: ${skipped.detail}`);

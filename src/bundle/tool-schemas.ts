@@ -1,0 +1,146 @@
+// What a per-file tool's source says about it: the doc comment above `export const <name>` (its
+// description) and, from the input type of `trailblaze.tool<Input>(…)`, its JSON Schema (through
+// ts-json-schema-generator, as upstream derives it; `@default`, `@minimum` … tags carry over).
+// Deriving a schema compiles the file (~2 s), so results are cached by the file's content.
+
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, dirname, extname, join } from "node:path";
+// Types only: the compiler API of the TypeScript that ts-json-schema-generator brings (tsconfig `paths`).
+import type * as TS from "typescript-api";
+import { sha256 } from "./build-cache.ts";
+
+export interface DerivedTool {
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  /** Why no schema could be derived (then the tool needs `inputSchema` in its spec or sidecar). */
+  problem?: string;
+}
+
+interface Declaration {
+  description?: string;
+  /** The text of `Input` in `trailblaze.tool<Input>(…)`, when given. */
+  inputType?: string;
+  /** The spec passed to `trailblaze.tool` sets `inputSchema` itself. */
+  specSchema: boolean;
+}
+
+const require = createRequire(import.meta.url);
+const GENERATOR = "ts-json-schema-generator";
+
+/** The TypeScript compiler ts-json-schema-generator is built on (the project's own may be TS 7, which has no JS API). */
+function typescript(): typeof TS {
+  return createRequire(require.resolve(GENERATOR))("typescript") as typeof TS;
+}
+
+function docOf(ts: typeof TS, node: TS.Node): string | undefined {
+  const comments = ts.getJSDocCommentsAndTags(node).filter(ts.isJSDoc);
+  const text = comments.map((doc) => ts.getTextOfJSDocComment(doc.comment) ?? "").filter(Boolean).at(-1);
+  return text?.trim() || undefined;
+}
+
+function isToolCall(ts: typeof TS, node: TS.Expression | undefined): node is TS.CallExpression {
+  if (!node || !ts.isCallExpression(node)) return false;
+  const callee = node.expression;
+  return (ts.isPropertyAccessExpression(callee) && callee.name.text === "tool") || (ts.isIdentifier(callee) && callee.text === "tool");
+}
+
+/** The doc comment, input type and spec of each exported tool of `source`, by export name. */
+function declarations(ts: typeof TS, file: string, source: string): Map<string, Declaration> {
+  const sourceFile = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  const found = new Map<string, Declaration>();
+  for (const statement of sourceFile.statements) {
+    if (ts.isFunctionDeclaration(statement) && statement.name) {
+      const description = docOf(ts, statement);
+      found.set(statement.name.text, { ...(description ? { description } : {}), specSchema: false });
+    }
+    if (!ts.isVariableStatement(statement)) continue;
+    const description = docOf(ts, statement);
+    for (const declaration of statement.declarationList.declarations) {
+      if (!ts.isIdentifier(declaration.name)) continue;
+      const call = isToolCall(ts, declaration.initializer) ? declaration.initializer : undefined;
+      const spec = call?.arguments.length === 2 ? call.arguments[0] : undefined;
+      const specSchema = Boolean(
+        spec && ts.isObjectLiteralExpression(spec) && spec.properties.some((p) => p.name && ts.isIdentifier(p.name) && p.name.text === "inputSchema"),
+      );
+      found.set(declaration.name.text, {
+        ...(description ? { description } : {}),
+        ...(call?.typeArguments?.[0] ? { inputType: call.typeArguments[0].getText(sourceFile) } : {}),
+        specSchema,
+      });
+    }
+  }
+  return found;
+}
+
+const EMPTY_INPUT = { type: "object", properties: {}, additionalProperties: false };
+
+/** JSON Schemas for `aliases` (alias → type text), generated from a copy of `file` beside it that declares them. */
+async function schemasOf(file: string, source: string, aliases: Map<string, string>): Promise<Map<string, Record<string, unknown> | Error>> {
+  const { createGenerator } = (await import(GENERATOR)) as typeof import("ts-json-schema-generator");
+  // The copy sits beside the original so its relative imports resolve; it lives only while generating.
+  const probe = join(dirname(file), `.trailblaze-schema-${process.pid}-${basename(file, extname(file))}.ts`);
+  const declared = [...aliases].map(([alias, type]) => `export type ${alias} = ${type};`).join("\n");
+  const out = new Map<string, Record<string, unknown> | Error>();
+  writeFileSync(probe, `${source}\n${declared}\n`);
+  try {
+    const generator = createGenerator({ path: probe, type: "*", skipTypeCheck: true, expose: "none", topRef: false, jsDoc: "extended", additionalProperties: true });
+    for (const alias of aliases.keys()) {
+      try {
+        const { $schema: _schema, definitions, ...schema } = generator.createSchema(alias) as Record<string, unknown>;
+        out.set(alias, definitions && Object.keys(definitions).length > 0 ? { ...schema, definitions } : schema);
+      } catch (error) {
+        out.set(alias, error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+  } catch (error) {
+    for (const alias of aliases.keys()) out.set(alias, error instanceof Error ? error : new Error(String(error)));
+  } finally {
+    rmSync(probe, { force: true });
+  }
+  return out;
+}
+
+/**
+ * Descriptions and input schemas of the tools `names` exports from `file`. Schemas are derived
+ * only for tools whose spec sets none and when `wantSchema(name)` says one is needed (no sidecar
+ * gave one); a `.js` file has no types, so its tools get no derived schema.
+ */
+export async function deriveTools(file: string, names: readonly string[], wantSchema: (name: string) => boolean, cacheDir: string): Promise<Map<string, DerivedTool>> {
+  const source = readFileSync(file, "utf8");
+  const typed = [".ts", ".mts", ".tsx"].includes(extname(file));
+  const cacheFile = join(cacheDir, `${basename(file, extname(file))}-${sha256(`${source}\0${names.join(",")}\0${typed}\0${names.map(wantSchema).join(",")}`).slice(0, 16)}.json`);
+  if (existsSync(cacheFile)) {
+    try {
+      return new Map(Object.entries(JSON.parse(readFileSync(cacheFile, "utf8")) as Record<string, DerivedTool>));
+    } catch {
+      // A damaged cache entry is derived again.
+    }
+  }
+  const ts = typescript();
+  const found = declarations(ts, file, source);
+  const result = new Map<string, DerivedTool>();
+  const aliases = new Map<string, string>();
+  for (const name of names) {
+    const declaration = found.get(name);
+    const description = declaration?.description;
+    result.set(name, description ? { description } : {});
+    if (!typed || !declaration || declaration.specSchema || !wantSchema(name)) continue;
+    if (declaration.inputType === undefined) result.set(name, { ...result.get(name), inputSchema: EMPTY_INPUT });
+    else aliases.set(`__TrailblazeInput_${name}`, declaration.inputType);
+  }
+  if (aliases.size > 0) {
+    for (const [alias, schema] of await schemasOf(file, source, aliases)) {
+      const name = alias.slice("__TrailblazeInput_".length);
+      result.set(name, {
+        ...result.get(name),
+        ...(schema instanceof Error ? { problem: schema.message.split("\n")[0] } : { inputSchema: schema }),
+      });
+    }
+  }
+  mkdirSync(cacheDir, { recursive: true });
+  const temp = `${cacheFile}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify(Object.fromEntries(result)));
+  renameSync(temp, cacheFile);
+  return result;
+}

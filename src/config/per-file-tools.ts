@@ -1,0 +1,255 @@
+// Per-file tools: each name of a target's `tools:` list is found under the target's tools folder
+// (and its subfolders), either as a `<name>.yaml` sidecar (`script:`, `name:`, `description:`,
+// `runtime:`, `inputSchema:` …, or `tools: [...]` for several tools of one script) or as a script
+// that exports it (`export const <name> = trailblaze.tool(…)`). What the script exports is read
+// from its text here; the server the runtime makes of the tools checks it again when it loads.
+
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
+import * as z from "zod";
+import { didYouMean } from "../core/did-you-mean.ts";
+import { ConfigError } from "../errors.ts";
+import type { ConfigProblem } from "../errors.ts";
+import type { TargetConfig, ToolRef } from "./target-config.ts";
+import { validateWith } from "./validate.ts";
+import { locate, parseYaml } from "./yaml-file.ts";
+import type { Where } from "./yaml-file.ts";
+
+/** Where a per-file tool runs: in QuickJS (the default) or as a bun subprocess (`runtime: subprocess`). */
+export type ToolRuntime = "inProcess" | "subprocess";
+
+export interface PerFileTool {
+  name: string;
+  /** Absolute path of the script exporting it. */
+  script: string;
+  /** The export holding it (the tool's name). */
+  exportName: string;
+  runtime: ToolRuntime;
+  /** From a sidecar; a `trailblaze.tool` spec may set the rest of the metadata itself. */
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  /** `_meta["trailblaze/*"]` keys a sidecar sets. */
+  meta: Record<string, unknown>;
+  /** The sidecar that declares it, when there is one. */
+  sidecar?: string;
+  /** Where the name is listed in the target. */
+  where: Where;
+}
+
+const SCRIPT_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"];
+const SKIPPED_FOLDERS = new Set(["node_modules", "dist", "build"]);
+
+/** Every file under `dir` that may declare tools (no tests, declarations or hidden folders). */
+function candidateFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (folder: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(folder).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const path = join(folder, name);
+      if (name.startsWith(".")) continue;
+      let isDir = false;
+      try {
+        isDir = statSync(path).isDirectory();
+      } catch {
+        continue;
+      }
+      if (isDir) {
+        if (!SKIPPED_FOLDERS.has(name)) walk(path);
+      } else if (!/\.(test|spec)\.[cm]?[jt]s$/.test(name) && !name.endsWith(".d.ts")) {
+        out.push(path);
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+// `export const x =`, `export let x =`, `export function x(`, `export async function x(`.
+const EXPORTED = /^\s*export\s+(?:const|let|var|(?:async\s+)?function\*?)\s+([A-Za-z_$][\w$]*)/gm;
+// `export { a, b as c }` (not `export … from`).
+const EXPORT_LIST = /^\s*export\s*\{([^}]*)\}\s*(?!from)/gm;
+
+/** The names a script exports, read from its text. */
+export function exportedNames(source: string): string[] {
+  const names = [...source.matchAll(EXPORTED)].map((m) => m[1]!);
+  for (const match of source.matchAll(EXPORT_LIST)) {
+    for (const item of match[1]!.split(",")) {
+      const name = item.trim().split(/\s+as\s+/).pop()?.trim();
+      if (name && /^[A-Za-z_$][\w$]*$/.test(name)) names.push(name);
+    }
+  }
+  return names;
+}
+
+const property = z.strictObject({
+  type: z.enum(["string", "number", "integer", "boolean", "array", "object"]),
+  description: z.string().optional(),
+  enum: z.array(z.union([z.string(), z.number()])).optional(),
+  required: z.boolean().optional(),
+  items: z.record(z.string(), z.unknown()).optional(),
+  default: z.unknown().optional(),
+});
+
+const toolFields = {
+  description: z.string().optional(),
+  requiresHost: z.boolean().optional(),
+  supportedPlatforms: z.array(z.string()).optional(),
+  supportedDrivers: z.array(z.string()).optional(),
+  surfaceToLlm: z.boolean().optional(),
+  isRecordable: z.boolean().optional(),
+  inputSchema: z.record(z.string(), property).optional(),
+};
+
+const sidecarSchema = z.strictObject({
+  script: z.string().min(1),
+  name: z.string().min(1).optional(),
+  runtime: z.enum(["inProcess", "subprocess"]).optional(),
+  meta: z.record(z.string(), z.unknown()).optional(),
+  ...toolFields,
+  tools: z.array(z.strictObject({ name: z.string().min(1), ...toolFields })).optional(),
+});
+
+type SidecarTool = { name: string } & { [K in keyof typeof toolFields]?: z.output<(typeof toolFields)[K]> };
+
+interface Declared {
+  name: string;
+  script: string;
+  runtime: ToolRuntime;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  meta: Record<string, unknown>;
+  sidecar?: string;
+  /** Where it is declared: the sidecar's `name:`, or the script. */
+  at: string;
+}
+
+/** A sidecar's `inputSchema:` (property → {type, description, required (default true) …}) as JSON Schema. */
+export function sidecarJsonSchema(properties: Record<string, z.output<typeof property>>): Record<string, unknown> {
+  const required = Object.entries(properties).filter(([, p]) => p.required !== false).map(([name]) => name);
+  const props = Object.fromEntries(Object.entries(properties).map(([name, { required: _required, ...rest }]) => [name, rest]));
+  return { type: "object", properties: props, ...(required.length > 0 ? { required } : {}) };
+}
+
+function sidecarMeta(tool: SidecarTool, shared: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...shared,
+    ...(tool.requiresHost ? { "trailblaze/requiresHost": true } : {}),
+    ...(tool.supportedPlatforms?.length ? { "trailblaze/supportedPlatforms": tool.supportedPlatforms } : {}),
+    ...(tool.supportedDrivers?.length ? { "trailblaze/supportedDrivers": tool.supportedDrivers } : {}),
+    ...(tool.surfaceToLlm === false ? { "trailblaze/surfaceToLlm": false } : {}),
+    ...(tool.isRecordable === false ? { "trailblaze/isRecordable": false } : {}),
+  };
+}
+
+/** The tools a sidecar declares; problems (located in the sidecar) are added to `problems`. */
+function readSidecar(path: string, shown: string, problems: ConfigProblem[]): Declared[] {
+  const yaml = parseYaml(shown, readFileSync(path, "utf8"));
+  // Other YAML in a tools folder (a toolset, a trailmap) is not a sidecar: it has no `script:`.
+  if (typeof yaml.data !== "object" || yaml.data === null || !("script" in yaml.data)) return [];
+  const checked = validateWith(sidecarSchema, yaml);
+  problems.push(...checked.problems);
+  const raw = checked.value;
+  if (!raw) return [];
+  const script = isAbsolute(raw.script) ? raw.script : resolve(dirname(path), raw.script);
+  try {
+    if (!statSync(script).isFile()) throw new Error("not a file");
+  } catch {
+    const where = locate(yaml, ["script"]);
+    problems.push({ ...where, path: "script", message: `script ${raw.script} not found (resolved against the sidecar's folder: ${script})` });
+    return [];
+  }
+  const shared = raw.meta ?? {};
+  const tools: SidecarTool[] = raw.tools ?? [{ ...raw, name: raw.name ?? basename(path, extname(path)) }];
+  const at = (i: number | undefined) => {
+    const where = locate(yaml, i === undefined ? (raw.name ? ["name"] : []) : ["tools", i, "name"]);
+    return `${where.file}:${where.line}:${where.col}`;
+  };
+  return tools.map((tool, i) => ({
+    name: tool.name,
+    script,
+    runtime: raw.runtime ?? "inProcess",
+    ...(tool.description ?? raw.description ? { description: tool.description ?? raw.description } : {}),
+    ...(tool.inputSchema ? { inputSchema: sidecarJsonSchema(tool.inputSchema) } : {}),
+    meta: sidecarMeta({ ...raw, ...tool }, shared),
+    sidecar: path,
+    at: at(raw.tools ? i : undefined),
+  }));
+}
+
+/** Every tool declared under `dir`: by sidecars first, then by scripts' exports (a sidecar's script is not scanned again). */
+function declaredTools(dir: string, cwd: string, problems: ConfigProblem[]): Map<string, Declared[]> {
+  const files = candidateFiles(dir);
+  const shown = (path: string) => {
+    const rel = relative(cwd, path);
+    return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+  };
+  const byName = new Map<string, Declared[]>();
+  const add = (tool: Declared) => byName.set(tool.name, [...(byName.get(tool.name) ?? []), tool]);
+  const fromSidecars = new Set<string>();
+  for (const path of files.filter((f) => [".yaml", ".yml"].includes(extname(f)))) {
+    for (const tool of readSidecar(path, shown(path), problems)) {
+      fromSidecars.add(tool.script);
+      add(tool);
+    }
+  }
+  for (const path of files.filter((f) => SCRIPT_EXTENSIONS.includes(extname(f)) && !fromSidecars.has(f))) {
+    const source = readFileSync(path, "utf8");
+    if (!source.includes("trailblaze")) continue;
+    for (const name of exportedNames(source)) add({ name, script: path, runtime: "inProcess", meta: {}, at: shown(path) });
+  }
+  return byName;
+}
+
+/**
+ * The per-file tools of `target` (its `tools:` names), found under its tools folder (default
+ * `<root>/tools`). Throws one ConfigError naming every name not found or found twice, at the
+ * name's line in the target, and every bad sidecar at its own line.
+ */
+export function resolvePerFileTools(target: TargetConfig, root: string, cwd: string = process.cwd()): PerFileTool[] {
+  if (target.tools.length === 0) return [];
+  const dir = target.toolsDir ?? join(root, "tools");
+  const problems: ConfigProblem[] = [];
+  const declared = declaredTools(dir, cwd, problems);
+  const found: PerFileTool[] = [];
+  const located = (ref: ToolRef, message: string): ConfigProblem => ({ ...ref.where, path: "tools", message });
+  for (const ref of target.tools) {
+    const candidates = declared.get(ref.name) ?? [];
+    if (candidates.length === 0) {
+      const hint = didYouMean(ref.name, declared.keys());
+      problems.push(
+        located(ref,
+          `tool ${ref.name} not found under ${dir}${hint}; write it as \`export const ${ref.name} = trailblaze.tool(…)\` ` +
+            `in a script there (e.g. tools/${ref.name}.ts), or give a ${ref.name}.yaml sidecar with script: and name:`),
+      );
+      continue;
+    }
+    if (candidates.length > 1) {
+      problems.push(located(ref, `tool ${ref.name} is declared ${candidates.length} times: ${candidates.map((c) => c.at).join(", ")}; keep one`));
+      continue;
+    }
+    const tool = candidates[0]!;
+    found.push({
+      name: tool.name,
+      script: tool.script,
+      exportName: tool.name,
+      runtime: tool.runtime,
+      ...(tool.description !== undefined ? { description: tool.description } : {}),
+      ...(tool.inputSchema ? { inputSchema: tool.inputSchema } : {}),
+      meta: tool.meta,
+      ...(tool.sidecar ? { sidecar: tool.sidecar } : {}),
+      where: ref.where,
+    });
+  }
+  const seen = new Set<string>();
+  for (const ref of target.tools) {
+    if (seen.has(ref.name)) problems.push(located(ref, `tool ${ref.name} is listed twice; remove one`));
+    seen.add(ref.name);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return found;
+}
