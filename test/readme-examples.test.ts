@@ -51,11 +51,11 @@ function normalize(output: string): string {
 }
 
 describe("README: Writing tools", () => {
-  test("every ts/yaml block is a file under fixtures/scripting/examples, byte for byte", () => {
+  test("every ts/yaml block is a file under fixtures/scripting/examples or fixtures/per-file, byte for byte", () => {
     const code = blocks(section()).filter((b) => b.lang === "ts" || b.lang === "yaml");
-    expect(code.length).toBe(7);
+    expect(code.length).toBe(12);
     for (const block of code) {
-      expect(block.file).toStartWith("fixtures/scripting/examples/");
+      expect(block.file).toMatch(/^fixtures\/(scripting\/examples|per-file)\//);
       expect({ file: block.file, body: block.body }).toEqual({ file: block.file, body: readFileSync(join(REPO, block.file!), "utf8") });
     }
     expect(blocks(section()).every((b) => ["ts", "yaml", "sh"].includes(b.lang))).toBe(true);
