@@ -140,6 +140,7 @@ describe("tools/call", () => {
       context: {
         memory: { x: "42" },
         device: { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" },
+        target: { id: "served", displayName: "Fixture served over MCP", appIds: [] },
       },
     });
   });
