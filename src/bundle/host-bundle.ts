@@ -2,7 +2,7 @@
 // minified, a linked source map that Bun applies, so stack traces name the author's file:line),
 // cached by the content of every input. A server starts from it ~25 % faster than from source:
 // Bun skips resolving and transpiling the SDK and zod module by module (BENCHMARKS.md, P1).
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BundleError } from "../errors.ts";
@@ -22,7 +22,20 @@ export interface HostBundle {
  * `import.meta.url/dir/path/…` keep the author's file, so relative file reads work as from
  * source. Throws BundleError when Bun cannot bundle it; the caller runs the source instead.
  */
-export async function hostBundle(script: string, cwd: string): Promise<HostBundle> {
+export function hostBundle(script: string, cwd: string): Promise<HostBundle> {
+  // Sessions started together ask for the same bundle: one build per process serves them all.
+  const key = `${cwd}\0${script}`;
+  let pending = building.get(key);
+  if (!pending) {
+    pending = buildHostBundle(script, cwd).finally(() => building.delete(key));
+    building.set(key, pending);
+  }
+  return pending;
+}
+
+const building = new Map<string, Promise<HostBundle>>();
+
+async function buildHostBundle(script: string, cwd: string): Promise<HostBundle> {
   const cache = new BuildCache(
     resolve(cwd, ".cache/trailblaze-host-bundles"),
     script,
@@ -32,34 +45,43 @@ export async function hostBundle(script: string, cwd: string): Promise<HostBundl
   if (hit) return { file: hit.file, cached: true };
 
   const outdir = join(cache.cacheDir, cache.stem);
+  // Built into a folder of its own, then moved into place file by file: a server another process
+  // is starting from the cached files never reads one half written.
+  const staging = `${outdir}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   const dir = dirname(script);
-  const result = await Bun.build({
-    entrypoints: [script],
-    target: "bun",
-    // Names stay, so stack traces show the author's function names.
-    minify: { whitespace: true, syntax: true, identifiers: false },
-    sourcemap: "linked",
-    outdir,
-    metafile: true,
-    // The bundle lives in the cache, the author's code thinks it lives where it was written.
-    define: {
-      "import.meta.url": JSON.stringify(pathToFileURL(script).href),
-      "import.meta.path": JSON.stringify(script),
-      "import.meta.filename": JSON.stringify(script),
-      "import.meta.dir": JSON.stringify(dir),
-      "import.meta.dirname": JSON.stringify(dir),
-    },
-    throw: false,
-  }).catch((error: unknown) => ({ success: false as const, logs: [error], outputs: [], metafile: undefined }));
-  const output = result.outputs.find((o) => o.path.endsWith(".js"));
-  if (!result.success || !output || !result.metafile) {
-    const why = result.logs.map((log) => String(log)).join("; ") || "Bun.build produced no output";
-    throw new BundleError(`Cannot precompile ${relative(cwd, script) || script} for the host: ${why}`);
+  try {
+    const result = await Bun.build({
+      entrypoints: [script],
+      target: "bun",
+      minify: { whitespace: true, syntax: true, identifiers: false },
+      sourcemap: "linked",
+      outdir: staging,
+      metafile: true,
+      define: {
+        "import.meta.url": JSON.stringify(pathToFileURL(script).href),
+        "import.meta.path": JSON.stringify(script),
+        "import.meta.filename": JSON.stringify(script),
+        "import.meta.dir": JSON.stringify(dir),
+        "import.meta.dirname": JSON.stringify(dir),
+      },
+      throw: false,
+    }).catch((error: unknown) => ({ success: false as const, logs: [error], outputs: [], metafile: undefined }));
+    const output = result.outputs.find((o) => o.path.endsWith(".js"));
+    if (!result.success || !output || !result.metafile) {
+      const why = result.logs.map((log) => String(log)).join("; ") || "Bun.build produced no output";
+      throw new BundleError(`Cannot precompile ${relative(cwd, script) || script} for the host: ${why}`);
+    }
+    mkdirSync(outdir, { recursive: true });
+    // The source map first, so the script never points at a missing map.
+    const moved = [...result.outputs].sort((a, b) => Number(a.path.endsWith(".js")) - Number(b.path.endsWith(".js")));
+    for (const artifact of moved) renameSync(artifact.path, join(outdir, relative(staging, artifact.path)));
+    const file = join(outdir, relative(staging, output.path));
+    const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(input)).filter((input) => existsSync(input));
+    cache.store({ file, warnings: [] }, inputs.sort());
+    return { file, cached: false };
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
   }
-  // Metafile inputs are relative to the working directory of this process.
-  const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(input)).filter((input) => existsSync(input));
-  cache.store({ file: output.path, warnings: [] }, inputs.sort());
-  return { file: output.path, cached: false };
 }
 
 /** Bump when the node build settings below change. */
