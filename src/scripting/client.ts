@@ -26,10 +26,16 @@ export interface TrailblazeToolMap {}
 type ArgsOf<E> = E extends { args: infer A } ? A : never;
 type ResultOf<E> = E extends { result: infer R } ? R : never;
 
+/** The method for one mapped tool: `args` may be left out when every argument is optional. */
+type ToolMethod<E> = {} extends ArgsOf<E> ? (args?: ArgsOf<E>) => Promise<ResultOf<E>> : (args: ArgsOf<E>) => Promise<ResultOf<E>>;
+
+/** `web_evaluate` also takes a script string, or a function (sent as a script) and its arguments. */
+type WebEvaluateMethod<E> = ToolMethod<E> & ((script: string | ((...args: never[]) => unknown), ...args: unknown[]) => Promise<ResultOf<E>>);
+
 /** A method per mapped tool; any name while the map is empty (no generated client yet). */
 export type TrailblazeToolMethods = [keyof TrailblazeToolMap] extends [never]
   ? Record<string, (args?: Record<string, unknown>) => Promise<unknown>>
-  : { [K in keyof TrailblazeToolMap]: (args: ArgsOf<TrailblazeToolMap[K]>) => Promise<ResultOf<TrailblazeToolMap[K]>> };
+  : { [K in keyof TrailblazeToolMap]: K extends "web_evaluate" ? WebEvaluateMethod<TrailblazeToolMap[K]> : ToolMethod<TrailblazeToolMap[K]> };
 
 /** What a called tool answered, before `ctx.tools` unwraps it. */
 export interface TrailblazeCallToolResult {
