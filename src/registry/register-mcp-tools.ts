@@ -50,6 +50,7 @@ export function registerMcpTools(registry: ToolRegistry, connection: McpConnecti
       name: tool.name,
       description: tool.description ?? "",
       inputSchema: publicInputSchema(tool.inputSchema),
+      ...(tool.outputSchema ? { outputSchema: { ...tool.outputSchema } } : {}),
       ...(tool.annotations ? { annotations: tool.annotations as Record<string, unknown> } : {}),
       rawMeta,
       meta,

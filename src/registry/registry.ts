@@ -35,6 +35,8 @@ export interface RegisteredTool {
   description: string;
   /** JSON Schema as advertised, minus `_trailblazeContext`. */
   inputSchema: Record<string, unknown>;
+  /** JSON Schema of the tool's `structuredContent`, when it advertises one. */
+  outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
   /** The tool's `_meta` as advertised. */
   rawMeta: Record<string, unknown>;
