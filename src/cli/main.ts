@@ -10,6 +10,7 @@ import { reapAll } from "./reaper.ts";
 export const COMMANDS: readonly CommandEntry[] = [
   { name: "run", summary: "replay trail files, each in its own session, and report (list, json, junit)", load: async () => (await import("./commands/run.ts")).runCommand },
   { name: "tools", summary: "list the tools a session registers (and the ones it skips, with why)", load: async () => (await import("./commands/tools.ts")).toolsCommand },
+  { name: "types", summary: "write trailblaze-client.d.ts, so tsc checks ctx.tools calls against a session's tools", load: async () => (await import("./commands/types.ts")).typesCommand },
   { name: "call", summary: "call one tool in a fresh session and print the result", load: async () => (await import("./commands/call.ts")).callCommand },
   { name: "bundle", summary: "bundle an MCP server file for the on-device (QuickJS) runtime", load: async () => (await import("./commands/bundle.ts")).bundleCommand },
   { name: "check-bundle", summary: "check that an MCP server file or bundle runs on-device", load: async () => (await import("./commands/check-bundle.ts")).checkBundleCommand },
