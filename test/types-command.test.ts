@@ -30,13 +30,14 @@ function entryNames(text: string): string[] {
 }
 
 /**
- * Runs the repository's tsc on a project in the workspace copy: `include` as given, the workspace's
- * compiler options, and @trailblaze/scripting as this checkout has it (node_modules may link another).
+ * Runs the repository's tsc on a project in a workspace copy: its tsconfig's options, `include` when
+ * given, and @trailblaze/scripting as this checkout has it (node_modules may link another checkout's).
  */
-async function tsc(name: string, include: string[]): Promise<{ code: number; output: string }> {
-  const config = join(dir, `tsconfig.${name}.json`);
-  writeFileSync(config, JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { paths: { "@trailblaze/scripting": [join(REPO, "src/scripting/index.ts")] } }, include }));
-  const child = Bun.spawn([join(REPO, "node_modules/.bin/tsc"), "--noEmit", "-p", config, "--pretty", "false"], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+async function tsc(name: string, include?: string[], workspace = dir): Promise<{ code: number; output: string }> {
+  const config = join(workspace, `tsconfig.${name}.json`);
+  const paths = { "@trailblaze/scripting": [join(REPO, "src/scripting/index.ts")], "@trailblaze/scripting/*": [join(REPO, "src/scripting/*")] };
+  writeFileSync(config, JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { paths }, ...(include ? { include } : {}) }));
+  const child = Bun.spawn([join(REPO, "node_modules/.bin/tsc"), "--noEmit", "-p", config, "--pretty", "false"], { cwd: workspace, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   return { code, output: stdout + stderr };
 }
@@ -173,6 +174,20 @@ describe("tsc with the generated file", () => {
     const checked = await tsc("script", ["tools/shop_checkout.ts", "script-form"]);
     expect(checked.code).not.toBe(0);
     expect(checked.output).toContain(`tools/shop_checkout.ts(1,10): error TS2305: Module '"@trailblaze/scripting"' has no exported member 'trailblaze'.`);
+  });
+
+  test("the README's per-file workspace (fixtures/per-file) compiles with the file generated for it", async () => {
+    const perFile = mkdtempSync(join(REPO, ".cache", "typed-per-file-"));
+    try {
+      cpSync(join(REPO, "fixtures/per-file"), perFile, { recursive: true });
+      const run = await cli(["types", "--logs", logs], { cwd: perFile });
+      expect(run.stdout).toStartWith("wrote tools/trailblaze-client.d.ts: ");
+      const generated = readFileSync(join(perFile, "tools/trailblaze-client.d.ts"), "utf8");
+      expect(entryNames(generated).filter((name) => name.startsWith("shop_"))).toEqual(["shop_checkout", "shop_countItems", "shop_greet", "shop_writeNote"]);
+      expect(await tsc("generated", undefined, perFile)).toEqual({ code: 0, output: "" });
+    } finally {
+      rmSync(perFile, { recursive: true, force: true });
+    }
   });
 
   test("whatever the schemas, the file is valid TypeScript", async () => {
