@@ -136,7 +136,7 @@ describe("bun trailblaze types", () => {
     const help = await cli(["types", "--help"], { cwd: dir });
     expect(help.code).toBe(0);
     expect(help.stdout).toStartWith("Usage: bun trailblaze types [session flags] [-o FILE]\n");
-    expect(help.stdout).toContain("  -o, --out FILE        where to write it; - prints it on stdout");
+    expect(help.stdout).toContain("  -o, --out FILE        where to write it, or - for stdout (default: trailblaze-client.d.ts in\n");
     expect(help.stdout).toContain("--target ID|APP_ID");
     expect((await cli(["--help"], { cwd: dir })).stdout).toContain("\n  types         write trailblaze-client.d.ts, so tsc checks ctx.tools calls against a session's tools\n");
     expect(await cli(["types", "extra"], { cwd: dir })).toEqual({ code: 2, stdout: "", stderr: 'error: types: unexpected argument "extra"; see --help\n' });

@@ -16,16 +16,16 @@ export const CLIENT_DTS = "trailblaze-client.d.ts";
 
 const HELP = `Usage: bun trailblaze types [session flags] [-o FILE]
 
-Starts the target's servers for one session (target, driver, agent mode), as \`tools\` does, and
-writes ${CLIENT_DTS}: a TrailblazeToolMap entry for every tool the session registers (framework
-tools, server tools, per-file tools; not the ones a _meta filter skips), so that
-\`ctx.tools.<name>(args)\` in a trailblaze.tool handler is checked by tsc. Arguments are typed from
-each tool's input schema; results from its outputSchema, else string (its text). Keep the file in
-your tsconfig's include, and re-run after adding or changing tools.
+Starts the target's servers for one session (target, driver, agent mode), as \`tools\` does,
+and writes ${CLIENT_DTS}: a TrailblazeToolMap entry for every tool the session
+registers (framework tools, server tools, per-file tools; not the ones a _meta filter skips),
+so that \`ctx.tools.<name>(args)\` in a trailblaze.tool handler is checked by tsc. Arguments are
+typed from each tool's input schema; results from its outputSchema, else string (its text).
+Keep the file in your tsconfig's include, and re-run after adding or changing tools.
 
 Options:
-  -o, --out FILE        where to write it; - prints it on stdout (default: the target's tools
-                        folder, <workspace root>/tools, /${CLIENT_DTS})
+  -o, --out FILE        where to write it, or - for stdout (default: ${CLIENT_DTS} in
+                        the target's tools folder, <workspace root>/tools/)
   -h, --help            show this help
 
 ${SESSION_FLAGS_HELP}`;
