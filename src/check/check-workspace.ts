@@ -15,7 +15,6 @@ import {
   displayPath,
   loadWorkspace,
   resolveTargetServers,
-  workspaceRoot,
   unknownToolsetRefs,
   type TargetConfig,
   type Workspace,
@@ -392,11 +391,11 @@ export async function checkWorkspace(
       }
     }
     const simulated = [...workspace.targets.values()].filter((t) => options.target === undefined || t.id === options.target);
-    for (const finding of await checkSimulations(simulated, workspaceRoot(workspace.configDir), options.cwd)) findings.add(finding);
+    for (const finding of await checkSimulations(simulated, workspace.root, options.cwd)) findings.add(finding);
     const unstarted = new Set([...workspace.targets.keys()].filter((id) => !started.has(id)));
     checkToolsets(workspace, seenTools, seenToolsets, unstarted, findings);
     const onDevice = new Set(sessions.filter((s) => s.agent === "on-device").map((s) => s.target));
-    await checkBundles([...onDevice].map((id) => workspace.targets.get(id)!), findings, options.cwd, workspaceRoot(workspace.configDir));
+    await checkBundles([...onDevice].map((id) => workspace.targets.get(id)!), findings, options.cwd, workspace.root);
   } finally {
     if (options.logsDir === undefined) await rm(logsDir, { recursive: true, force: true });
   }
