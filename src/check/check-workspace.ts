@@ -48,7 +48,7 @@ export type CheckKind =
   | "name" // a tool name breaks the wire rule (error) or the convention / length margin (warning)
   | "trailmap-scope" // [TrailmapScopingCheck]: target id or tool prefix (warning)
   | "collision" // two sources advertise one name
-  | "toolset" // a toolset entry no server advertises; a tool_sets id no toolset defines
+  | "toolset" // a toolset entry no server advertises; a tool_sets id no toolset defines; an excluded_tools entry no source advertises
   | "meta" // a wrong-typed _meta["trailblaze/*"] value
   | "trail-tool" // a trail calls a tool its session does not register
   | "trail-args" // a recorded call's arguments do not match its tool's input schema
@@ -248,10 +248,10 @@ function checkTrails(plan: SessionPlan, session: Session, label: string, finding
 }
 
 /**
- * Toolset entries that no session registered or skipped, and target tool_sets ids nothing
- * defines. `unstarted` names targets whose servers did not run in this check (they failed to
- * start, or `--target` left them out): their tools are unknown, so a missing entry is then only
- * a warning.
+ * Toolset entries that no session registered or skipped, target tool_sets ids nothing defines,
+ * and excluded_tools entries no session saw advertised. `unstarted` names targets whose servers
+ * did not run in this check (they failed to start, or `--target` left them out): their tools are
+ * unknown, so a missing toolset entry is then only a warning.
  */
 function checkToolsets(workspace: Workspace, seenTools: Set<string>, seenToolsets: Set<string>, unstarted: Set<string>, findings: Findings): void {
   const caveat = unstarted.size > 0 ? ` (not certain: ${[...unstarted].join(", ")} did not run in this check, so their tools are unknown)` : "";
@@ -267,6 +267,18 @@ function checkToolsets(workspace: Workspace, seenTools: Set<string>, seenToolset
     });
   }
   for (const problem of unknownToolsetRefs(workspace.targets.values(), seenToolsets)) findings.problem("warning", "toolset", problem);
+  for (const target of workspace.targets.values()) {
+    for (const [platform, section] of Object.entries(target.platforms)) {
+      section?.excludedTools?.forEach((name, i) => {
+        if (seenTools.has(name)) return;
+        findings.problem("warning", "toolset", {
+          ...(section.excludedToolWheres?.[i] ?? section.where ?? target.where),
+          path: `platforms.${platform}.excluded_tools`,
+          message: `target ${target.id} excludes ${name} on ${platform}, but no source of any session advertises a tool of that name, so it excludes nothing${didYouMean(name, seenTools)}${caveat}`,
+        });
+      });
+    }
+  }
 }
 
 /** check-bundle for every script server of the targets some trail runs on-device. */

@@ -15,7 +15,9 @@ import { isSuccess, type ToolResult } from "../core/tool-result.ts";
 import { Dispatcher, type CallRecord, type DispatchOptions } from "../dispatcher/dispatcher.ts";
 import { ExecuteBridge } from "../dispatcher/execute-bridge.ts";
 import { ToolRegistry, type RegisteredTool } from "../registry/registry.ts";
-import { applyFilters } from "../registry/filters.ts";
+import { applyFilters, type SessionFacts } from "../registry/filters.ts";
+import { didYouMean } from "../core/did-you-mean.ts";
+import type { PlatformKey, Where } from "../config/workspace.ts";
 import { registerMcpTools } from "../registry/register-mcp-tools.ts";
 import { checkToolName, firstWarning, formatNameFinding, scopingFinding, type NameFinding } from "../core/tool-names.ts";
 import type { ResolvedServer } from "../config/script-paths.ts";
@@ -72,6 +74,24 @@ export interface ServerLogEntry {
   data: unknown;
 }
 
+/** One `excluded_tools` entry of the target for the session's platform. */
+interface Exclusion {
+  name: string;
+  platform: PlatformKey;
+  where: Where;
+}
+
+function exclusionsOf(spec: SessionSpec): Exclusion[] {
+  const platform = spec.driver.platform.toLowerCase() as PlatformKey;
+  const section = spec.target.platforms[platform];
+  return (section?.excludedTools ?? []).map((name, i) => ({ name, platform, where: section?.excludedToolWheres?.[i] ?? section?.where ?? spec.target.where }));
+}
+
+/** `target shop excludes tapOnPoint on ios (excluded_tools entry at trails/…/trailmap.yaml:12:11)`; `it` for the tool's own messages. */
+function describeExclusion(target: string, e: Exclusion, tool = "it"): string {
+  return `target ${target} excludes ${tool} on ${e.platform} (excluded_tools entry at ${e.where.file}:${e.where.line}:${e.where.col})`;
+}
+
 export class Session implements AsyncDisposable {
   readonly spec: SessionSpec;
   readonly registry = new ToolRegistry();
@@ -85,10 +105,20 @@ export class Session implements AsyncDisposable {
   readonly #fatalListeners: ((error: Error) => void)[] = [];
   #closed: Promise<void> | undefined;
   readonly #closedListeners: (() => void)[] = [];
+  /** What the registration filters need to know about this session. */
+  readonly #facts: SessionFacts;
+  readonly #exclusions: Exclusion[];
 
   private constructor(spec: SessionSpec, options: SessionOptions) {
     this.spec = spec;
     this.#options = options;
+    this.#exclusions = exclusionsOf(spec);
+    this.#facts = {
+      driver: spec.driver.key,
+      platform: spec.driver.platform,
+      agent: spec.agent,
+      excluded: new Map(this.#exclusions.map((e) => [e.name, describeExclusion(spec.target.id, e)])),
+    };
     this.memory = initialMemory(spec);
     this.dispatcher = new Dispatcher(this.registry, {
       ready: (source) => this.#servers.find((s) => s.server.display === source)?.ready(),
@@ -118,12 +148,13 @@ export class Session implements AsyncDisposable {
 
   async #start(options: SessionOptions): Promise<void> {
     const warn = (message: string) => options.onWarning?.(message, "toolset");
-    // Built-ins pass the same `_meta` gates as any tool (web_* only on web, android_* only on Android…).
-    const facts = { driver: this.spec.driver.key, platform: this.spec.driver.platform, agent: this.spec.agent };
+    // Built-ins pass the same `_meta` gates as any tool (web_* only on web, android_* only on Android…),
+    // and the target's excluded_tools.
+    const facts = this.#facts;
     const installedApps = this.spec.target.platforms[this.spec.driver.platform.toLowerCase() as keyof typeof this.spec.target.platforms]?.appIds ?? [];
     const screen = this.spec.simulation ? await loadSimulatedScreen(this.spec.simulation, this.spec.cwd) : undefined;
     for (const tool of options.builtins ?? builtinTools({ installedApps, ...(screen ? { screen } : {}) })) {
-      const decision = applyFilters(tool.meta, facts);
+      const decision = applyFilters(tool.meta, facts, tool.name);
       if (decision.included) this.registry.register(tool);
       else this.registry.skip({ name: tool.name, source: tool.source, reason: decision.key, detail: decision.reason });
     }
@@ -173,11 +204,12 @@ export class Session implements AsyncDisposable {
     for (const server of supervised) server.activate(hooks);
     this.#registerToolsets(warn);
     this.#warnUnknownToolsetRefs(warn);
+    this.#warnUnusedExclusions(warn);
   }
 
   /** (Re-)registers a server's tool list under its source, through the filters and collision checks. */
   #registerServer(server: ResolvedServer, launched: LaunchedServer): void {
-    const facts = { driver: this.spec.driver.key, platform: this.spec.driver.platform, agent: this.spec.agent };
+    const facts = this.#facts;
     this.registry.unregisterSource(server.display);
     try {
       registerMcpTools(this.registry, launched.connection, launched.tools, {
@@ -255,6 +287,15 @@ export class Session implements AsyncDisposable {
     const known = new Set(this.registry.toolsets().map((t) => t.id));
     for (const problem of unknownToolsetRefs([this.spec.target], known)) {
       warn(formatProblem(problem));
+    }
+  }
+
+  /** An excluded_tools entry no source advertised excludes nothing: likely a misspelt name. */
+  #warnUnusedExclusions(warn: (message: string) => void): void {
+    for (const exclusion of this.#exclusions) {
+      if (this.registry.findSkipped(exclusion.name)) continue;
+      const hint = didYouMean(exclusion.name, this.registry.names());
+      warn(`${describeExclusion(this.spec.target.id, exclusion, exclusion.name)}, but no source advertises a tool of that name, so it excludes nothing${hint}`);
     }
   }
 
