@@ -43,15 +43,18 @@ const refSchema = z.strictObject({ ref: z.string().min(1) });
 
 /**
  * Validates a parsed trailblaze.yaml; never throws. An empty file is an empty workspace anchor.
- * `path` is the absolute file path (stored as the `file` of toolsets written in place).
+ * `path` is the absolute file path (stored as the `file` of toolsets written in place). The value
+ * holds what is valid even when there are problems, so the trailmaps it names are checked too.
  */
 export function readAnchor(yaml: YamlFile, path: string): { value?: WorkspaceAnchor; problems: ConfigProblem[]; warnings: ConfigProblem[] } {
   const empty = yaml.data === null;
   const checked = empty ? { value: {}, problems: [] } : validateWith(anchorSchema, yaml);
   const problems = [...checked.problems];
   const warnings: ConfigProblem[] = [];
-  if (!checked.value) return { problems, warnings };
-  const raw = checked.value as z.output<typeof anchorSchema>;
+  // With a mistake elsewhere in the file, a valid targets: list still names the trailmaps to check.
+  const targetsOnly = checked.value ? undefined : anchorSchema.pick({ targets: true }).safeParse(isPlainMap(yaml.data) ? { targets: yaml.data.targets } : {});
+  if (!checked.value && !targetsOnly?.success) return { problems, warnings };
+  const raw = (checked.value ?? targetsOnly!.data) as z.output<typeof anchorSchema>;
 
   const seen = new Set<string>();
   (raw.targets ?? []).forEach((id, i) => {
@@ -91,5 +94,5 @@ export function readAnchor(yaml: YamlFile, path: string): { value?: WorkspaceAnc
     toolsetRefs,
     where: locate(yaml, ["targets"]),
   };
-  return problems.length > 0 ? { problems, warnings } : { value, problems, warnings };
+  return { value, problems, warnings };
 }
