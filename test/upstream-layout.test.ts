@@ -121,6 +121,13 @@ describe("upstream layout, from a subfolder of trails/", () => {
     expect(JSON.parse(all.stdout).summary).toMatchObject({ passed: 2, failed: 0, errors: 0 });
   });
 
+  test("from outside the workspace, run uses the trails/config above the trail paths given", async () => {
+    const run = await cli(["run", "fixtures/upstream-layout/trails", "--reporter", "json", "--logs", tempDir("upstream-layout-logs")], { cwd: REPO, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("note: using fixtures/upstream-layout/trails/config, found above the given paths\n");
+    expect(JSON.parse(run.stdout).summary).toMatchObject({ passed: 2, failed: 0, errors: 0 });
+  });
+
   test("--config trails/config from outside the workspace", async () => {
     const run = await cli(["tools", "--json", "--config", "fixtures/upstream-layout/trails/config", "--target", "backoffice"], { cwd: REPO, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
     expect(run.code).toBe(0);

@@ -76,7 +76,7 @@ describe("finding upstream's layout", () => {
         line: 1,
         col: 1,
         path: "",
-        message: "not loaded: trailblaze-config beside it is the config folder (at the same level trailblaze-config/ wins); pass --config trails/config to load this one instead",
+        message: "not loaded: trailblaze-config/ at the same level is used instead (trailblaze-config/ wins over trails/config/); pass --config trails/config to load this one",
       },
     ]);
   });

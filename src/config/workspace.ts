@@ -155,7 +155,7 @@ export async function loadWorkspace(configDir: string, options: LoadWorkspaceOpt
       line: 1,
       col: 1,
       path: "",
-      message: `not loaded: ${displayPath(dir, cwd)} beside it is the config folder (at the same level trailblaze-config/ wins); pass --config ${displayPath(resolve(shadowed, ".."), cwd)} to load this one instead`,
+      message: `not loaded: ${displayPath(dir, cwd)}/ at the same level is used instead (trailblaze-config/ wins over trails/config/); pass --config ${displayPath(resolve(shadowed, ".."), cwd)} to load this one`,
     });
   }
   const loadedTargets = targets.values();
