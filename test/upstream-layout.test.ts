@@ -96,6 +96,42 @@ describe("upstream layout, from the workspace root", () => {
   });
 });
 
+describe("upstream layout, mistakes", () => {
+  test("an excluded_tools entry no source advertises is a warning in tools and in check, with close names", async () => {
+    const dir = tempDir("upstream-layout-copy");
+    cpSync(FIXTURE, dir, { recursive: true });
+    const file = join(dir, "trails/config/trailmaps/shop/trailmap.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("excluded_tools: [tapOnPoint]", "excluded_tools: [tapOnPiont]"));
+    const tools = await cli(["tools"], { cwd: dir });
+    expect(tools.code).toBe(0);
+    expect(tools.stderr).toBe(
+      'warning: target shop excludes tapOnPiont on android (excluded_tools entry at trails/config/trailmaps/shop/trailmap.yaml:15:24), but no source advertises a tool of that name, so it excludes nothing; did you mean "tapOnPoint", "tapOn" or "tap"?\n',
+    );
+    const check = await cli(["check", "--json"], { cwd: dir });
+    expect(check.code).toBe(0);
+    expect(JSON.parse(check.stdout).findings).toEqual([
+      {
+        severity: "warning",
+        kind: "toolset",
+        message:
+          'trails/config/trailmaps/shop/trailmap.yaml:15:24 excluded_tools: target shop excludes tapOnPiont on android, but no source of any session advertises a tool of that name, so it excludes nothing; did you mean "tapOnPoint", "tapOn" or "tap"?',
+        file: "trails/config/trailmaps/shop/trailmap.yaml",
+        line: 15,
+        col: 24,
+      },
+    ]);
+  });
+
+  test("init-tool scaffolds MCP servers into targets/<id>.yaml files only: a trailmap target is refused, nothing written", async () => {
+    const run = await cli(["init-tool", "shop_applyCoupon", "--target", "shop"], { cwd: FIXTURE });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      "init-tool: target shop is a trailmap (trails/config/trailmaps/shop/trailmap.yaml); init-tool scaffolds an MCP server into a targets/<id>.yaml file. " +
+        "For a trailmap, write a per-file tool under trails/config/trailmaps/shop/tools/ and list its name in target.tools",
+    );
+  });
+});
+
 describe("upstream layout, from a subfolder of trails/", () => {
   test("tools and check find trails/config walking up", async () => {
     const tools = await cliProcess(["tools", "--json"], { cwd: SUBFOLDER });

@@ -273,7 +273,8 @@ function checkToolsets(workspace: Workspace, seenTools: Set<string>, seenToolset
         if (seenTools.has(name)) return;
         findings.problem("warning", "toolset", {
           ...(section.excludedToolWheres?.[i] ?? section.where ?? target.where),
-          path: `platforms.${platform}.excluded_tools`,
+          // A trailmap's entry may be its own (target.platforms) or a dependency's (defaults): the location tells.
+          path: target.trailmap === undefined ? `platforms.${platform}.excluded_tools` : "excluded_tools",
           message: `target ${target.id} excludes ${name} on ${platform}, but no source of any session advertises a tool of that name, so it excludes nothing${didYouMean(name, seenTools)}${caveat}`,
         });
       });
