@@ -17,7 +17,7 @@ import { ExecuteBridge } from "../dispatcher/execute-bridge.ts";
 import { ToolRegistry, type RegisteredTool } from "../registry/registry.ts";
 import { applyFilters, type SessionFacts } from "../registry/filters.ts";
 import { didYouMean } from "../core/did-you-mean.ts";
-import type { PlatformKey, Where } from "../config/workspace.ts";
+import { describeExclusion, exclusionsOf, type Exclusion } from "./exclusions.ts";
 import { registerMcpTools } from "../registry/register-mcp-tools.ts";
 import { checkToolName, firstWarning, formatNameFinding, scopingFinding, type NameFinding } from "../core/tool-names.ts";
 import type { ResolvedServer } from "../config/script-paths.ts";
@@ -72,24 +72,6 @@ export interface ServerLogEntry {
   level: string;
   logger?: string;
   data: unknown;
-}
-
-/** One `excluded_tools` entry of the target for the session's platform. */
-interface Exclusion {
-  name: string;
-  platform: PlatformKey;
-  where: Where;
-}
-
-function exclusionsOf(spec: SessionSpec): Exclusion[] {
-  const platform = spec.driver.platform.toLowerCase() as PlatformKey;
-  const section = spec.target.platforms[platform];
-  return (section?.excludedTools ?? []).map((name, i) => ({ name, platform, where: section?.excludedToolWheres?.[i] ?? section?.where ?? spec.target.where }));
-}
-
-/** `target shop excludes tapOnPoint on ios (excluded_tools entry at trails/…/trailmap.yaml:12:11)`; `it` for the tool's own messages. */
-function describeExclusion(target: string, e: Exclusion, tool = "it"): string {
-  return `target ${target} excludes ${tool} on ${e.platform} (excluded_tools entry at ${e.where.file}:${e.where.line}:${e.where.col})`;
 }
 
 export class Session implements AsyncDisposable {
