@@ -105,7 +105,8 @@ async function loadDependencies(roots: Trailmap[], loader: TrailmapLoader, probl
     for (const dep of trailmap.dependencies) {
       if (dep.id === FRAMEWORK_TRAILMAP && !loader.exists(dep.id)) continue;
       if (state.get(dep.id) === "visiting") {
-        const cycle = [...chain.slice(chain.indexOf(dep.id)), trailmap.id, dep.id].join(" → ");
+        const stack = [...chain, trailmap.id];
+        const cycle = [...stack.slice(stack.indexOf(dep.id)), dep.id].join(" → ");
         problems.push({ ...dep.where, path: "dependencies", message: `dependency cycle ${cycle}; a trailmap cannot depend on itself, directly or through others: remove one of these dependencies` });
         continue;
       }

@@ -243,6 +243,13 @@ describe("mistakes, each at file:line:col", () => {
     );
   });
 
+  test("a trailmap depending on itself", async () => {
+    const root = workspace({ [anchor]: "targets: [shop]\n", [shopFile]: `${SHOP}dependencies: [lib]\n`, "trails/config/trailmaps/lib/trailmap.yaml": "id: lib\ndependencies: [lib]\n" });
+    expect(await problems(root)).toBe(
+      "trails/config/trailmaps/lib/trailmap.yaml:2:16 dependencies: dependency cycle lib → lib; a trailmap cannot depend on itself, directly or through others: remove one of these dependencies",
+    );
+  });
+
   test("unknown keys, platforms and drivers in a trailmap; mcp_servers entries are checked like a target file's", async () => {
     const root = workspace({
       [anchor]: "targets: [shop]\n",
