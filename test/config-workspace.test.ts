@@ -32,11 +32,11 @@ describe("findConfigDir", () => {
     const error = await rejection(findConfigDir({ flag: "nope", cwd: FIXTURES }));
     expect(error).toBeInstanceOf(ConfigNotFoundError);
     expect(error.message).toBe(
-      `--config nope: ${join(FIXTURES, "nope")} does not exist; point it at a trailblaze-config/ folder (holding targets/ and toolsets/)`,
+      `--config nope: ${join(FIXTURES, "nope")} does not exist; point it at a trailblaze-config/ folder (holding targets/ and toolsets/) or a trails/config/ folder (holding trailblaze.yaml)`,
     );
     expect((await rejection(findConfigDir({ env: "valid/tools/myapp/login.ts", cwd: FIXTURES }))).message).toBe(
       `TRAILBLAZE_CONFIG_DIR valid/tools/myapp/login.ts: ${join(FIXTURES, "valid/tools/myapp/login.ts")} is not a folder; ` +
-        "point it at a trailblaze-config/ folder (holding targets/ and toolsets/)",
+        "point it at a trailblaze-config/ folder (holding targets/ and toolsets/) or a trails/config/ folder (holding trailblaze.yaml)",
     );
   });
 
@@ -45,7 +45,7 @@ describe("findConfigDir", () => {
     try {
       const error = await rejection(findConfigDir({ cwd: dir }));
       expect(error.message).toBe(
-        `no trailblaze-config/ folder found from ${dir} upward; pass --config DIR or set TRAILBLAZE_CONFIG_DIR`,
+        `no trailblaze-config/ folder or trails/config/trailblaze.yaml found from ${dir} upward; pass --config DIR or set TRAILBLAZE_CONFIG_DIR`,
       );
       expect((error as ConfigNotFoundError).exitCode).toBe(2);
     } finally {
@@ -187,7 +187,7 @@ describe("script paths", () => {
     const base = join(FIXTURES, "missing-script");
     const target = (await loadWorkspace(join(base, "trailblaze-config"), { cwd: ROOT })).targets.get("myapp")!;
     const file = "fixtures/config/missing-script/trailblaze-config/targets/myapp.yaml";
-    const how = `(resolved against ${base}; relative paths resolve against the workspace root, the folder holding trailblaze-config/)`;
+    const how = `(resolved against ${base}; relative paths resolve against the workspace root, the folder holding trailblaze-config/ or trails/)`;
     let error: unknown;
     try {
       resolveTargetServers(target, base);
@@ -213,7 +213,7 @@ describe("script paths", () => {
     const entry = target.mcpServers[0]!;
     if (entry.kind !== "script") throw new Error("fixture changed");
     expect(() => resolveScriptPath({ ...entry, script: "./tools" }, base)).toThrow(
-      `mcp_servers[0].script: ./tools is not a file (resolved against ${base}; relative paths resolve against the workspace root, the folder holding trailblaze-config/)`,
+      `mcp_servers[0].script: ./tools is not a file (resolved against ${base}; relative paths resolve against the workspace root, the folder holding trailblaze-config/ or trails/)`,
     );
   });
 });

@@ -114,7 +114,7 @@ describe("flag and YAML mistakes", () => {
       ["simulation: { map: ./maps/myapp }\n", "trailblaze-config/targets/myapp.yaml:2:13 simulation: map: needs start: WAYPOINT_ID, the waypoint the device starts at (e.g. start: myapp/android/login)"],
       ["simulation: { capture: a.json, start: x }\n", "trailblaze-config/targets/myapp.yaml:2:32 simulation: start: only applies with map: (a capture is one screen; it has no waypoints to start at)"],
       ["simulation: {}\n", "trailblaze-config/targets/myapp.yaml:2:13 simulation: needs capture: FILE (one static screen) or map: DIR with start: WAYPOINT_ID (an app map and the waypoint the device starts at)"],
-      ["simulation:\n  capture: ./screens/none.json\n", "trailblaze-config/targets/myapp.yaml:3:12 simulation.capture: capture file ROOT/screens/none.json not found (relative paths resolve against the workspace root, the folder holding trailblaze-config/)"],
+      ["simulation:\n  capture: ./screens/none.json\n", "trailblaze-config/targets/myapp.yaml:3:12 simulation.capture: capture file ROOT/screens/none.json not found (relative paths resolve against the workspace root, the folder holding trailblaze-config/ or trails/)"],
     ];
     for (const [yaml, expected] of cases) {
       const dir = mapWorkspace(yaml);

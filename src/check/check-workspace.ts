@@ -15,7 +15,6 @@ import {
   displayPath,
   loadWorkspace,
   resolveTargetServers,
-  workspaceRoot,
   unknownToolsetRefs,
   type TargetConfig,
   type Workspace,
@@ -50,7 +49,7 @@ export type CheckKind =
   | "name" // a tool name breaks the wire rule (error) or the convention / length margin (warning)
   | "trailmap-scope" // [TrailmapScopingCheck]: target id or tool prefix (warning)
   | "collision" // two sources advertise one name
-  | "toolset" // a toolset entry no server advertises; a tool_sets id no toolset defines
+  | "toolset" // a toolset entry no server advertises; a tool_sets id no toolset defines; an excluded_tools entry no source advertises
   | "meta" // a wrong-typed _meta["trailblaze/*"] value
   | "trail-tool" // a trail calls a tool its session does not register
   | "trail-args" // a recorded call's arguments do not match its tool's input schema
@@ -250,10 +249,10 @@ function checkTrails(plan: SessionPlan, session: Session, label: string, finding
 }
 
 /**
- * Toolset entries that no session registered or skipped, and target tool_sets ids nothing
- * defines. `unstarted` names targets whose servers did not run in this check (they failed to
- * start, or `--target` left them out): their tools are unknown, so a missing entry is then only
- * a warning.
+ * Toolset entries that no session registered or skipped, target tool_sets ids nothing defines,
+ * and excluded_tools entries no session saw advertised. `unstarted` names targets whose servers
+ * did not run in this check (they failed to start, or `--target` left them out): their tools are
+ * unknown, so a missing toolset entry is then only a warning.
  */
 function checkToolsets(workspace: Workspace, seenTools: Set<string>, seenToolsets: Set<string>, unstarted: Set<string>, findings: Findings): void {
   const caveat = unstarted.size > 0 ? ` (not certain: ${[...unstarted].join(", ")} did not run in this check, so their tools are unknown)` : "";
@@ -269,6 +268,19 @@ function checkToolsets(workspace: Workspace, seenTools: Set<string>, seenToolset
     });
   }
   for (const problem of unknownToolsetRefs(workspace.targets.values(), seenToolsets)) findings.problem("warning", "toolset", problem);
+  for (const target of workspace.targets.values()) {
+    for (const [platform, section] of Object.entries(target.platforms)) {
+      section?.excludedTools?.forEach((name, i) => {
+        if (seenTools.has(name)) return;
+        findings.problem("warning", "toolset", {
+          ...(section.excludedToolWheres?.[i] ?? section.where ?? target.where),
+          // A trailmap's entry may be its own (target.platforms) or a dependency's (defaults): the location tells.
+          path: target.trailmap === undefined ? `platforms.${platform}.excluded_tools` : "excluded_tools",
+          message: `target ${target.id} excludes ${name} on ${platform}, but no source of any session advertises a tool of that name, so it excludes nothing${didYouMean(name, seenTools)}${caveat}`,
+        });
+      });
+    }
+  }
 }
 
 /** check-bundle for every script server of the targets some trail runs on-device. */
@@ -393,11 +405,11 @@ export async function checkWorkspace(
       }
     }
     const simulated = [...workspace.targets.values()].filter((t) => options.target === undefined || t.id === options.target);
-    for (const finding of await checkSimulations(simulated, workspaceRoot(workspace.configDir), options.cwd)) findings.add(finding);
+    for (const finding of await checkSimulations(simulated, workspace.root, options.cwd)) findings.add(finding);
     const unstarted = new Set([...workspace.targets.keys()].filter((id) => !started.has(id)));
     checkToolsets(workspace, seenTools, seenToolsets, unstarted, findings);
     const onDevice = new Set(sessions.filter((s) => s.agent === "on-device").map((s) => s.target));
-    await checkBundles([...onDevice].map((id) => workspace.targets.get(id)!), findings, options.cwd, workspaceRoot(workspace.configDir));
+    await checkBundles([...onDevice].map((id) => workspace.targets.get(id)!), findings, options.cwd, workspace.root);
   } finally {
     if (options.logsDir === undefined) await rm(logsDir, { recursive: true, force: true });
   }

@@ -1,5 +1,5 @@
 // Resolving a target's mcp_servers paths (script, bundle, command cwd) against the workspace
-// root (the folder holding trailblaze-config/), reporting every missing file at once.
+// root (the folder holding trailblaze-config/ or trails/), reporting every missing file at once.
 
 import { statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
@@ -63,7 +63,7 @@ function resolveChecked(entry: ServerEntry, field: string, value: string, want: 
   const absolute = isAbsolute(value) ? value : resolve(root, value);
   const state = check(absolute, want);
   if (state !== "ok") {
-    const how = isAbsolute(value) ? "" : ` (resolved against ${root}; relative paths resolve against the workspace root, the folder holding trailblaze-config/)`;
+    const how = isAbsolute(value) ? "" : ` (resolved against ${root}; relative paths resolve against the workspace root, the folder holding trailblaze-config/ or trails/)`;
     const what = state === "missing" ? `${want} ${value} not found${how}` : `${value} is not a ${want}${how}`;
     problems.push({ ...entry.where, path: `mcp_servers[${entry.index}].${field}`, message: what });
   }

@@ -5,12 +5,13 @@ import * as z from "zod";
 import { ConfigError } from "../errors.ts";
 import type { ConfigProblem } from "../errors.ts";
 import { findDriver, knownDriverKeys, parsePlatform } from "../core/drivers.ts";
+import type { Platform } from "../core/drivers.ts";
 import { unknownNameMessage } from "../core/did-you-mean.ts";
 import { isPlainMap, valueAt } from "./describe.ts";
 import { validateWith } from "./validate.ts";
 import type { Validated } from "./validate.ts";
 import { locate, parseYaml, problemAt } from "./yaml-file.ts";
-import type { Where, YamlFile } from "./yaml-file.ts";
+import type { FieldPath, Where, YamlFile } from "./yaml-file.ts";
 
 export type PlatformKey = "android" | "ios" | "web";
 export const PLATFORM_KEYS: readonly PlatformKey[] = ["android", "ios", "web"];
@@ -53,6 +54,13 @@ export interface TargetPlatform {
   toolSets: string[];
   /** Driver yaml keys (normalized from enum names). */
   drivers?: string[];
+  /**
+   * `excluded_tools:` — tools never registered in a session on this platform, whichever source
+   * (built-in, server, per-file tool) advertises them; they show as skipped, reason `excluded_tools`.
+   */
+  excludedTools?: string[];
+  /** Where each entry of `excludedTools` is written, in the same order. */
+  excludedToolWheres?: Where[];
   /** Where this platform's entry is written. */
   where?: Where;
 }
@@ -69,6 +77,11 @@ export type TargetSimulation =
 export interface ToolRef {
   name: string;
   where: Where;
+  /**
+   * Absolute folder this name is looked up in when it is not the target's own `toolsDir`: a
+   * tool a trailmap dependency exports lives under that trailmap's `tools/`.
+   */
+  toolsDir?: string;
 }
 
 export interface TargetConfig {
@@ -85,6 +98,14 @@ export interface TargetConfig {
   /** Keys are lower-case platform names, in file order. */
   platforms: Partial<Record<PlatformKey, TargetPlatform>>;
   simulation?: TargetSimulation;
+  /** A target from upstream's layout: the id of the trailmap (`trailmaps/<id>/trailmap.yaml`) it comes from. */
+  trailmap?: string;
+  /**
+   * Every trailmap a trailmap target depends on, directly or through others (`dependencies:`;
+   * `trailblaze`, the framework one, is built in). Their `defaults:` are already applied to
+   * `platforms` and their `exports:` are in `tools`.
+   */
+  dependencies?: string[];
   /** Absolute path of the YAML file. */
   file: string;
   /** Where `id:` is written (file as shown in messages). */
@@ -95,7 +116,7 @@ export interface TargetConfig {
 const scalarString = z.union([z.string(), z.number(), z.boolean()]).transform(String);
 const stringList = z.array(z.string()).nullable().optional();
 
-const serverSchema = z.strictObject({
+export const serverSchema = z.strictObject({
   script: z.string().min(1).optional(),
   bundle: z.string().min(1).optional(),
   command: z.string().min(1).optional(),
@@ -110,7 +131,7 @@ const serverSchema = z.strictObject({
 });
 
 const platformSchema = z
-  .strictObject({ app_ids: stringList, tool_sets: stringList, drivers: stringList })
+  .strictObject({ app_ids: stringList, tool_sets: stringList, drivers: stringList, excluded_tools: stringList })
   .nullable();
 
 export const targetSchema = z.strictObject({
@@ -125,65 +146,85 @@ export const targetSchema = z.strictObject({
 const SCRIPT_ONLY = ["bundle", "requiresHost"] as const;
 const COMMAND_ONLY = ["args", "env", "cwd"] as const;
 
+/**
+ * Rules zod cannot express per `mcp_servers` entry (script vs command, fields of the other kind,
+ * the overall cap below the per-call timeout), for the list at `base` (`["mcp_servers"]` in a
+ * target file, `["target", "mcp_servers"]` in a trailmap).
+ */
+export function serverEntryProblems(yaml: YamlFile, base: FieldPath): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const servers = valueAt(yaml.data, base);
+  if (!Array.isArray(servers)) return problems;
+  servers.forEach((entry, i) => {
+    const path = [...base, i];
+    if (!isPlainMap(entry)) return;
+    const hasScript = entry.script !== undefined;
+    const hasCommand = entry.command !== undefined;
+    if (hasScript && hasCommand) {
+      problems.push(
+        problemAt(yaml, [...path, "command"], "key",
+          "has both script: and command:; an entry is either a script (a .ts/.js MCP server run by the runtime) or a command (any stdio MCP server), not both", path),
+      );
+    } else if (!hasScript && !hasCommand) {
+      problems.push(
+        problemAt(yaml, path, "value",
+          "needs script: (a .ts/.js MCP server file) or command: (an executable that speaks MCP over stdio)"),
+      );
+    } else {
+      const timeout = entry.timeout_ms;
+      const total = entry.max_total_timeout_ms;
+      if (typeof timeout === "number" && typeof total === "number" && total < timeout) {
+        problems.push(
+          problemAt(yaml, [...path, "max_total_timeout_ms"], "value",
+            `${total} is less than timeout_ms (${timeout}); the overall cap must be at least the per-call timeout`),
+        );
+      }
+      const misplaced = hasScript ? COMMAND_ONLY : SCRIPT_ONLY;
+      for (const key of misplaced) {
+        if (entry[key] === undefined) continue;
+        const belongs = hasScript ? "command:" : "script:";
+        problems.push(problemAt(yaml, [...path, key], "key", `${key}: only applies to ${belongs} entries`, path));
+      }
+    }
+  });
+  return problems;
+}
+
+/**
+ * The `drivers:` entries of the platform section at `path` that name no driver, or a driver of
+ * another platform than `platform`.
+ */
+export function platformDriverProblems(yaml: YamlFile, path: FieldPath, platform: Platform): ConfigProblem[] {
+  const drivers = valueAt(yaml.data, [...path, "drivers"]);
+  if (!Array.isArray(drivers)) return [];
+  const problems: ConfigProblem[] = [];
+  drivers.forEach((d, j) => {
+    if (typeof d !== "string") return;
+    const at = [...path, "drivers", j];
+    const driver = findDriver(d);
+    if (!driver) problems.push(problemAt(yaml, at, "value", unknownDriverMessage(d)));
+    else if (driver.platform !== platform) {
+      const key = driver.platform.toLowerCase();
+      const parent = path.slice(0, -1).map(String).join(".");
+      problems.push(problemAt(yaml, at, "value", `driver ${driver.key} belongs to platform ${key}; list it under ${parent}.${key}`));
+    }
+  });
+  return problems;
+}
+
 /** Rules zod cannot express per field: script vs command, platform names, drivers per platform. */
 function crossFieldProblems(yaml: YamlFile): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
-  const servers = valueAt(yaml.data, ["mcp_servers"]);
-  if (Array.isArray(servers)) {
-    servers.forEach((entry, i) => {
-      const path = ["mcp_servers", i];
-      if (!isPlainMap(entry)) return;
-      const hasScript = entry.script !== undefined;
-      const hasCommand = entry.command !== undefined;
-      if (hasScript && hasCommand) {
-        problems.push(
-          problemAt(yaml, [...path, "command"], "key",
-            "has both script: and command:; an entry is either a script (a .ts/.js MCP server run by the runtime) or a command (any stdio MCP server), not both", path),
-        );
-      } else if (!hasScript && !hasCommand) {
-        problems.push(
-          problemAt(yaml, path, "value",
-            "needs script: (a .ts/.js MCP server file) or command: (an executable that speaks MCP over stdio)"),
-        );
-      } else {
-        const timeout = entry.timeout_ms;
-        const total = entry.max_total_timeout_ms;
-        if (typeof timeout === "number" && typeof total === "number" && total < timeout) {
-          problems.push(
-            problemAt(yaml, [...path, "max_total_timeout_ms"], "value",
-              `${total} is less than timeout_ms (${timeout}); the overall cap must be at least the per-call timeout`),
-          );
-        }
-        const misplaced = hasScript ? COMMAND_ONLY : SCRIPT_ONLY;
-        for (const key of misplaced) {
-          if (entry[key] === undefined) continue;
-          const belongs = hasScript ? "command:" : "script:";
-          problems.push(problemAt(yaml, [...path, key], "key", `${key}: only applies to ${belongs} entries`, path));
-        }
-      }
-    });
-  }
+  const problems = serverEntryProblems(yaml, ["mcp_servers"]);
   problems.push(...simulationProblems(yaml));
   const platforms = valueAt(yaml.data, ["platforms"]);
   if (isPlainMap(platforms)) {
-    for (const [name, body] of Object.entries(platforms)) {
+    for (const name of Object.keys(platforms)) {
       const platform = parsePlatform(name);
       if (!platform) {
         problems.push(problemAt(yaml, ["platforms", name], "key", unknownNameMessage("platform", name, PLATFORM_KEYS), ["platforms"]));
         continue;
       }
-      const drivers = isPlainMap(body) ? body.drivers : undefined;
-      if (!Array.isArray(drivers)) continue;
-      drivers.forEach((d, j) => {
-        if (typeof d !== "string") return;
-        const path = ["platforms", name, "drivers", j];
-        const driver = findDriver(d);
-        if (!driver) problems.push(problemAt(yaml, path, "value", unknownDriverMessage(d)));
-        else if (driver.platform !== platform) {
-          problems.push(problemAt(yaml, path, "value",
-            `driver ${driver.key} belongs to platform ${driver.platform.toLowerCase()}; list it under platforms.${driver.platform.toLowerCase()}`));
-        }
-      });
+      problems.push(...platformDriverProblems(yaml, ["platforms", name], platform));
     }
   }
   return problems;
@@ -210,7 +251,8 @@ export function unknownDriverMessage(name: string): string {
   return `${unknownNameMessage("driver", name, knownDriverKeys())} (or their enum spellings, e.g. ANDROID_ONDEVICE_ACCESSIBILITY)`;
 }
 
-function toEntry(raw: z.output<typeof serverSchema>, index: number, where: Where): ServerEntry {
+/** One validated `mcp_servers` entry as the runtime uses it. */
+export function toServerEntry(raw: z.output<typeof serverSchema>, index: number, where: Where): ServerEntry {
   const limits: ServerLimits = {
     ...(raw.timeout_ms !== undefined ? { timeoutMs: raw.timeout_ms } : {}),
     ...(raw.max_total_timeout_ms !== undefined ? { maxTotalTimeoutMs: raw.max_total_timeout_ms } : {}),
@@ -258,17 +300,19 @@ export function readTargetConfig(yaml: YamlFile, path: string): Validated<Target
   for (const [name, body] of Object.entries(raw.platforms ?? {})) {
     const key = parsePlatform(name)!.toLowerCase() as PlatformKey;
     const drivers = body?.drivers?.map((d) => findDriver(d)!.key);
+    const excluded = body?.excluded_tools;
     platforms[key] = {
       appIds: body?.app_ids ?? [],
       toolSets: body?.tool_sets ?? [],
       ...(drivers ? { drivers } : {}),
+      ...(excluded ? { excludedTools: excluded, excludedToolWheres: excluded.map((_, i) => locate(yaml, ["platforms", name, "excluded_tools", i])) } : {}),
       where: locate(yaml, ["platforms", name]),
     };
   }
   const value: TargetConfig = {
     id: raw.id,
     ...(raw.display_name !== undefined ? { displayName: raw.display_name } : {}),
-    mcpServers: (raw.mcp_servers ?? []).map((s, i) => toEntry(s, i, locate(yaml, ["mcp_servers", i]))),
+    mcpServers: (raw.mcp_servers ?? []).map((s, i) => toServerEntry(s, i, locate(yaml, ["mcp_servers", i]))),
     tools: (raw.tools ?? []).map((name, i) => ({ name, where: locate(yaml, ["tools", i]) })),
     platforms,
     ...(raw.simulation ? { simulation: toSimulation(raw.simulation, yaml) } : {}),

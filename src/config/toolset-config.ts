@@ -12,7 +12,7 @@ import { PLATFORM_KEYS, unknownDriverMessage } from "./target-config.ts";
 import { validateWith } from "./validate.ts";
 import type { Validated } from "./validate.ts";
 import { locate, parseYaml, problemAt } from "./yaml-file.ts";
-import type { Where, YamlFile } from "./yaml-file.ts";
+import type { FieldPath, Where, YamlFile } from "./yaml-file.ts";
 
 export interface ToolsetConfig {
   id: string;
@@ -41,29 +41,32 @@ export const toolsetSchema = z.strictObject({
   tools: z.array(z.string()).nullable().optional(),
 });
 
-function nameProblems(yaml: YamlFile): ConfigProblem[] {
+function nameProblems(yaml: YamlFile, at: FieldPath): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  const platforms = valueAt(yaml.data, ["platforms"]);
+  const platforms = valueAt(yaml.data, [...at, "platforms"]);
   if (Array.isArray(platforms)) {
     platforms.forEach((p, i) => {
       if (typeof p === "string" && !parsePlatform(p)) {
-        problems.push(problemAt(yaml, ["platforms", i], "value", unknownNameMessage("platform", p, PLATFORM_KEYS)));
+        problems.push(problemAt(yaml, [...at, "platforms", i], "value", unknownNameMessage("platform", p, PLATFORM_KEYS)));
       }
     });
   }
-  const drivers = valueAt(yaml.data, ["drivers"]);
+  const drivers = valueAt(yaml.data, [...at, "drivers"]);
   if (Array.isArray(drivers)) {
     drivers.forEach((d, i) => {
-      if (typeof d === "string" && !findDriver(d)) problems.push(problemAt(yaml, ["drivers", i], "value", unknownDriverMessage(d)));
+      if (typeof d === "string" && !findDriver(d)) problems.push(problemAt(yaml, [...at, "drivers", i], "value", unknownDriverMessage(d)));
     });
   }
   return problems;
 }
 
-/** Validates a parsed toolset file; never throws. `path` is stored in `ToolsetConfig.file`. */
-export function readToolsetConfig(yaml: YamlFile, path: string): Validated<ToolsetConfig> {
-  const checked = validateWith(toolsetSchema, yaml);
-  const problems = [...checked.problems, ...nameProblems(yaml)];
+/**
+ * Validates a parsed toolset file (or, with `at`, a toolset written inline in a larger file, as
+ * `trailblaze.yaml` `toolsets:` allows); never throws. `path` is stored in `ToolsetConfig.file`.
+ */
+export function readToolsetConfig(yaml: YamlFile, path: string, at: FieldPath = []): Validated<ToolsetConfig> {
+  const checked = validateWith(toolsetSchema, yaml, at);
+  const problems = [...checked.problems, ...nameProblems(yaml, at)];
   if (problems.length > 0 || !checked.value) return { problems };
   const raw = checked.value;
   const value: ToolsetConfig = {
@@ -73,9 +76,9 @@ export function readToolsetConfig(yaml: YamlFile, path: string): Validated<Tools
     ...(raw.drivers ? { drivers: [...new Set(raw.drivers.map((d) => findDriver(d)!.key))] } : {}),
     alwaysEnabled: raw.always_enabled ?? false,
     tools: raw.tools ?? [],
-    toolWheres: (raw.tools ?? []).map((_, i) => locate(yaml, ["tools", i])),
+    toolWheres: (raw.tools ?? []).map((_, i) => locate(yaml, [...at, "tools", i])),
     file: path,
-    where: locate(yaml, ["id"]),
+    where: locate(yaml, [...at, "id"]),
   };
   return { value, problems: [] };
 }

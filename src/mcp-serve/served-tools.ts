@@ -8,6 +8,7 @@ import { ToolNotFoundError } from "../errors.ts";
 import { isSuccess, type ToolResult } from "../core/tool-result.ts";
 import type { RegisteredTool, ToolRegistry } from "../registry/registry.ts";
 import { META_KEYS } from "../registry/tool-meta.ts";
+import { EXCLUDED_TOOLS_REASON } from "../registry/filters.ts";
 
 /** `_meta` keys the served tool list adds next to the tool's own `trailblaze/*` keys. */
 export const SERVED_META_KEYS = { source: "trailblaze/source", toolset: "trailblaze/toolset" } as const;
@@ -66,6 +67,7 @@ export function refusal(name: string, registry: ToolRegistry): string | undefine
     return `Tool "${name}" is not served to MCP clients: it sets _meta["${META_KEYS.isForLlm}"] to false (internal primitive)`;
   }
   const skipped = registry.findSkipped(name);
+  if (skipped?.reason === EXCLUDED_TOOLS_REASON) return `Tool "${name}" (${skipped.source}) is not available in this session: ${skipped.detail}`;
   if (skipped) {
     return `Tool "${name}" (${skipped.source}) is not available in this session: excluded by _meta["${skipped.reason}"] (${skipped.detail})`;
   }

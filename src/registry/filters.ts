@@ -1,5 +1,6 @@
 // Registration filters, applied in the order the scope record fixes:
-// supportedDrivers → supportedPlatforms → requiresHost × agent mode.
+// supportedDrivers → supportedPlatforms → requiresHost × agent mode, then the target's own
+// opt-outs for the session's platform (`excluded_tools`).
 
 import type { Platform } from "../core/drivers.ts";
 import type { AgentMode } from "../core/server-kinds.ts";
@@ -10,13 +11,22 @@ export interface SessionFacts {
   driver: string;
   platform: Platform;
   agent: AgentMode;
+  /**
+   * Tools the target excludes on this platform (`platforms.<p>.excluded_tools`), by name → why,
+   * worded for messages (e.g. `target shop lists it in platforms.ios.excluded_tools (file:7:9)`).
+   */
+  excluded?: ReadonlyMap<string, string>;
 }
+
+/** `SkippedTool.reason` of a tool the target's `excluded_tools` kept out (not a `_meta` key). */
+export const EXCLUDED_TOOLS_REASON = "excluded_tools";
 
 export type FilterDecision =
   | { included: true }
-  | { included: false; /** the `_meta` key that excluded the tool */ key: string; reason: string };
+  | { included: false; /** the `_meta` key (or EXCLUDED_TOOLS_REASON) that excluded the tool */ key: string; reason: string };
 
-export function applyFilters(meta: TrailblazeToolMeta, session: SessionFacts): FilterDecision {
+/** Whether the tool `name` with `_meta` `meta` registers in the session, or what keeps it out. */
+export function applyFilters(meta: TrailblazeToolMeta, session: SessionFacts, name?: string): FilterDecision {
   const drivers = meta.supportedDrivers;
   if (drivers && drivers.length > 0 && !drivers.includes(session.driver)) {
     return {
@@ -36,5 +46,7 @@ export function applyFilters(meta: TrailblazeToolMeta, session: SessionFacts): F
   if (meta.requiresHost && session.agent === "on-device") {
     return { included: false, key: META_KEYS.requiresHost, reason: "host-only tool, session agent is on-device" };
   }
+  const excluded = name === undefined ? undefined : session.excluded?.get(name);
+  if (excluded !== undefined) return { included: false, key: EXCLUDED_TOOLS_REASON, reason: excluded };
   return { included: true };
 }

@@ -41,7 +41,7 @@ export function registerMcpTools(registry: ToolRegistry, connection: McpConnecti
     const rawMeta = (tool._meta ?? {}) as Record<string, unknown>;
     const { meta, warnings } = readToolMeta(rawMeta);
     for (const warning of warnings) options.onWarning(`${options.source}: tool ${tool.name}: ${warning}`);
-    const decision = applyFilters(meta, options.session);
+    const decision = applyFilters(meta, options.session, tool.name);
     if (!decision.included) {
       registry.skip({ name: tool.name, source: options.source, reason: decision.key, detail: decision.reason });
       continue;

@@ -55,7 +55,7 @@ export interface RegisteredTool {
 export interface SkippedTool {
   name: string;
   source: string;
-  /** The `_meta` key that excluded the tool. */
+  /** The `_meta` key that excluded the tool, `excluded_tools` (the target's opt-out), or why a whole server (`*`) did not start. */
   reason: string;
   detail: string;
 }

@@ -76,6 +76,18 @@ describe("applyFilters", () => {
     });
   });
 
+  test("the target's excluded_tools come last, by name, with the reason the session gave", () => {
+    const excluded = new Map([["tapOnPoint", "target shop excludes it on android (excluded_tools entry at t.yaml:3:5)"]]);
+    const facts = { ...android, excluded };
+    expect(applyFilters(meta({}), facts, "tapOnPoint")).toEqual({
+      included: false,
+      key: "excluded_tools",
+      reason: "target shop excludes it on android (excluded_tools entry at t.yaml:3:5)",
+    });
+    expect(applyFilters(meta({}), facts, "tap")).toEqual({ included: true });
+    expect(applyFilters(meta({ "trailblaze/supportedPlatforms": ["IOS"] }), facts, "tapOnPoint")).toMatchObject({ key: "trailblaze/supportedPlatforms" });
+  });
+
   test("empty lists and host agent mean unrestricted", () => {
     expect(applyFilters(meta({ "trailblaze/supportedDrivers": [], "trailblaze/requiresHost": true }), android)).toEqual({ included: true });
   });

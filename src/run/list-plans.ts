@@ -35,7 +35,7 @@ export function planSession(trail: Trail, flags: SessionFlags, workspace: Worksp
     return { ...(target ? { target } : {}), driver, agent };
   }
   const driver = findDriver(DEFAULT_DRIVER.ANDROID)!;
-  return { ...(target ? { target } : {}), driver, agent, note: "no trailblaze-config/ found: planned for the default Android driver" };
+  return { ...(target ? { target } : {}), driver, agent, note: "no config folder found: planned for the default Android driver" };
 }
 
 function argsLine(trail: Trail): string | undefined {

@@ -1,10 +1,12 @@
 // Before any step runs: every tool a trail's plan will call must be registered
 // in its session, with recorded arguments its input schema accepts. Each missing
 // tool is reported once, at its first use, with why it is missing (a `_meta`
-// filter, or no source has it) and close names; each bad argument at its key.
+// filter, the target's excluded_tools, or no source has it) and close names; each
+// bad argument at its key.
 
 import { closest } from "../core/did-you-mean.ts";
 import { META_KEYS } from "../registry/tool-meta.ts";
+import { EXCLUDED_TOOLS_REASON } from "../registry/filters.ts";
 import { formatArgIssues, recordedArgIssues } from "../registry/recorded-args.ts";
 import type { ToolRegistry } from "../registry/registry.ts";
 import type { AgentMode } from "../core/server-kinds.ts";
@@ -19,6 +21,7 @@ export function missingToolMessage(name: string, registry: ToolRegistry, agent: 
       ? `this trail references ${name}, which is host-only and not registered in this on-device session`
       : `${name} is host-only (_meta["${skipped.reason}"] of ${skipped.source}) and not registered in this on-device session; call it with --agent host`;
   }
+  if (skipped?.reason === EXCLUDED_TOOLS_REASON) return `${name} is not registered in this session: ${skipped.detail}`;
   if (skipped) {
     return `${name} is not registered in this session: _meta["${skipped.reason}"] of ${skipped.source} excluded it (${skipped.detail})`;
   }

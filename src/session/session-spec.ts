@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { isAbsolute, relative, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
-import { workspaceRoot, type TargetConfig, type ToolsetConfig, type Where, type Workspace } from "../config/workspace.ts";
+import { type TargetConfig, type ToolsetConfig, type Where, type Workspace } from "../config/workspace.ts";
 import type { AgentMode } from "../core/server-kinds.ts";
 import { DEFAULT_DRIVER, findDriver, knownDriverKeys, parsePlatform, type DriverInfo, type Platform } from "../core/drivers.ts";
 import { Memory } from "./memory.ts";
@@ -37,7 +37,7 @@ export interface SessionSpec {
   cwd: string;
   env: Record<string, string | undefined>;
   configDir: string;
-  /** The workspace root (the config folder's parent): relative server paths and build caches live here. */
+  /** The workspace root (the folder holding trailblaze-config/ or trails/): relative server paths and build caches live here. */
   root: string;
   target: TargetConfig;
   /** Every toolset of the workspace; the session decides which apply. */
@@ -102,8 +102,9 @@ export const SESSION_FLAG_OPTIONS = {
 } as const;
 
 export const SESSION_FLAGS_HELP = `Session flags:
-  --config DIR          trailblaze-config folder (default: $TRAILBLAZE_CONFIG_DIR, else the
-                        nearest trailblaze-config/ walking up from the working directory)
+  --config DIR          config folder: trailblaze-config/, or upstream's trails/config/ holding
+                        trailblaze.yaml (default: $TRAILBLAZE_CONFIG_DIR, else the nearest
+                        one walking up from the working directory)
   --target ID|APP_ID    target id, or an app id one target lists (default: the trail's target, else the only target)
   --driver KEY          driver yaml key or enum, e.g. android-ondevice-accessibility, ios-host
                         (default: the trail's single device, else the target's first platform)
@@ -171,10 +172,12 @@ function pickTarget(workspace: Workspace, id: string | undefined): TargetConfig 
   const ids = [...workspace.targets.keys()];
   if (id !== undefined) return findTarget(workspace, id);
   if (ids.length === 1) return workspace.targets.get(ids[0]!)!;
+  if (workspace.defaultTarget !== undefined) return findTarget(workspace, workspace.defaultTarget);
+  if (ids.length > 0) throw new UsageError(`several targets in ${workspace.configDir} (${ids.join(", ")}); pick one with --target ID`);
   throw new UsageError(
-    ids.length === 0
-      ? `no targets in ${workspace.configDir}/targets; add a <id>.yaml target file`
-      : `several targets in ${workspace.configDir} (${ids.join(", ")}); pick one with --target ID`,
+    workspace.layout === "trails-config"
+      ? `no targets in ${workspace.configDir}: list target trailmaps in trailblaze.yaml targets: (each a trailmaps/<id>/trailmap.yaml with a target: block), or add a targets/<id>.yaml target file`
+      : `no targets in ${workspace.configDir}/targets; add a <id>.yaml target file`,
   );
 }
 
@@ -235,7 +238,7 @@ export function resolveSessionSpec(
 
   const agent = flags.agent !== undefined ? parseAgent(flags.agent) : (trail.agent ?? "host");
   const screen = flags.screen !== undefined ? parseScreen(flags.screen) : DEFAULT_SCREEN[driver.platform];
-  const simulation = resolveSimulation(flags, target, workspaceRoot(workspace.configDir), context.cwd);
+  const simulation = resolveSimulation(flags, target, workspace.root, context.cwd);
   const memory: Record<string, unknown> = { ...trail.memory };
   for (const entry of flags.memory ?? []) {
     const [key, value] = parseKeyValue("--memory", entry);
@@ -248,7 +251,7 @@ export function resolveSessionSpec(
     cwd: context.cwd,
     env: context.env,
     configDir: workspace.configDir,
-    root: workspaceRoot(workspace.configDir),
+    root: workspace.root,
     target,
     toolsets: [...workspace.toolsets.values()],
     driver,

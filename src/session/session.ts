@@ -16,7 +16,9 @@ import { Dispatcher, type CallRecord, type DispatchOptions } from "../dispatcher
 import { ExecuteBridge } from "../dispatcher/execute-bridge.ts";
 import { perFileServers } from "../servers/per-file-servers.ts";
 import { ToolRegistry, type RegisteredTool } from "../registry/registry.ts";
-import { applyFilters } from "../registry/filters.ts";
+import { applyFilters, type SessionFacts } from "../registry/filters.ts";
+import { didYouMean } from "../core/did-you-mean.ts";
+import { describeExclusion, exclusionsOf, type Exclusion } from "./exclusions.ts";
 import { registerMcpTools } from "../registry/register-mcp-tools.ts";
 import { checkToolName, firstWarning, formatNameFinding, scopingFinding, type NameFinding } from "../core/tool-names.ts";
 import type { ResolvedServer } from "../config/script-paths.ts";
@@ -92,10 +94,20 @@ export class Session implements AsyncDisposable {
   readonly #fatalListeners: ((error: Error) => void)[] = [];
   #closed: Promise<void> | undefined;
   readonly #closedListeners: (() => void)[] = [];
+  /** What the registration filters need to know about this session. */
+  readonly #facts: SessionFacts;
+  readonly #exclusions: Exclusion[];
 
   private constructor(spec: SessionSpec, options: SessionOptions) {
     this.spec = spec;
     this.#options = options;
+    this.#exclusions = exclusionsOf(spec);
+    this.#facts = {
+      driver: spec.driver.key,
+      platform: spec.driver.platform,
+      agent: spec.agent,
+      excluded: new Map(this.#exclusions.map((e) => [e.name, describeExclusion(spec.target.id, e)])),
+    };
     this.memory = initialMemory(spec);
     this.dispatcher = new Dispatcher(this.registry, {
       ready: (source) => this.#servers.find((s) => s.server.display === source)?.ready(),
@@ -126,12 +138,13 @@ export class Session implements AsyncDisposable {
 
   async #start(options: SessionOptions): Promise<void> {
     const warn = (message: string) => options.onWarning?.(message, "toolset");
-    // Built-ins pass the same `_meta` gates as any tool (web_* only on web, android_* only on Android…).
-    const facts = { driver: this.spec.driver.key, platform: this.spec.driver.platform, agent: this.spec.agent };
+    // Built-ins pass the same `_meta` gates as any tool (web_* only on web, android_* only on Android…),
+    // and the target's excluded_tools.
+    const facts = this.#facts;
     const installedApps = this.spec.target.platforms[this.spec.driver.platform.toLowerCase() as keyof typeof this.spec.target.platforms]?.appIds ?? [];
     const screen = this.spec.simulation ? await loadSimulatedScreen(this.spec.simulation, this.spec.cwd) : undefined;
     for (const tool of options.builtins ?? builtinTools({ installedApps, ...(screen ? { screen } : {}) })) {
-      const decision = applyFilters(tool.meta, facts);
+      const decision = applyFilters(tool.meta, facts, tool.name);
       if (decision.included) this.registry.register(tool);
       else this.registry.skip({ name: tool.name, source: tool.source, reason: decision.key, detail: decision.reason });
     }
@@ -182,11 +195,12 @@ export class Session implements AsyncDisposable {
     for (const server of supervised) server.activate(hooks);
     this.#registerToolsets(warn);
     this.#warnUnknownToolsetRefs(warn);
+    this.#warnUnusedExclusions(warn);
   }
 
   /** (Re-)registers a server's tool list under its source, through the filters and collision checks. */
   #registerServer(server: ResolvedServer, launched: LaunchedServer): void {
-    const facts = { driver: this.spec.driver.key, platform: this.spec.driver.platform, agent: this.spec.agent };
+    const facts = this.#facts;
     this.registry.unregisterSource(server.display);
     try {
       registerMcpTools(this.registry, launched.connection, launched.tools, {
@@ -264,6 +278,15 @@ export class Session implements AsyncDisposable {
     const known = new Set(this.registry.toolsets().map((t) => t.id));
     for (const problem of unknownToolsetRefs([this.spec.target], known)) {
       warn(formatProblem(problem));
+    }
+  }
+
+  /** An excluded_tools entry no source advertised excludes nothing: likely a misspelt name. */
+  #warnUnusedExclusions(warn: (message: string) => void): void {
+    for (const exclusion of this.#exclusions) {
+      if (this.registry.findSkipped(exclusion.name)) continue;
+      const hint = didYouMean(exclusion.name, this.registry.names());
+      warn(`${describeExclusion(this.spec.target.id, exclusion, exclusion.name)}, but no source advertises a tool of that name, so it excludes nothing${hint}`);
     }
   }
 

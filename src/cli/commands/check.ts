@@ -26,11 +26,12 @@ servers run in QuickJS), and reports:
     load, an app map's waypoints whose capture misses their own selectors, and shortcuts whose
     first selector does not resolve on their from-waypoint's capture (kinds waypoint, shortcut).
 Every server is stopped before the report is printed. Trails default to every *.trail.yaml
-under the config folder's parent.
+under the config folder's parent (the workspace root, or trails/ in upstream's layout).
 
 Options:
-  --config DIR          trailblaze-config folder (default: $TRAILBLAZE_CONFIG_DIR, else the
-                        nearest trailblaze-config/ above the working directory)
+  --config DIR          config folder: trailblaze-config/, or upstream's trails/config/ holding
+                        trailblaze.yaml (default: $TRAILBLAZE_CONFIG_DIR, else the nearest
+                        one above the working directory)
   --target ID           check only this target, with every trail run against it
   --agent MODE          check only host or on-device sessions (every trail runs in that mode)
   --strict              count warnings as errors

@@ -72,13 +72,19 @@ export const initToolCommand: Command = {
     const configDir = await findConfigDir({ flag: values.config, env: io.env.TRAILBLAZE_CONFIG_DIR, cwd: io.cwd });
     const workspace = await loadWorkspace(configDir, { cwd: io.cwd });
     const target = pickTarget(workspace, values.target);
+    if (target.trailmap !== undefined) {
+      throw new UsageError(
+        `init-tool: target ${target.id} is a trailmap (${relative(io.cwd, target.file) || target.file}); init-tool scaffolds an MCP server into a targets/<id>.yaml file. ` +
+          `For a trailmap, write a per-file tool under ${relative(io.cwd, target.toolsDir!) || "."}/ and list its name in target.tools`,
+      );
+    }
     const tool = toolName(positionals[0]!, target.id);
     const toolsetId = values.toolset ?? tool.name;
     if (!/^[a-z][a-zA-Z0-9_]*$/.test(toolsetId)) {
       throw new UsageError(`init-tool: --toolset "${toolsetId}" is not a valid toolset id (letters, digits and _; starts with a lower-case letter)`);
     }
 
-    const root = dirname(configDir);
+    const root = workspace.root;
     const dir = resolve(root, values.dir ?? join("tools", target.id));
     const serverFile = join(dir, `${tool.local}.ts`);
     const script = `./${relative(root, serverFile).split("\\").join("/")}`;
