@@ -212,12 +212,20 @@ function declaredTools(dir: string, cwd: string, problems: ConfigProblem[]): Map
  */
 export function resolvePerFileTools(target: TargetConfig, root: string, cwd: string = process.cwd()): PerFileTool[] {
   if (target.tools.length === 0) return [];
-  const dir = target.toolsDir ?? join(root, "tools");
+  const targetDir = target.toolsDir ?? join(root, "tools");
   const problems: ConfigProblem[] = [];
-  const declared = declaredTools(dir, cwd, problems);
+  // A name lent by a dependency trailmap (`exports:`) is looked up in that trailmap's own folder.
+  const folders = new Map<string, Map<string, Declared[]>>();
+  const declaredIn = (dir: string) => {
+    let declared = folders.get(dir);
+    if (!declared) folders.set(dir, (declared = declaredTools(dir, cwd, problems)));
+    return declared;
+  };
   const found: PerFileTool[] = [];
   const located = (ref: ToolRef, message: string): ConfigProblem => ({ ...ref.where, path: "tools", message });
   for (const ref of target.tools) {
+    const dir = ref.toolsDir ?? targetDir;
+    const declared = declaredIn(dir);
     const candidates = declared.get(ref.name) ?? [];
     if (candidates.length === 0) {
       const hint = didYouMean(ref.name, declared.keys());
