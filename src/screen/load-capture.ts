@@ -15,6 +15,7 @@ import {
   type ViewHierarchyJson,
 } from "./capture-schema.ts";
 import type { Bounds, CaptureFormat, DriverDetail, Screen, ScreenNode } from "./screen-model.ts";
+import { isPlainMap } from "../config/describe.ts";
 
 const LEGACY_KEYS = ["text", "resourceId", "accessibilityText", "className", "x1", "y1", "x2", "y2", "centerPoint", "bounds", "clickable"];
 
@@ -31,10 +32,6 @@ function rootOf(value: unknown, at: readonly PropertyKey[]): unknown {
   let root = value;
   for (let i = at.length - 1; i >= 0; i--) root = { [at[i]!]: root };
   return root;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 const NOT_A_CAPTURE =
@@ -67,7 +64,7 @@ export async function loadCapture(file: string, displayName: string = file): Pro
 
 /** Builds a Screen from already-parsed capture JSON. */
 export function captureFromJson(file: string, data: unknown): Screen {
-  if (!isObject(data)) throw new CaptureError(file, "$", NOT_A_CAPTURE);
+  if (!isPlainMap(data)) throw new CaptureError(file, "$", NOT_A_CAPTURE);
   if ("trailblazeNodeTree" in data || "viewHierarchy" in data || "waypointId" in data) {
     const capture = check(file, WaypointCaptureSchema, data, []);
     const size = capture.deviceWidth && capture.deviceHeight ? { width: capture.deviceWidth, height: capture.deviceHeight } : undefined;

@@ -6,6 +6,7 @@
 import { didYouMean } from "../core/did-you-mean.ts";
 import { SelectorError } from "../errors.ts";
 import { DRIVER_CLASSES, type DriverClass } from "./screen-model.ts";
+import { isPlainMap } from "../config/describe.ts";
 
 /** How a matcher field compares: a text pattern, exact string/number/boolean equality, or list membership. */
 export type FieldKind = "pattern" | "string" | "boolean" | "int" | "member";
@@ -72,10 +73,6 @@ export interface Selector {
 const NODE_KEYS = [...DRIVER_CLASSES, ...RELATIONS, "containsDescendants", "index"];
 const LEGACY_KEYS = [...Object.keys(LEGACY_FIELDS), ...RELATIONS, "containsDescendants", "index", "size", "traits", "css"];
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 function typeName(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
@@ -98,7 +95,7 @@ class Parser {
   }
 
   fields(path: string, table: Record<string, FieldKind>, value: unknown, what: string): Record<string, string | number | boolean> {
-    if (!isObject(value)) this.fail(path, `expected an object of ${what} fields, got ${typeName(value)}`);
+    if (!isPlainMap(value)) this.fail(path, `expected an object of ${what} fields, got ${typeName(value)}`);
     const out: Record<string, string | number | boolean> = {};
     for (const [key, v] of Object.entries(value)) {
       const kind = table[key];
@@ -131,7 +128,7 @@ class Parser {
   }
 
   selector(path: string, raw: unknown, shape?: "node" | "legacy"): Selector {
-    if (!isObject(raw)) this.fail(path, `expected a selector object, got ${typeName(raw)}`);
+    if (!isPlainMap(raw)) this.fail(path, `expected a selector object, got ${typeName(raw)}`);
     const chosen = shape ?? (Object.keys(raw).some((k) => (DRIVER_CLASSES as readonly string[]).includes(k)) ? "node" : guessShape(raw));
     const keys = chosen === "node" ? NODE_KEYS : LEGACY_KEYS;
     for (const key of Object.keys(raw)) {
@@ -168,7 +165,7 @@ function guessShape(raw: Record<string, unknown>): "node" | "legacy" {
   if (Object.keys(raw).some((k) => LEGACY_ONLY.includes(k))) return "legacy";
   const nested = [...RELATIONS.map((r) => raw[r]), ...(Array.isArray(raw.containsDescendants) ? raw.containsDescendants : [])];
   for (const inner of nested) {
-    if (!isObject(inner)) continue;
+    if (!isPlainMap(inner)) continue;
     if (Object.keys(inner).some((k) => (DRIVER_CLASSES as readonly string[]).includes(k))) return "node";
     if (guessShape(inner) === "legacy") return "legacy";
   }

@@ -1,8 +1,10 @@
 // A shortcut (`*.shortcut.yaml`): `shortcut: {from, to}` between two waypoints and the recorded
 // `tools` calls that take the app from one to the other.
 
-import { ConfigError, type ConfigProblem } from "../errors.ts";
-import { locate, parseYaml, problemAt, type Where, type YamlFile } from "../config/yaml-file.ts";
+import type { ConfigProblem } from "../errors.ts";
+import { locate, problemAt, type Where, type YamlFile } from "../config/yaml-file.ts";
+import { isPlainMap } from "../config/describe.ts";
+import { parseMapFile } from "./yaml-selector.ts";
 
 export interface RecordedCall {
   name: string;
@@ -23,31 +25,15 @@ export interface Shortcut {
   yaml: YamlFile;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 /** Parses shortcut YAML; problems are pushed, and a shortcut is returned when it has id, from and to. */
 export function parseShortcut(file: string, text: string, problems: ConfigProblem[]): Shortcut | undefined {
-  let yaml: YamlFile;
-  try {
-    yaml = parseYaml(file, text);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      problems.push(...error.problems);
-      return undefined;
-    }
-    throw error;
-  }
-  const data = yaml.data;
-  if (!isObject(data)) {
-    problems.push({ file, line: 1, col: 1, path: "", message: "expected a shortcut: {id, shortcut: {from, to}, tools: […]}" });
-    return undefined;
-  }
+  const opened = parseMapFile(file, text, problems, "a shortcut: {id, shortcut: {from, to}, tools: […]}");
+  if (!opened) return undefined;
+  const { yaml, data } = opened;
   const before = problems.length;
   if (typeof data.id !== "string" || data.id === "") problems.push(problemAt(yaml, ["id"], data.id === undefined ? "parent" : "value", "expected the shortcut's id, a non-empty string", ["id"]));
   const edge = data.shortcut;
-  if (!isObject(edge)) {
+  if (!isPlainMap(edge)) {
     problems.push(problemAt(yaml, ["shortcut"], edge === undefined ? "parent" : "value", "expected {from: WAYPOINT_ID, to: WAYPOINT_ID}", ["shortcut"]));
   } else {
     for (const end of ["from", "to"] as const) {
@@ -59,9 +45,9 @@ export function parseShortcut(file: string, text: string, problems: ConfigProble
     problems.push(problemAt(yaml, ["tools"], data.tools === undefined ? "parent" : "value", "expected a non-empty list of recorded tool calls (- toolName: {args})", ["tools"]));
   } else {
     data.tools.forEach((item, i) => {
-      const keys = isObject(item) ? Object.keys(item) : [];
+      const keys = isPlainMap(item) ? Object.keys(item) : [];
       const args = keys.length === 1 ? (item as Record<string, unknown>)[keys[0]!] : undefined;
-      if (keys.length !== 1 || !(args == null || isObject(args))) {
+      if (keys.length !== 1 || !(args == null || isPlainMap(args))) {
         problems.push(problemAt(yaml, ["tools", i], "value", "expected one tool call: - toolName: {args}"));
         return;
       }

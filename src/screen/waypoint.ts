@@ -6,11 +6,12 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ConfigError, type ConfigProblem } from "../errors.ts";
-import { locate, parseYaml, problemAt, type Where, type YamlFile } from "../config/yaml-file.ts";
+import { locate, problemAt, type Where, type YamlFile } from "../config/yaml-file.ts";
 import { resolveSelector, type MatchKind } from "./resolve-selector.ts";
 import type { Screen } from "./screen-model.ts";
 import { describeSelector, type Selector } from "./selector.ts";
-import { selectorAt } from "./yaml-selector.ts";
+import { parseMapFile, selectorAt } from "./yaml-selector.ts";
+import { isPlainMap } from "../config/describe.ts";
 
 export interface WaypointCondition {
   description: string;
@@ -40,10 +41,6 @@ export interface Waypoint {
 
 const TOP_KEYS = new Set(["id", "description", "route"]);
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 function conditions(yaml: YamlFile, platform: string, list: "required" | "forbidden", problems: ConfigProblem[]): WaypointCondition[] {
   const block = (yaml.data as Record<string, Record<string, unknown>>)[platform]!;
   const entries = block[list];
@@ -55,8 +52,8 @@ function conditions(yaml: YamlFile, platform: string, list: "required" | "forbid
   const out: WaypointCondition[] = [];
   entries.forEach((entry, i) => {
     const path = [platform, list, i];
-    if (!isObject(entry) || !isObject(entry.selector)) {
-      problems.push(problemAt(yaml, isObject(entry) ? [...path, "selector"] : path, "value", "expected an entry with a selector: {description, selector: {…}}"));
+    if (!isPlainMap(entry) || !isPlainMap(entry.selector)) {
+      problems.push(problemAt(yaml, isPlainMap(entry) ? [...path, "selector"] : path, "value", "expected an entry with a selector: {description, selector: {…}}"));
       return;
     }
     const minCount = entry.minCount ?? 1;
@@ -76,21 +73,9 @@ function conditions(yaml: YamlFile, platform: string, list: "required" | "forbid
  * `file` names it in messages; `path` (default `file`) is where it is, to find its capture.
  */
 export function parseWaypoint(file: string, text: string, problems: ConfigProblem[], path: string = file): Waypoint | undefined {
-  let yaml: YamlFile;
-  try {
-    yaml = parseYaml(file, text);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      problems.push(...error.problems);
-      return undefined;
-    }
-    throw error;
-  }
-  const data = yaml.data;
-  if (!isObject(data)) {
-    problems.push({ file, line: 1, col: 1, path: "", message: "expected a waypoint: {id, description, <platform>: {required, forbidden}}" });
-    return undefined;
-  }
+  const opened = parseMapFile(file, text, problems, "a waypoint: {id, description, <platform>: {required, forbidden}}");
+  if (!opened) return undefined;
+  const { yaml, data } = opened;
   if (typeof data.id !== "string" || data.id === "") {
     problems.push(problemAt(yaml, ["id"], data.id === undefined ? "parent" : "value", "expected the waypoint's id, a non-empty string", data.id === undefined ? [] : ["id"]));
     return undefined;
@@ -99,7 +84,7 @@ export function parseWaypoint(file: string, text: string, problems: ConfigProble
   if (typeof data.description === "string") waypoint.description = data.description;
   for (const [key, value] of Object.entries(data)) {
     if (TOP_KEYS.has(key)) continue;
-    if (!isObject(value)) {
+    if (!isPlainMap(value)) {
       problems.push(problemAt(yaml, [key], "value", "expected a platform block: {required: […], forbidden: […]}"));
       continue;
     }

@@ -1,9 +1,11 @@
 // Reads a selector out of a YAML file (a waypoint or shortcut), turning a bad one into a
-// ConfigProblem at the file:line:col of the offending field rather than of the whole selector.
+// ConfigProblem at the file:line:col of the offending field rather than of the whole selector;
+// and opens those files.
 
 import type { ConfigProblem } from "../errors.ts";
-import { SelectorError } from "../errors.ts";
-import { formatPath, problemAt, type FieldPath, type PathSegment, type YamlFile } from "../config/yaml-file.ts";
+import { ConfigError, SelectorError } from "../errors.ts";
+import { isPlainMap } from "../config/describe.ts";
+import { formatPath, parseYaml, problemAt, type FieldPath, type PathSegment, type YamlFile } from "../config/yaml-file.ts";
 import { parseSelector, type Selector } from "./selector.ts";
 
 /** `$.childOf.androidAccessibility.textRegex: expected …` → segments + message. */
@@ -35,4 +37,26 @@ export function selectorAt(yaml: YamlFile, path: FieldPath, problems: ConfigProb
     problems.push(problemAt(yaml, at, message.startsWith("unknown") ? "key" : "value", message));
     return undefined;
   }
+}
+
+/**
+ * Parses a waypoint or shortcut file whose top level must be a map; a YAML error or another
+ * top level is pushed to `problems` (`expected` says what the file should hold) and gives undefined.
+ */
+export function parseMapFile(file: string, text: string, problems: ConfigProblem[], expected: string): { yaml: YamlFile; data: Record<string, unknown> } | undefined {
+  let yaml: YamlFile;
+  try {
+    yaml = parseYaml(file, text);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      problems.push(...error.problems);
+      return undefined;
+    }
+    throw error;
+  }
+  if (!isPlainMap(yaml.data)) {
+    problems.push({ file, line: 1, col: 1, path: "", message: `expected ${expected}` });
+    return undefined;
+  }
+  return { yaml, data: yaml.data };
 }
