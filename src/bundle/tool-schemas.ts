@@ -3,12 +3,12 @@
 // ts-json-schema-generator, as upstream derives it; `@default`, `@minimum` … tags carry over).
 // Deriving a schema compiles the file (~2 s), so results are cached by the file's content.
 
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, extname, join } from "node:path";
 // Types only: the compiler API of the TypeScript that ts-json-schema-generator brings (tsconfig `paths`).
 import type * as TS from "typescript-api";
-import { sha256 } from "./build-cache.ts";
+import { sha256, writeAtomically } from "./build-cache.ts";
 
 export interface DerivedTool {
   description?: string;
@@ -138,9 +138,6 @@ export async function deriveTools(file: string, names: readonly string[], wantSc
       });
     }
   }
-  mkdirSync(cacheDir, { recursive: true });
-  const temp = `${cacheFile}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(Object.fromEntries(result)));
-  renameSync(temp, cacheFile);
+  writeAtomically(cacheFile, JSON.stringify(Object.fromEntries(result)));
   return result;
 }

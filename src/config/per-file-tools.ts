@@ -5,11 +5,12 @@
 // from its text here; the server the runtime makes of the tools checks it again when it loads.
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
 import * as z from "zod";
 import { didYouMean } from "../core/did-you-mean.ts";
 import { ConfigError } from "../errors.ts";
 import type { ConfigProblem } from "../errors.ts";
+import { displayPath } from "./config-files.ts";
 import type { TargetConfig, ToolRef } from "./target-config.ts";
 import { validateWith } from "./validate.ts";
 import { locate, parseYaml } from "./yaml-file.ts";
@@ -184,10 +185,7 @@ function readSidecar(path: string, shown: string, problems: ConfigProblem[]): De
 /** Every tool declared under `dir`: by sidecars first, then by scripts' exports (a sidecar's script is not scanned again). */
 function declaredTools(dir: string, cwd: string, problems: ConfigProblem[]): Map<string, Declared[]> {
   const files = candidateFiles(dir);
-  const shown = (path: string) => {
-    const rel = relative(cwd, path);
-    return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
-  };
+  const shown = (path: string) => displayPath(path, cwd);
   const byName = new Map<string, Declared[]>();
   const add = (tool: Declared) => byName.set(tool.name, [...(byName.get(tool.name) ?? []), tool]);
   const fromSidecars = new Set<string>();

@@ -4,6 +4,7 @@
 import { statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { ConfigError } from "../errors.ts";
+import { displayPath } from "./config-files.ts";
 import type { ConfigProblem } from "../errors.ts";
 import type { ServerEntry, ServerLimits, TargetConfig } from "./target-config.ts";
 import type { Where } from "./yaml-file.ts";
@@ -81,11 +82,6 @@ export function resolveScriptPath(entry: Extract<ServerEntry, { kind: "script" }
   return path;
 }
 
-function shown(path: string, root: string): string {
-  const rel = relative(root, path);
-  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
-}
-
 /**
  * Every server entry of a target with absolute paths (`script`, `bundle`,
  * command `cwd`). All missing files and folders are reported in one ConfigError.
@@ -108,7 +104,7 @@ export function resolveTargetServers(target: TargetConfig, root: string): Resolv
         script,
         ...(bundle ? { bundle } : {}),
         ...(entry.requiresHost ? { requiresHost: true } : {}),
-        display: shown(script, root),
+        display: displayPath(script, root),
         origin,
         ...limits,
       };

@@ -5,10 +5,12 @@
 // with @trailblaze/scripting's serveTools, so the tools go through the same transports,
 // registry filters, dispatcher, context and result mapping as hand-written servers.
 
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeAtomically } from "../bundle/build-cache.ts";
 import { deriveTools } from "../bundle/tool-schemas.ts";
+import { displayPath } from "../config/config-files.ts";
 import { resolvePerFileTools, type PerFileTool, type ToolRuntime } from "../config/per-file-tools.ts";
 import type { ResolvedServer } from "../config/script-paths.ts";
 import type { TargetConfig } from "../config/target-config.ts";
@@ -21,11 +23,6 @@ export const PER_FILE_DISPLAY: Record<ToolRuntime, string> = {
   inProcess: "per-file tools (QuickJS)",
   subprocess: "per-file tools (subprocess)",
 };
-
-function shown(path: string, root: string): string {
-  const rel = relative(root, path);
-  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
-}
 
 /** Fills in descriptions and input schemas from the sources; a tool whose schema cannot be derived is a located error. */
 async function described(tools: PerFileTool[], root: string): Promise<PerFileTool[]> {
@@ -40,7 +37,7 @@ async function described(tools: PerFileTool[], root: string): Promise<PerFileToo
   const problems = tools.flatMap((tool) => {
     const problem = derived.get(tool.script)?.get(tool.exportName)?.problem;
     if (!problem) return [];
-    const file = shown(tool.script, root);
+    const file = displayPath(tool.script, root);
     return [{
       ...tool.where,
       path: "tools",
@@ -68,7 +65,7 @@ function entrySource(tools: PerFileTool[], runtime: ToolRuntime, target: TargetC
     const fields = [
       `name: ${JSON.stringify(tool.name)}`,
       `value: m${scripts.indexOf(tool.script)}[${JSON.stringify(tool.exportName)}]`,
-      `file: ${JSON.stringify(shown(tool.script, root))}`,
+      `file: ${JSON.stringify(displayPath(tool.script, root))}`,
       ...(tool.description !== undefined ? [`description: ${JSON.stringify(tool.description)}`] : []),
       ...(tool.inputSchema ? [`inputSchema: ${JSON.stringify(tool.inputSchema)}`] : []),
       ...(Object.keys(tool.meta).length > 0 ? [`meta: ${JSON.stringify(tool.meta)}`] : []),
@@ -90,9 +87,7 @@ function entrySource(tools: PerFileTool[], runtime: ToolRuntime, target: TargetC
 /** Writes `text` to `path` unless it already holds it (an unchanged entry keeps its build cache). */
 function writeIfChanged(path: string, text: string): void {
   if (existsSync(path) && readFileSync(path, "utf8") === text) return;
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, text);
-  renameSync(temp, path);
+  writeAtomically(path, text);
 }
 
 /** The servers serving `target`'s per-file tools (none when it lists no `tools:`). */
