@@ -78,19 +78,28 @@ describe("README: Writing tools", () => {
     }
   });
 
-  test("the init-tool command creates the files the README names", async () => {
-    const ws = join(tempDir("readme-init"), "ws");
-    cpSync(EXAMPLES, ws, { recursive: true });
-    symlinkSync(join(REPO, "node_modules"), join(ws, "node_modules"));
-    const command = blocks(section()).find((b) => b.lang === "sh" && b.body.includes("init-tool"))!.body.trim();
-    expect(command).toBe("bun trailblaze init-tool applyCoupon --target myapp");
-    const run = await cli(shellWords(command).slice(2), { cwd: ws });
-    expect(run.code).toBe(0);
-    for (const file of ["tools/myapp/applyCoupon.ts", "tools/myapp/applyCoupon.test.ts", "trailblaze-config/toolsets/myapp_applyCoupon.yaml"]) {
-      expect(section()).toContain(`\`${file}\``);
-      expect(existsSync(join(ws, file))).toBe(true);
+  test("each init-tool command creates the files the README names", async () => {
+    const commands = blocks(section()).filter((b) => b.lang === "sh" && b.body.includes("init-tool")).map((b) => b.body.trim());
+    expect(commands).toEqual(["bun trailblaze init-tool applyCoupon --target myapp", "bun trailblaze init-tool applyCoupon --target myapp --server"]);
+    const named = {
+      perFile: ["tools/myapp/myapp_applyCoupon.ts", "tools/myapp/myapp_applyCoupon.test.ts"],
+      server: ["tools/myapp/applyCoupon.ts", "tools/myapp/applyCoupon.test.ts", "trailblaze-config/toolsets/myapp_applyCoupon.yaml"],
+    };
+    for (const [command, files, listed] of [
+      [commands[0]!, named.perFile, "tools:\n  - myapp_applyCoupon\n"],
+      [commands[1]!, named.server, "- script: ./tools/myapp/applyCoupon.ts"],
+    ] as const) {
+      const ws = join(tempDir("readme-init"), "ws");
+      cpSync(EXAMPLES, ws, { recursive: true });
+      symlinkSync(join(REPO, "node_modules"), join(ws, "node_modules"));
+      const run = await cli(shellWords(command).slice(2), { cwd: ws });
+      expect({ command, code: run.code, stderr: run.stderr }).toEqual({ command, code: 0, stderr: "" });
+      for (const file of files) {
+        expect(section()).toContain(`\`${file}\``);
+        expect(existsSync(join(ws, file))).toBe(true);
+      }
+      expect(readFileSync(join(ws, "trailblaze-config/targets/myapp.yaml"), "utf8")).toContain(listed);
     }
-    expect(readFileSync(join(ws, "trailblaze-config/targets/myapp.yaml"), "utf8")).toContain("- script: ./tools/myapp/applyCoupon.ts");
   });
 });
 

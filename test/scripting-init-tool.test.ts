@@ -1,6 +1,7 @@
-// `bun trailblaze init-tool`: scaffolds into a copy of fixtures/scripting/init-workspace, then the
-// scaffold is held to what a user would do next — typecheck it, run its test, call the tool in
-// both agent modes — and every refusal is checked to write nothing.
+// `bun trailblaze init-tool`: scaffolds into a copy of fixtures/scripting/init-workspace (and of
+// fixtures/upstream-layout for a trailmap), then the scaffold is held to what a user would do
+// next — typecheck it, run its test, call the tool in both agent modes — and every refusal is
+// checked to write nothing.
 
 import { describe, expect, test } from "bun:test";
 import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -9,10 +10,10 @@ import { cli, cliProcess, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
 
 const FIXTURE = join(REPO, "fixtures/scripting/init-workspace");
 
-/** A fresh copy of the workspace that resolves packages from the repo's node_modules. */
-function workspace(): string {
+/** A fresh copy of a workspace fixture that resolves packages from the repo's node_modules. */
+function workspace(fixture = FIXTURE): string {
   const dir = join(tempDir("init-tool"), "ws");
-  cpSync(FIXTURE, dir, { recursive: true });
+  cpSync(fixture, dir, { recursive: true });
   symlinkSync(join(REPO, "node_modules"), join(dir, "node_modules"));
   return dir;
 }
@@ -33,10 +34,123 @@ function snapshot(dir: string): Record<string, string> {
 
 const read = (dir: string, rel: string) => readFileSync(join(dir, rel), "utf8");
 
-describe("init-tool scaffolds a working tool", () => {
-  test("writes the server, test and toolset, edits the target keeping its comments, and prints next steps", async () => {
+/** `tsc --noEmit -p <project>` as a user runs it on the tsconfig init-tool wrote; its output, empty when it compiles. */
+function typecheck(ws: string, project: string): string {
+  const tsc = Bun.spawnSync([join(REPO, "node_modules/.bin/tsc"), "--noEmit", "-p", join(ws, project), "--pretty", "false"], { cwd: ws });
+  return tsc.stdout.toString() + tsc.stderr.toString();
+}
+
+describe("init-tool scaffolds a per-file tool by default", () => {
+  test("writes the tool and its test, lists it in the target's tools:, and the tool works: its test, a call in both agents, typed", async () => {
     const ws = workspace();
     const run = await cli(["init-tool", "applyCoupon"], { cwd: ws });
+    expect(run).toEqual({
+      code: 0,
+      stderr: "",
+      stdout:
+        "Created tools/myapp/myapp_applyCoupon.ts       the tool\n" +
+        "Created tools/myapp/myapp_applyCoupon.test.ts  its test\n" +
+        "Updated trailblaze-config/targets/myapp.yaml   tools += myapp_applyCoupon\n" +
+        "Created tsconfig.json                          for editors and tsc\n" +
+        "\nNext:\n" +
+        "  bun test tools/myapp/myapp_applyCoupon.test.ts\n" +
+        `  bun trailblaze call myapp_applyCoupon --target myapp --args '{"text":"hi"}'   # in a session: QuickJS, either agent\n` +
+        "  bun trailblaze types --target myapp                                           # writes tools/trailblaze-client.d.ts, which types ctx.tools calls\n",
+    });
+    expect(read(ws, "trailblaze-config/targets/myapp.yaml")).toEndWith("      - myapp_login\n  web:\ntools:\n  - myapp_applyCoupon\n");
+    expect(read(ws, "tools/myapp/myapp_applyCoupon.ts")).toContain("export const myapp_applyCoupon = trailblaze.tool<ApplyCouponInput>(");
+
+    expect(typecheck(ws, ".")).toBe("");
+    const tested = Bun.spawnSync([process.execPath, "test", "tools/myapp/myapp_applyCoupon.test.ts"], { cwd: ws, env: { ...process.env, PATH: TEST_PATH } });
+    expect(tested.stderr.toString()).toContain(" 2 pass\n 0 fail\n");
+    expect(tested.exitCode).toBe(0);
+
+    const logs = tempDir("init-tool-logs");
+    for (const agent of ["host", "on-device"]) {
+      const call = await cli(["call", "myapp_applyCoupon", "--args", '{"text":"hi"}', "--agent", agent, "--json", "--logs", logs], { cwd: ws });
+      expect({ agent, code: call.code, json: JSON.parse(call.stdout) }).toEqual({
+        agent,
+        code: 0,
+        json: { tool: "myapp_applyCoupon", result: { status: "success", variant: "Success", message: "typed hi on android" } },
+      });
+    }
+    // The schema the LLM sees comes from the input type and its doc comment.
+    const tools = JSON.parse((await cli(["tools", "--json", "--logs", logs], { cwd: ws })).stdout);
+    expect(tools.tools.find((t: { name: string }) => t.name === "myapp_applyCoupon")).toMatchObject({
+      inputSchema: { type: "object", properties: { text: { type: "string", description: "TODO: describe each field for the LLM." } }, required: ["text"] },
+    });
+    // The typed client the Next lines point at checks the tool's own ctx.tools call.
+    expect((await cli(["types", "--target", "myapp", "--logs", logs], { cwd: ws })).code).toBe(0);
+    expect(existsSync(join(ws, "tools/trailblaze-client.d.ts"))).toBe(true);
+    expect(typecheck(ws, ".")).toBe("");
+  });
+
+  test("in a trailmap: the tool goes to its tools/ folder, target.tools gains the name, a platform name sets supportedPlatforms", async () => {
+    const ws = workspace(join(REPO, "fixtures/upstream-layout"));
+    const run = await cli(["init-tool", "shop_ios_resetKeychain", "--target", "shop"], { cwd: join(ws, "trails") });
+    expect(run.stderr).toBe("");
+    expect(run.stdout.split("\n").slice(0, 4)).toEqual([
+      "Created config/trailmaps/shop/tools/shop_ios_resetKeychain.ts       the tool",
+      "Created config/trailmaps/shop/tools/shop_ios_resetKeychain.test.ts  its test",
+      "Updated config/trailmaps/shop/trailmap.yaml                         target.tools += shop_ios_resetKeychain",
+      "Created config/trailmaps/shop/tools/tsconfig.json                   for editors and tsc",
+    ]);
+    expect(run.stdout).toContain(`\nNext:\n  cd ..   # the workspace root: test paths below are relative to it\n  bun test trails/config/trailmaps/shop/tools/shop_ios_resetKeychain.test.ts\n`);
+    expect(run.stdout).toContain(`bun trailblaze call shop_ios_resetKeychain --target shop --driver ios-host --args '{"text":"hi"}'`);
+    expect(read(ws, "trails/config/trailmaps/shop/trailmap.yaml")).toContain(
+      "    compose: {}                           # web is declared, so the compose section adds nothing\n  tools:\n    - shop_ios_resetKeychain\n",
+    );
+    const tool = read(ws, "trails/config/trailmaps/shop/tools/shop_ios_resetKeychain.ts");
+    expect(tool).toContain('{ supportedPlatforms: ["ios"] }, // the name says ios: registered on ios sessions only');
+
+    expect(typecheck(ws, "trails/config/trailmaps/shop/tools")).toBe("");
+    const tested = Bun.spawnSync([process.execPath, "test", "trails/config/trailmaps/shop/tools"], { cwd: ws, env: { ...process.env, PATH: TEST_PATH } });
+    expect(tested.stderr.toString()).toContain(" 2 pass\n 0 fail\n");
+    const logs = tempDir("init-tool-logs");
+    const ios = await cli(["call", "shop_ios_resetKeychain", "--target", "shop", "--driver", "ios-host", "--args", '{"text":"hi"}', "--json", "--logs", logs], { cwd: ws });
+    expect(JSON.parse(ios.stdout)).toEqual({ tool: "shop_ios_resetKeychain", result: { status: "success", variant: "Success", message: "typed hi on ios" } });
+    const android = await cli(["call", "shop_ios_resetKeychain", "--target", "shop", "--args", '{"text":"hi"}', "--logs", logs], { cwd: ws });
+    expect(android.code).toBe(2);
+    expect(android.stderr).toContain("shop_ios_resetKeychain");
+  });
+
+  test("refuses a second declaration, a listed name, a --dir outside the tools folder, --toolset, and --server in a trailmap; writes nothing", async () => {
+    const ws = workspace();
+    writeFileSync(join(ws, "tools/myapp/cart.ts"), 'import { trailblaze } from "@trailblaze/scripting";\nexport const myapp_openCart = trailblaze.tool(async () => "open");\n');
+    const before = snapshot(ws);
+    const error = async (...argv: string[]) => (await cli(["init-tool", ...argv], { cwd: ws })).stderr;
+    expect(await error("openCart", "--dir", "tools")).toBe(
+      "error: init-tool: refusing to overwrite: tools/myapp/cart.ts already declares myapp_openCart. Nothing was written; pick another name or remove them.\n",
+    );
+    expect(await error("applyCoupon", "--dir", "lib")).toBe(
+      "error: init-tool: --dir lib is outside tools, where target myapp looks its per-file tools up; pick a folder inside it (or use --server)\n",
+    );
+    expect(await error("applyCoupon", "--toolset", "myapp_login")).toBe(
+      "error: init-tool: --toolset applies to --server only; a per-file tool is listed by name in the target's tools:, with no toolset\n",
+    );
+    expect(snapshot(ws)).toEqual(before);
+
+    expect((await cli(["init-tool", "applyCoupon"], { cwd: ws })).code).toBe(0);
+    const scaffolded = snapshot(ws);
+    expect(await error("applyCoupon")).toBe(
+      "error: init-tool: refusing to overwrite: tools/myapp/myapp_applyCoupon.ts already exists; tools/myapp/myapp_applyCoupon.test.ts already exists; " +
+        "trailblaze-config/targets/myapp.yaml already lists myapp_applyCoupon under tools. Nothing was written; pick another name or remove them.\n",
+    );
+    expect(snapshot(ws)).toEqual(scaffolded);
+
+    const upstream = workspace(join(REPO, "fixtures/upstream-layout"));
+    const server = await cli(["init-tool", "x", "--server", "--target", "shop"], { cwd: upstream });
+    expect(server.stderr).toBe(
+      "error: init-tool: target shop is a trailmap (trails/config/trailmaps/shop/trailmap.yaml); --server scaffolds an MCP server into a targets/<id>.yaml file. " +
+        "Leave out --server to scaffold a per-file tool into the trailmap\n",
+    );
+  });
+});
+
+describe("init-tool --server scaffolds a working MCP server", () => {
+  test("writes the server, test and toolset, edits the target keeping its comments, and prints next steps", async () => {
+    const ws = workspace();
+    const run = await cli(["init-tool", "applyCoupon", "--server"], { cwd: ws });
     expect(run).toEqual({
       code: 0,
       stderr: "",
@@ -104,7 +218,7 @@ platforms:
 
   test("--toolset adds to an existing toolset YAML (comments kept); --dir and a platform name are honoured (ios tools only on ios)", async () => {
     const ws = workspace();
-    const run = await cli(["init-tool", "myapp_ios_resetKeychain", "--toolset", "myapp_login", "--dir", "tools/ios"], { cwd: ws });
+    const run = await cli(["init-tool", "myapp_ios_resetKeychain", "--server", "--toolset", "myapp_login", "--dir", "tools/ios"], { cwd: ws });
     expect(run.code).toBe(0);
     expect(run.stdout.split("\n").slice(0, 4)).toEqual([
       "Created tools/ios/ios_resetKeychain.ts               its MCP server",
@@ -116,13 +230,13 @@ platforms:
     expect(read(ws, "tools/ios/ios_resetKeychain.ts")).toContain('"trailblaze/supportedPlatforms": ["ios"], // the name says ios: registered on ios sessions only');
     expect(run.stdout).toContain(`bun trailblaze call myapp_ios_resetKeychain --target myapp --driver ios-host --args '{"text":"hi"}'`);
     expect(read(ws, "trailblaze-config/toolsets/myapp_login.yaml")).toBe(
-      "# Login helpers.\nid: myapp_login\ndescription: Log in and out of the example app\ntools:\n  - myapp_logIn # the only tool so far\n  - myapp_ios_resetKeychain\n",
+      "# Login helpers.\nid: myapp_login\ndescription: Log in and out of the example app\ntools:\n  - myapp_logIn   # the only tool so far\n  - myapp_ios_resetKeychain\n",
     );
   });
 
   test("run from a subfolder, the next steps start with cd to the workspace root", async () => {
     const ws = workspace();
-    const run = await cli(["init-tool", "myapp_openCart"], { cwd: join(ws, "tools/myapp") });
+    const run = await cli(["init-tool", "myapp_openCart", "--server"], { cwd: join(ws, "tools/myapp") });
     expect(run.code).toBe(0);
     expect(run.stdout.split("\n").slice(0, 4)).toEqual([
       "Created openCart.ts                                           its MCP server",
@@ -137,9 +251,9 @@ platforms:
 describe("init-tool refuses, and then writes nothing", () => {
   test("an existing file, script entry or tool name", async () => {
     const ws = workspace();
-    expect((await cli(["init-tool", "applyCoupon"], { cwd: ws })).code).toBe(0);
+    expect((await cli(["init-tool", "applyCoupon", "--server"], { cwd: ws })).code).toBe(0);
     const before = snapshot(ws);
-    const again = await cli(["init-tool", "myapp_applyCoupon"], { cwd: ws });
+    const again = await cli(["init-tool", "myapp_applyCoupon", "--server"], { cwd: ws });
     expect(again).toEqual({
       code: 2,
       stdout: "",
@@ -149,7 +263,7 @@ describe("init-tool refuses, and then writes nothing", () => {
         "toolset myapp_applyCoupon (trailblaze-config/toolsets/myapp_applyCoupon.yaml) already lists myapp_applyCoupon. " +
         "Nothing was written; pick another name or remove them.\n",
     });
-    const listed = await cli(["init-tool", "logIn", "--dir", "tools/other"], { cwd: ws });
+    const listed = await cli(["init-tool", "logIn", "--server", "--dir", "tools/other"], { cwd: ws });
     expect(listed.stderr).toBe(
       "error: init-tool: refusing to overwrite: toolset myapp_login (trailblaze-config/toolsets/myapp_login.yaml) already lists myapp_logIn. " +
         "Nothing was written; pick another name or remove them.\n",
@@ -161,7 +275,7 @@ describe("init-tool refuses, and then writes nothing", () => {
     const ws = workspace();
     writeFileSync(join(ws, "trailblaze-config/toolsets/stray.yaml"), "id: myapp_stray\ntools: []\n");
     const before = snapshot(ws);
-    const run = await cli(["init-tool", "doThing", "--toolset", "stray"], { cwd: ws });
+    const run = await cli(["init-tool", "doThing", "--server", "--toolset", "stray"], { cwd: ws });
     expect(run.stderr).toBe(
       "error: init-tool: refusing to overwrite: trailblaze-config/toolsets/stray.yaml exists but does not define toolset stray. Nothing was written.\n",
     );
@@ -183,7 +297,7 @@ describe("init-tool refuses, and then writes nothing", () => {
     );
     expect(await error(`a${"b".repeat(60)}`)).toBe(`error: init-tool: "myapp_a${"b".repeat(60)}" is 67 characters; tool names are at most 64\n`);
     expect(await error("x", "--target", "nope")).toBe('error: init-tool: unknown target "nope"; known targets: myapp\n');
-    expect(await error("x", "--toolset", "Bad-Id")).toBe(
+    expect(await error("x", "--server", "--toolset", "Bad-Id")).toBe(
       'error: init-tool: --toolset "Bad-Id" is not a valid toolset id (letters, digits and _; starts with a lower-case letter)\n',
     );
     expect(await error()).toBe("error: init-tool: expected one tool name, got 0; e.g. bun trailblaze init-tool myapp_applyCoupon\n");
@@ -204,8 +318,8 @@ describe("init-tool refuses, and then writes nothing", () => {
 test("--help as a real subprocess", async () => {
   const run = await cliProcess(["init-tool", "--help"], { cwd: FIXTURE });
   expect(run.code).toBe(0);
-  expect(run.stdout).toStartWith("Usage: bun trailblaze init-tool <name> [--target ID] [--toolset ID] [--dir DIR] [--config DIR]\n");
-  expect(run.stdout).toContain("Existing files are never overwritten: if any would be, nothing is written.");
+  expect(run.stdout).toStartWith("Usage: bun trailblaze init-tool <name> [--target ID] [--dir DIR] [--server [--toolset ID]] [--config DIR]\n");
+  expect(run.stdout).toContain("Existing files are never overwritten: if any\nwould be, nothing is written.");
   const main = await cliProcess(["--help"], { cwd: FIXTURE });
-  expect(main.stdout).toMatch(/\n  init-tool +scaffold a tool: MCP server file, test, toolset YAML and target entry\n/);
+  expect(main.stdout).toMatch(/\n  init-tool +scaffold a per-file tool and its test, listed in a target \(--server: an MCP server\)\n/);
 });

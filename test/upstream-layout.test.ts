@@ -3,7 +3,7 @@
 // workspace root and from a subfolder, excluded_tools shown as skipped and refusing a trail that
 // calls an excluded tool; and excluded_tools of a targets/<id>.yaml keeping a server's tool out.
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli, cliProcess, REPO, tempDir } from "./support/cli.ts";
 import { processesMentioning } from "./support/faults.ts";
@@ -122,13 +122,14 @@ describe("upstream layout, mistakes", () => {
     ]);
   });
 
-  test("init-tool scaffolds MCP servers into targets/<id>.yaml files only: a trailmap target is refused, nothing written", async () => {
-    const run = await cli(["init-tool", "shop_applyCoupon", "--target", "shop"], { cwd: FIXTURE });
+  test("init-tool --server scaffolds MCP servers into targets/<id>.yaml files only: a trailmap target is refused, nothing written", async () => {
+    const run = await cli(["init-tool", "shop_applyCoupon", "--target", "shop", "--server"], { cwd: FIXTURE });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
-      "init-tool: target shop is a trailmap (trails/config/trailmaps/shop/trailmap.yaml); init-tool scaffolds an MCP server into a targets/<id>.yaml file. " +
-        "For a trailmap, write a per-file tool under trails/config/trailmaps/shop/tools/ and list its name in target.tools",
+      "init-tool: target shop is a trailmap (trails/config/trailmaps/shop/trailmap.yaml); --server scaffolds an MCP server into a targets/<id>.yaml file. " +
+        "Leave out --server to scaffold a per-file tool into the trailmap",
     );
+    expect(existsSync(join(FIXTURE, "trails/config/trailmaps/shop/tools"))).toBe(false);
   });
 });
 

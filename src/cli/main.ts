@@ -17,7 +17,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "check", summary: "find config, naming, toolset, trail and bundle problems before a run", load: async () => (await import("./commands/check.ts")).checkCommand },
   { name: "mcp", summary: "serve a session's tools to any MCP client over stdio", load: async () => (await import("./commands/mcp.ts")).mcpCommand },
   { name: "init", summary: "scaffold a workspace here: a target, a tool server and its test, a trail", load: async () => (await import("./commands/init.ts")).initCommand },
-  { name: "init-tool", summary: "scaffold a tool: MCP server file, test, toolset YAML and target entry", load: async () => (await import("./commands/init-tool.ts")).initToolCommand },
+  { name: "init-tool", summary: "scaffold a per-file tool and its test, listed in a target (--server: an MCP server)", load: async () => (await import("./commands/init-tool.ts")).initToolCommand },
   { name: "screen", summary: "outline a captured screen, resolve selectors on it, check it against a waypoint", load: async () => (await import("./commands/screen.ts")).screenCommand },
 ];
 

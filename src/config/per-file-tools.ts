@@ -203,6 +203,11 @@ function declaredTools(dir: string, cwd: string, problems: ConfigProblem[]): Map
   return byName;
 }
 
+/** The files under `dir` that already declare the tool `name` (as shown from `cwd`); bad sidecars are skipped. */
+export function declarationsOf(dir: string, name: string, cwd: string): string[] {
+  return (declaredTools(dir, cwd, []).get(name) ?? []).map((tool) => tool.at);
+}
+
 /**
  * The per-file tools of `target` (its `tools:` names), found under its tools folder (default
  * `<root>/tools`). Throws one ConfigError naming every name not found or found twice, at the

@@ -6,7 +6,7 @@
 //   expect(client.calls.map((c) => c.tool)).toEqual(["tapOnElementWithText"]);
 
 import { createClient, type TrailblazeClient } from "./client.ts";
-import { createMemory } from "./memory.ts";
+import { createMemory, type TrailblazeMemory } from "./memory.ts";
 import type { MatchDescriptor } from "./selectors.ts";
 import type { DevicePlatform, ToolTarget, TrailblazeCallContext } from "./tool-context.ts";
 
@@ -105,8 +105,11 @@ export interface CreateMockContextOptions {
   memory?: Record<string, unknown>;
 }
 
+/** A made-up call context whose memory a test can read back: `ctx.memory.get("key")`. */
+export type MockCallContext = TrailblazeCallContext & { memory: TrailblazeMemory };
+
 /** The context a tool gets in a session, made up: a 1080×2400 device of `platform`, empty memory unless given. */
-export function createMockContext(options: CreateMockContextOptions): TrailblazeCallContext {
+export function createMockContext(options: CreateMockContextOptions): MockCallContext {
   const target = options.target;
   return {
     sessionId: options.sessionId ?? "mock-session",

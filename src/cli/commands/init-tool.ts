@@ -1,36 +1,63 @@
-// `bun trailblaze init-tool <name>`: scaffolds a tool — its MCP server file, a test, a toolset
-// YAML — and adds the server to a target YAML. Checks everything first and refuses to overwrite,
-// so a refused run writes nothing.
+// `bun trailblaze init-tool <name>`: scaffolds a tool and its test and lists it in a target. By
+// default a per-file tool (`trailblaze.tool`, named in the target's `tools:`); with `--server` a
+// whole MCP server (a `script:` under `mcp_servers`, and a toolset). Checks everything first and
+// refuses to overwrite, so a refused run writes nothing.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { declarationsOf } from "../../config/per-file-tools.ts";
 import { findConfigDir, loadWorkspace, type TargetConfig, type Workspace } from "../../config/workspace.ts";
 import { ScaffoldError, UsageError } from "../../errors.ts";
 import { parseCommandArgs } from "../args.ts";
-import type { Command } from "../command.ts";
+import type { CliIO, Command } from "../command.ts";
 import { DEFAULT_DRIVER, parsePlatform } from "../../core/drivers.ts";
-import { addServerToTarget, platformOfTool, addToolToToolset, serverTemplate, testTemplate, toolName, toolsetTemplate, TSCONFIG } from "./init-tool-files.ts";
+import {
+  addServerToTarget,
+  addToolToTarget,
+  addToolToToolset,
+  perFileTestTemplate,
+  perFileToolTemplate,
+  platformOfTool,
+  serverTemplate,
+  testTemplate,
+  toolName,
+  toolsetTemplate,
+  TOOLS_TSCONFIG,
+  TSCONFIG,
+  type ToolName,
+} from "./init-tool-files.ts";
 
-const HELP = `Usage: bun trailblaze init-tool <name> [--target ID] [--toolset ID] [--dir DIR] [--config DIR]
+const HELP = `Usage: bun trailblaze init-tool <name> [--target ID] [--dir DIR] [--server [--toolset ID]] [--config DIR]
 
-Scaffolds a Trailblaze tool written as a standard MCP server with @trailblaze/scripting:
+Scaffolds a Trailblaze tool written with @trailblaze/scripting, and its test. By default a
+per-file tool, the way Trailblaze tools are written today:
+  <dir>/<name>.ts              export const <name> = trailblaze.tool<Input>(…): runs in QuickJS
+                               with either agent; its input schema is derived from Input
+  <dir>/<name>.test.ts         a bun test calling it with a mock context and client
+  the target's YAML            <name> added to its tools: list (comments and layout kept)
+With --server, a whole MCP server instead (targets/<id>.yaml targets only):
   <dir>/<verbNoun>.ts          the server (McpServer + StdioServerTransport), one tool
   <dir>/<verbNoun>.test.ts     a bun test that runs it over stdio
   toolsets/<toolset>.yaml      a toolset listing the tool (or the tool added to an existing one)
   targets/<target>.yaml        "- script: ./<dir>/<verbNoun>.ts" under mcp_servers, and the toolset
-                               under every platform's tool_sets (comments and layout kept)
-Existing files are never overwritten: if any would be, nothing is written.
+                               under every platform's tool_sets
+A tsconfig.json is added when the tools have none. Existing files are never overwritten: if any
+would be, nothing is written.
 
 <name> is the tool name, <targetId>_<verbNoun> (e.g. myapp_applyCoupon); a bare verbNoun gets the
 target id prefixed. Platform-specific tools add the platform: myapp_ios_resetKeychain.
 
 Options:
-  --target ID           target to add the server to (default: the only target)
-  --toolset ID          toolset to list the tool in, created when missing (default: the tool name)
-  --dir DIR             folder for the server and test, relative to the workspace root (the folder
-                        holding trailblaze-config/) (default: tools/<targetId>)
-  --config DIR          trailblaze-config folder (default: $TRAILBLAZE_CONFIG_DIR, else the
-                        nearest trailblaze-config/ walking up from the working directory)
+  --target ID           target to add the tool to (default: the only target)
+  --dir DIR             folder for the tool and its test, relative to the workspace root (default:
+                        tools/<targetId>, or a trailmap's own tools/; a per-file tool's folder must
+                        be inside the folder its target looks tools up in)
+  --server              scaffold a whole MCP server instead of a per-file tool
+  --toolset ID          with --server: toolset to list the tool in, created when missing
+                        (default: the tool name)
+  --config DIR          config folder: trailblaze-config/ or trails/config/ (default:
+                        $TRAILBLAZE_CONFIG_DIR, else the nearest one walking up from the working
+                        directory)
   -h, --help            show this help`;
 
 function pickTarget(workspace: Workspace, id: string | undefined): TargetConfig {
@@ -56,6 +83,161 @@ interface Planned {
   note: string;
 }
 
+/** What to write and what to tell the user to run next. */
+interface Plan {
+  files: Planned[];
+  /** Refusals found while planning; any of them means nothing is written. */
+  problems: string[];
+  /** The test file, to run next. */
+  test: string;
+  /** The commands after the test under "Next:", each with what it does. */
+  next: Array<{ command: string; comment: string }>;
+}
+
+interface PlanInput {
+  workspace: Workspace;
+  target: TargetConfig;
+  tool: ToolName;
+  dir: string | undefined;
+  toolset: string | undefined;
+  io: CliIO;
+}
+
+const isInside = (folder: string, path: string) => path === folder || path.startsWith(folder + sep);
+
+/** The nearest tsconfig.json from `dir` up to `root`, if any. */
+function hasTsconfig(dir: string, root: string): boolean {
+  for (let at = dir; isInside(root, at); at = dirname(at)) {
+    if (existsSync(join(at, "tsconfig.json"))) return true;
+    if (at === root) break;
+  }
+  return false;
+}
+
+/** `--args` and `--driver` for a `call` of the scaffolded tool: a platform tool is called in a session of its platform. */
+function callArgs(tool: ToolName, target: TargetConfig): string {
+  const platform = platformOfTool(tool);
+  const driver = platform ? ` --driver ${DEFAULT_DRIVER[parsePlatform(platform)!]}` : "";
+  return `--target ${target.id}${driver} --args '{"text":"hi"}'`;
+}
+
+/** A per-file tool: `<name>.ts` and its test under the target's tools folder, the name added to its `tools:`. */
+function planPerFileTool({ workspace, target, tool, dir: dirFlag, toolset, io }: PlanInput): Plan {
+  if (toolset !== undefined) {
+    throw new UsageError("init-tool: --toolset applies to --server only; a per-file tool is listed by name in the target's tools:, with no toolset");
+  }
+  const root = workspace.root;
+  const shown = (path: string) => relative(io.cwd, path) || ".";
+  const toolsDir = target.toolsDir ?? join(root, "tools");
+  const dir = dirFlag !== undefined ? resolve(root, dirFlag) : target.trailmap !== undefined ? toolsDir : join(toolsDir, target.id);
+  if (!isInside(toolsDir, dir)) {
+    throw new UsageError(
+      `init-tool: --dir ${dirFlag} is outside ${shown(toolsDir)}, where target ${target.id} looks its per-file tools up; pick a folder inside it (or use --server)`,
+    );
+  }
+  const toolFile = join(dir, `${tool.name}.ts`);
+  const testFile = join(dir, `${tool.name}.test.ts`);
+  const problems: string[] = [];
+  for (const file of [toolFile, testFile]) {
+    if (existsSync(file)) problems.push(`${shown(file)} already exists`);
+  }
+  if (target.tools.some((ref) => ref.name === tool.name)) problems.push(`${shown(target.file)} already lists ${tool.name} under tools`);
+  for (const at of declarationsOf(toolsDir, tool.name, io.cwd)) {
+    if (resolve(io.cwd, at) !== toolFile) problems.push(`${at} already declares ${tool.name}`);
+  }
+
+  const trailmap = target.trailmap !== undefined;
+  const files: Planned[] = [
+    { path: toolFile, text: perFileToolTemplate(tool), action: "created", note: "the tool" },
+    { path: testFile, text: perFileTestTemplate(tool), action: "created", note: "its test" },
+    {
+      path: target.file,
+      text: addToolToTarget(readFileSync(target.file, "utf8"), shown(target.file), tool.name, trailmap),
+      action: "updated",
+      note: `${trailmap ? "target.tools" : "tools"} += ${tool.name}`,
+    },
+  ];
+  if (!hasTsconfig(dir, root)) {
+    const path = trailmap ? join(toolsDir, "tsconfig.json") : join(root, "tsconfig.json");
+    files.push({ path, text: trailmap ? TOOLS_TSCONFIG : TSCONFIG, action: "created", note: "for editors and tsc" });
+  }
+  const args = callArgs(tool, target);
+  const dts = relative(root, join(toolsDir, "trailblaze-client.d.ts"));
+  return {
+    files,
+    problems,
+    test: testFile,
+    next: [
+      { command: `bun trailblaze call ${tool.name} ${args}`, comment: "in a session: QuickJS, either agent" },
+      { command: `bun trailblaze types --target ${target.id}`, comment: `writes ${dts}, which types ctx.tools calls` },
+    ],
+  };
+}
+
+/** A whole MCP server: its file and test, a toolset listing the tool, the script and toolset added to the target. */
+function planServer({ workspace, target, tool, dir: dirFlag, toolset, io }: PlanInput): Plan {
+  if (target.trailmap !== undefined) {
+    throw new UsageError(
+      `init-tool: target ${target.id} is a trailmap (${relative(io.cwd, target.file) || target.file}); --server scaffolds an MCP server into a targets/<id>.yaml file. ` +
+        `Leave out --server to scaffold a per-file tool into the trailmap`,
+    );
+  }
+  const toolsetId = toolset ?? tool.name;
+  if (!/^[a-z][a-zA-Z0-9_]*$/.test(toolsetId)) {
+    throw new UsageError(`init-tool: --toolset "${toolsetId}" is not a valid toolset id (letters, digits and _; starts with a lower-case letter)`);
+  }
+  const root = workspace.root;
+  const shown = (path: string) => relative(io.cwd, path) || ".";
+  const dir = resolve(root, dirFlag ?? join("tools", target.id));
+  const serverFile = join(dir, `${tool.local}.ts`);
+  const testFile = join(dir, `${tool.local}.test.ts`);
+  const script = `./${relative(root, serverFile).split("\\").join("/")}`;
+
+  const problems: string[] = [];
+  for (const file of [serverFile, testFile]) {
+    if (existsSync(file)) problems.push(`${shown(file)} already exists`);
+  }
+  if (target.mcpServers.some((s) => s.kind === "script" && resolve(root, s.script) === serverFile)) {
+    problems.push(`${shown(target.file)} already lists ${script}`);
+  }
+  const taken = [...workspace.toolsets.values()].find((t) => t.tools.includes(tool.name));
+  if (taken) problems.push(`toolset ${taken.id} (${shown(taken.file)}) already lists ${tool.name}`);
+  if (problems.length > 0) return { files: [], problems, test: testFile, next: [] };
+
+  const existingToolset = workspace.toolsets.get(toolsetId);
+  const toolsetFile = existingToolset?.file ?? join(workspace.configDir, "toolsets", `${toolsetId}.yaml`);
+  if (!existingToolset && existsSync(toolsetFile)) {
+    throw new ScaffoldError(`init-tool: refusing to overwrite: ${shown(toolsetFile)} exists but does not define toolset ${toolsetId}. Nothing was written.`);
+  }
+  const targetEdit = addServerToTarget(readFileSync(target.file, "utf8"), shown(target.file), script, toolsetId, platformOfTool(tool));
+  const files: Planned[] = [
+    { path: serverFile, text: serverTemplate(tool, target.id), action: "created", note: `its MCP server` },
+    { path: testFile, text: testTemplate(tool), action: "created", note: "its test" },
+    existingToolset
+      ? { path: toolsetFile, text: addToolToToolset(readFileSync(toolsetFile, "utf8"), shown(toolsetFile), tool.name), action: "updated", note: `tools += ${tool.name}` }
+      : { path: toolsetFile, text: toolsetTemplate(toolsetId, tool), action: "created", note: `toolset ${toolsetId}` },
+    {
+      path: target.file,
+      text: targetEdit.text,
+      action: "updated",
+      note: `mcp_servers += ${script}${targetEdit.platforms.length > 0 ? `; tool_sets += ${toolsetId} (${targetEdit.platforms.join(", ")})` : ""}`,
+    },
+  ];
+  if (!existsSync(join(root, "tsconfig.json"))) {
+    files.push({ path: join(root, "tsconfig.json"), text: TSCONFIG, action: "created", note: "for editors and tsc" });
+  }
+  const args = callArgs(tool, target);
+  return {
+    files,
+    problems,
+    test: testFile,
+    next: [
+      { command: `bun trailblaze call ${tool.name} ${args}`, comment: "host agent: bun subprocess" },
+      { command: `bun trailblaze call ${tool.name} ${args} --agent on-device`, comment: "bundled into QuickJS" },
+    ],
+  };
+}
+
 export const initToolCommand: Command = {
   name: "init-tool",
   help: HELP,
@@ -65,6 +247,7 @@ export const initToolCommand: Command = {
       target: { type: "string" },
       toolset: { type: "string" },
       dir: { type: "string" },
+      server: { type: "boolean" },
     });
     if (positionals.length !== 1) {
       throw new UsageError(`init-tool: expected one tool name, got ${positionals.length}; e.g. bun trailblaze init-tool myapp_applyCoupon`);
@@ -72,76 +255,24 @@ export const initToolCommand: Command = {
     const configDir = await findConfigDir({ flag: values.config, env: io.env.TRAILBLAZE_CONFIG_DIR, cwd: io.cwd });
     const workspace = await loadWorkspace(configDir, { cwd: io.cwd });
     const target = pickTarget(workspace, values.target);
-    if (target.trailmap !== undefined) {
-      throw new UsageError(
-        `init-tool: target ${target.id} is a trailmap (${relative(io.cwd, target.file) || target.file}); init-tool scaffolds an MCP server into a targets/<id>.yaml file. ` +
-          `For a trailmap, write a per-file tool under ${relative(io.cwd, target.toolsDir!) || "."}/ and list its name in target.tools`,
-      );
+    const input: PlanInput = { workspace, target, tool: toolName(positionals[0]!, target.id), dir: values.dir, toolset: values.toolset, io };
+    const plan = values.server ? planServer(input) : planPerFileTool(input);
+    if (plan.problems.length > 0) {
+      throw new ScaffoldError(`init-tool: refusing to overwrite: ${plan.problems.join("; ")}. Nothing was written; pick another name or remove them.`);
     }
-    const tool = toolName(positionals[0]!, target.id);
-    const toolsetId = values.toolset ?? tool.name;
-    if (!/^[a-z][a-zA-Z0-9_]*$/.test(toolsetId)) {
-      throw new UsageError(`init-tool: --toolset "${toolsetId}" is not a valid toolset id (letters, digits and _; starts with a lower-case letter)`);
-    }
-
-    const root = workspace.root;
-    const dir = resolve(root, values.dir ?? join("tools", target.id));
-    const serverFile = join(dir, `${tool.local}.ts`);
-    const script = `./${relative(root, serverFile).split("\\").join("/")}`;
-    const shown = (path: string) => relative(io.cwd, path) || ".";
-
-    const taken = [...workspace.toolsets.values()].find((t) => t.tools.includes(tool.name));
-    const problems: string[] = [];
-    for (const file of [serverFile, join(dir, `${tool.local}.test.ts`)]) {
-      if (existsSync(file)) problems.push(`${shown(file)} already exists`);
-    }
-    if (target.mcpServers.some((s) => s.kind === "script" && resolve(root, s.script) === serverFile)) {
-      problems.push(`${shown(target.file)} already lists ${script}`);
-    }
-    if (taken) problems.push(`toolset ${taken.id} (${shown(taken.file)}) already lists ${tool.name}`);
-    if (problems.length > 0) {
-      throw new ScaffoldError(`init-tool: refusing to overwrite: ${problems.join("; ")}. Nothing was written; pick another name or remove them.`);
-    }
-
-    const existingToolset = workspace.toolsets.get(toolsetId);
-    const toolsetFile = existingToolset?.file ?? join(configDir, "toolsets", `${toolsetId}.yaml`);
-    if (!existingToolset && existsSync(toolsetFile)) {
-      throw new ScaffoldError(`init-tool: refusing to overwrite: ${shown(toolsetFile)} exists but does not define toolset ${toolsetId}. Nothing was written.`);
-    }
-    const targetEdit = addServerToTarget(readFileSync(target.file, "utf8"), shown(target.file), script, toolsetId, platformOfTool(tool));
-    const planned: Planned[] = [
-      { path: serverFile, text: serverTemplate(tool, target.id), action: "created", note: `its MCP server` },
-      { path: join(dir, `${tool.local}.test.ts`), text: testTemplate(tool), action: "created", note: "its test" },
-      existingToolset
-        ? { path: toolsetFile, text: addToolToToolset(readFileSync(toolsetFile, "utf8"), shown(toolsetFile), tool.name), action: "updated", note: `tools += ${tool.name}` }
-        : { path: toolsetFile, text: toolsetTemplate(toolsetId, tool), action: "created", note: `toolset ${toolsetId}` },
-      {
-        path: target.file,
-        text: targetEdit.text,
-        action: "updated",
-        note: `mcp_servers += ${script}${targetEdit.platforms.length > 0 ? `; tool_sets += ${toolsetId} (${targetEdit.platforms.join(", ")})` : ""}`,
-      },
-    ];
-    if (!existsSync(join(root, "tsconfig.json"))) {
-      planned.push({ path: join(root, "tsconfig.json"), text: TSCONFIG, action: "created", note: "for editors and tsc" });
-    }
-    for (const file of planned) {
+    for (const file of plan.files) {
       mkdirSync(dirname(file.path), { recursive: true });
       writeFileSync(file.path, file.text);
     }
 
-    const width = Math.max(...planned.map((f) => `${f.action} ${shown(f.path)}`.length));
-    const lines = planned.map((f) => `${`${f.action[0]!.toUpperCase()}${f.action.slice(1)} ${shown(f.path)}`.padEnd(width)}  ${f.note}`);
+    const root = workspace.root;
+    const shown = (path: string) => relative(io.cwd, path) || ".";
+    const width = Math.max(...plan.files.map((f) => `${f.action} ${shown(f.path)}`.length));
+    const lines = plan.files.map((f) => `${`${f.action[0]!.toUpperCase()}${f.action.slice(1)} ${shown(f.path)}`.padEnd(width)}  ${f.note}`);
     const at = resolve(io.cwd) === root ? "" : `cd ${shown(root)}   # the workspace root: test paths below are relative to it\n  `;
-    // A platform tool is called in a session of its platform.
-    const platform = platformOfTool(tool);
-    const driver = platform ? ` --driver ${DEFAULT_DRIVER[parsePlatform(platform)!]}` : "";
-    const args = `--target ${target.id}${driver} --args '{"text":"hi"}'`;
-    io.stdout(
-      `${lines.join("\n")}\n\nNext:\n  ${at}bun test ${relative(root, join(dir, `${tool.local}.test.ts`))}\n` +
-        `  bun trailblaze call ${tool.name} ${args}                     # host agent: bun subprocess\n` +
-        `  bun trailblaze call ${tool.name} ${args} --agent on-device   # bundled into QuickJS\n`,
-    );
+    const commandWidth = Math.max(...plan.next.map((n) => n.command.length));
+    const next = plan.next.map((n) => `  ${n.command.padEnd(commandWidth)}   # ${n.comment}\n`).join("");
+    io.stdout(`${lines.join("\n")}\n\nNext:\n  ${at}bun test ${relative(root, plan.test)}\n${next}`);
     return 0;
   },
 };
