@@ -67,7 +67,7 @@ describe("bun trailblaze types", () => {
     const names = entryNames(dts);
     expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     // Server tools and the per-file tool; shop_webOnly is skipped by its platform filter on android.
-    expect(names.filter((name) => name.startsWith("shop_"))).toEqual(["shop_addToCart", "shop_cartTotal", "shop_checkout", "shop_search"]);
+    expect(names.filter((name) => name.startsWith("shop_"))).toEqual(["shop_addToCart", "shop_cartTotal", "shop_checkout", "shop_quote", "shop_search"]);
     expect(names).toContain("inputText");
     expect(dts).not.toContain("_trailblazeContext");
   });
@@ -102,6 +102,16 @@ describe("bun trailblaze types", () => {
         "        sku: string;",
         "      };",
         "      result: string;",
+        "    };",
+      ],
+      [
+        "    /** Prices one item. Its result type (Quote, an object) becomes its outputSchema. */",
+        "    shop_quote: {",
+        "      args: {",
+        "        /** The item to price. */",
+        "        sku: string;",
+        "      };",
+        '      result: { sku: string; price: number; currency: "EUR" };',
         "    };",
       ],
       [
@@ -163,9 +173,9 @@ describe("tsc with the generated file", () => {
     expect(await tsc("right", ["tools", "type-errors/right-args.ts"])).toEqual({ code: 0, output: "" });
   });
 
-  test("the typed result is what the runtime resolves with: shop_checkout reads the structured total", async () => {
+  test("the typed result is what the runtime resolves with: shop_checkout reads the structured total and quote", async () => {
     const run = await cli(["call", "shop_checkout", "--args", '{"sku":"SKU-1"}', "--logs", logs], { cwd: dir });
-    expect(run).toEqual({ code: 0, stdout: "✓ shop_checkout: paid 12.50 EUR\n", stderr: "" });
+    expect(run).toEqual({ code: 0, stdout: "✓ shop_checkout: paid 12.50 EUR (quoted 12.50 EUR)\n", stderr: "" });
   });
 
   test("why `export {}`: without it the block declares a module that replaces @trailblaze/scripting instead of adding to it", async () => {

@@ -1,11 +1,12 @@
 // What a per-file tool's source says about it: the doc comment above `export const <name>` (its
-// description) and, from the input type of `trailblaze.tool<Input>(…)`, its JSON Schema (through
-// ts-json-schema-generator, as upstream derives it; `@default`, `@minimum` … tags carry over).
-// Deriving a schema compiles the file (~2 s), so results are cached by the file's content.
+// description) and, from the types of `trailblaze.tool<Input, Output>(…)`, JSON Schemas of its
+// input and of its structured result (through ts-json-schema-generator, as upstream derives them;
+// `@default`, `@minimum` … tags carry over). Deriving compiles the file (~2 s), so results are
+// cached by the content of the file and of every local file it imports.
 
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename, dirname, extname, join } from "node:path";
+import { basename, dirname, extname, join, resolve } from "node:path";
 // Types only: the compiler API of the TypeScript that ts-json-schema-generator brings (tsconfig `paths`).
 import type * as TS from "typescript-api";
 import { sha256, writeAtomically } from "./build-cache.ts";
@@ -13,7 +14,13 @@ import { sha256, writeAtomically } from "./build-cache.ts";
 export interface DerivedTool {
   description?: string;
   inputSchema?: Record<string, unknown>;
-  /** Why no schema could be derived (then the tool needs `inputSchema` in its spec or sidecar). */
+  /**
+   * The JSON Schema of `Output` in `trailblaze.tool<Input, Output>`, when it is an object type: an
+   * MCP outputSchema describes `structuredContent`, which is always an object. Other results
+   * (text, a list) get none.
+   */
+  outputSchema?: Record<string, unknown>;
+  /** Why no input schema could be derived (then the tool needs `inputSchema` in its spec or sidecar). */
   problem?: string;
 }
 
@@ -21,6 +28,8 @@ interface Declaration {
   description?: string;
   /** The text of `Input` in `trailblaze.tool<Input>(…)`, when given. */
   inputType?: string;
+  /** The text of `Output` in `trailblaze.tool<Input, Output>(…)`, when given. */
+  outputType?: string;
   /** The spec passed to `trailblaze.tool` sets `inputSchema` itself. */
   specSchema: boolean;
 }
@@ -66,6 +75,7 @@ function declarations(ts: typeof TS, file: string, source: string): Map<string, 
       found.set(declaration.name.text, {
         ...(description ? { description } : {}),
         ...(call?.typeArguments?.[0] ? { inputType: call.typeArguments[0].getText(sourceFile) } : {}),
+        ...(call?.typeArguments?.[1] ? { outputType: call.typeArguments[1].getText(sourceFile) } : {}),
         specSchema,
       });
     }
@@ -101,15 +111,50 @@ async function schemasOf(file: string, source: string, aliases: Map<string, stri
   return out;
 }
 
+// `from "./x"`, `import "./x"`, `import("./x")`: the relative imports of a file, read from its text.
+const RELATIVE_IMPORT = /(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g;
+const IMPORTABLE = ["", ".ts", ".tsx", ".mts", ".d.ts", "/index.ts", "/index.tsx"];
+
+const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+
 /**
- * Descriptions and input schemas of the tools `names` exports from `file`. Schemas are derived
- * only for tools whose spec sets none and when `wantSchema(name)` says one is needed (no sidecar
- * gave one); a `.js` file has no types, so its tools get no derived schema.
+ * The text of `file` and of every local file it imports, directly or not, in a stable order: what a
+ * derived schema can depend on. Packages are left out (they change with the lockfile, not the tool).
+ */
+function sourcesOf(file: string): string[] {
+  const seen = new Map<string, string>();
+  const visit = (path: string) => {
+    if (seen.has(path)) return;
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch {
+      return;
+    }
+    seen.set(path, text);
+    for (const [, specifier] of text.matchAll(RELATIVE_IMPORT)) {
+      const base = resolve(dirname(path), specifier!.replace(/\.[cm]?js$/, ""));
+      const found = IMPORTABLE.map((ending) => base + ending).find(isFile);
+      if (found) visit(found);
+    }
+  };
+  visit(file);
+  return [...seen].map(([path, text]) => `${path}\0${text}`);
+}
+
+const INPUT = "__TrailblazeInput_";
+const OUTPUT = "__TrailblazeOutput_";
+
+/**
+ * Descriptions, input schemas and output schemas of the tools `names` exports from `file`. Input
+ * schemas are derived only for tools whose spec sets none and when `wantSchema(name)` says one is
+ * needed (no sidecar gave one); output schemas whenever the output type is given. A `.js` file has
+ * no types, so its tools get no derived schema.
  */
 export async function deriveTools(file: string, names: readonly string[], wantSchema: (name: string) => boolean, cacheDir: string): Promise<Map<string, DerivedTool>> {
-  const source = readFileSync(file, "utf8");
   const typed = [".ts", ".mts", ".tsx"].includes(extname(file));
-  const cacheFile = join(cacheDir, `${basename(file, extname(file))}-${sha256(`${source}\0${names.join(",")}\0${typed}\0${names.map(wantSchema).join(",")}`).slice(0, 16)}.json`);
+  const key = sha256(`2\0${(typed ? sourcesOf(file) : [readFileSync(file, "utf8")]).join("\0")}\0${names.join(",")}\0${typed}\0${names.map(wantSchema).join(",")}`);
+  const cacheFile = join(cacheDir, `${basename(file, extname(file))}-${key.slice(0, 16)}.json`);
   if (existsSync(cacheFile)) {
     try {
       return new Map(Object.entries(JSON.parse(readFileSync(cacheFile, "utf8")) as Record<string, DerivedTool>));
@@ -117,6 +162,7 @@ export async function deriveTools(file: string, names: readonly string[], wantSc
       // A damaged cache entry is derived again.
     }
   }
+  const source = readFileSync(file, "utf8");
   const ts = typescript();
   const found = declarations(ts, file, source);
   const result = new Map<string, DerivedTool>();
@@ -125,13 +171,21 @@ export async function deriveTools(file: string, names: readonly string[], wantSc
     const declaration = found.get(name);
     const description = declaration?.description;
     result.set(name, description ? { description } : {});
-    if (!typed || !declaration || declaration.specSchema || !wantSchema(name)) continue;
+    if (!typed || !declaration) continue;
+    if (declaration.outputType !== undefined) aliases.set(`${OUTPUT}${name}`, declaration.outputType);
+    if (declaration.specSchema || !wantSchema(name)) continue;
     if (declaration.inputType === undefined) result.set(name, { ...result.get(name), inputSchema: EMPTY_INPUT });
-    else aliases.set(`__TrailblazeInput_${name}`, declaration.inputType);
+    else aliases.set(`${INPUT}${name}`, declaration.inputType);
   }
   if (aliases.size > 0) {
     for (const [alias, schema] of await schemasOf(file, source, aliases)) {
-      const name = alias.slice("__TrailblazeInput_".length);
+      if (alias.startsWith(OUTPUT)) {
+        // An output type that is not an object, or cannot be described, leaves the result untyped.
+        const name = alias.slice(OUTPUT.length);
+        if (!(schema instanceof Error) && schema.type === "object") result.set(name, { ...result.get(name), outputSchema: schema });
+        continue;
+      }
+      const name = alias.slice(INPUT.length);
       result.set(name, {
         ...result.get(name),
         ...(schema instanceof Error ? { problem: schema.message.split("\n")[0] } : { inputSchema: schema }),

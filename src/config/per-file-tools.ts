@@ -29,6 +29,8 @@ export interface PerFileTool {
   /** From a sidecar; a `trailblaze.tool` spec may set the rest of the metadata itself. */
   description?: string;
   inputSchema?: Record<string, unknown>;
+  /** Derived from `trailblaze.tool<Input, Output>`'s output type, when it is an object type. */
+  outputSchema?: Record<string, unknown>;
   /** `_meta["trailblaze/*"]` keys a sidecar sets. */
   meta: Record<string, unknown>;
   /** The sidecar that declares it, when there is one. */

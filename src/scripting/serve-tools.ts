@@ -24,6 +24,8 @@ export interface ServedTool {
   description?: string;
   /** From the sidecar or the input type; the spec's own inputSchema wins. */
   inputSchema?: Record<string, unknown>;
+  /** The JSON Schema of the structured result, from the output type. */
+  outputSchema?: Record<string, unknown>;
   /** `_meta["trailblaze/*"]` keys from the sidecar; the spec's own settings win. */
   meta?: Record<string, unknown>;
 }
@@ -71,6 +73,7 @@ export async function serveTools(tools: ServedTool[], info: { name: string; vers
       name: tool.name,
       ...(description ? { description } : {}),
       inputSchema: inputSchema as Tool["inputSchema"],
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool["outputSchema"] } : {}),
       ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
     };
     let validate: z.ZodType | undefined;

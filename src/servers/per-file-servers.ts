@@ -24,7 +24,7 @@ export const PER_FILE_DISPLAY: Record<ToolRuntime, string> = {
   subprocess: "per-file tools (subprocess)",
 };
 
-/** Fills in descriptions and input schemas from the sources; a tool whose schema cannot be derived is a located error. */
+/** Fills in descriptions, input and output schemas from the sources; a tool whose schema cannot be derived is a located error. */
 async function described(tools: PerFileTool[], root: string): Promise<PerFileTool[]> {
   const cacheDir = join(root, ".cache", "trailblaze-tool-schemas");
   const byScript = new Map<string, PerFileTool[]>();
@@ -53,6 +53,7 @@ async function described(tools: PerFileTool[], root: string): Promise<PerFileToo
       ...tool,
       ...(tool.description === undefined && found?.description ? { description: found.description } : {}),
       ...(tool.inputSchema === undefined && found?.inputSchema ? { inputSchema: found.inputSchema } : {}),
+      ...(found?.outputSchema ? { outputSchema: found.outputSchema } : {}),
     };
   });
 }
@@ -68,6 +69,7 @@ function entrySource(tools: PerFileTool[], runtime: ToolRuntime, target: TargetC
       `file: ${JSON.stringify(displayPath(tool.script, root))}`,
       ...(tool.description !== undefined ? [`description: ${JSON.stringify(tool.description)}`] : []),
       ...(tool.inputSchema ? [`inputSchema: ${JSON.stringify(tool.inputSchema)}`] : []),
+      ...(tool.outputSchema ? [`outputSchema: ${JSON.stringify(tool.outputSchema)}`] : []),
       ...(Object.keys(tool.meta).length > 0 ? [`meta: ${JSON.stringify(tool.meta)}`] : []),
     ];
     return `  { ${fields.join(", ")} },`;

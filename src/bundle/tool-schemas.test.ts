@@ -1,0 +1,64 @@
+// deriveTools on real files with the real compiler: output schemas from `trailblaze.tool<I, O>`,
+// and a cache that follows the local files a tool imports, not only the tool file itself.
+
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { deriveTools } from "./tool-schemas.ts";
+
+function workspace(): { dir: string; cache: string } {
+  const dir = mkdtempSync(join(tmpdir(), "tool-schemas-"));
+  return { dir, cache: join(dir, ".cache") };
+}
+
+const TOOL = `import { trailblaze } from "@trailblaze/scripting";
+import type { PriceInput, Price } from "./types";
+
+/** Prices an item. */
+export const shop_price = trailblaze.tool<PriceInput, Price>(async (input) => ({ sku: input.sku, cents: 1 }));
+
+/** Says hello. */
+export const shop_hello = trailblaze.tool<{ name: string }, string>(async (input) => \`hi \${input.name}\`);
+`;
+
+const want = () => true;
+
+describe("deriveTools", () => {
+  test("an object output type becomes an outputSchema; a string output gets none", async () => {
+    const { dir, cache } = workspace();
+    writeFileSync(join(dir, "types.ts"), "export interface PriceInput {\n  /** The item. */\n  sku: string;\n}\nexport interface Price { sku: string; cents: number }\n");
+    writeFileSync(join(dir, "tool.ts"), TOOL);
+    const derived = await deriveTools(join(dir, "tool.ts"), ["shop_price", "shop_hello"], want, cache);
+    expect(derived.get("shop_price")).toEqual({
+      description: "Prices an item.",
+      inputSchema: { type: "object", properties: { sku: { type: "string", description: "The item." } }, required: ["sku"] },
+      outputSchema: { type: "object", properties: { sku: { type: "string" }, cents: { type: "number" } }, required: ["sku", "cents"] },
+    });
+    expect(derived.get("shop_hello")).toEqual({
+      description: "Says hello.",
+      inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+    });
+  }, 60_000);
+
+  test("a change to an imported file alone derives the schemas again; an unchanged workspace reads the cache", async () => {
+    const { dir, cache } = workspace();
+    writeFileSync(join(dir, "types.ts"), "export interface PriceInput { sku: string }\nexport interface Price { cents: number }\n");
+    writeFileSync(join(dir, "tool.ts"), TOOL);
+    const first = await deriveTools(join(dir, "tool.ts"), ["shop_price"], want, cache);
+    expect(first.get("shop_price")?.inputSchema).toEqual({ type: "object", properties: { sku: { type: "string" } }, required: ["sku"] });
+
+    const again = await deriveTools(join(dir, "tool.ts"), ["shop_price"], want, cache);
+    expect(again).toEqual(first);
+    expect(readdirSync(cache)).toHaveLength(1);
+
+    writeFileSync(join(dir, "types.ts"), "export interface PriceInput { sku: string; quantity?: number }\nexport interface Price { cents: number }\n");
+    const changed = await deriveTools(join(dir, "tool.ts"), ["shop_price"], want, cache);
+    expect(changed.get("shop_price")?.inputSchema).toEqual({
+      type: "object",
+      properties: { sku: { type: "string" }, quantity: { type: "number" } },
+      required: ["sku"],
+    });
+    expect(readdirSync(cache)).toHaveLength(2);
+  }, 60_000);
+});
