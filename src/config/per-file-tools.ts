@@ -3,6 +3,8 @@
 // `runtime:`, `inputSchema:` …, or `tools: [...]` for several tools of one script) or as a script
 // that exports it (`export const <name> = trailblaze.tool(…)`). What the script exports is read
 // from its text here; the server the runtime makes of the tools checks it again when it loads.
+// Upstream's `<id>.tool.yaml` files are read too: one with a `tools:` list is a composed tool (see
+// scripting/composed-tool.ts); one with `class:` is a JVM tool, which a target cannot list here.
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
@@ -11,6 +13,7 @@ import { didYouMean } from "../core/did-you-mean.ts";
 import { ConfigError } from "../errors.ts";
 import type { ConfigProblem } from "../errors.ts";
 import { displayPath } from "./config-files.ts";
+import type { ComposedDefinition } from "../scripting/composed-tool.ts";
 import type { TargetConfig, ToolRef } from "./target-config.ts";
 import { validateWith } from "./validate.ts";
 import { locate, parseYaml } from "./yaml-file.ts";
@@ -35,6 +38,8 @@ export interface PerFileTool {
   meta: Record<string, unknown>;
   /** The sidecar that declares it, when there is one. */
   sidecar?: string;
+  /** A tool composed in a `.tool.yaml` (`script` is that file): the calls it makes. */
+  composed?: ComposedDefinition;
   /** Where the name is listed in the target. */
   where: Where;
 }
@@ -127,6 +132,9 @@ interface Declared {
   inputSchema?: Record<string, unknown>;
   meta: Record<string, unknown>;
   sidecar?: string;
+  composed?: ComposedDefinition;
+  /** `class:` of a JVM-backed `.tool.yaml`: declared, but not runnable here. */
+  jvmClass?: string;
   /** Where it is declared: the sidecar's `name:`, or the script. */
   at: string;
 }
@@ -147,6 +155,73 @@ function sidecarMeta(tool: SidecarTool, shared: Record<string, unknown>): Record
     ...(tool.surfaceToLlm === false ? { "trailblaze/surfaceToLlm": false } : {}),
     ...(tool.isRecordable === false ? { "trailblaze/isRecordable": false } : {}),
   };
+}
+
+const toolYamlSchema = z.looseObject({
+  id: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "a tool name (letters, digits, _ and -, at most 64)"),
+  class: z.string().min(1).optional(),
+  description: z.string().optional(),
+  parameters: z
+    .array(
+      z.strictObject({
+        name: z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, "a parameter name (letters, digits and _)"),
+        type: property.shape.type,
+        required: z.boolean().optional(),
+        description: z.string().optional(),
+        default: z.unknown().optional(),
+      }),
+    )
+    .optional(),
+  tools: z.array(z.record(z.string(), z.unknown()).refine((call) => Object.keys(call).length === 1, "one tool call: { <toolName>: { args } }")).optional(),
+  surface_to_llm: z.boolean().optional(),
+  is_recordable: z.boolean().optional(),
+  requires_host: z.boolean().optional(),
+});
+
+/** Upstream's `<id>.tool.yaml`: a composed tool (`tools:`), or a JVM tool (`class:`) that cannot run here. */
+function readToolYaml(path: string, shown: string, problems: ConfigProblem[]): Declared[] {
+  const yaml = parseYaml(shown, readFileSync(path, "utf8"));
+  const checked = validateWith(toolYamlSchema, yaml);
+  problems.push(...checked.problems);
+  const raw = checked.value;
+  if (!raw) return [];
+  const where = locate(yaml, ["id"]);
+  const at = `${where.file}:${where.line}:${where.col}`;
+  if (raw.class !== undefined || !raw.tools) {
+    return [{ name: raw.id, script: path, runtime: "inProcess", meta: {}, at, jvmClass: raw.class ?? "(no class: and no tools:)" }];
+  }
+  const parameters = raw.parameters ?? [];
+  const inputSchema = sidecarJsonSchema(
+    Object.fromEntries(
+      parameters.map((p) => [
+        p.name,
+        {
+          type: p.type,
+          ...(p.description !== undefined ? { description: p.description } : {}),
+          ...(p.default !== undefined ? { default: p.default } : {}),
+          required: p.required !== false,
+        },
+      ]),
+    ),
+  );
+  return [{
+    name: raw.id,
+    script: path,
+    runtime: "inProcess",
+    ...(raw.description !== undefined ? { description: raw.description.trim() } : {}),
+    inputSchema,
+    meta: {
+      ...(raw.requires_host ? { "trailblaze/requiresHost": true } : {}),
+      ...(raw.surface_to_llm === false ? { "trailblaze/surfaceToLlm": false } : {}),
+      ...(raw.is_recordable === false ? { "trailblaze/isRecordable": false } : {}),
+    },
+    composed: {
+      id: raw.id,
+      parameters: parameters.map((p) => ({ name: p.name, required: p.required !== false, hasDefault: "default" in p, ...("default" in p ? { default: p.default } : {}) })),
+      tools: raw.tools,
+    },
+    at,
+  }];
 }
 
 /** The tools a sidecar declares; problems (located in the sidecar) are added to `problems`. */
@@ -189,9 +264,13 @@ function declaredTools(dir: string, cwd: string, problems: ConfigProblem[]): Map
   const files = candidateFiles(dir);
   const shown = (path: string) => displayPath(path, cwd);
   const byName = new Map<string, Declared[]>();
-  const add = (tool: Declared) => byName.set(tool.name, [...(byName.get(tool.name) ?? []), tool]);
+  const add = (...tools: Declared[]) => {
+    for (const tool of tools) byName.set(tool.name, [...(byName.get(tool.name) ?? []), tool]);
+  };
   const fromSidecars = new Set<string>();
-  for (const path of files.filter((f) => [".yaml", ".yml"].includes(extname(f)))) {
+  const isToolYaml = (f: string) => /\.tool\.ya?ml$/.test(f);
+  for (const path of files.filter(isToolYaml)) add(...readToolYaml(path, shown(path), problems));
+  for (const path of files.filter((f) => [".yaml", ".yml"].includes(extname(f)) && !isToolYaml(f))) {
     for (const tool of readSidecar(path, shown(path), problems)) {
       fromSidecars.add(tool.script);
       add(tool);
@@ -246,6 +325,14 @@ export function resolvePerFileTools(target: TargetConfig, root: string, cwd: str
       continue;
     }
     const tool = candidates[0]!;
+    if (tool.jvmClass !== undefined) {
+      problems.push(
+        located(ref,
+          `tool ${ref.name} (${tool.at}) is a JVM tool (class: ${tool.jvmClass}), which this runtime cannot run; ` +
+            `write it as a per-file tool (export const ${ref.name} = trailblaze.tool(…)) or compose it from other tools with a tools: list`),
+      );
+      continue;
+    }
     found.push({
       name: tool.name,
       script: tool.script,
@@ -255,6 +342,7 @@ export function resolvePerFileTools(target: TargetConfig, root: string, cwd: str
       ...(tool.inputSchema ? { inputSchema: tool.inputSchema } : {}),
       meta: tool.meta,
       ...(tool.sidecar ? { sidecar: tool.sidecar } : {}),
+      ...(tool.composed ? { composed: tool.composed } : {}),
       where: ref.where,
     });
   }

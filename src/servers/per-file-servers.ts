@@ -17,6 +17,7 @@ import type { TargetConfig } from "../config/target-config.ts";
 import { ConfigError } from "../errors.ts";
 
 const SERVE_TOOLS = fileURLToPath(new URL("../scripting/serve-tools.ts", import.meta.url));
+const COMPOSED_TOOL = fileURLToPath(new URL("../scripting/composed-tool.ts", import.meta.url));
 
 /** How per-file servers are shown (tool sources, logs): `per-file tools (QuickJS)`. */
 export const PER_FILE_DISPLAY: Record<ToolRuntime, string> = {
@@ -28,7 +29,8 @@ export const PER_FILE_DISPLAY: Record<ToolRuntime, string> = {
 async function described(tools: PerFileTool[], root: string): Promise<PerFileTool[]> {
   const cacheDir = join(root, ".cache", "trailblaze-tool-schemas");
   const byScript = new Map<string, PerFileTool[]>();
-  for (const tool of tools) byScript.set(tool.script, [...(byScript.get(tool.script) ?? []), tool]);
+  // A composed tool's schema comes from its parameters: nothing to derive.
+  for (const tool of tools.filter((t) => !t.composed)) byScript.set(tool.script, [...(byScript.get(tool.script) ?? []), tool]);
   const derived = new Map<string, Awaited<ReturnType<typeof deriveTools>>>();
   for (const [script, group] of byScript) {
     const wanting = new Set(group.filter((tool) => !tool.inputSchema).map((tool) => tool.exportName));
@@ -60,12 +62,13 @@ async function described(tools: PerFileTool[], root: string): Promise<PerFileToo
 
 /** The generated entry serving `tools`. */
 function entrySource(tools: PerFileTool[], runtime: ToolRuntime, target: TargetConfig, root: string): string {
-  const scripts = [...new Set(tools.map((tool) => tool.script))];
+  const scripts = [...new Set(tools.filter((tool) => !tool.composed).map((tool) => tool.script))];
   const imports = scripts.map((script, i) => `import * as m${i} from ${JSON.stringify(script)};`);
+  if (tools.some((tool) => tool.composed)) imports.push(`import { composedTool } from ${JSON.stringify(COMPOSED_TOOL)};`);
   const served = tools.map((tool) => {
     const fields = [
       `name: ${JSON.stringify(tool.name)}`,
-      `value: m${scripts.indexOf(tool.script)}[${JSON.stringify(tool.exportName)}]`,
+      tool.composed ? `value: composedTool(${JSON.stringify(tool.composed)})` : `value: m${scripts.indexOf(tool.script)}[${JSON.stringify(tool.exportName)}]`,
       `file: ${JSON.stringify(displayPath(tool.script, root))}`,
       ...(tool.description !== undefined ? [`description: ${JSON.stringify(tool.description)}`] : []),
       ...(tool.inputSchema ? [`inputSchema: ${JSON.stringify(tool.inputSchema)}`] : []),

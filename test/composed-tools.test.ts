@@ -1,0 +1,63 @@
+// Upstream's YAML-composed tools (`<id>.tool.yaml` with `tools:`) in a trailmap's tools folder, on
+// fixtures/composed-tools: the schema its parameters give, a trail calling it with both agents
+// (its nested rememberValue reaches session memory), and a JVM `.tool.yaml` refused where listed.
+
+import { describe, expect, test } from "bun:test";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cli, REPO, tempDir } from "./support/cli.ts";
+
+const FIXTURE = join(REPO, "fixtures/composed-tools");
+const logs = tempDir("composed-logs");
+const TRAILMAP = "trails/config/trailmaps/notes/trailmap.yaml";
+
+describe("a composed tool", () => {
+  test("is registered with the input schema its parameters declare, and its description", async () => {
+    const run = await cli(["tools", "--json", "--logs", logs], { cwd: FIXTURE });
+    expect(run.code).toBe(0);
+    const tool = JSON.parse(run.stdout).tools.find((t: { name: string }) => t.name === "notes_saveNote");
+    expect(tool).toMatchObject({
+      description: "Clears the focused field, types a note into it and remembers the note as lastNote.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          text: { type: "string", description: "The note." },
+          erase: { type: "integer", description: "How many characters to erase first; all of them when left out." },
+          prefix: { type: "string", default: "Note: " },
+        },
+        required: ["text"],
+      },
+    });
+  });
+
+  for (const agent of ["host", "on-device"]) {
+    test(`runs its calls in order in a trail (${agent}), and what they remember stays in the session`, async () => {
+      const run = await cli(["run", "trails", "--agent", agent, "--logs", logs], { cwd: FIXTURE });
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("↳ notes_saveNote: ran eraseText, inputText, rememberValue\n");
+      expect(run.stdout).toContain('↳ assertEquals: "buy milk" equals "buy milk"\n');
+    });
+  }
+
+  test("a call without a required argument fails before any call is made", async () => {
+    const run = await cli(["call", "notes_saveNote", "--args", '{"erase":2}', "--logs", logs], { cwd: FIXTURE });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("notes_saveNote: invalid arguments:");
+    expect(run.stdout).toContain("at text");
+  });
+});
+
+test("a JVM tool (class:) listed in a target is a located error naming its file and class", async () => {
+  const ws = join(tempDir("composed-jvm"), "ws");
+  cpSync(FIXTURE, ws, { recursive: true });
+  const trailmap = join(ws, TRAILMAP);
+  writeFileSync(trailmap, readFileSync(trailmap, "utf8").replace("    - notes_saveNote ", "    - notes_openNative\n    - notes_saveNote "));
+  const run = await cli(["check", "--logs", logs], { cwd: ws });
+  expect(run.code).toBe(1);
+  expect(run.stdout + run.stderr).toContain(
+    `${TRAILMAP}:5:7 tools: tool notes_openNative (trails/config/trailmaps/notes/tools/notes_openNative.tool.yaml:2:5) is a JVM tool ` +
+      "(class: com.example.notes.tools.OpenNativeTool), which this runtime cannot run; write it as a per-file tool " +
+      "(export const notes_openNative = trailblaze.tool(…)) or compose it from other tools with a tools: list",
+  );
+});
