@@ -60,6 +60,11 @@ export interface Trailmap {
   target?: TrailmapTarget;
   /** Per-platform field values the trailmaps depending on this one inherit. */
   defaults: TrailmapPlatforms;
+  /**
+   * A library trailmap's top-level `platforms:`: its `tool_sets` are registered, on that platform,
+   * in every target depending on it (joined to the target's own, unlike `defaults:`).
+   */
+  platforms: TrailmapPlatforms;
   /** Tool names this trailmap publishes to the trailmaps depending on it. */
   exports: ToolRef[];
   /** `toolsets:` — toolset files relative to the trailmap folder. */
@@ -213,6 +218,7 @@ export function readTrailmap(yaml: YamlFile, path: string): Validated<Trailmap> 
     dependencies: (raw.dependencies ?? []).map((id, i) => ({ id, where: locate(yaml, ["dependencies", i]) })),
     ...(target ? { target } : {}),
     defaults: toPlatforms(raw.defaults, yaml, ["defaults"], toolsDir),
+    platforms: toPlatforms(raw.platforms, yaml, ["platforms"], toolsDir),
     exports: refs(raw.exports, ["exports"]),
     toolsets: (raw.toolsets ?? []).map((p, i) => ({ path: p, where: locate(yaml, ["toolsets", i]) })),
   };

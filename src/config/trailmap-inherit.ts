@@ -1,6 +1,7 @@
 // What a trailmap target takes from the trailmaps it depends on: the walk through
-// `dependencies:` (depth and order), and their per-platform `defaults:` filling the fields the
-// target leaves out, nearest first, lists replaced rather than joined.
+// `dependencies:` (depth and order), their per-platform `defaults:` filling the fields the
+// target leaves out, nearest first, lists replaced rather than joined, and the `tool_sets` of
+// library trailmaps' top-level `platforms:`, joined to the target's.
 
 import type { Trailmap, TrailmapPlatform, TrailmapPlatformKey, TrailmapPlatforms } from "./trailmap-file.ts";
 
@@ -52,4 +53,22 @@ export function inheritedDefaults(walk: DependencyStep[]): TrailmapPlatforms {
     }
   }
   return merged;
+}
+
+/**
+ * `platforms` with the toolsets of each dependency's top-level `platforms:` added to the same
+ * platform (declared platforms only), after the target's own, each once, in walk order.
+ */
+export function withLibraryToolSets(platforms: TrailmapPlatforms, walk: DependencyStep[]): TrailmapPlatforms {
+  const out: TrailmapPlatforms = { ...platforms };
+  for (const { trailmap } of walk) {
+    for (const [key, library] of Object.entries(trailmap.platforms) as [TrailmapPlatformKey, TrailmapPlatform][]) {
+      const own = out[key];
+      if (!own || !library.toolSets?.length) continue;
+      const toolSets = [...(own.toolSets ?? [])];
+      for (const id of library.toolSets) if (!toolSets.includes(id)) toolSets.push(id);
+      out[key] = { ...own, toolSets };
+    }
+  }
+  return out;
 }

@@ -15,7 +15,7 @@ import { displayPath, foldersIn, readConfigFile, yamlFilesIn } from "./config-fi
 import type { PlatformKey, TargetConfig, TargetPlatform, ToolRef } from "./target-config.ts";
 import { readTrailmap, TRAILMAP_FILE } from "./trailmap-file.ts";
 import type { Trailmap, TrailmapPlatform, TrailmapPlatformKey, TrailmapPlatforms } from "./trailmap-file.ts";
-import { dependencyWalk, inheritedDefaults, overlay } from "./trailmap-inherit.ts";
+import { dependencyWalk, inheritedDefaults, overlay, withLibraryToolSets } from "./trailmap-inherit.ts";
 import { readToolsetConfig } from "./toolset-config.ts";
 import type { ToolsetConfig } from "./toolset-config.ts";
 import type { Where } from "./yaml-file.ts";
@@ -142,8 +142,9 @@ function toTarget(trailmap: Trailmap, loaded: ReadonlyMap<string, Trailmap>, pro
   const target = trailmap.target!;
   const walk = dependencyWalk(trailmap, loaded);
   const defaults = inheritedDefaults(walk);
-  const platforms: TrailmapPlatforms = {};
-  for (const [key, own] of Object.entries(target.platforms) as [TrailmapPlatformKey, TrailmapPlatform][]) platforms[key] = overlay(own, defaults[key]);
+  const declared: TrailmapPlatforms = {};
+  for (const [key, own] of Object.entries(target.platforms) as [TrailmapPlatformKey, TrailmapPlatform][]) declared[key] = overlay(own, defaults[key]);
+  const platforms = withLibraryToolSets(declared, walk);
   // `compose` rides on the web platform (the compose driver): it stands in for web when web is absent.
   const compose = platforms.compose;
   delete platforms.compose;

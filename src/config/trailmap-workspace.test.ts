@@ -158,6 +158,21 @@ describe("targets from trailmaps", () => {
     expect(shop.dependencies).toEqual(["a", "b", "deep"]);
   });
 
+  test("a library trailmap's top-level platforms: tool_sets join its dependents' own, on declared platforms, once each", async () => {
+    const root = workspace({
+      "trails/config/trailblaze.yaml": "targets: [shop]\n",
+      "trails/config/trailmaps/shop/trailmap.yaml":
+        "id: shop\ndependencies: [mobile, kit]\ntarget:\n  display_name: Shop\n  platforms:\n    android: { tool_sets: [own, mobile_primitives] }\n    ios: {}\n",
+      "trails/config/trailmaps/mobile/trailmap.yaml":
+        "id: mobile\nplatforms:\n  android: { tool_sets: [mobile_primitives, android_extras] }\n  ios:\n    tool_sets: [mobile_primitives]\n  web: { tool_sets: [web_only] }\n",
+      "trails/config/trailmaps/kit/trailmap.yaml": "id: kit\ndefaults:\n  ios: { tool_sets: [kit_defaults] }\n",
+    });
+    const shop = (await load(root)).targets.get("shop")!;
+    expect(shop.platforms.android?.toolSets).toEqual(["own", "mobile_primitives", "android_extras"]);
+    expect(shop.platforms.ios?.toolSets).toEqual(["kit_defaults", "mobile_primitives"]);
+    expect(shop.platforms.web).toBeUndefined();
+  });
+
   test("toolsets: trails/config/toolsets/, each loaded trailmap's toolsets/ and toolsets: files, trailblaze.yaml inline and ref:", async () => {
     const root = workspace({
       "trails/config/trailblaze.yaml": "targets: [shop]\ntoolsets:\n  - id: inline_set\n    tools: [a]\n  - ref: shared/ref_set.yaml\n",
