@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCli } from "../src/cli/main.ts";
+import { runCli } from "../src/cli/cli.ts";
 import { childrenNamed, parseXml } from "./support/xml.ts";
 import { cli, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
 

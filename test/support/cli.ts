@@ -4,7 +4,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { runCli } from "../../src/cli/main.ts";
+import { runCli } from "../../src/cli/cli.ts";
 
 export const REPO = resolve(import.meta.dir, "../..");
 export const BIN_DIR = join(REPO, "node_modules/.bin");

@@ -1,0 +1,92 @@
+// The CLI: routes `bun trailblaze <command>` to a Command, turns errors into messages on stderr
+// with exit code 1 or 2, and reaps sessions on any exit path. main.ts starts it, precompiled when
+// it can (see precompiled-cli.ts).
+
+import { exitCodeOf, TrailblazeError } from "../errors.ts";
+import type { CliIO, CommandEntry } from "./command.ts";
+import { reapAll } from "./reaper.ts";
+
+/** Every command, loaded only when it runs (or its --help is asked for): `trailblaze --help` loads none. */
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: "run", summary: "replay trail files, each in its own session, and report (list, json, junit)", load: async () => (await import("./commands/run.ts")).runCommand },
+  { name: "tools", summary: "list the tools a session registers (and the ones it skips, with why)", load: async () => (await import("./commands/tools.ts")).toolsCommand },
+  { name: "types", summary: "write trailblaze-client.d.ts, so tsc checks ctx.tools calls against a session's tools", load: async () => (await import("./commands/types.ts")).typesCommand },
+  { name: "call", summary: "call one tool in a fresh session and print the result", load: async () => (await import("./commands/call.ts")).callCommand },
+  { name: "bundle", summary: "bundle an MCP server file for the on-device (QuickJS) runtime", load: async () => (await import("./commands/bundle.ts")).bundleCommand },
+  { name: "check-bundle", summary: "check that an MCP server file or bundle runs on-device", load: async () => (await import("./commands/check-bundle.ts")).checkBundleCommand },
+  { name: "check", summary: "find config, naming, toolset, trail and bundle problems before a run", load: async () => (await import("./commands/check.ts")).checkCommand },
+  { name: "mcp", summary: "serve a session's tools to any MCP client over stdio", load: async () => (await import("./commands/mcp.ts")).mcpCommand },
+  { name: "init", summary: "scaffold a workspace here: a target, a tool server and its test, a trail", load: async () => (await import("./commands/init.ts")).initCommand },
+  { name: "init-tool", summary: "scaffold a per-file tool and its test, listed in a target (--server: an MCP server)", load: async () => (await import("./commands/init-tool.ts")).initToolCommand },
+  { name: "screen", summary: "outline a captured screen, resolve selectors on it, check it against a waypoint", load: async () => (await import("./commands/screen.ts")).screenCommand },
+];
+
+function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return `Usage: bun trailblaze <command> [options]
+
+Runs Trailblaze scripted tools — standard MCP servers written in TypeScript — as bun
+subprocesses (host agent) or inside QuickJS (on-device agent).
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
+
+Run \`bun trailblaze <command> --help\` for a command's options.
+Exit codes: 0 ok · 1 a step, tool call or check failed · 2 usage, configuration or environment error.
+`;
+}
+
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.stdout(mainHelp());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === "--version" || name === "-v") {
+    io.stdout("trailblaze-ts 0.1.0\n");
+    return 0;
+  }
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
+    io.stderr(`error: unknown command "${name}"\n\n${mainHelp()}`);
+    return 2;
+  }
+  // `--help` is answered here for every command, before its own parsing (and before any work).
+  const options = rest.indexOf("--") === -1 ? rest : rest.slice(0, rest.indexOf("--"));
+  try {
+    const command = await entry.load();
+    if (options.includes("--help") || options.includes("-h")) {
+      io.stdout(`${command.help}\n`);
+      return 0;
+    }
+    return await command.run(rest, io);
+  } catch (error) {
+    const message = error instanceof TrailblazeError || !(error instanceof Error) ? String((error as Error)?.message ?? error) : (error.stack ?? error.message);
+    io.stderr(`error: ${message}\n`);
+    return exitCodeOf(error);
+  }
+}
+
+/** Runs the CLI as a process: real stdout/stderr, the exit code in `process.exitCode`. */
+export async function main(argv: string[]): Promise<void> {
+  // A reader that went away (`trailblaze run … | head -1`) is not an error of ours: stop writing,
+  // keep the exit status the command earns.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+    });
+  }
+  const io: CliIO = {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    cwd: process.cwd(),
+    env: process.env,
+    isTTY: Boolean(process.stdout.isTTY),
+  };
+  const code = await runCli(argv, io).catch(async (error) => {
+    process.stderr.write(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    await reapAll();
+    return 1;
+  });
+  process.exitCode = code;
+}

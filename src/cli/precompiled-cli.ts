@@ -1,0 +1,137 @@
+// The CLI precompiled: cli.ts and everything it loads (our sources, the MCP SDK, zod, yaml) built
+// by Bun's bundler into a few cached files, so a `trailblaze` process skips resolving and
+// transpiling a few hundred modules one by one (BENCHMARKS.md, W1). Commands stay in chunks of
+// their own, loaded only when they run. A start whose sources have no bundle runs them directly
+// and builds one when its command is done; `TRAILBLAZE_PRECOMPILE=0` always runs the sources.
+//
+// Kept to node: imports only: main.ts loads this before anything else.
+
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+/** The CLI module, precompiled or not. */
+export interface CliModule {
+  main(argv: string[]): Promise<void>;
+  /** Work to do once the command is done: precompiling the CLI for the next start. */
+  afterMain?(): Promise<void>;
+}
+
+/** Bump when the build settings below change. */
+const CLI_BUNDLER_VERSION = 1;
+const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const SOURCE_FOLDERS = ["src", "runtime-quickjs"];
+/** `$TRAILBLAZE_CLI_CACHE`, else `.cache/trailblaze-cli` in the package. */
+const CACHE = process.env.TRAILBLAZE_CLI_CACHE || join(PACKAGE_ROOT, ".cache", "trailblaze-cli");
+/** Left to node_modules: native binaries, WebAssembly and compilers, loaded only when a command needs them. */
+const EXTERNAL = ["esbuild", "quickjs-emscripten", "quickjs-emscripten-core", "@jitl/*", "ts-json-schema-generator", "typescript", "tsx"];
+/** How long a build another process started may take before this one takes over. */
+const BUILD_LOCK_MS = 120_000;
+/** A bundle of earlier sources older than this is removed by the next build. */
+const STALE_BUNDLE_MS = 10 * 60_000;
+
+/**
+ * What the bundle depends on, cheaply: the path, size and mtime of every source file, the
+ * package manifests (a dependency installed or updated), the bundler settings and Bun.
+ */
+function sourceKey(): string {
+  const hash = createHash("sha256").update(`${CLI_BUNDLER_VERSION}\0${Bun.version}\0`);
+  const add = (path: string) => {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat) hash.update(`${path}\0${stat.size}\0${stat.mtimeMs}\0`);
+  };
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (!entry.name.includes(".test.")) add(path);
+    }
+  };
+  for (const folder of SOURCE_FOLDERS) walk(join(PACKAGE_ROOT, folder));
+  for (const manifest of ["package.json", "node_modules/.package-lock.json", "../.package-lock.json"]) add(join(PACKAGE_ROOT, manifest));
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** The CLI to run: the cached bundle for these sources, else the sources (building the bundle after the command). */
+export async function loadCli(): Promise<CliModule> {
+  if (process.env.TRAILBLAZE_PRECOMPILE === "0") return import("./cli.ts");
+  let dir: string;
+  try {
+    dir = join(CACHE, sourceKey());
+  } catch {
+    return import("./cli.ts");
+  }
+  const bundled = join(dir, "cli.js");
+  if (existsSync(bundled)) return import(bundled);
+  const cli = await import("./cli.ts");
+  return { main: cli.main, afterMain: () => precompile(dir) };
+}
+
+/** `import.meta.*` of our own files as their source paths, so paths they compute still name the sources. */
+function sourceImportMeta(): Bun.BunPlugin {
+  const escaped = PACKAGE_ROOT.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return {
+    name: "trailblaze-source-import-meta",
+    setup(build) {
+      build.onLoad({ filter: new RegExp(`^${escaped}(${SOURCE_FOLDERS.join("|")})/.*\\.[cm]?[jt]s$`) }, (args) => {
+        const dir = args.path.slice(0, args.path.lastIndexOf("/"));
+        const values: Record<string, string> = {
+          url: pathToFileURL(args.path).href,
+          path: args.path,
+          filename: args.path,
+          dir,
+          dirname: dir,
+        };
+        const text = readFileSync(args.path, "utf8").replace(/(?<!["'.\w])import\.meta\.(url|path|filename|dirname|dir)\b/g, (_m, key: string) => JSON.stringify(values[key]));
+        return { contents: text, loader: /\.[cm]?ts$/.test(args.path) ? "ts" : "js" };
+      });
+    },
+  };
+}
+
+/**
+ * Builds the bundle into `dir` (one process at a time; a lock another process holds is left to
+ * it), and removes bundles of earlier sources. Never fails the command: a build that does not
+ * work leaves the sources to run, as before.
+ */
+async function precompile(dir: string): Promise<void> {
+  const lock = `${dir}.building`;
+  let owned = false;
+  try {
+    mkdirSync(CACHE, { recursive: true });
+    try {
+      mkdirSync(lock);
+    } catch {
+      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0) < BUILD_LOCK_MS) return;
+      rmSync(lock, { recursive: true, force: true });
+      mkdirSync(lock);
+    }
+    owned = true;
+    const staging = join(lock, "out");
+    const result = await Bun.build({
+      entrypoints: [join(PACKAGE_ROOT, "src/cli/cli.ts")],
+      target: "bun",
+      splitting: true,
+      minify: { whitespace: true, syntax: true, identifiers: false },
+      sourcemap: "linked",
+      outdir: staging,
+      naming: { entry: "[name].js", chunk: "[name]-[hash].js" },
+      external: EXTERNAL,
+      plugins: [sourceImportMeta()],
+      throw: false,
+    });
+    if (!result.success || !existsSync(join(staging, "cli.js"))) return;
+    renameSync(staging, dir);
+    // Bundles of earlier sources go once no process can still be loading a command chunk from them.
+    for (const entry of readdirSync(CACHE)) {
+      const path = join(CACHE, entry);
+      const age = Date.now() - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (path !== dir && !entry.endsWith(".building") && age > STALE_BUNDLE_MS) rmSync(path, { recursive: true, force: true });
+    }
+  } catch {
+    // Best effort: the sources run as they did.
+  } finally {
+    if (owned) rmSync(lock, { recursive: true, force: true });
+  }
+}
