@@ -4,7 +4,7 @@
 
 import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { cliProcess, REPO, tempDir } from "./support/cli.ts";
 
 const PER_FILE = join(REPO, "fixtures/per-file");
@@ -29,4 +29,8 @@ test("the first start leaves a bundle, the next ones run it with the same answer
   // Paths the CLI computes from import.meta still name the sources, not the bundle.
   const entry = readFileSync(join(PER_FILE, ".cache/trailblaze-tools/shop-inProcess.ts"), "utf8");
   expect(entry).toContain(`import { serveTools } from ${JSON.stringify(join(REPO, "src/scripting/serve-tools.ts"))};`);
+  // Stack traces name the sources: the source map's paths lead back to them from where the bundle lies.
+  const bundle = join(cache, built[0]!);
+  const map = JSON.parse(readFileSync(join(bundle, "cli.js.map"), "utf8")) as { sources: string[] };
+  expect(map.sources.map((source) => resolve(bundle, source))).toContain(join(REPO, "src/cli/cli.ts"));
 }, 60_000);

@@ -6,10 +6,10 @@
 //
 // Kept to node: imports only: main.ts loads this before anything else.
 
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
+import { fileStamp, PACKAGE_ROOT } from "../core/file-stamp.ts";
 
 /** The CLI module, precompiled or not. */
 export interface CliModule {
@@ -20,7 +20,6 @@ export interface CliModule {
 
 /** Bump when the build settings below change. */
 const CLI_BUNDLER_VERSION = 1;
-const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SOURCE_FOLDERS = ["src", "runtime-quickjs"];
 /** `$TRAILBLAZE_CLI_CACHE`, else `.cache/trailblaze-cli` in the package. */
 const CACHE = process.env.TRAILBLAZE_CLI_CACHE || join(PACKAGE_ROOT, ".cache", "trailblaze-cli");
@@ -31,34 +30,12 @@ const BUILD_LOCK_MS = 120_000;
 /** A bundle of earlier sources older than this is removed by the next build. */
 const STALE_BUNDLE_MS = 10 * 60_000;
 
-/**
- * What the bundle depends on, cheaply: the path, size and mtime of every source file, the
- * package manifests (a dependency installed or updated), the bundler settings and Bun.
- */
-function sourceKey(): string {
-  const hash = createHash("sha256").update(`${CLI_BUNDLER_VERSION}\0${Bun.version}\0`);
-  const add = (path: string) => {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (stat) hash.update(`${path}\0${stat.size}\0${stat.mtimeMs}\0`);
-  };
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (!entry.name.includes(".test.")) add(path);
-    }
-  };
-  for (const folder of SOURCE_FOLDERS) walk(join(PACKAGE_ROOT, folder));
-  for (const manifest of ["package.json", "node_modules/.package-lock.json", "../.package-lock.json"]) add(join(PACKAGE_ROOT, manifest));
-  return hash.digest("hex").slice(0, 16);
-}
-
 /** The CLI to run: the cached bundle for these sources, else the sources (building the bundle after the command). */
 export async function loadCli(): Promise<CliModule> {
   if (process.env.TRAILBLAZE_PRECOMPILE === "0") return import("./cli.ts");
   let dir: string;
   try {
-    dir = join(CACHE, sourceKey());
+    dir = join(CACHE, fileStamp(`${CLI_BUNDLER_VERSION}\0${Bun.version}`, SOURCE_FOLDERS.map((folder) => join(PACKAGE_ROOT, folder))));
   } catch {
     return import("./cli.ts");
   }
@@ -70,7 +47,7 @@ export async function loadCli(): Promise<CliModule> {
 
 /** `import.meta.*` of our own files as their source paths, so paths they compute still name the sources. */
 function sourceImportMeta(): Bun.BunPlugin {
-  const escaped = PACKAGE_ROOT.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const escaped = `${PACKAGE_ROOT}/`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return {
     name: "trailblaze-source-import-meta",
     setup(build) {
@@ -108,7 +85,8 @@ async function precompile(dir: string): Promise<void> {
       mkdirSync(lock);
     }
     owned = true;
-    const staging = join(lock, "out");
+    // Built beside its final place, at the same depth, so the source maps' relative paths hold after the rename.
+    const staging = `${dir}.${process.pid}.tmp`;
     const result = await Bun.build({
       entrypoints: [join(PACKAGE_ROOT, "src/cli/cli.ts")],
       target: "bun",
@@ -127,11 +105,14 @@ async function precompile(dir: string): Promise<void> {
     for (const entry of readdirSync(CACHE)) {
       const path = join(CACHE, entry);
       const age = Date.now() - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (path !== dir && !entry.endsWith(".building") && age > STALE_BUNDLE_MS) rmSync(path, { recursive: true, force: true });
+      if (path !== dir && !entry.endsWith(".building") && !entry.endsWith(".tmp") && age > STALE_BUNDLE_MS) rmSync(path, { recursive: true, force: true });
     }
   } catch {
     // Best effort: the sources run as they did.
   } finally {
-    if (owned) rmSync(lock, { recursive: true, force: true });
+    if (owned) {
+      rmSync(`${dir}.${process.pid}.tmp`, { recursive: true, force: true });
+      rmSync(lock, { recursive: true, force: true });
+    }
   }
 }
