@@ -5,8 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeAtomically } from "../src/bundle/build-cache.ts";
-import { fileStamp, PACKAGE_ROOT } from "../src/core/file-stamp.ts";
+import { fileStamp, PACKAGE_ROOT, writeAtomically } from "../src/core/cache-files.ts";
 
 const PRELUDE = fileURLToPath(new URL("./guest/prelude.ts", import.meta.url));
 /** Bump when the build settings below change. */

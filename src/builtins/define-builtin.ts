@@ -25,13 +25,15 @@ export interface BuiltinDefinition<S extends z.ZodRawShape> {
 
 interface Compiled {
   schema: z.ZodObject;
-  inputSchema: Record<string, unknown>;
+  /** Built on first use: only listings (`tools`, `types`, `mcp`) and messages about unknown keys read it. */
+  inputSchema?: Record<string, unknown>;
 }
 
 /**
  * Compiled schemas by tool name. Every session builds its own built-ins (they keep per-session
- * state), but a built-in's arguments are fixed in code, so the zod object and its JSON Schema
- * (~5 ms for all of them) are built once per process.
+ * state), but a built-in's arguments are fixed in code, so its zod object and JSON Schema are built
+ * once per process, and each only when first needed: turning all ~95 into JSON Schema costs a
+ * fresh process ~50 ms, which a `run` never needs to pay.
  */
 const compiled = new Map<string, Compiled>();
 
@@ -44,19 +46,26 @@ function dropSafeIntegerBounds(node: unknown): void {
   for (const value of Object.values(record)) dropSafeIntegerBounds(value);
 }
 
-function compile<S extends z.ZodRawShape>(def: BuiltinDefinition<S>): { schema: z.ZodObject<S>; inputSchema: Record<string, unknown> } {
+function compile<S extends z.ZodRawShape>(def: BuiltinDefinition<S>): Compiled & { schema: z.ZodObject<S> } {
   let entry = compiled.get(def.name);
   if (!entry) {
-    const schema = z.object(def.args).strict();
-    // "input": what a caller writes (defaults make a parameter optional), not what run() receives.
-    const { $schema: _, ...inputSchema } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
-    dropSafeIntegerBounds(inputSchema);
-    addDefaults(def.args, inputSchema);
-    entry = { schema, inputSchema };
+    entry = { schema: z.object(def.args).strict() };
     compiled.set(def.name, entry);
   }
   // A name always comes with the same arguments (they are written in code), so the shape is S.
-  return entry as { schema: z.ZodObject<S>; inputSchema: Record<string, unknown> };
+  return entry as Compiled & { schema: z.ZodObject<S> };
+}
+
+function inputSchemaOf<S extends z.ZodRawShape>(def: BuiltinDefinition<S>): Record<string, unknown> {
+  const entry = compile(def);
+  if (!entry.inputSchema) {
+    // "input": what a caller writes (defaults make a parameter optional), not what run() receives.
+    const { $schema: _, ...inputSchema } = z.toJSONSchema(entry.schema, { io: "input" }) as Record<string, unknown>;
+    dropSafeIntegerBounds(inputSchema);
+    addDefaults(def.args, inputSchema);
+    entry.inputSchema = inputSchema;
+  }
+  return entry.inputSchema;
 }
 
 /** zod's issues in the words of `registry/recorded-args.ts` (same text as a JSON Schema check). */
@@ -81,16 +90,17 @@ export function zodArgIssues(tool: string, error: z.ZodError, args: Record<strin
 }
 
 export function defineBuiltin<S extends z.ZodRawShape>(def: BuiltinDefinition<S>): RegisteredTool {
-  const { schema, inputSchema } = compile(def);
   const rawMeta = def.meta ?? {};
   const check = (args: Record<string, unknown>) => {
-    const parsed = schema.safeParse(args);
-    return parsed.success ? { data: parsed.data } : { issues: zodArgIssues(def.name, parsed.error, args, inputSchema) };
+    const parsed = compile(def).schema.safeParse(args);
+    return parsed.success ? { data: parsed.data } : { issues: zodArgIssues(def.name, parsed.error, args, inputSchemaOf(def)) };
   };
   return {
     name: def.name,
     description: def.description,
-    inputSchema,
+    get inputSchema() {
+      return inputSchemaOf(def);
+    },
     rawMeta,
     meta: readToolMeta(rawMeta).meta,
     source: BUILTIN_SOURCE,

@@ -84,22 +84,24 @@ export function isNode(value: ScreenNode | ToolResult): value is ScreenNode {
  * waypoint; anything else leaves it as it is. Either way the step's output says so.
  */
 export function movesTheScreen(device: SimulatedDevice, tool: RegisteredTool): RegisteredTool {
-  return {
-    ...tool,
-    async invoke(call) {
-      const before = device.actions.length;
-      let result: ToolResult;
-      try {
-        result = await tool.invoke(call);
-      } catch (error) {
-        // A malformed recorded selector fails the step with the selector's own message.
-        if (error instanceof SelectorError) return exceptionThrown(`${tool.name}: ${error.message}`);
-        throw error;
-      }
-      const screen = device.screen;
-      if (!screen || !isSuccess(result) || result.unverified !== undefined || device.actions.length === before) return result;
-      const move = await screen.apply(tool.name, call.args);
-      return { ...result, message: `${result.message}; ${move.message}`, structuredContent: { ...result.structuredContent, screen: move } };
-    },
+  const invoke: RegisteredTool["invoke"] = async (call) => {
+    const before = device.actions.length;
+    let result: ToolResult;
+    try {
+      result = await tool.invoke(call);
+    } catch (error) {
+      // A malformed recorded selector fails the step with the selector's own message.
+      if (error instanceof SelectorError) return exceptionThrown(`${tool.name}: ${error.message}`);
+      throw error;
+    }
+    const screen = device.screen;
+    if (!screen || !isSuccess(result) || result.unverified !== undefined || device.actions.length === before) return result;
+    const move = await screen.apply(tool.name, call.args);
+    return { ...result, message: `${result.message}; ${move.message}`, structuredContent: { ...result.structuredContent, screen: move } };
   };
+  // The tool's own properties as they are (a built-in's inputSchema is a getter, built on first read).
+  return Object.defineProperties({} as RegisteredTool, {
+    ...Object.getOwnPropertyDescriptors(tool),
+    invoke: { enumerable: true, writable: true, configurable: true, value: invoke },
+  });
 }

@@ -2,8 +2,9 @@
 // input file the build read and a hash of their contents; the build is reused while that hash
 // still matches. Shared by the on-device bundles and the precompiled host servers.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { basename, dirname, extname, join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { basename, extname, join } from "node:path";
+import { writeAtomically } from "../core/cache-files.ts";
 
 export interface CacheEntry {
   /** Where the build's main output lives. */
@@ -68,10 +69,3 @@ export class BuildCache {
   }
 }
 
-/** Writes via a temporary file and a rename, so a concurrent reader never sees half a file. */
-export function writeAtomically(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, file);
-}

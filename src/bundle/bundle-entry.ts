@@ -5,7 +5,8 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { BundleError } from "../errors.ts";
-import { BuildCache, sha256, writeAtomically } from "./build-cache.ts";
+import { writeAtomically } from "../core/cache-files.ts";
+import { BuildCache, sha256 } from "./build-cache.ts";
 import { BUNDLER_VERSION, buildOrThrow, formatMessage, onDeviceBuildOptions, wrapAsScript } from "./build-options.ts";
 
 export interface BundleOptions {

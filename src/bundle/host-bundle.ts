@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BundleError } from "../errors.ts";
-import { BuildCache, writeAtomically } from "./build-cache.ts";
+import { writeAtomically } from "../core/cache-files.ts";
+import { BuildCache } from "./build-cache.ts";
 
 /** Bump when the build settings below change. */
 const HOST_BUNDLER_VERSION = 1;

@@ -9,7 +9,8 @@ import { createRequire } from "node:module";
 import { basename, dirname, extname, join, resolve } from "node:path";
 // Types only: the compiler API of the TypeScript that ts-json-schema-generator brings (tsconfig `paths`).
 import type * as TS from "typescript-api";
-import { sha256, writeAtomically } from "./build-cache.ts";
+import { writeAtomically } from "../core/cache-files.ts";
+import { sha256 } from "./build-cache.ts";
 
 export interface DerivedTool {
   description?: string;

@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { fileStamp, PACKAGE_ROOT } from "../core/file-stamp.ts";
+import { fileStamp, PACKAGE_ROOT } from "../core/cache-files.ts";
 
 /** The CLI module, precompiled or not. */
 export interface CliModule {

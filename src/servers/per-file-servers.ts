@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeAtomically } from "../bundle/build-cache.ts";
+import { writeAtomically } from "../core/cache-files.ts";
 import { deriveTools } from "../bundle/tool-schemas.ts";
 import { displayPath } from "../config/config-files.ts";
 import { resolvePerFileTools, type PerFileTool, type ToolRuntime } from "../config/per-file-tools.ts";

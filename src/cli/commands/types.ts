@@ -2,7 +2,7 @@
 // with every tool it registers, tear it down.
 
 import { join, resolve } from "node:path";
-import { writeAtomically } from "../../bundle/build-cache.ts";
+import { writeAtomically } from "../../core/cache-files.ts";
 import { displayPath } from "../../config/workspace.ts";
 import { UsageError } from "../../errors.ts";
 import type { Session } from "../../session/session.ts";

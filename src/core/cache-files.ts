@@ -1,10 +1,11 @@
-// A cheap fingerprint of files that change only when someone edits or installs them: the path,
-// size and mtime of each (no reads), for caches of what is built from the package's own sources
-// (the precompiled CLI, the QuickJS guest prelude). Node imports only: the CLI loads this first.
+// What the build caches share: writing a file so no reader sees half of it, and a cheap
+// fingerprint of files that change only when someone edits or installs them (the path, size and
+// mtime of each, no reads) for caches of what is built from the package's own sources (the
+// precompiled CLI, the QuickJS guest prelude). Node imports only: the CLI loads this first.
 
 import { createHash } from "node:crypto";
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 /** The package root: the folder holding src/ and runtime-quickjs/. */
 export const PACKAGE_ROOT = join(import.meta.dirname, "../..");
@@ -30,4 +31,12 @@ export function fileStamp(salt: string, folders: readonly string[], files: reado
   for (const folder of folders) walk(folder);
   for (const file of [...files, "package.json", "node_modules/.package-lock.json", "../.package-lock.json"]) add(join(PACKAGE_ROOT, file));
   return hash.digest("hex").slice(0, 16);
+}
+
+/** Writes via a temporary file and a rename, so a concurrent reader never sees half a file. */
+export function writeAtomically(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
 }
