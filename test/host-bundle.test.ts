@@ -1,9 +1,12 @@
 // Precompiled host servers (src/bundle/host-bundle.ts): a cache that follows every input, the
 // author's import.meta and stack positions kept, and the source as the fallback with a note.
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { pathToFileURL } from "node:url";
 import { hostBundle } from "../src/bundle/host-bundle.ts";
 import { BundleError } from "../src/errors.ts";
@@ -34,6 +37,24 @@ describe("hostBundle", () => {
     expect(JSON.parse(stdout)).toEqual({ dir: tools, url: pathToFileURL(script).href, beside: "read relative to the author's file" });
     expect(stderr).toContain("error: thrown from fails.ts");
     expect(stderr).toContain(`${join(tools, "fails.ts")}:5:`);
+  });
+
+  test("leaves the SDK's ajv out, and elicitation replies are still checked against the requested schema (the stand-in)", async () => {
+    const { file } = await hostBundle(join(REPO, "fixtures/host-bundle/tools/elicit.ts"), work);
+    const manifest = JSON.parse(readFileSync(`${dirname(file)}.json`, "utf8")) as { inputs: string[] };
+    expect(manifest.inputs.filter((input) => /node_modules\/ajv/.test(input))).toEqual([]);
+    expect(manifest.inputs).toContain(join(REPO, "src/bundle/stubs/ajv-provider.ts"));
+    for (const [content, expected] of [
+      [{ name: "Ada", age: 36 }, '{"name":"Ada","age":36}'],
+      [{ age: 1.5 }, "MCP error -32602: Elicitation response content does not match requested schema: data must have required property 'name', data/age must be integer"],
+    ] as const) {
+      const client = new Client({ name: "t", version: "1" }, { capabilities: { elicitation: { form: {} } } });
+      client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content }));
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [file] }));
+      const result = await client.callTool({ name: "ask", arguments: {} });
+      expect((result.content as { text: string }[])[0]!.text).toBe(expected);
+      await client.close();
+    }
   });
 
   test("a script Bun cannot bundle is a BundleError naming it (the launcher then runs the source)", async () => {
