@@ -1,6 +1,6 @@
 // The CLI: routes `bun trailblaze <command>` to a Command, turns errors into messages on stderr
 // with exit code 1 or 2, and reaps sessions on any exit path. main.ts starts it, precompiled when
-// it can (see precompiled-cli.ts).
+// it can (see precompiled-cli.ts); `bun src/cli/cli.ts …` runs it from the sources.
 
 import { exitCodeOf, TrailblazeError } from "../errors.ts";
 import type { CliIO, CommandEntry } from "./command.ts";
@@ -90,3 +90,5 @@ export async function main(argv: string[]): Promise<void> {
   });
   process.exitCode = code;
 }
+
+if (import.meta.main) await main(process.argv.slice(2));

@@ -58,7 +58,8 @@ function isCliProcess(): boolean {
   const entry = process.argv[1];
   if (entry === undefined) return false;
   try {
-    return realpathSync(entry) === realpathSync(fileURLToPath(new URL("./main.ts", import.meta.url)));
+    const started = realpathSync(entry);
+    return ["./main.ts", "./cli.ts"].some((file) => started === realpathSync(fileURLToPath(new URL(file, import.meta.url))));
   } catch {
     return false;
   }
