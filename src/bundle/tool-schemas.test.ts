@@ -24,12 +24,17 @@ export const shop_hello = trailblaze.tool<{ name: string }, string>(async (input
 
 const want = () => true;
 
+/** deriveTools for one file. */
+async function derive(file: string, names: string[], cache: string) {
+  return (await deriveTools([{ file, names, wantSchema: want }], cache)).get(file)!;
+}
+
 describe("deriveTools", () => {
   test("an object output type becomes an outputSchema; a string output gets none", async () => {
     const { dir, cache } = workspace();
     writeFileSync(join(dir, "types.ts"), "export interface PriceInput {\n  /** The item. */\n  sku: string;\n}\nexport interface Price { sku: string; cents: number }\n");
     writeFileSync(join(dir, "tool.ts"), TOOL);
-    const derived = await deriveTools(join(dir, "tool.ts"), ["shop_price", "shop_hello"], want, cache);
+    const derived = await derive(join(dir, "tool.ts"), ["shop_price", "shop_hello"], cache);
     expect(derived.get("shop_price")).toEqual({
       description: "Prices an item.",
       inputSchema: { type: "object", properties: { sku: { type: "string", description: "The item." } }, required: ["sku"] },
@@ -45,20 +50,38 @@ describe("deriveTools", () => {
     const { dir, cache } = workspace();
     writeFileSync(join(dir, "types.ts"), "export interface PriceInput { sku: string }\nexport interface Price { cents: number }\n");
     writeFileSync(join(dir, "tool.ts"), TOOL);
-    const first = await deriveTools(join(dir, "tool.ts"), ["shop_price"], want, cache);
+    const first = await derive(join(dir, "tool.ts"), ["shop_price"], cache);
     expect(first.get("shop_price")?.inputSchema).toEqual({ type: "object", properties: { sku: { type: "string" } }, required: ["sku"] });
 
-    const again = await deriveTools(join(dir, "tool.ts"), ["shop_price"], want, cache);
+    const again = await derive(join(dir, "tool.ts"), ["shop_price"], cache);
     expect(again).toEqual(first);
     expect(readdirSync(cache)).toHaveLength(1);
 
     writeFileSync(join(dir, "types.ts"), "export interface PriceInput { sku: string; quantity?: number }\nexport interface Price { cents: number }\n");
-    const changed = await deriveTools(join(dir, "tool.ts"), ["shop_price"], want, cache);
+    const changed = await derive(join(dir, "tool.ts"), ["shop_price"], cache);
     expect(changed.get("shop_price")?.inputSchema).toEqual({
       type: "object",
       properties: { sku: { type: "string" }, quantity: { type: "number" } },
       required: ["sku"],
     });
     expect(readdirSync(cache)).toHaveLength(2);
+  }, 60_000);
+
+  test("several files are derived together; each file's own types win where two files use the same type name", async () => {
+    const { dir, cache } = workspace();
+    const tool = (name: string, fields: string) =>
+      `import { trailblaze } from "@trailblaze/scripting";\nexport interface Input { ${fields} }\n/** ${name}. */\nexport const ${name} = trailblaze.tool<Input>(async () => "ok");\n`;
+    writeFileSync(join(dir, "a.ts"), tool("shop_a", "left: string;"));
+    writeFileSync(join(dir, "b.ts"), tool("shop_b", "right: number;"));
+    const derived = await deriveTools(
+      [
+        { file: join(dir, "a.ts"), names: ["shop_a"], wantSchema: want },
+        { file: join(dir, "b.ts"), names: ["shop_b"], wantSchema: want },
+      ],
+      cache,
+    );
+    expect(derived.get(join(dir, "a.ts"))?.get("shop_a")).toEqual({ description: "shop_a.", inputSchema: { type: "object", properties: { left: { type: "string" } }, required: ["left"] } });
+    expect(derived.get(join(dir, "b.ts"))?.get("shop_b")).toEqual({ description: "shop_b.", inputSchema: { type: "object", properties: { right: { type: "number" } }, required: ["right"] } });
+    expect(readdirSync(dir).filter((name) => name.startsWith(".trailblaze-schema-"))).toEqual([]);
   }, 60_000);
 });

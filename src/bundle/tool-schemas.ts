@@ -86,17 +86,44 @@ function declarations(ts: typeof TS, file: string, source: string): Map<string, 
 
 const EMPTY_INPUT = { type: "object", properties: {}, additionalProperties: false };
 
-/** JSON Schemas for `aliases` (alias → type text), generated from a copy of `file` beside it that declares them. */
-async function schemasOf(file: string, source: string, aliases: Map<string, string>): Promise<Map<string, Record<string, unknown> | Error>> {
+/** A tool file to derive from: its text and the types to describe, alias → type text. */
+interface Probe {
+  file: string;
+  source: string;
+  aliases: Map<string, string>;
+}
+
+/**
+ * JSON Schemas for every probe's aliases, from one TypeScript program over copies of the files
+ * beside them that declare the aliases: the compile (~2 s) is paid once, however many tool files
+ * need deriving. The copies live only while generating.
+ */
+async function schemasOf(probes: readonly Probe[]): Promise<Map<string, Record<string, unknown> | Error>> {
   const { createGenerator } = (await import(GENERATOR)) as typeof import("ts-json-schema-generator");
-  // The copy sits beside the original so its relative imports resolve; it lives only while generating.
-  const probe = join(dirname(file), `.trailblaze-schema-${process.pid}-${basename(file, extname(file))}.ts`);
-  const declared = [...aliases].map(([alias, type]) => `export type ${alias} = ${type};`).join("\n");
+  const ts = typescript();
   const out = new Map<string, Record<string, unknown> | Error>();
-  writeFileSync(probe, `${source}\n${declared}\n`);
+  const copies = probes.map((probe, i) => {
+    const copy = join(dirname(probe.file), `.trailblaze-schema-${process.pid}-${i}-${basename(probe.file, extname(probe.file))}.ts`);
+    const declared = [...probe.aliases].map(([alias, type]) => `export type ${alias} = ${type};`).join("\n");
+    writeFileSync(copy, `${probe.source}\n${declared}\n`);
+    return copy;
+  });
+  const aliases = probes.flatMap((probe) => [...probe.aliases.keys()]);
   try {
-    const generator = createGenerator({ path: probe, type: "*", skipTypeCheck: true, expose: "none", topRef: false, jsDoc: "extended", additionalProperties: true });
-    for (const alias of aliases.keys()) {
+    // The options ts-json-schema-generator compiles with when it is given no tsconfig.
+    const program = ts.createProgram(copies, {
+      noEmit: true,
+      emitDecoratorMetadata: true,
+      experimentalDecorators: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.CommonJS,
+      strictNullChecks: false,
+      skipLibCheck: true,
+      skipDefaultLibCheck: true,
+      esModuleInterop: true,
+    });
+    const generator = createGenerator({ tsProgram: program as never, type: "*", skipTypeCheck: true, expose: "none", topRef: false, jsDoc: "extended", additionalProperties: true });
+    for (const alias of aliases) {
       try {
         const { $schema: _schema, definitions, ...schema } = generator.createSchema(alias) as Record<string, unknown>;
         out.set(alias, definitions && Object.keys(definitions).length > 0 ? { ...schema, definitions } : schema);
@@ -105,9 +132,9 @@ async function schemasOf(file: string, source: string, aliases: Map<string, stri
       }
     }
   } catch (error) {
-    for (const alias of aliases.keys()) out.set(alias, error instanceof Error ? error : new Error(String(error)));
+    for (const alias of aliases) out.set(alias, error instanceof Error ? error : new Error(String(error)));
   } finally {
-    rmSync(probe, { force: true });
+    for (const copy of copies) rmSync(copy, { force: true });
   }
   return out;
 }
@@ -146,53 +173,76 @@ function sourcesOf(file: string): string[] {
 const INPUT = "__TrailblazeInput_";
 const OUTPUT = "__TrailblazeOutput_";
 
+/** One tool file to describe: the tools it exports, and which of them need an input schema derived. */
+export interface DeriveRequest {
+  file: string;
+  names: readonly string[];
+  /** False when a sidecar already gives the tool's input schema. */
+  wantSchema: (name: string) => boolean;
+}
+
 /**
- * Descriptions, input schemas and output schemas of the tools `names` exports from `file`. Input
- * schemas are derived only for tools whose spec sets none and when `wantSchema(name)` says one is
- * needed (no sidecar gave one); output schemas whenever the output type is given. A `.js` file has
- * no types, so its tools get no derived schema.
+ * Descriptions, input schemas and output schemas of the tools each request's file exports, by
+ * file. Input schemas are derived only for tools whose spec sets none and when `wantSchema(name)`
+ * says one is needed; output schemas whenever the output type is given. A `.js` file has no types,
+ * so its tools get no derived schema. Files whose sources are unchanged come from the cache; the
+ * rest are derived together, in one compile.
  */
-export async function deriveTools(file: string, names: readonly string[], wantSchema: (name: string) => boolean, cacheDir: string): Promise<Map<string, DerivedTool>> {
-  const typed = [".ts", ".mts", ".tsx"].includes(extname(file));
-  const key = sha256(`2\0${(typed ? sourcesOf(file) : [readFileSync(file, "utf8")]).join("\0")}\0${names.join(",")}\0${typed}\0${names.map(wantSchema).join(",")}`);
-  const cacheFile = join(cacheDir, `${basename(file, extname(file))}-${key.slice(0, 16)}.json`);
-  if (existsSync(cacheFile)) {
-    try {
-      return new Map(Object.entries(JSON.parse(readFileSync(cacheFile, "utf8")) as Record<string, DerivedTool>));
-    } catch {
-      // A damaged cache entry is derived again.
+export async function deriveTools(requests: readonly DeriveRequest[], cacheDir: string): Promise<Map<string, Map<string, DerivedTool>>> {
+  const results = new Map<string, Map<string, DerivedTool>>();
+  const pending: Array<{ probe: Probe; cacheFile: string; result: Map<string, DerivedTool> }> = [];
+  let ts: typeof TS | undefined;
+  for (const [index, { file, names, wantSchema }] of requests.entries()) {
+    const typed = [".ts", ".mts", ".tsx"].includes(extname(file));
+    const key = sha256(`2\0${(typed ? sourcesOf(file) : [readFileSync(file, "utf8")]).join("\0")}\0${names.join(",")}\0${typed}\0${names.map(wantSchema).join(",")}`);
+    const cacheFile = join(cacheDir, `${basename(file, extname(file))}-${key.slice(0, 16)}.json`);
+    const cached = readCached(cacheFile);
+    if (cached) {
+      results.set(file, cached);
+      continue;
     }
+    const source = readFileSync(file, "utf8");
+    ts ??= typescript();
+    const found = declarations(ts, file, source);
+    const result = new Map<string, DerivedTool>();
+    const aliases = new Map<string, string>();
+    for (const name of names) {
+      const declaration = found.get(name);
+      const description = declaration?.description;
+      result.set(name, description ? { description } : {});
+      if (!typed || !declaration) continue;
+      if (declaration.outputType !== undefined) aliases.set(`${OUTPUT}${index}_${name}`, declaration.outputType);
+      if (declaration.specSchema || !wantSchema(name)) continue;
+      if (declaration.inputType === undefined) result.set(name, { ...result.get(name), inputSchema: EMPTY_INPUT });
+      else aliases.set(`${INPUT}${index}_${name}`, declaration.inputType);
+    }
+    results.set(file, result);
+    pending.push({ probe: { file, source, aliases }, cacheFile, result });
   }
-  const source = readFileSync(file, "utf8");
-  const ts = typescript();
-  const found = declarations(ts, file, source);
-  const result = new Map<string, DerivedTool>();
-  const aliases = new Map<string, string>();
-  for (const name of names) {
-    const declaration = found.get(name);
-    const description = declaration?.description;
-    result.set(name, description ? { description } : {});
-    if (!typed || !declaration) continue;
-    if (declaration.outputType !== undefined) aliases.set(`${OUTPUT}${name}`, declaration.outputType);
-    if (declaration.specSchema || !wantSchema(name)) continue;
-    if (declaration.inputType === undefined) result.set(name, { ...result.get(name), inputSchema: EMPTY_INPUT });
-    else aliases.set(`${INPUT}${name}`, declaration.inputType);
-  }
-  if (aliases.size > 0) {
-    for (const [alias, schema] of await schemasOf(file, source, aliases)) {
-      if (alias.startsWith(OUTPUT)) {
+  const withTypes = pending.filter(({ probe }) => probe.aliases.size > 0);
+  const schemas = withTypes.length > 0 ? await schemasOf(withTypes.map(({ probe }) => probe)) : new Map<string, Record<string, unknown> | Error>();
+  for (const { probe, cacheFile, result } of pending) {
+    for (const alias of probe.aliases.keys()) {
+      const schema = schemas.get(alias)!;
+      const output = alias.startsWith(OUTPUT);
+      const name = alias.slice(alias.indexOf("_", (output ? OUTPUT : INPUT).length) + 1);
+      if (output) {
         // An output type that is not an object, or cannot be described, leaves the result untyped.
-        const name = alias.slice(OUTPUT.length);
         if (!(schema instanceof Error) && schema.type === "object") result.set(name, { ...result.get(name), outputSchema: schema });
         continue;
       }
-      const name = alias.slice(INPUT.length);
-      result.set(name, {
-        ...result.get(name),
-        ...(schema instanceof Error ? { problem: schema.message.split("\n")[0] } : { inputSchema: schema }),
-      });
+      result.set(name, { ...result.get(name), ...(schema instanceof Error ? { problem: schema.message.split("\n")[0] } : { inputSchema: schema }) });
     }
+    writeAtomically(cacheFile, JSON.stringify(Object.fromEntries(result)));
   }
-  writeAtomically(cacheFile, JSON.stringify(Object.fromEntries(result)));
-  return result;
+  return results;
+}
+
+function readCached(cacheFile: string): Map<string, DerivedTool> | undefined {
+  if (!existsSync(cacheFile)) return undefined;
+  try {
+    return new Map(Object.entries(JSON.parse(readFileSync(cacheFile, "utf8")) as Record<string, DerivedTool>));
+  } catch {
+    return undefined; // A damaged cache entry is derived again.
+  }
 }

@@ -31,11 +31,13 @@ async function described(tools: PerFileTool[], root: string): Promise<PerFileToo
   const byScript = new Map<string, PerFileTool[]>();
   // A composed tool's schema comes from its parameters: nothing to derive.
   for (const tool of tools.filter((t) => !t.composed)) byScript.set(tool.script, [...(byScript.get(tool.script) ?? []), tool]);
-  const derived = new Map<string, Awaited<ReturnType<typeof deriveTools>>>();
-  for (const [script, group] of byScript) {
-    const wanting = new Set(group.filter((tool) => !tool.inputSchema).map((tool) => tool.exportName));
-    derived.set(script, await deriveTools(script, group.map((tool) => tool.exportName), (name) => wanting.has(name), cacheDir));
-  }
+  const derived = await deriveTools(
+    [...byScript].map(([script, group]) => {
+      const wanting = new Set(group.filter((tool) => !tool.inputSchema).map((tool) => tool.exportName));
+      return { file: script, names: group.map((tool) => tool.exportName), wantSchema: (name: string) => wanting.has(name) };
+    }),
+    cacheDir,
+  );
   const problems = tools.flatMap((tool) => {
     const problem = derived.get(tool.script)?.get(tool.exportName)?.problem;
     if (!problem) return [];
