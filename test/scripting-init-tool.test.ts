@@ -40,6 +40,22 @@ function typecheck(ws: string, project: string): string {
   return tsc.stdout.toString() + tsc.stderr.toString();
 }
 
+/** Runs a scaffolded test file with bun test in the workspace, expecting `passes` passing tests. */
+function expectTestPasses(ws: string, file: string, passes: number): void {
+  const tested = Bun.spawnSync([process.execPath, "test", file], { cwd: ws, env: { ...process.env, PATH: TEST_PATH } });
+  expect(tested.stderr.toString()).toContain(` ${passes} pass\n 0 fail\n`);
+  expect(tested.exitCode).toBe(0);
+}
+
+/** `call <tool> --args {"text":"hi"} --json` with each agent: every one answers `result`. */
+async function expectCallInBothAgents(ws: string, tool: string, result: Record<string, unknown>): Promise<void> {
+  const logs = tempDir("init-tool-logs");
+  for (const agent of ["host", "on-device"]) {
+    const call = await cli(["call", tool, "--args", '{"text":"hi"}', "--agent", agent, "--json", "--logs", logs], { cwd: ws });
+    expect({ agent, code: call.code, json: JSON.parse(call.stdout) }).toEqual({ agent, code: 0, json: { tool, result } });
+  }
+}
+
 describe("init-tool scaffolds a per-file tool by default", () => {
   test("writes the tool and its test, lists it in the target's tools:, and the tool works: its test, a call in both agents, typed", async () => {
     const ws = workspace();
@@ -61,19 +77,9 @@ describe("init-tool scaffolds a per-file tool by default", () => {
     expect(read(ws, "tools/myapp/myapp_applyCoupon.ts")).toContain("export const myapp_applyCoupon = trailblaze.tool<ApplyCouponInput>(");
 
     expect(typecheck(ws, ".")).toBe("");
-    const tested = Bun.spawnSync([process.execPath, "test", "tools/myapp/myapp_applyCoupon.test.ts"], { cwd: ws, env: { ...process.env, PATH: TEST_PATH } });
-    expect(tested.stderr.toString()).toContain(" 2 pass\n 0 fail\n");
-    expect(tested.exitCode).toBe(0);
-
+    expectTestPasses(ws, "tools/myapp/myapp_applyCoupon.test.ts", 2);
+    await expectCallInBothAgents(ws, "myapp_applyCoupon", { status: "success", variant: "Success", message: "typed hi on android" });
     const logs = tempDir("init-tool-logs");
-    for (const agent of ["host", "on-device"]) {
-      const call = await cli(["call", "myapp_applyCoupon", "--args", '{"text":"hi"}', "--agent", agent, "--json", "--logs", logs], { cwd: ws });
-      expect({ agent, code: call.code, json: JSON.parse(call.stdout) }).toEqual({
-        agent,
-        code: 0,
-        json: { tool: "myapp_applyCoupon", result: { status: "success", variant: "Success", message: "typed hi on android" } },
-      });
-    }
     // The schema the LLM sees comes from the input type and its doc comment.
     const tools = JSON.parse((await cli(["tools", "--json", "--logs", logs], { cwd: ws })).stdout);
     expect(tools.tools.find((t: { name: string }) => t.name === "myapp_applyCoupon")).toMatchObject({
@@ -194,24 +200,15 @@ platforms:
     expect(server).toContain("await server.connect(new StdioServerTransport());");
 
     // What the user does next: typecheck, run the generated test, call the tool in both modes.
-    writeFileSync(join(ws, "tsconfig.json"), JSON.stringify({ extends: join(REPO, "tsconfig.json"), include: ["tools"], compilerOptions: { types: ["bun"] } }));
-    const tsc = Bun.spawnSync([join(REPO, "node_modules/.bin/tsc"), "--noEmit", "-p", ws, "--pretty", "false"], { cwd: ws });
-    expect(tsc.stdout.toString() + tsc.stderr.toString()).toBe("");
-    const tested = Bun.spawnSync([process.execPath, "test", "tools/myapp/applyCoupon.test.ts"], { cwd: ws, env: { ...process.env, PATH: TEST_PATH } });
-    expect(tested.stderr.toString()).toContain(" 3 pass\n 0 fail\n");
-    expect(tested.exitCode).toBe(0);
+    expect(typecheck(ws, ".")).toBe("");
+    expectTestPasses(ws, "tools/myapp/applyCoupon.test.ts", 3);
+    await expectCallInBothAgents(ws, "myapp_applyCoupon", {
+      status: "success",
+      variant: "Success",
+      message: "myapp_applyCoupon: hi (ANDROID)",
+      structuredContent: { text: "hi", platform: "ANDROID" },
+    });
     const logs = tempDir("init-tool-logs");
-    for (const agent of ["host", "on-device"]) {
-      const call = await cli(["call", "myapp_applyCoupon", "--args", '{"text":"hi"}', "--agent", agent, "--json", "--logs", logs], { cwd: ws });
-      expect({ agent, code: call.code, json: JSON.parse(call.stdout) }).toEqual({
-        agent,
-        code: 0,
-        json: {
-          tool: "myapp_applyCoupon",
-          result: { status: "success", variant: "Success", message: "myapp_applyCoupon: hi (ANDROID)", structuredContent: { text: "hi", platform: "ANDROID" } },
-        },
-      });
-    }
     const tools = JSON.parse((await cli(["tools", "--json", "--logs", logs], { cwd: ws })).stdout);
     expect(tools.toolsets.find((t: { id: string }) => t.id === "myapp_applyCoupon")).toMatchObject({ active: true, tools: ["myapp_applyCoupon"] });
   });
