@@ -1,14 +1,20 @@
 // deriveTools on real files with the real compiler: output schemas from `trailblaze.tool<I, O>`,
 // and a cache that follows the local files a tool imports, not only the tool file itself.
 
-import { describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deriveTools } from "./tool-schemas.ts";
 
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 function workspace(): { dir: string; cache: string } {
   const dir = mkdtempSync(join(tmpdir(), "tool-schemas-"));
+  made.push(dir);
   return { dir, cache: join(dir, ".cache") };
 }
 

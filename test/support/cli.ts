@@ -1,7 +1,7 @@
 // Runs the CLI in-process (fast) or as a real `bun src/cli/main.ts` subprocess,
 // capturing stdout, stderr and the exit code.
 
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { runCli } from "../../src/cli/cli.ts";
@@ -17,8 +17,18 @@ export interface CliRun {
   stderr: string;
 }
 
+const temporaries: string[] = [];
+
+/** Removes every folder tempDir made; test/support/preload.ts runs it after the last test. */
+export function removeTempDirs(): void {
+  for (const dir of temporaries.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** A fresh temporary folder, removed after the test run (so repeated runs do not pile up in the temp folder). */
 export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `${prefix}-`));
+  const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  temporaries.push(dir);
+  return dir;
 }
 
 export async function cli(argv: string[], options: { cwd: string; env?: Record<string, string | undefined> }): Promise<CliRun> {

@@ -1,0 +1,5 @@
+// Loaded before every test file (bunfig.toml): hooks for the whole run.
+import { afterAll } from "bun:test";
+import { removeTempDirs } from "./cli.ts";
+
+afterAll(removeTempDirs);
