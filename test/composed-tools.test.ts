@@ -61,3 +61,14 @@ test("a JVM tool (class:) listed in a target is a located error naming its file 
       "(export const notes_openNative = trailblaze.tool(…)) or compose it from other tools with a tools: list",
   );
 });
+
+test("a .tool.yaml with neither tools: nor class: is a located error", async () => {
+  const ws = join(tempDir("composed-empty"), "ws");
+  cpSync(FIXTURE, ws, { recursive: true });
+  writeFileSync(join(ws, "trails/config/trailmaps/notes/tools/notes_empty.tool.yaml"), "id: notes_empty\ndescription: nothing yet\n");
+  const run = await cli(["tools", "--logs", logs], { cwd: ws });
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain(
+    "trails/config/trailmaps/notes/tools/notes_empty.tool.yaml:1:5 id: tool notes_empty has neither tools: (the calls a composed tool makes) nor class:; add a tools: list",
+  );
+});

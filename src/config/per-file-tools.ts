@@ -187,8 +187,10 @@ function readToolYaml(path: string, shown: string, problems: ConfigProblem[]): D
   if (!raw) return [];
   const where = locate(yaml, ["id"]);
   const at = `${where.file}:${where.line}:${where.col}`;
-  if (raw.class !== undefined || !raw.tools) {
-    return [{ name: raw.id, script: path, runtime: "inProcess", meta: {}, at, jvmClass: raw.class ?? "(no class: and no tools:)" }];
+  if (raw.class !== undefined) return [{ name: raw.id, script: path, runtime: "inProcess", meta: {}, at, jvmClass: raw.class }];
+  if (!raw.tools) {
+    problems.push({ ...where, path: "id", message: `tool ${raw.id} has neither tools: (the calls a composed tool makes) nor class:; add a tools: list` });
+    return [];
   }
   const parameters = raw.parameters ?? [];
   const inputSchema = sidecarJsonSchema(
