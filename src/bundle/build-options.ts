@@ -4,11 +4,12 @@ import { dirname, join, relative, resolve } from "node:path";
 import type { BuildFailure, BuildOptions, BuildResult, Message, SameShape } from "esbuild";
 import { BundleError } from "../errors.ts";
 import { nodeBuiltinsPlugin } from "./node-builtins-plugin.ts";
+import { pureSchemasPlugin } from "./pure-schemas-plugin.ts";
 import { sdkSwapsPlugin, type SdkSwapsOptions } from "./sdk-swaps-plugin.ts";
 import { zodLeanPlugin } from "./zod-lean-plugin.ts";
 
 /** Bumped whenever the bundle layout or plugins change, so cached bundles are rebuilt. */
-export const BUNDLER_VERSION = "trailblaze-bundle-1";
+export const BUNDLER_VERSION = "trailblaze-bundle-2";
 
 /** Name of the virtual entry that imports the author's file. */
 export const ENTRY_SHIM = "trailblaze-entry.js";
@@ -53,7 +54,7 @@ export function onDeviceBuildOptions(opts: OnDeviceBuildOptions): BuildOptions &
     charset: "utf8",
     legalComments: "none",
     logLevel: "silent",
-    plugins: [nodeBuiltinsPlugin(), sdkSwapsPlugin(opts.swaps), zodLeanPlugin()],
+    plugins: [nodeBuiltinsPlugin(), sdkSwapsPlugin(opts.swaps), zodLeanPlugin(), pureSchemasPlugin()],
   };
 }
 

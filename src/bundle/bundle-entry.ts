@@ -33,7 +33,7 @@ export interface BundleResult {
   warnings: string[];
 }
 
-const BUNDLER_SOURCES = ["build-options.ts", "node-builtins-plugin.ts", "sdk-swaps-plugin.ts", "zod-lean-plugin.ts"];
+const BUNDLER_SOURCES = ["build-options.ts", "node-builtins-plugin.ts", "sdk-swaps-plugin.ts", "zod-lean-plugin.ts", "pure-schemas-plugin.ts"];
 let bundlerHash: string | undefined;
 
 /** esbuild's version, from its package.json (importing esbuild itself costs ~20 ms a process). */

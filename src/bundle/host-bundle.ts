@@ -3,16 +3,18 @@
 // cached by the content of every input. A server starts from it ~25 % faster than from source:
 // Bun skips resolving and transpiling the SDK and zod module by module (BENCHMARKS.md, P1). As in
 // the on-device bundles, the SDK's ajv provider is replaced by a small validator of elicitation
-// replies: evaluating ajv was another ~13 % of a server's start.
+// replies (evaluating ajv was another ~13 % of a server's start), and the SDK's protocol schemas
+// the server never uses are left out (pure-schemas-plugin.ts).
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { BundleError } from "../errors.ts";
 import { writeAtomically } from "../core/cache-files.ts";
 import { BuildCache } from "./build-cache.ts";
+import { pureSchemasBunPlugin } from "./pure-schemas-plugin.ts";
 
 /** Bump when the build settings below change. */
-const HOST_BUNDLER_VERSION = 2;
+const HOST_BUNDLER_VERSION = 3;
 
 const AJV_STAND_IN = fileURLToPath(new URL("./stubs/ajv-provider.ts", import.meta.url));
 const SDK_DIST = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](?:esm|cjs)[\\/]/;
@@ -71,7 +73,7 @@ async function buildHostBundle(script: string, cwd: string): Promise<HostBundle>
       sourcemap: "linked",
       outdir: staging,
       metafile: true,
-      plugins: [ajvStandIn],
+      plugins: [ajvStandIn, pureSchemasBunPlugin],
       define: {
         "import.meta.url": JSON.stringify(pathToFileURL(script).href),
         "import.meta.path": JSON.stringify(script),
