@@ -72,3 +72,19 @@ test("a .tool.yaml with neither tools: nor class: is a located error", async () 
     "trails/config/trailmaps/notes/tools/notes_empty.tool.yaml:1:5 id: tool notes_empty has neither tools: (the calls a composed tool makes) nor class:; add a tools: list",
   );
 });
+
+test("a failing call fails the composed tool, naming which call, with either agent", async () => {
+  const ws = join(tempDir("composed-failing"), "ws");
+  cpSync(FIXTURE, ws, { recursive: true });
+  writeFileSync(
+    join(ws, "trails/config/trailmaps/notes/tools/notes_checkNote.tool.yaml"),
+    "id: notes_checkNote\nparameters:\n  - name: text\n    type: string\ntools:\n  - rememberValue: { key: checked, value: '{{params.text}}' }\n  - assertEquals: { actual: '{{params.text}}', expected: saved }\n",
+  );
+  const trailmap = join(ws, TRAILMAP);
+  writeFileSync(trailmap, readFileSync(trailmap, "utf8").replace("    - notes_saveNote ", "    - notes_checkNote\n    - notes_saveNote "));
+  for (const agent of ["host", "on-device"]) {
+    const run = await cli(["call", "notes_checkNote", "--args", '{"text":"lost"}', "--agent", agent, "--logs", logs], { cwd: ws });
+    expect({ agent, code: run.code }).toEqual({ agent, code: 1 });
+    expect(run.stdout).toContain("notes_checkNote: call 2 of 2 (assertEquals) failed: ctx.tools.assertEquals: tool failed: ");
+  }
+});

@@ -53,7 +53,9 @@ describe("composedTool", () => {
 
     client.reset();
     client.stub("inputText", { textContent: "", errorMessage: "no focused field" });
-    await expect(composedTool(definition)({ text: "milk" }, undefined, client)).rejects.toThrow("ctx.tools.inputText: tool failed: no focused field");
+    await expect(composedTool(definition)({ text: "milk" }, undefined, client)).rejects.toThrow(
+      "notes_saveNote: call 2 of 4 (inputText) failed: ctx.tools.inputText: tool failed: no focused field",
+    );
     expect(client.calls.map((call) => call.tool)).toEqual(["eraseText", "inputText"]);
   });
 });

@@ -80,15 +80,19 @@ export function expandComposedTool(definition: ComposedDefinition, args: Record<
   });
 }
 
-/** The handler serving `definition`: each call in order through the session; the first failure fails the tool. */
+/** The handler serving `definition`: each call in order through the session; the first failure fails the tool, naming the call. */
 export function composedTool(definition: ComposedDefinition) {
   return async (args: Record<string, unknown>, _ctx: unknown, client: TrailblazeClient): Promise<string> => {
     const tools = client.tools as Record<string, (args: Record<string, unknown>) => Promise<unknown>>;
-    const called: string[] = [];
-    for (const [name, callArgs] of expandComposedTool(definition, args)) {
-      await tools[name]!(callArgs);
-      called.push(name);
+    const calls = expandComposedTool(definition, args);
+    for (const [index, [name, callArgs]] of calls.entries()) {
+      try {
+        await tools[name]!(callArgs);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new Error(`${definition.id}: call ${index + 1} of ${calls.length} (${name}) failed: ${message}`, { cause: error });
+      }
     }
-    return `ran ${called.join(", ") || "nothing"}`;
+    return `ran ${calls.map(([name]) => name).join(", ") || "nothing"}`;
   };
 }
