@@ -1,7 +1,7 @@
 // Precompiled host servers (src/bundle/host-bundle.ts): a cache that follows every input, the
 // author's import.meta and stack positions kept, and the source as the fallback with a note.
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -31,6 +31,7 @@ describe("hostBundle", () => {
   test("the bundle keeps the author's import.meta and maps stack positions to the author's files", async () => {
     const script = join(tools, "where-am-i.ts");
     const { file } = await hostBundle(script, work);
+    expect(readFileSync(file, "utf8")).toStartWith("// @bun @bytecode @bun-cjs\n");
     const child = Bun.spawn([process.execPath, file], { cwd: tools, stdout: "pipe", stderr: "pipe" });
     const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
     expect(code).toBe(1);
@@ -55,6 +56,45 @@ describe("hostBundle", () => {
       expect((result.content as { text: string }[])[0]!.text).toBe(expected);
       await client.close();
     }
+  });
+
+  test("the SDK's stdio transport reads Bun's own stdin and writes its stdout: a 1 MB request and a 6 MB reply cross intact", async () => {
+    const { file } = await hostBundle(join(REPO, "fixtures/host-bundle/tools/echo-big.ts"), work);
+    const manifest = JSON.parse(readFileSync(`${dirname(file)}.json`, "utf8")) as { inputs: string[] };
+    expect(manifest.inputs).toContain(join(REPO, "src/bundle/stubs/bun-stdio.ts"));
+    for (const OWN_STREAMS of ["0", "1"]) {
+      const client = new Client({ name: "t", version: "1" });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [file], env: { ...process.env, OWN_STREAMS } as Record<string, string> }));
+      const text = "0123456789abcdef".repeat(65_536);
+      const results = await Promise.all([6, 1].map((times) => client.callTool({ name: "echo", arguments: { text, times } })));
+      expect(results.map((result) => (result.content as { text: string }[])[0]!.text.length)).toEqual([6 * text.length, text.length]);
+      expect((results[0]!.content as { text: string }[])[0]!.text).toBe(text.repeat(6));
+      await client.close();
+    }
+  });
+
+  test("a precompiled server exits by itself once its stdin closes, as from source", async () => {
+    const { file } = await hostBundle(join(REPO, "fixtures/host-bundle/tools/echo-big.ts"), work);
+    const child = Bun.spawn([process.execPath, file], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    const reader = child.stdout.getReader();
+    const { value } = await reader.read();
+    expect(JSON.parse(new TextDecoder().decode(value)).result.serverInfo.name).toBe("echo-big");
+    await child.stdin.end();
+    expect(await child.exited).toBe(0);
+    expect(child.signalCode).toBeNull();
+  });
+
+  test("runs from Bun bytecode when its top level awaits; stays an ES module when it exports or reads import.meta", async () => {
+    const server = await hostBundle(join(REPO, "fixtures/host-bundle/tools/echo-big.ts"), work);
+    expect(readFileSync(server.file, "utf8")).toStartWith("// @bun @bytecode @bun-cjs\n");
+    expect(existsSync(`${server.file}.jsc`)).toBe(true);
+    const { file } = await hostBundle(join(tools, "exports.ts"), work);
+    expect(readFileSync(file, "utf8")).toStartWith("// @bun\n");
+    expect(existsSync(`${file}.jsc`)).toBe(false);
+    const run = Bun.spawnSync([process.execPath, file]);
+    expect(JSON.parse(run.stdout.toString())).toEqual({ answer: 42, main: true });
   });
 
   test("a script Bun cannot bundle is a BundleError naming it (the launcher then runs the source)", async () => {

@@ -11,19 +11,58 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { BundleError } from "../errors.ts";
 import { writeAtomically } from "../core/cache-files.ts";
 import { BuildCache } from "./build-cache.ts";
+import { bytecodeBundle } from "./bytecode.ts";
 import { pureSchemasBunPlugin } from "./pure-schemas-plugin.ts";
 
 /** Bump when the build settings below change. */
-const HOST_BUNDLER_VERSION = 3;
+const HOST_BUNDLER_VERSION = 5;
 
 const AJV_STAND_IN = fileURLToPath(new URL("./stubs/ajv-provider.ts", import.meta.url));
+const BUN_STDIO = fileURLToPath(new URL("./stubs/bun-stdio.ts", import.meta.url));
 const SDK_DIST = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](?:esm|cjs)[\\/]/;
+const SDK_STDIO_SERVER = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]stdio\.js$/;
+const BUN_STDIO_NAMESPACE = "trailblaze-bun-stdio";
 
 /** The SDK's own import of its ajv provider gets the stand-in; an author importing it keeps ajv. */
 const ajvStandIn: Bun.BunPlugin = {
   name: "trailblaze-ajv-stand-in",
   setup(build) {
     build.onResolve({ filter: /ajv-provider(\.js)?$/ }, (args) => (SDK_DIST.test(args.importer) ? { path: AJV_STAND_IN } : undefined));
+  },
+};
+
+/**
+ * The SDK's StdioServerTransport, unchanged, except that a transport built without streams gets
+ * Bun's own stdin and stdout (stubs/bun-stdio.ts) instead of process.stdin and process.stdout.
+ * A server that passes its own streams, or touches process.stdin or process.stdout itself, gets
+ * exactly what it asked for.
+ */
+const bunStdio: Bun.BunPlugin = {
+  name: "trailblaze-bun-stdio",
+  setup(build) {
+    build.onResolve({ filter: /stdio(\.js)?$/ }, (args) => {
+      // The wrapper's own import of the SDK's class is the real module.
+      if (!args.importer || args.importer.startsWith(`${BUN_STDIO_NAMESPACE}:`)) return undefined;
+      let real: string;
+      try {
+        real = Bun.resolveSync(args.path, dirname(args.importer));
+      } catch {
+        return undefined;
+      }
+      return SDK_STDIO_SERVER.test(real) ? { path: `${BUN_STDIO_NAMESPACE}:${real}`, namespace: BUN_STDIO_NAMESPACE } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: BUN_STDIO_NAMESPACE }, (args) => ({
+      loader: "js",
+      contents: [
+        `import { StdioServerTransport as SdkStdioServerTransport } from ${JSON.stringify(args.path.slice(BUN_STDIO_NAMESPACE.length + 1))};`,
+        `import { BunStdin, BunStdout } from ${JSON.stringify(BUN_STDIO)};`,
+        "export class StdioServerTransport extends SdkStdioServerTransport {",
+        "  constructor(stdin, stdout, options) {",
+        "    super(stdin ?? new BunStdin(), stdout ?? new BunStdout(), options);",
+        "  }",
+        "}",
+      ].join("\n"),
+    }));
   },
 };
 
@@ -73,7 +112,7 @@ async function buildHostBundle(script: string, cwd: string): Promise<HostBundle>
       sourcemap: "linked",
       outdir: staging,
       metafile: true,
-      plugins: [ajvStandIn, pureSchemasBunPlugin],
+      plugins: [ajvStandIn, bunStdio, pureSchemasBunPlugin],
       define: {
         "import.meta.url": JSON.stringify(pathToFileURL(script).href),
         "import.meta.path": JSON.stringify(script),
@@ -88,11 +127,14 @@ async function buildHostBundle(script: string, cwd: string): Promise<HostBundle>
       const why = result.logs.map((log) => String(log)).join("; ") || "Bun.build produced no output";
       throw new BundleError(`Cannot precompile ${relative(cwd, script) || script} for the host: ${why}`);
     }
-    mkdirSync(outdir, { recursive: true });
-    // The source map first, so the script never points at a missing map.
-    const moved = [...result.outputs].sort((a, b) => Number(a.path.endsWith(".js")) - Number(b.path.endsWith(".js")));
-    for (const artifact of moved) renameSync(artifact.path, join(outdir, relative(staging, artifact.path)));
-    const file = join(outdir, relative(staging, output.path));
+    let file = await bytecodeBundle(output.path, outdir);
+    if (!file) {
+      mkdirSync(outdir, { recursive: true });
+      // The source map first, so the script never points at a missing map.
+      const moved = [...result.outputs].sort((a, b) => Number(a.path.endsWith(".js")) - Number(b.path.endsWith(".js")));
+      for (const artifact of moved) renameSync(artifact.path, join(outdir, relative(staging, artifact.path)));
+      file = join(outdir, relative(staging, output.path));
+    }
     const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(input)).filter((input) => existsSync(input));
     cache.store({ file, warnings: [] }, inputs.sort());
     return { file, cached: false };

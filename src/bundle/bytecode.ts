@@ -1,0 +1,89 @@
+// The bytecode form of a precompiled host server. Bun starts a script from bytecode it compiled
+// beforehand (`Bun.build({ bytecode: true })`) without parsing it: ~30 ms less CPU per server
+// start for the bench server (BENCHMARKS.md, P2). Bun compiles only CommonJS that way, and an MCP
+// server's top level awaits (`await server.connect(...)`), so the ES module Bun bundled is turned
+// into one CommonJS script first:
+//  - its first line, Bun's `// @bun` marker, becomes the module's static imports (of Node builtins:
+//    everything else is bundled) and the opening of an async function;
+//  - each import statement elsewhere is blanked out with spaces, so every other line and column
+//    stays where the ES module's source map says it is;
+//  - the function is called at the end, so the top level runs as before, awaits included.
+// Bun then compiles that script to bytecode, and the new source map is traced through the old one,
+// so stack traces still name the author's file:line:col. Anything this cannot express faithfully
+// (exports, `import.meta`, another first line) keeps the ES module, as does a failed build.
+import remapping, { type EncodedSourceMap } from "@jridgewell/remapping";
+import { init, parse } from "es-module-lexer";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
+
+const BUN_MARKER = "// @bun";
+const TRAILING_COMMENTS = /(?:\n\/\/# (?:debugId|sourceMappingURL)=[^\n]*)+\n?$/;
+
+/**
+ * Compiles `esmFile` (Bun's ESM output, with its linked `.map`) to bytecode: writes `<name>.js`,
+ * `<name>.js.jsc` and `<name>.js.map` into `outdir` and returns the `.js`, or returns undefined
+ * (and writes nothing) when the module cannot be expressed as such a script or Bun fails.
+ */
+export async function bytecodeBundle(esmFile: string, outdir: string): Promise<string | undefined> {
+  const script = await asScript(readFileSync(esmFile, "utf8"));
+  if (script === undefined) return undefined;
+  // Beside the ES module, in its builder's own staging folder.
+  const work = join(dirname(esmFile), "bytecode");
+  mkdirSync(work, { recursive: true });
+  try {
+    const input = join(work, basename(esmFile));
+    writeFileSync(input, script);
+    // Built under the final file name, so the script's own sourceMappingURL comment (part of what
+    // the bytecode was compiled from) names the final map.
+    const built = join(work, "out");
+    const result = await Bun.build({ entrypoints: [input], target: "bun", format: "cjs", bytecode: true, sourcemap: "linked", outdir: built, throw: false }).catch(() => undefined);
+    const js = result?.success ? result.outputs.find((output) => output.path.endsWith(".js")) : undefined;
+    const jsc = result?.outputs.find((output) => output.path.endsWith(".jsc"));
+    const map = result?.outputs.find((output) => output.path.endsWith(".map"));
+    if (!js || !jsc || !map) return undefined;
+
+    const file = join(outdir, basename(esmFile));
+    const authorMap = JSON.parse(readFileSync(`${esmFile}.map`, "utf8")) as EncodedSourceMap;
+    const traced = remapping(readFileSync(map.path, "utf8"), (source) => (resolve(built, source) === input ? withAbsoluteSources(authorMap, dirname(esmFile)) : null));
+    traced.sources = traced.sources.map((source) => (source === null ? source : relative(outdir, resolve(outdir, source))));
+    traced.file = basename(file);
+    mkdirSync(outdir, { recursive: true });
+    // The map first, so the script never points at a missing map; the bytecode before the script
+    // that names it.
+    writeFileSync(`${file}.map`, JSON.stringify(traced));
+    renameSync(jsc.path, `${file}.jsc`);
+    renameSync(js.path, file);
+    return file;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The module as one script (see the top of this file), or undefined when that would change what it does. */
+async function asScript(esm: string): Promise<string | undefined> {
+  const firstLine = esm.indexOf("\n");
+  if (firstLine < 0 || esm.slice(0, firstLine) !== BUN_MARKER) return undefined;
+  await init();
+  let imports, exports;
+  try {
+    [imports, exports] = parse(esm);
+  } catch {
+    return undefined;
+  }
+  if (exports.length > 0) return undefined;
+  const chars = esm.split("");
+  const header: string[] = [];
+  for (const entry of imports) {
+    if (entry.type === "dynamic") continue;
+    if (entry.type !== "static" || entry.importStart < firstLine) return undefined;
+    header.push(`${esm.slice(entry.importStart, entry.importEnd)};`);
+    for (let i = entry.importStart; i < entry.importEnd; i++) if (chars[i] !== "\n") chars[i] = " ";
+  }
+  const body = chars.join("").slice(firstLine).replace(TRAILING_COMMENTS, "\n");
+  return `${header.join("")}(async()=>{${body}})();\n`;
+}
+
+function withAbsoluteSources(map: EncodedSourceMap, dir: string): EncodedSourceMap {
+  const root = resolve(dir, map.sourceRoot ?? "");
+  return { ...map, sourceRoot: undefined, sources: map.sources.map((source) => (source === null ? null : resolve(root, source))) };
+}
