@@ -17,6 +17,15 @@ export function cpuMs(pid: number): number {
   return stat ? ticksToMs(stat.utime + stat.stime) : 0;
 }
 
+/** CPU time a live process has spent running so far, in ms, from /proc/<pid>/schedstat (ns resolution); 0 once it is gone. */
+export function runMs(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+  } catch {
+    return 0;
+  }
+}
+
 /**
  * CPU used on the whole machine (user, nice, system, irq, softirq; not idle, iowait or steal), by
  * this process's tree (itself, its live descendants, and everything they reaped), and taken by the
