@@ -19,12 +19,15 @@ export interface CliModule {
 }
 
 /** Bump when the build settings below change. */
-const CLI_BUNDLER_VERSION = 1;
+const CLI_BUNDLER_VERSION = 2;
 const SOURCE_FOLDERS = ["src", "runtime-quickjs"];
 /** `$TRAILBLAZE_CLI_CACHE`, else `.cache/trailblaze-cli` in the package. */
 const CACHE = process.env.TRAILBLAZE_CLI_CACHE || join(PACKAGE_ROOT, ".cache", "trailblaze-cli");
 /** Left to node_modules: native binaries, WebAssembly and compilers, loaded only when a command needs them. */
 const EXTERNAL = ["esbuild", "quickjs-emscripten", "quickjs-emscripten-core", "@jitl/*", "ts-json-schema-generator", "typescript", "tsx"];
+/** Stands in for the SDK's ajv provider in the bundle: ajv loads on first use (lazy-json-schema-validator.ts). */
+const LAZY_AJV_PROVIDER = join(PACKAGE_ROOT, "src/servers/lazy-ajv-provider.ts");
+const SDK_ESM = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]/;
 /** How long a build another process started may take before this one takes over. */
 const BUILD_LOCK_MS = 120_000;
 /** A bundle of earlier sources older than this is removed by the next build. */
@@ -67,6 +70,16 @@ function sourceImportMeta(): Bun.BunPlugin {
   };
 }
 
+/** The SDK's Client and Server import their ajv provider; in the bundle they get the lazy one. */
+function lazyAjv(): Bun.BunPlugin {
+  return {
+    name: "trailblaze-lazy-ajv",
+    setup(build) {
+      build.onResolve({ filter: /ajv-provider(\.js)?$/ }, (args) => (SDK_ESM.test(args.importer) ? { path: LAZY_AJV_PROVIDER } : undefined));
+    },
+  };
+}
+
 /**
  * Builds the bundle into `dir` (one process at a time; a lock another process holds is left to
  * it), and removes bundles of earlier sources. Never fails the command: a build that does not
@@ -96,7 +109,7 @@ async function precompile(dir: string): Promise<void> {
       outdir: staging,
       naming: { entry: "[name].js", chunk: "[name]-[hash].js" },
       external: EXTERNAL,
-      plugins: [sourceImportMeta()],
+      plugins: [sourceImportMeta(), lazyAjv()],
       throw: false,
     });
     if (!result.success || !existsSync(join(staging, "cli.js"))) return;

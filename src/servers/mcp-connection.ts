@@ -21,6 +21,7 @@ import { mapCallError, mapCallToolResult } from "../core/result-mapping.ts";
 import { exceptionThrown, fatalError, resultToJson, type ToolResult } from "../core/tool-result.ts";
 import { z } from "zod";
 import { CallAbort, CallDeadline, DEFAULT_TOTAL_TIMEOUT_FACTOR } from "./call-deadline.ts";
+import { LazyJsonSchemaValidator } from "./lazy-json-schema-validator.ts";
 
 export const CLIENT_INFO = { name: "trailblaze", version: "0.1.0" } as const;
 
@@ -131,7 +132,7 @@ export class McpConnection implements AsyncDisposable {
 
   /** Connects and lists every tool. On any failure the transport is closed before the error is thrown. */
   static async open(options: McpConnectionOptions): Promise<{ connection: McpConnection; tools: Tool[] }> {
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: new LazyJsonSchemaValidator() });
     const connection = new McpConnection(options, client);
     client.onclose = () => connection.#handleClose();
     // Protocol.connect keeps this handler and calls it first, synchronously, for every message.
