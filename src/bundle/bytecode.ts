@@ -22,7 +22,8 @@ const TRAILING_COMMENTS = /(?:\n\/\/# (?:debugId|sourceMappingURL)=[^\n]*)+\n?$/
 /**
  * Compiles `esmFile` (Bun's ESM output, with its linked `.map`) to bytecode: writes `<name>.js`,
  * `<name>.js.jsc` and `<name>.js.map` into `outdir` and returns the `.js`, or returns undefined
- * (and writes nothing) when the module cannot be expressed as such a script or Bun fails.
+ * when the module cannot be expressed as such a script or any step fails (the caller then moves
+ * the ES module into `outdir`, over anything written here).
  */
 export async function bytecodeBundle(esmFile: string, outdir: string): Promise<string | undefined> {
   const script = await asScript(readFileSync(esmFile, "utf8"));
@@ -54,6 +55,9 @@ export async function bytecodeBundle(esmFile: string, outdir: string): Promise<s
     renameSync(jsc.path, `${file}.jsc`);
     renameSync(js.path, file);
     return file;
+  } catch {
+    // A faster start is all this adds: whatever goes wrong, the ES module still runs.
+    return undefined;
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
