@@ -1,5 +1,6 @@
 // Precompiled host servers (src/bundle/host-bundle.ts): a cache that follows every input, the
-// author's import.meta and stack positions kept, and the source as the fallback with a note.
+// author's import.meta and stack positions kept, Bun bytecode where the script allows it, the SDK's
+// stdio transport on Bun's own streams, and the source as the fallback with a note.
 import { afterAll, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
