@@ -37,11 +37,10 @@ export async function bytecodeBundle(esmFile: string, outdir: string): Promise<s
     // Built under the final file name, so the script's own sourceMappingURL comment (part of what
     // the bytecode was compiled from) names the final map.
     const built = join(work, "out");
-    const result = await Bun.build({ entrypoints: [input], target: "bun", format: "cjs", bytecode: true, sourcemap: "linked", outdir: built, throw: false }).catch(() => undefined);
-    const js = result?.success ? result.outputs.find((output) => output.path.endsWith(".js")) : undefined;
-    const jsc = result?.outputs.find((output) => output.path.endsWith(".jsc"));
-    const map = result?.outputs.find((output) => output.path.endsWith(".map"));
-    if (!js || !jsc || !map) return undefined;
+    const result = await Bun.build({ entrypoints: [input], target: "bun", format: "cjs", bytecode: true, sourcemap: "linked", outdir: built, throw: false });
+    const output = (suffix: string) => result.outputs.find((artifact) => artifact.path.endsWith(suffix));
+    const [js, jsc, map] = [output(".js"), output(".jsc"), output(".map")];
+    if (!result.success || !js || !jsc || !map) return undefined;
 
     const file = join(outdir, basename(esmFile));
     const authorMap = JSON.parse(readFileSync(`${esmFile}.map`, "utf8")) as EncodedSourceMap;

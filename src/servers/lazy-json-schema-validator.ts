@@ -21,8 +21,7 @@ export class LazyJsonSchemaValidator implements jsonSchemaValidator {
 
   #provider(): AjvJsonSchemaValidator {
     // A require, not an import: the bundler keeps it, and ajv's evaluation, for this first use.
-    const sdk = require("@modelcontextprotocol/sdk/validation/ajv") as typeof import("@modelcontextprotocol/sdk/validation/ajv");
-    this.#ajv ??= new sdk.AjvJsonSchemaValidator();
+    this.#ajv ??= new (require("@modelcontextprotocol/sdk/validation/ajv") as typeof import("@modelcontextprotocol/sdk/validation/ajv")).AjvJsonSchemaValidator();
     return this.#ajv;
   }
 }
