@@ -17,12 +17,12 @@ test("the first start leaves a bundle, the next ones run it with the same answer
   expect(off.code).toBe(0);
   expect(readdirSync(cache)).toEqual([]);
 
-  const first = await cliProcess(argv, { cwd: PER_FILE, env: { TRAILBLAZE_CLI_CACHE: cache } });
+  const first = await cliProcess(argv, { cwd: PER_FILE, env: { TRAILBLAZE_CLI_CACHE: cache, TRAILBLAZE_PRECOMPILE: "1" } });
   const built = readdirSync(cache);
   expect(built).toHaveLength(1);
   expect(existsSync(join(cache, built[0]!, "cli.js"))).toBe(true);
 
-  const second = await cliProcess(argv, { cwd: PER_FILE, env: { TRAILBLAZE_CLI_CACHE: cache } });
+  const second = await cliProcess(argv, { cwd: PER_FILE, env: { TRAILBLAZE_CLI_CACHE: cache, TRAILBLAZE_PRECOMPILE: "1" } });
   expect(readdirSync(cache)).toEqual(built);
   expect(second).toEqual(first);
   expect(second).toEqual(off);

@@ -7,7 +7,7 @@
 // Kept to node: imports only: main.ts loads this before anything else.
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { fileStamp, PACKAGE_ROOT } from "../core/cache-files.ts";
 
@@ -33,12 +33,17 @@ const BUILD_LOCK_MS = 120_000;
 /** A bundle of earlier sources older than this is removed by the next build. */
 const STALE_BUNDLE_MS = 10 * 60_000;
 
+/** The folder of the bundle for the current sources (it may not exist yet); throws when they cannot be stamped. */
+function bundleDir(): string {
+  return join(CACHE, fileStamp(`${CLI_BUNDLER_VERSION}\0${Bun.version}`, SOURCE_FOLDERS.map((folder) => join(PACKAGE_ROOT, folder))));
+}
+
 /** The CLI to run: the cached bundle for these sources, else the sources (building the bundle after the command). */
 export async function loadCli(): Promise<CliModule> {
   if (process.env.TRAILBLAZE_PRECOMPILE === "0") return import("./cli.ts");
   let dir: string;
   try {
-    dir = join(CACHE, fileStamp(`${CLI_BUNDLER_VERSION}\0${Bun.version}`, SOURCE_FOLDERS.map((folder) => join(PACKAGE_ROOT, folder))));
+    dir = bundleDir();
   } catch {
     return import("./cli.ts");
   }
@@ -48,26 +53,49 @@ export async function loadCli(): Promise<CliModule> {
   return { main: cli.main, afterMain: () => precompile(dir) };
 }
 
-/** `import.meta.*` of our own files as their source paths, so paths they compute still name the sources. */
-function sourceImportMeta(): Bun.BunPlugin {
+/** The precompiled CLI's entry file for the current sources, built now when missing: what users run from their second command on. */
+export async function precompiledCliEntry(): Promise<string> {
+  const entry = join(bundleDir(), "cli.js");
+  // Another process may hold the build lock: its bundle is as good as ours.
+  for (const deadline = Date.now() + BUILD_LOCK_MS; !existsSync(entry) && Date.now() < deadline; await Bun.sleep(200)) await precompile(dirname(entry));
+  if (!existsSync(entry)) throw new Error(`the CLI could not be precompiled into ${dirname(entry)}`);
+  return entry;
+}
+
+/**
+ * `import.meta.*` of our own files as their source paths, so paths they compute still name the
+ * sources. Only real `import.meta` expressions are replaced: es-module-lexer skips strings,
+ * template text and comments, so generated code (init's scaffolds) keeps its `import.meta`.
+ */
+async function sourceImportMeta(): Promise<Bun.BunPlugin> {
+  const { init, parse } = await import("es-module-lexer");
+  await init;
   const escaped = `${PACKAGE_ROOT}/`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return {
     name: "trailblaze-source-import-meta",
     setup(build) {
       build.onLoad({ filter: new RegExp(`^${escaped}(${SOURCE_FOLDERS.join("|")})/.*\\.[cm]?[jt]s$`) }, (args) => {
-        const dir = args.path.slice(0, args.path.lastIndexOf("/"));
-        const values: Record<string, string> = {
-          url: pathToFileURL(args.path).href,
-          path: args.path,
-          filename: args.path,
-          dir,
-          dirname: dir,
-        };
-        const text = readFileSync(args.path, "utf8").replace(/(?<!["'.\w])import\.meta\.(url|path|filename|dirname|dir)\b/g, (_m, key: string) => JSON.stringify(values[key]));
-        return { contents: text, loader: /\.[cm]?ts$/.test(args.path) ? "ts" : "js" };
+        const text = readFileSync(args.path, "utf8");
+        return { contents: withSourceImportMeta(text, args.path, parse), loader: /\.[cm]?ts$/.test(args.path) ? "ts" : "js" };
       });
     },
   };
+}
+
+/** `text` with each `import.meta.url|path|filename|dir|dirname` replaced by its value for `path`. */
+export function withSourceImportMeta(text: string, path: string, parse: typeof import("es-module-lexer").parse): string {
+  const dir = path.slice(0, path.lastIndexOf("/"));
+  const values: Record<string, string> = { url: pathToFileURL(path).href, path, filename: path, dir, dirname: dir };
+  let out = "";
+  let last = 0;
+  for (const ref of parse(text, path)[0]) {
+    if (ref.type !== "import-meta") continue;
+    const key = /^\.(url|path|filename|dirname|dir)\b/.exec(text.slice(ref.end, ref.end + 10));
+    if (!key) continue; // import.meta.main and the like: Bun's own
+    out += `${text.slice(last, ref.start)}${JSON.stringify(values[key[1]!])}`;
+    last = ref.end + key[0].length;
+  }
+  return out + text.slice(last);
 }
 
 /** The SDK's Client and Server import their ajv provider; in the bundle they get the lazy one. */
@@ -109,7 +137,7 @@ async function precompile(dir: string): Promise<void> {
       outdir: staging,
       naming: { entry: "[name].js", chunk: "[name]-[hash].js" },
       external: EXTERNAL,
-      plugins: [sourceImportMeta(), lazyAjv()],
+      plugins: [await sourceImportMeta(), lazyAjv()],
       throw: false,
     });
     if (!result.success || !existsSync(join(staging, "cli.js"))) return;

@@ -4,12 +4,26 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { runCli } from "../../src/cli/cli.ts";
+import { runCli as runSourceCli } from "../../src/cli/cli.ts";
+import { precompiledCliEntry } from "../../src/cli/precompiled-cli.ts";
 
 export const REPO = resolve(import.meta.dir, "../..");
 export const BIN_DIR = join(REPO, "node_modules/.bin");
 /** PATH with the repo's bun first, as `bun trailblaze` (a package script) has it. */
 export const TEST_PATH = `${BIN_DIR}:${process.env.PATH ?? ""}`;
+
+/**
+ * Which CLI the helpers below run: `sources` (cli.ts as it is) or `precompiled` (the bundle users
+ * run from their second command on). `npm test` runs the command tests once with each.
+ */
+export const CLI_UNDER_TEST = process.env.TRAILBLAZE_TEST_CLI === "precompiled" ? "precompiled" : "sources";
+
+let precompiled: Promise<typeof runSourceCli> | undefined;
+async function runCli(...args: Parameters<typeof runSourceCli>): ReturnType<typeof runSourceCli> {
+  if (CLI_UNDER_TEST === "sources") return runSourceCli(...args);
+  precompiled ??= precompiledCliEntry().then(async (entry) => ((await import(entry)) as { runCli: typeof runSourceCli }).runCli);
+  return (await precompiled)(...args);
+}
 
 export interface CliRun {
   code: number;
@@ -45,9 +59,11 @@ export async function cli(argv: string[], options: { cwd: string; env?: Record<s
 }
 
 export async function cliProcess(argv: string[], options: { cwd: string; env?: Record<string, string | undefined> }): Promise<CliRun> {
+  // The process runs the CLI under test: the sources, or the bundle main.ts finds for them.
+  const mode = CLI_UNDER_TEST === "sources" ? { TRAILBLAZE_PRECOMPILE: "0" } : (await precompiledCliEntry(), {});
   const child = Bun.spawn([process.execPath, join(REPO, "src/cli/main.ts"), ...argv], {
     cwd: options.cwd,
-    env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", ...options.env } as Record<string, string>,
+    env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", ...mode, ...options.env } as Record<string, string>,
     stdout: "pipe",
     stderr: "pipe",
   });
