@@ -130,7 +130,7 @@ export class ToolNotFoundError extends TrailblazeError {
   constructor(tool: string, suggestions: readonly string[], registeredCount: number) {
     const hint = suggestions.length
       ? `did you mean ${suggestions.map((s) => `"${s}"`).join(", ")}?`
-      : `run \`bun trailblaze tools\` to list the ${registeredCount} registered tool(s)`;
+      : `run \`trailblaze tools\` to list the ${registeredCount} registered tool(s)`;
     super(`Unknown tool "${tool}": no registered tool has that name; ${hint}`);
     this.tool = tool;
     this.suggestions = suggestions;

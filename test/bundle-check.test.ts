@@ -173,13 +173,13 @@ describe("bun trailblaze bundle", () => {
     expect(await runCommand(["bundle", ])).toEqual({
       code: 2,
       out: "",
-      err: "error: bundle: name the server file to bundle, e.g. `bun trailblaze bundle tools/login.ts -o login.bundle.js`\n",
+      err: "error: bundle: name the server file to bundle, e.g. `npx trailblaze bundle tools/login.ts -o login.bundle.js`\n",
     });
     expect((await runCommand(["bundle", "a.ts", "b.ts"])).code).toBe(2);
     expect((await runCommand(["bundle", "--nope"])).code).toBe(2);
     const help = await runCommand(["bundle", "--help"]);
     expect(help.code).toBe(0);
-    expect(help.out).toStartWith("Usage: bun trailblaze bundle <entry.ts> [-o OUT.js] [--json]");
+    expect(help.out).toStartWith("Usage: npx trailblaze bundle <entry.ts> [-o OUT.js] [--json]");
   });
 });
 
@@ -205,7 +205,7 @@ describe("bun trailblaze check-bundle", () => {
     expect((await runCommand(["check-bundle", ])).code).toBe(2);
     const help = await runCommand(["check-bundle", "-h"]);
     expect(help.code).toBe(0);
-    expect(help.out).toStartWith("Usage: bun trailblaze check-bundle <bundle.js|entry.ts> [--json]");
+    expect(help.out).toStartWith("Usage: npx trailblaze check-bundle <bundle.js|entry.ts> [--json]");
   });
 });
 

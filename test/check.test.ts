@@ -199,7 +199,7 @@ describe("bun trailblaze check", () => {
   test("usage: --help, an unknown target, no config folder", async () => {
     const help = await cli(["check", "--help"], { cwd: DEMO });
     expect(help.code).toBe(0);
-    expect(help.stdout).toStartWith("Usage: bun trailblaze check [trail-file|dir]... [--config DIR] [--target ID] [--agent host|on-device] [--strict] [--json]\n");
+    expect(help.stdout).toStartWith("Usage: npx trailblaze check [trail-file|dir]... [--config DIR] [--target ID] [--agent host|on-device] [--strict] [--json]\n");
     const unknown = await cli(["check", "--target", "myap"], { cwd: DEMO });
     expect(unknown).toEqual({ code: 2, stdout: "", stderr: 'error: check: unknown target "myap"; did you mean "myapp"?\n' });
     const none = await cli(["check"], { cwd: TMP, env: { TRAILBLAZE_CONFIG_DIR: undefined } });

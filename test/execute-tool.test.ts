@@ -47,7 +47,7 @@ describe("executeTool", () => {
     const [own, unknown] = host.reentry.message.split("\n");
     expect(own).toBe("echo: from my own server");
     // The count of registered tools grows with the framework tools; the rest of the text is fixed.
-    expect(unknown).toMatch(/^Unknown tool "relay_noSuchTool": no registered tool has that name; run `bun trailblaze tools` to list the \d+ registered tool\(s\)$/);
+    expect(unknown).toMatch(/^Unknown tool "relay_noSuchTool": no registered tool has that name; run `trailblaze tools` to list the \d+ registered tool\(s\)$/);
   });
 
   test("the request method is the one the client answers", () => {

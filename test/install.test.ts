@@ -60,7 +60,7 @@ test("init refuses to overwrite and says why; a bad target id is a usage error",
     stdout: "",
     stderr:
       "error: init: trailblaze-config/targets/app.yaml, tools/app/greet.ts, tools/app/greet.test.ts, trails/hello.trail.yaml already exist; " +
-      "nothing was written (init scaffolds a new workspace; add tools with `trailblaze init-tool`)\n",
+      "nothing was written (init scaffolds a new workspace; add tools with `npx trailblaze init-tool`)\n",
   });
   const bad = await cli(["init", "--target", "my_app"], { cwd: tempDir("init-bad") });
   expect(bad.code).toBe(2);

@@ -74,7 +74,7 @@ selector 2: {"textRegex":"setings"}
   });
 
   const USAGE: [string[], string][] = [
-    [["screen"], "error: screen: expected one capture file, got none\nRun `bun trailblaze screen --help` for usage.\n"],
+    [["screen"], "error: screen: expected one capture file, got none\nRun `npx trailblaze screen --help` for usage.\n"],
     [["screen", "fixtures/screens/malformed/bad-bounds.example.json"], 'error: fixtures/screens/malformed/bad-bounds.example.json: $.trailblazeNodeTree.children[2].bounds.left: expected a number, got "x"\n'],
     [["screen", HOME, "--selector", "{textRegex:"], "error: --selector #1: not valid JSON (JSON Parse error: Expected '}'): {textRegex:\n"],
     [["screen", HOME, "--selector", '{"web":{"ariaRol":"link"}}'], 'error: --selector #1: $.web.ariaRol: unknown web field; did you mean "ariaRole"?\n'],
@@ -89,7 +89,7 @@ selector 2: {"textRegex":"setings"}
   test("--help and the command list", async () => {
     const help = await cli(["screen", "--help"], opts);
     expect(help.code).toBe(0);
-    expect(help.stdout.split("\n")[0]).toBe("Usage: bun trailblaze screen <capture.json> [--selector JSON]... [--waypoint FILE] [--json]");
+    expect(help.stdout.split("\n")[0]).toBe("Usage: npx trailblaze screen <capture.json> [--selector JSON]... [--waypoint FILE] [--json]");
     const main = await cli(["--help"], opts);
     expect(main.stdout).toContain("  screen        outline a captured screen, resolve selectors on it, check it against a waypoint\n");
   });

@@ -69,9 +69,9 @@ describe("init-tool scaffolds a per-file tool by default", () => {
         "Updated trailblaze-config/targets/myapp.yaml   tools += myapp_applyCoupon\n" +
         "Created tsconfig.json                          for editors and tsc\n" +
         "\nNext:\n" +
-        "  bun test tools/myapp/myapp_applyCoupon.test.ts\n" +
-        `  bun trailblaze call myapp_applyCoupon --target myapp --args '{"text":"hi"}'   # in a session: QuickJS, either agent\n` +
-        "  bun trailblaze types --target myapp                                           # writes tools/trailblaze-client.d.ts, which types ctx.tools calls\n",
+        "  npx bun test tools/myapp/myapp_applyCoupon.test.ts\n" +
+        `  npx trailblaze call myapp_applyCoupon --target myapp --args '{"text":"hi"}'   # in a session: QuickJS, either agent\n` +
+        "  npx trailblaze types --target myapp                                           # writes tools/trailblaze-client.d.ts, which types ctx.tools calls\n",
     });
     expect(read(ws, "trailblaze-config/targets/myapp.yaml")).toEndWith("      - myapp_login\n  web:\ntools:\n  - myapp_applyCoupon\n");
     expect(read(ws, "tools/myapp/myapp_applyCoupon.ts")).toContain("export const myapp_applyCoupon = trailblaze.tool<ApplyCouponInput>(");
@@ -101,8 +101,8 @@ describe("init-tool scaffolds a per-file tool by default", () => {
       "Updated config/trailmaps/shop/trailmap.yaml                         target.tools += shop_ios_resetKeychain",
       "Created config/trailmaps/shop/tools/tsconfig.json                   for editors and tsc",
     ]);
-    expect(run.stdout).toContain(`\nNext:\n  cd ..   # the workspace root: test paths below are relative to it\n  bun test trails/config/trailmaps/shop/tools/shop_ios_resetKeychain.test.ts\n`);
-    expect(run.stdout).toContain(`bun trailblaze call shop_ios_resetKeychain --target shop --driver ios-host --args '{"text":"hi"}'`);
+    expect(run.stdout).toContain(`\nNext:\n  cd ..   # the workspace root: test paths below are relative to it\n  npx bun test trails/config/trailmaps/shop/tools/shop_ios_resetKeychain.test.ts\n`);
+    expect(run.stdout).toContain(`npx trailblaze call shop_ios_resetKeychain --target shop --driver ios-host --args '{"text":"hi"}'`);
     expect(read(ws, "trails/config/trailmaps/shop/trailmap.yaml")).toContain(
       "    compose: {}                           # web is declared, so the compose section adds nothing\n  tools:\n    - shop_ios_resetKeychain\n",
     );
@@ -167,9 +167,9 @@ describe("init-tool --server scaffolds a working MCP server", () => {
         "Updated trailblaze-config/targets/myapp.yaml               mcp_servers += ./tools/myapp/applyCoupon.ts; tool_sets += myapp_applyCoupon (android, ios, web)\n" +
         "Created tsconfig.json                                      for editors and tsc\n" +
         "\nNext:\n" +
-        "  bun test tools/myapp/applyCoupon.test.ts\n" +
-        `  bun trailblaze call myapp_applyCoupon --target myapp --args '{"text":"hi"}'                     # host agent: bun subprocess\n` +
-        `  bun trailblaze call myapp_applyCoupon --target myapp --args '{"text":"hi"}' --agent on-device   # bundled into QuickJS\n`,
+        "  npx bun test tools/myapp/applyCoupon.test.ts\n" +
+        `  npx trailblaze call myapp_applyCoupon --target myapp --args '{"text":"hi"}'                     # host agent: bun subprocess\n` +
+        `  npx trailblaze call myapp_applyCoupon --target myapp --args '{"text":"hi"}' --agent on-device   # bundled into QuickJS\n`,
     });
     expect(read(ws, "trailblaze-config/targets/myapp.yaml")).toBe(`# The example app's target. init-tool adds servers and toolsets here; these comments must survive.
 id: myapp
@@ -225,7 +225,7 @@ platforms:
       "Updated trailblaze-config/targets/myapp.yaml         mcp_servers += ./tools/ios/ios_resetKeychain.ts",
     ]);
     expect(read(ws, "tools/ios/ios_resetKeychain.ts")).toContain('"trailblaze/supportedPlatforms": ["ios"], // the name says ios: registered on ios sessions only');
-    expect(run.stdout).toContain(`bun trailblaze call myapp_ios_resetKeychain --target myapp --driver ios-host --args '{"text":"hi"}'`);
+    expect(run.stdout).toContain(`npx trailblaze call myapp_ios_resetKeychain --target myapp --driver ios-host --args '{"text":"hi"}'`);
     expect(read(ws, "trailblaze-config/toolsets/myapp_login.yaml")).toBe(
       "# Login helpers.\nid: myapp_login\ndescription: Log in and out of the example app\ntools:\n  - myapp_logIn   # the only tool so far\n  - myapp_ios_resetKeychain\n",
     );
@@ -241,7 +241,7 @@ platforms:
       "Created ../../trailblaze-config/toolsets/myapp_openCart.yaml  toolset myapp_openCart",
       "Updated ../../trailblaze-config/targets/myapp.yaml            mcp_servers += ./tools/myapp/openCart.ts; tool_sets += myapp_openCart (android, ios, web)",
     ]);
-    expect(run.stdout).toContain("\nNext:\n  cd ../..   # the workspace root: test paths below are relative to it\n  bun test tools/myapp/openCart.test.ts\n");
+    expect(run.stdout).toContain("\nNext:\n  cd ../..   # the workspace root: test paths below are relative to it\n  npx bun test tools/myapp/openCart.test.ts\n");
   });
 });
 
@@ -297,7 +297,7 @@ describe("init-tool refuses, and then writes nothing", () => {
     expect(await error("x", "--server", "--toolset", "Bad-Id")).toBe(
       'error: init-tool: --toolset "Bad-Id" is not a valid toolset id (letters, digits and _; starts with a lower-case letter)\n',
     );
-    expect(await error()).toBe("error: init-tool: expected one tool name, got 0; e.g. bun trailblaze init-tool myapp_applyCoupon\n");
+    expect(await error()).toBe("error: init-tool: expected one tool name, got 0; e.g. npx trailblaze init-tool myapp_applyCoupon\n");
     expect(snapshot(ws)).toEqual(before);
     expect(existsSync(join(ws, "tools/myapp/x.ts"))).toBe(false);
   });
@@ -315,7 +315,7 @@ describe("init-tool refuses, and then writes nothing", () => {
 test("--help as a real subprocess", async () => {
   const run = await cliProcess(["init-tool", "--help"], { cwd: FIXTURE });
   expect(run.code).toBe(0);
-  expect(run.stdout).toStartWith("Usage: bun trailblaze init-tool <name> [--target ID] [--dir DIR] [--server [--toolset ID]] [--config DIR]\n");
+  expect(run.stdout).toStartWith("Usage: npx trailblaze init-tool <name> [--target ID] [--dir DIR] [--server [--toolset ID]] [--config DIR]\n");
   expect(run.stdout).toContain("Existing files are never overwritten: if any\nwould be, nothing is written.");
   const main = await cliProcess(["--help"], { cwd: FIXTURE });
   expect(main.stdout).toMatch(/\n  init-tool +scaffold a per-file tool and its test, listed in a target \(--server: an MCP server\)\n/);

@@ -145,7 +145,7 @@ describe("bun trailblaze types", () => {
   test("usage: --help, a stray argument, an unknown option", async () => {
     const help = await cli(["types", "--help"], { cwd: dir });
     expect(help.code).toBe(0);
-    expect(help.stdout).toStartWith("Usage: bun trailblaze types [session flags] [-o FILE]\n");
+    expect(help.stdout).toStartWith("Usage: npx trailblaze types [session flags] [-o FILE]\n");
     expect(help.stdout).toContain("  -o, --out FILE        where to write it, or - for stdout (default: trailblaze-client.d.ts in\n");
     expect(help.stdout).toContain("--target ID|APP_ID");
     expect((await cli(["--help"], { cwd: dir })).stdout).toContain("\n  types         write trailblaze-client.d.ts, so tsc checks ctx.tools calls against a session's tools\n");

@@ -9,7 +9,7 @@ import type { DeviceAction, DeviceScreen } from "./device-screen.ts";
 
 export type { DeviceAction } from "./device-screen.ts";
 
-/** Toolset the simulated device's tools are pushed into (shown by `bun trailblaze tools`). */
+/** Toolset the simulated device's tools are pushed into (shown by `trailblaze tools`). */
 export const SIMULATED_DEVICE_TOOLSET = "simulated_device";
 
 export interface SimulatedDeviceOptions {

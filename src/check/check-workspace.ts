@@ -1,4 +1,4 @@
-// `bun trailblaze check`: one pass over a workspace that finds what would break a run, without
+// `trailblaze check`: one pass over a workspace that finds what would break a run, without
 // running a step. It loads every target, toolset and trail, starts each target's servers once
 // per (driver, agent mode) its trails use (host when no trail uses it), and reports config
 // errors, tool-name errors and warnings, collisions, toolset entries no server advertises,

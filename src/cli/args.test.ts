@@ -23,7 +23,7 @@ describe("parseCommandArgs", () => {
   });
 
   test("our own messages: the option, what is wrong, the closest real one, where --help is", () => {
-    const usage = "\nRun `bun trailblaze tools --help` for usage.";
+    const usage = "\nRun `trailblaze tools --help` for usage.";
     expect(failure(["--targt", "x"])).toBe(`tools: unknown option --targt; did you mean --target?${usage}`);
     expect(failure(["--zzzzzzzz"])).toBe(`tools: unknown option --zzzzzzzz${usage}`);
     expect(failure(["-x"])).toBe(`tools: unknown option -x${usage}`);

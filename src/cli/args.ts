@@ -39,7 +39,7 @@ function optionProblem(argv: readonly string[], options: Options): string | unde
 /** parseArgs that throws UsageError naming the command, the option and pointing at `--help`. */
 export function parseCommandArgs<const O extends Options>(command: string, argv: string[], options: O) {
   const problem = optionProblem(argv, options);
-  const usage = `\nRun \`bun trailblaze ${command} --help\` for usage.`;
+  const usage = `\nRun \`trailblaze ${command} --help\` for usage.`;
   if (problem) throw new UsageError(`${command}: ${problem}${usage}`);
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });

@@ -1,9 +1,11 @@
-// The CLI: routes `bun trailblaze <command>` to a Command, turns errors into messages on stderr
+// The CLI: routes `trailblaze <command>` to a Command, turns errors into messages on stderr
 // with exit code 1 or 2, and reaps sessions on any exit path. main.ts starts it, precompiled when
 // it can (see precompiled-cli.ts); `bun src/cli/cli.ts …` runs it from the sources.
 
+import { didYouMean } from "../core/did-you-mean.ts";
 import { exitCodeOf, TrailblazeError } from "../errors.ts";
 import type { CliIO, CommandEntry } from "./command.ts";
+import { invocationOf, renderCommands } from "./invocation.ts";
 import { reapAll } from "./reaper.ts";
 
 /** Every command, loaded only when it runs (or its --help is asked for): `trailblaze --help` loads none. */
@@ -23,7 +25,7 @@ export const COMMANDS: readonly CommandEntry[] = [
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  return `Usage: bun trailblaze <command> [options]
+  return `Usage: trailblaze <command> [options]
 
 Runs Trailblaze scripted tools — standard MCP servers written in TypeScript — as bun
 subprocesses (host agent) or inside QuickJS (on-device agent).
@@ -31,15 +33,18 @@ subprocesses (host agent) or inside QuickJS (on-device agent).
 Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
 
-Run \`bun trailblaze <command> --help\` for a command's options.
+Run \`trailblaze <command> --help\` for a command's options.
 Exit codes: 0 ok · 1 a step, tool call or check failed · 2 usage, configuration or environment error.
 `;
 }
 
-export async function runCli(argv: string[], io: CliIO): Promise<number> {
+export async function runCli(argv: string[], given: CliIO): Promise<number> {
+  const invocation = given.invocation ?? invocationOf(given.env);
+  const io: CliIO = { ...given, invocation };
+  const render = (text: string) => renderCommands(text, invocation);
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    io.stdout(mainHelp());
+    io.stdout(render(mainHelp()));
     return name === undefined ? 2 : 0;
   }
   if (name === "--version" || name === "-v") {
@@ -48,7 +53,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    io.stderr(`error: unknown command "${name}"\n\n${mainHelp()}`);
+    io.stderr(render(`error: unknown command "${name}"${didYouMean(name, COMMANDS.map((c) => c.name))}\n\n${mainHelp()}`));
     return 2;
   }
   // `--help` is answered here for every command, before its own parsing (and before any work).
@@ -56,13 +61,13 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   try {
     const command = await entry.load();
     if (options.includes("--help") || options.includes("-h")) {
-      io.stdout(`${command.help}\n`);
+      io.stdout(render(`${command.help}\n`));
       return 0;
     }
     return await command.run(rest, io);
   } catch (error) {
     const message = error instanceof TrailblazeError || !(error instanceof Error) ? String((error as Error)?.message ?? error) : (error.stack ?? error.message);
-    io.stderr(`error: ${message}\n`);
+    io.stderr(render(`error: ${message}\n`));
     return exitCodeOf(error);
   }
 }

@@ -19,7 +19,7 @@ export interface OpenSessionOptions extends StartSessionOptions {
 }
 
 /**
- * `bun trailblaze run path/to/workspace/trails` from outside the workspace: when neither
+ * `trailblaze run path/to/workspace/trails` from outside the workspace: when neither
  * --config, $TRAILBLAZE_CONFIG_DIR nor the working directory leads to a config folder, the
  * config folder above the given paths (`trailblaze-config/` or `trails/config/`) is the one to use (a note says so). Paths, reports
  * and logs stay relative to the working directory, as typed; script paths resolve against that

@@ -29,7 +29,7 @@ export function missingToolMessage(name: string, registry: ToolRegistry, agent: 
   const near = closest(name, names);
   const hint = near.length > 0
     ? `closest registered: ${near.join(", ")}`
-    : `no registered tool has a similar name (\`bun trailblaze tools\` lists the ${names.length} registered tools)`;
+    : `no registered tool has a similar name (\`trailblaze tools\` lists the ${names.length} registered tools)`;
   // Servers that never started (a host-only script on-device): their tools are unknown, not absent.
   const unstarted = registry.skipped().filter((s) => s.name === "*").map((s) => `${s.source} (${s.detail})`);
   const note = unstarted.length > 0 ? `; not started in this session, so their tools are unknown: ${unstarted.join(", ")}` : "";

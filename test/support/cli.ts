@@ -25,6 +25,12 @@ async function runCli(...args: Parameters<typeof runSourceCli>): ReturnType<type
   return (await precompiled)(...args);
 }
 
+/**
+ * What npm, npx and bun put in the environment of the test run itself says nothing about how a
+ * user starts the CLI: left out, so printed commands read `npx trailblaze` (invocation.ts).
+ */
+const HOW_STARTED = { npm_lifecycle_event: undefined, npm_command: undefined, npm_config_user_agent: undefined, TRAILBLAZE_LAUNCHED_AS: undefined };
+
 export interface CliRun {
   code: number;
   stdout: string;
@@ -52,7 +58,7 @@ export async function cli(argv: string[], options: { cwd: string; env?: Record<s
     stdout: (text) => void (stdout += text),
     stderr: (text) => void (stderr += text),
     cwd: options.cwd,
-    env: { ...process.env, PATH: TEST_PATH, ...options.env },
+    env: { ...process.env, ...HOW_STARTED, PATH: TEST_PATH, ...options.env },
     isTTY: false,
   });
   return { code, stdout, stderr };
@@ -61,9 +67,10 @@ export async function cli(argv: string[], options: { cwd: string; env?: Record<s
 export async function cliProcess(argv: string[], options: { cwd: string; env?: Record<string, string | undefined> }): Promise<CliRun> {
   // The process runs the CLI under test: the sources, or the bundle main.ts finds for them.
   const mode = CLI_UNDER_TEST === "sources" ? { TRAILBLAZE_PRECOMPILE: "0" } : (await precompiledCliEntry(), {});
+  const env = { ...process.env, ...HOW_STARTED, PATH: TEST_PATH, NO_COLOR: "1", ...mode, ...options.env };
   const child = Bun.spawn([process.execPath, join(REPO, "src/cli/main.ts"), ...argv], {
     cwd: options.cwd,
-    env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", ...mode, ...options.env } as Record<string, string>,
+    env: Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined)) as Record<string, string>,
     stdout: "pipe",
     stderr: "pipe",
   });

@@ -1,4 +1,4 @@
-// `bun trailblaze bundle <entry.ts>`: bundle an MCP server file for the on-device runtime.
+// `trailblaze bundle <entry.ts>`: bundle an MCP server file for the on-device runtime.
 
 import { existsSync } from "node:fs";
 import { relative, resolve } from "node:path";
@@ -7,7 +7,7 @@ import { bundleEntry } from "../../bundle/bundle-entry.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 
-const HELP = `Usage: bun trailblaze bundle <entry.ts> [-o OUT.js] [--json]
+const HELP = `Usage: trailblaze bundle <entry.ts> [-o OUT.js] [--json]
 
 Bundles a standard MCP server file (McpServer + zod + StdioServerTransport) into one script
 for the on-device QuickJS runtime: esbuild, platform neutral, ES2020, minified, with the
@@ -29,7 +29,7 @@ export const bundleCommand: Command = {
       json: { type: "boolean" },
     });
     const [entry, ...extra] = positionals;
-    if (entry === undefined) throw new UsageError("bundle: name the server file to bundle, e.g. `bun trailblaze bundle tools/login.ts -o login.bundle.js`");
+    if (entry === undefined) throw new UsageError("bundle: name the server file to bundle, e.g. `trailblaze bundle tools/login.ts -o login.bundle.js`");
     if (extra.length > 0) throw new UsageError(`bundle: unexpected argument "${extra[0]}" (one entry file per run)`);
     if (!existsSync(resolve(io.cwd, entry))) throw new UsageError(`bundle: ${entry}: file not found (resolved against ${io.cwd})`);
     try {

@@ -1,4 +1,4 @@
-// `bun trailblaze call <tool>`: start a session, dispatch one tool call through
+// `trailblaze call <tool>`: start a session, dispatch one tool call through
 // the same dispatcher trails use, print the mapped result, tear down.
 
 import { UsageError } from "../../errors.ts";
@@ -9,7 +9,7 @@ import type { Command } from "../command.ts";
 import { openSession } from "../open-session.ts";
 import { missingToolMessage } from "../../run/validate.ts";
 
-const HELP = `Usage: bun trailblaze call <tool> [--args JSON] [session flags] [--json]
+const HELP = `Usage: trailblaze call <tool> [--args JSON] [session flags] [--json]
 
 Starts a session, calls one tool with _trailblazeContext injected (exactly as a trail
 step would), prints the result and stops every server.
@@ -55,7 +55,7 @@ export const callCommand: Command = {
       json: { type: "boolean" },
     });
     const [tool, ...extra] = positionals;
-    if (tool === undefined) throw new UsageError("call: name the tool to call, e.g. `bun trailblaze call myapp_echo --args '{\"text\":\"hi\"}'`");
+    if (tool === undefined) throw new UsageError("call: name the tool to call, e.g. `trailblaze call myapp_echo --args '{\"text\":\"hi\"}'`");
     if (extra.length > 0) throw new UsageError(`call: unexpected argument "${extra[0]}" (pass tool arguments with --args JSON)`);
     const args = parseToolArgs(values.args);
     const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);

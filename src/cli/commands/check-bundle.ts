@@ -1,4 +1,4 @@
-// `bun trailblaze check-bundle <bundle.js|entry.ts>`: can this server run on-device?
+// `trailblaze check-bundle <bundle.js|entry.ts>`: can this server run on-device?
 
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -7,7 +7,7 @@ import { checkBundle, type CheckProblem } from "../../bundle/check-bundle.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 
-const HELP = `Usage: bun trailblaze check-bundle <bundle.js|entry.ts> [--json]
+const HELP = `Usage: trailblaze check-bundle <bundle.js|entry.ts> [--json]
 
 Checks that an MCP server runs on-device. For a .ts entry: a static pass names every use of
 a host-only global (fetch, process, Buffer, require...) with its source file and line, then
@@ -31,7 +31,7 @@ export const checkBundleCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("check-bundle", argv, { json: { type: "boolean" } });
     const [target, ...extra] = positionals;
-    if (target === undefined) throw new UsageError("check-bundle: name a server file or bundle, e.g. `bun trailblaze check-bundle tools/login.ts`");
+    if (target === undefined) throw new UsageError("check-bundle: name a server file or bundle, e.g. `trailblaze check-bundle tools/login.ts`");
     if (extra.length > 0) throw new UsageError(`check-bundle: unexpected argument "${extra[0]}" (one file per run)`);
     if (!existsSync(resolve(io.cwd, target))) throw new UsageError(`check-bundle: ${target}: file not found (resolved against ${io.cwd})`);
     const result = await checkBundle(target, { cwd: io.cwd });

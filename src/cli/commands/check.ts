@@ -1,4 +1,4 @@
-// `bun trailblaze check`: find what would break a run before running anything.
+// `trailblaze check`: find what would break a run before running anything.
 
 import { resolve } from "node:path";
 import { checkWorkspace, type CheckFinding, type CheckReport } from "../../check/check-workspace.ts";
@@ -8,7 +8,7 @@ import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { configAbovePaths, startSession } from "../open-session.ts";
 
-const HELP = `Usage: bun trailblaze check [trail-file|dir]... [--config DIR] [--target ID] [--agent host|on-device] [--strict] [--json]
+const HELP = `Usage: trailblaze check [trail-file|dir]... [--config DIR] [--target ID] [--agent host|on-device] [--strict] [--json]
 
 Checks a workspace in one pass without running a step: loads every target, toolset and trail,
 starts each target's servers once for every driver and agent mode its trails use, and in each

@@ -68,7 +68,7 @@ export const ${tool.name} = trailblaze.tool<${input}>(
 ${spec}
   async (input, ctx) => {
     // Tools call tools: any tool of the session, the framework's or the target's own.
-    // \`bun trailblaze types\` writes the types that check these calls.
+    // \`trailblaze types\` writes the types that check these calls.
     await ctx.tools.inputText({ text: input.text });
     // Session memory, kept when the tool succeeds: later steps can use {{${tool.local}Text}}.
     ctx.memory.set("${tool.local}Text", input.text);

@@ -1,4 +1,4 @@
-// `bun trailblaze init-tool <name>`: scaffolds a tool and its test and lists it in a target. By
+// `trailblaze init-tool <name>`: scaffolds a tool and its test and lists it in a target. By
 // default a per-file tool (`trailblaze.tool`, named in the target's `tools:`); with `--server` a
 // whole MCP server (a `script:` under `mcp_servers`, and a toolset). Checks everything first and
 // refuses to overwrite, so a refused run writes nothing.
@@ -10,6 +10,7 @@ import { findConfigDir, loadWorkspace, type TargetConfig, type Workspace } from 
 import { ScaffoldError, UsageError } from "../../errors.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { CliIO, Command } from "../command.ts";
+import { printedCommands } from "../invocation.ts";
 import { DEFAULT_DRIVER, parsePlatform } from "../../core/drivers.ts";
 import {
   addServerToTarget,
@@ -27,7 +28,7 @@ import {
   type ToolName,
 } from "./init-tool-files.ts";
 
-const HELP = `Usage: bun trailblaze init-tool <name> [--target ID] [--dir DIR] [--server [--toolset ID]] [--config DIR]
+const HELP = `Usage: trailblaze init-tool <name> [--target ID] [--dir DIR] [--server [--toolset ID]] [--config DIR]
 
 Scaffolds a Trailblaze tool written with @trailblaze/scripting, and its test. By default a
 per-file tool, the way Trailblaze tools are written today:
@@ -168,8 +169,8 @@ function planPerFileTool({ workspace, target, tool, dir: dirFlag, toolset, io }:
     problems,
     test: testFile,
     next: [
-      { command: `bun trailblaze call ${tool.name} ${args}`, comment: "in a session: QuickJS, either agent" },
-      { command: `bun trailblaze types --target ${target.id}`, comment: `writes ${dts}, which types ctx.tools calls` },
+      { command: `trailblaze call ${tool.name} ${args}`, comment: "in a session: QuickJS, either agent" },
+      { command: `trailblaze types --target ${target.id}`, comment: `writes ${dts}, which types ctx.tools calls` },
     ],
   };
 }
@@ -232,8 +233,8 @@ function planServer({ workspace, target, tool, dir: dirFlag, toolset, io }: Plan
     problems,
     test: testFile,
     next: [
-      { command: `bun trailblaze call ${tool.name} ${args}`, comment: "host agent: bun subprocess" },
-      { command: `bun trailblaze call ${tool.name} ${args} --agent on-device`, comment: "bundled into QuickJS" },
+      { command: `trailblaze call ${tool.name} ${args}`, comment: "host agent: bun subprocess" },
+      { command: `trailblaze call ${tool.name} ${args} --agent on-device`, comment: "bundled into QuickJS" },
     ],
   };
 }
@@ -250,7 +251,7 @@ export const initToolCommand: Command = {
       server: { type: "boolean" },
     });
     if (positionals.length !== 1) {
-      throw new UsageError(`init-tool: expected one tool name, got ${positionals.length}; e.g. bun trailblaze init-tool myapp_applyCoupon`);
+      throw new UsageError(`init-tool: expected one tool name, got ${positionals.length}; e.g. trailblaze init-tool myapp_applyCoupon`);
     }
     const configDir = await findConfigDir({ flag: values.config, env: io.env.TRAILBLAZE_CONFIG_DIR, cwd: io.cwd });
     const workspace = await loadWorkspace(configDir, { cwd: io.cwd });
@@ -270,9 +271,11 @@ export const initToolCommand: Command = {
     const width = Math.max(...plan.files.map((f) => `${f.action} ${shown(f.path)}`.length));
     const lines = plan.files.map((f) => `${`${f.action[0]!.toUpperCase()}${f.action.slice(1)} ${shown(f.path)}`.padEnd(width)}  ${f.note}`);
     const at = resolve(io.cwd) === root ? "" : `cd ${shown(root)}   # the workspace root: test paths below are relative to it\n  `;
-    const commandWidth = Math.max(...plan.next.map((n) => n.command.length));
-    const next = plan.next.map((n) => `  ${n.command.padEnd(commandWidth)}   # ${n.comment}\n`).join("");
-    io.stdout(`${lines.join("\n")}\n\nNext:\n  ${at}bun test ${relative(root, plan.test)}\n${next}`);
+    const printed = printedCommands(io);
+    const commands = plan.next.map((n) => ({ ...n, command: printed(n.command) }));
+    const commandWidth = Math.max(...commands.map((n) => n.command.length));
+    const next = commands.map((n) => `  ${n.command.padEnd(commandWidth)}   # ${n.comment}\n`).join("");
+    io.stdout(`${lines.join("\n")}\n\nNext:\n  ${at}${printed(`bun test ${relative(root, plan.test)}`)}\n${next}`);
     return 0;
   },
 };

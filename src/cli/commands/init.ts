@@ -8,6 +8,7 @@ import { TRAILMAP_ID } from "../../core/tool-names.ts";
 import { ScaffoldError, UsageError } from "../../errors.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
+import { printedCommands } from "../invocation.ts";
 import { serverTemplate, testTemplate, toolName, TSCONFIG } from "./init-tool-files.ts";
 
 const HELP = `Usage: trailblaze init [--target ID]
@@ -25,7 +26,7 @@ Options:
   --target ID           the target id, one lowerCamelCase word (default: "app")
   -h, --help            show this help
 
-Then: npx trailblaze run trails   ·   npx trailblaze run trails --agent on-device   ·   bun test`;
+Then: trailblaze run trails   ·   trailblaze run trails --agent on-device   ·   bun test`;
 
 interface Planned {
   path: string;
@@ -64,6 +65,8 @@ trail:
 }
 
 
+const NPM_INIT_TEST = 'echo "Error: no test specified" && exit 1';
+
 /** package.json with the scripts the workspace needs; undefined when it already has them. */
 function packageJson(cwd: string): Planned | undefined {
   const path = join(cwd, "package.json");
@@ -74,7 +77,8 @@ function packageJson(cwd: string): Planned | undefined {
     return { path, text, note: "scripts: test, trails" };
   }
   const current = JSON.parse(readFileSync(path, "utf8")) as { scripts?: Record<string, string> };
-  const missing = Object.entries(scripts).filter(([key]) => current.scripts?.[key] === undefined);
+  // `npm init` writes a test script that only fails; ours replaces it.
+  const missing = Object.entries(scripts).filter(([key]) => current.scripts?.[key] === undefined || current.scripts[key] === NPM_INIT_TEST);
   if (missing.length === 0) return undefined;
   const text = `${JSON.stringify({ ...current, scripts: { ...current.scripts, ...Object.fromEntries(missing) } }, null, 2)}\n`;
   return { path, text, note: `added scripts: ${missing.map(([key]) => key).join(", ")}` };
@@ -111,11 +115,16 @@ export const initCommand: Command = {
       writeFileSync(file.path, file.text);
     }
     const width = Math.max(...planned.map((file) => relative(io.cwd, file.path).length));
+    const printed = printedCommands(io);
+    const next = [
+      [printed("trailblaze run trails"), "host agent: bun subprocesses"],
+      [printed("trailblaze run trails --agent on-device"), "the same tools bundled into QuickJS"],
+      [printed("bun test"), "the tool's own test"],
+    ];
+    const commandWidth = Math.max(...next.map(([command]) => command!.length));
     io.stdout(
       `${planned.map((file) => `Wrote ${relative(io.cwd, file.path).padEnd(width)}  ${file.note}`).join("\n")}\n\n` +
-        `Next:\n  npx trailblaze run trails                     # host agent: bun subprocesses\n` +
-        `  npx trailblaze run trails --agent on-device   # the same tools bundled into QuickJS\n` +
-        `  bun test                                      # the tool's own test\n`,
+        `Next:\n${next.map(([command, comment]) => `  ${command!.padEnd(commandWidth)}   # ${comment}\n`).join("")}`,
     );
     return 0;
   },

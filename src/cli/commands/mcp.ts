@@ -1,4 +1,4 @@
-// `bun trailblaze mcp`: start one session and serve its tools to any MCP client
+// `trailblaze mcp`: start one session and serve its tools to any MCP client
 // over this process's stdin/stdout until the client hangs up or SIGTERM arrives.
 
 import { resolve } from "node:path";
@@ -12,7 +12,7 @@ import type { CliIO, Command } from "../command.ts";
 import { openSession } from "../open-session.ts";
 import { onInterrupt } from "../reaper.ts";
 
-const HELP = `Usage: bun trailblaze mcp [--cwd DIR] [session flags]
+const HELP = `Usage: trailblaze mcp [--cwd DIR] [session flags]
 
 Starts one session (host or on-device agent) and serves its tools as an MCP server over
 stdio, for any MCP client (Claude Desktop, Cursor, the MCP Inspector, the SDK Client).

@@ -1,4 +1,4 @@
-// `bun trailblaze run`: parse trail files, plan them, run each in its own
+// `trailblaze run`: parse trail files, plan them, run each in its own
 // session (in parallel with --workers, a slice with --shard), report live and as
 // JSON/JUnit, and write a partial report when interrupted.
 
@@ -22,7 +22,7 @@ import { configAbovePaths, loadCliWorkspace, startSession } from "../open-sessio
 import { onInterrupt } from "../reaper.ts";
 
 
-const HELP = `Usage: bun trailblaze run <trail-file|dir>... [session flags] [options]
+const HELP = `Usage: trailblaze run <trail-file|dir>... [session flags] [options]
 
 Replays recorded trails: each trail runs in its own session (its target's MCP servers
 started, every recorded tool checked to be registered before the first step), its steps'
@@ -124,7 +124,7 @@ export const runCommand: Command = {
       secret: { type: "string", multiple: true },
       arg: { type: "string", multiple: true },
     });
-    if (positionals.length === 0) throw new UsageError("run: name at least one trail file or folder, e.g. `bun trailblaze run trails/`");
+    if (positionals.length === 0) throw new UsageError("run: name at least one trail file or folder, e.g. `trailblaze run trails/`");
     const reporter = parseReporter(values.reporter);
     const workers = parseWorkers(values.workers);
     const shard: Shard | undefined = values.shard === undefined ? undefined : parseShard(values.shard);

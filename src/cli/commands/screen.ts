@@ -1,4 +1,4 @@
-// `bun trailblaze screen`: look at a captured screen offline — its outline, what selectors
+// `trailblaze screen`: look at a captured screen offline — its outline, what selectors
 // resolve to, and whether it satisfies a waypoint — to debug a selector without a device.
 
 import { resolve } from "node:path";
@@ -12,7 +12,7 @@ import { checkWaypoint, loadWaypoint, type WaypointCheck } from "../../screen/wa
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 
-const HELP = `Usage: bun trailblaze screen <capture.json> [--selector JSON]... [--waypoint FILE] [--json]
+const HELP = `Usage: trailblaze screen <capture.json> [--selector JSON]... [--waypoint FILE] [--json]
 
 Loads a captured screen and, without a device:
   - prints its outline, one node a line, indented by depth: id, class, text, id, bounds;
@@ -72,7 +72,7 @@ export const screenCommand: Command = {
       json: { type: "boolean" },
     });
     if (positionals.length !== 1) {
-      throw new UsageError(`screen: expected one capture file, got ${positionals.length === 0 ? "none" : positionals.join(" ")}\nRun \`bun trailblaze screen --help\` for usage.`);
+      throw new UsageError(`screen: expected one capture file, got ${positionals.length === 0 ? "none" : positionals.join(" ")}\nRun \`trailblaze screen --help\` for usage.`);
     }
     const file = positionals[0]!;
     const screen = await loadCapture(resolve(io.cwd, file), file);

@@ -1,4 +1,4 @@
-// `bun trailblaze tools`: start a session, list its registered and skipped
+// `trailblaze tools`: start a session, list its registered and skipped
 // tools, tear it down.
 
 import { UsageError } from "../../errors.ts";
@@ -9,7 +9,7 @@ import type { Command } from "../command.ts";
 import { openSession } from "../open-session.ts";
 import { formatTable } from "../format.ts";
 
-const HELP = `Usage: bun trailblaze tools [session flags] [--json]
+const HELP = `Usage: trailblaze tools [session flags] [--json]
 
 Starts the target's MCP servers for one session (target, driver, agent mode), lists the
 tools that registered and the ones a _meta filter skipped, then stops every server.

@@ -1,4 +1,4 @@
-// `bun trailblaze types`: start a session, write the trailblaze-client.d.ts that types `ctx.tools`
+// `trailblaze types`: start a session, write the trailblaze-client.d.ts that types `ctx.tools`
 // with every tool it registers, tear it down.
 
 import { join, resolve } from "node:path";
@@ -14,7 +14,7 @@ import { openSession } from "../open-session.ts";
 
 export const CLIENT_DTS = "trailblaze-client.d.ts";
 
-const HELP = `Usage: bun trailblaze types [session flags] [-o FILE]
+const HELP = `Usage: trailblaze types [session flags] [-o FILE]
 
 Starts the target's servers for one session (target, driver, agent mode), as \`tools\` does,
 and writes ${CLIENT_DTS}: a TrailblazeToolMap entry for every tool the session
