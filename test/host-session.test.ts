@@ -245,13 +245,13 @@ describe("CLI as a subprocess", () => {
     });
   });
 
-  test("call prints a success and exits 0; session logs are written", async () => {
+  test("call prints a success and exits 0; a server that wrote nothing to stderr leaves no log folder", async () => {
     const run = await cliProcess(
       ["call", "fixture_echo", "--target", "fixture", "--args", '{"text":"hi"}', "--session-id", "cli-ok", "--logs", logs],
       { cwd: HOST },
     );
     expect(run).toEqual({ code: 0, stdout: "✓ fixture_echo: echo: hi\n", stderr: expect.any(String) });
-    expect(existsSync(join(logs, "cli-ok"))).toBe(true);
+    expect(existsSync(join(logs, "cli-ok"))).toBe(false);
   });
 });
 

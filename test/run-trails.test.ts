@@ -152,7 +152,8 @@ describe("a folder of trails, one session each", () => {
     const files = filesUnder(logs);
     // Sessions that made calls: fail-after-memory, memory-roundtrip, needs-agent.
     expect(files.filter((f) => f.endsWith("calls.jsonl")).length).toBe(3);
-    expect(files.filter((f) => f.endsWith(".log")).length).toBeGreaterThanOrEqual(5);
+    // Stderr logs exist for the servers that wrote to stderr only (the probe prints what it echoes).
+    expect(files.filter((f) => f.endsWith(".log")).length).toBeGreaterThanOrEqual(1);
     for (const file of files) expect({ file, leaked: readFileSync(file, "utf8").includes(SECRET) }).toEqual({ file, leaked: false });
     // The server did print the secret: its stderr log was masked afterwards.
     const stderrLogs = files.filter((f) => f.endsWith(".log")).map((f) => readFileSync(f, "utf8"));

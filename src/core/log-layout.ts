@@ -1,14 +1,18 @@
 // The session logs folder, in one place: `<logs>/<sessionId>/` holds a stderr log per
 // subprocess, a console log per QuickJS server, the MCP log messages per server and the call log.
+// Each file is created when its first line is written: a session that logs nothing leaves nothing.
 
 import { join, resolve } from "node:path";
 
-/** Default logs root, under the working directory. */
+/** Default logs root, under the workspace root. */
 export const DEFAULT_LOGS_ROOT = "logs";
 
-/** `<logs>/<sessionId>`: `logsRoot` as typed (relative to `cwd`), else `logs/` under `cwd`. */
-export function sessionLogsDir(cwd: string, sessionId: string, logsRoot = DEFAULT_LOGS_ROOT): string {
-  return resolve(cwd, logsRoot, sessionId);
+/**
+ * `<logs>/<sessionId>`: `logsRoot` as typed (relative to `cwd`), else `logs/` at the workspace
+ * `root`, so every working directory inside a workspace logs to the same folder.
+ */
+export function sessionLogsDir(where: { root: string; cwd: string }, sessionId: string, logsRoot?: string): string {
+  return logsRoot === undefined ? join(where.root, DEFAULT_LOGS_ROOT, sessionId) : resolve(where.cwd, logsRoot, sessionId);
 }
 
 /** A file-name-safe label for a server's log files (at most 100 characters: a command line can be long). */

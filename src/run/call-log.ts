@@ -15,13 +15,14 @@ export interface CallPosition {
 }
 
 export class CallLog {
-  readonly path: string;
+  /** Undefined when the session writes no logs (`--no-logging`). */
+  readonly path: string | undefined;
   readonly #memory: Memory;
   #position: CallPosition;
   #ready = false;
 
-  constructor(logsDir: string, memory: Memory, position: CallPosition) {
-    this.path = callLogFile(logsDir);
+  constructor(logsDir: string | undefined, memory: Memory, position: CallPosition) {
+    this.path = logsDir === undefined ? undefined : callLogFile(logsDir);
     this.#memory = memory;
     this.#position = position;
   }
@@ -32,6 +33,7 @@ export class CallLog {
 
   /** Appends one line; synchronous so the line is on disk even if the process is interrupted right after. */
   write(record: CallRecord): void {
+    if (this.path === undefined) return;
     const { result } = record;
     const line: Record<string, unknown> = {
       at: record.startedAt.toISOString(),

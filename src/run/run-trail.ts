@@ -133,7 +133,7 @@ export class TrailRun {
       platform: spec.driver.platform.toLowerCase(),
       agent: spec.agent,
       ...(classifiers.deviceKey ? { deviceKey: classifiers.deviceKey } : {}),
-      logsDir: displayPath(spec.logsDir, io.cwd),
+      ...(spec.logsDir !== undefined ? { logsDir: displayPath(spec.logsDir, io.cwd) } : {}),
     };
     const skip = skipReason(trail, classifiers);
     if (skip !== undefined) return this.#report("skipped", { skipReason: skip });
@@ -152,7 +152,7 @@ export class TrailRun {
     try {
       session = await startSession(spec, { onCall: (record) => callLog.write(record) });
     } catch (error) {
-      if (secrets.length > 0) await maskServerLogs(spec.logsDir, memory);
+      if (secrets.length > 0 && spec.logsDir !== undefined) await maskServerLogs(spec.logsDir, memory);
       return this.#report("error", { error: this.#mask(messageOf(error)), exitCode: exitCodeOf(error) });
     }
     memory = session.memory;
@@ -164,7 +164,7 @@ export class TrailRun {
       return await this.#replay(plan, session, memory, args.values, callLog);
     } finally {
       await session.close();
-      if (secrets.length > 0) await maskServerLogs(spec.logsDir, memory);
+      if (secrets.length > 0 && spec.logsDir !== undefined) await maskServerLogs(spec.logsDir, memory);
     }
   }
 

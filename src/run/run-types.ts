@@ -73,7 +73,7 @@ export interface SessionInfo {
   agent: string;
   /** The `config.devices` key whose recordings this session replays, when one matches its driver. */
   deviceKey?: string;
-  logsDir: string;
+  logsDir?: string;
 }
 
 export interface TrailReport {

@@ -25,8 +25,8 @@ export interface LaunchSpec {
   env: Record<string, string | undefined>;
   driver: DriverInfo;
   screen: { width: number; height: number };
-  /** `<logs>/<id>`: server logs go here. */
-  logsDir: string;
+  /** `<logs>/<id>`: server logs go here; undefined: none are written. */
+  logsDir?: string;
   handshakeTimeoutMs: number;
   callTimeoutMs: number;
 }

@@ -4,6 +4,7 @@
 // goes through the session's ExecuteBridge.
 
 import { appendFileSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import { readFile } from "node:fs/promises";
 import { quickJsEngineFrom, startQuickJsServer } from "../../runtime-quickjs/index.ts";
 import { bundleEntry } from "../bundle/bundle-entry.ts";
@@ -23,15 +24,20 @@ export const launchQuickJsServer: Launcher = async (server, spec, context): Prom
         throw error instanceof BundleError ? new BundleError(`${error.message}\n${hostOnlyFix(server)}`, { cause: error }) : error;
       });
 
-  mkdirSync(spec.logsDir, { recursive: true });
-  const consoleLog = consoleLogFile(spec.logsDir, server.display);
+  const consoleLog = spec.logsDir === undefined ? undefined : consoleLogFile(spec.logsDir, server.display);
+  let logReady = false;
   const quickjs = await startQuickJsServer({
     name: server.display,
     code: bundle.code,
     ...(bundle.sourceMap ? { sourceMap: { map: bundle.sourceMap, shift: SCRIPT_PREFIX.length } } : {}),
     engine: quickJsEngineFrom(spec.env),
     // Guest logging is rare; a synchronous append keeps no descriptor open per session.
-    onLog: (level, text) => appendFileSync(consoleLog, `${new Date().toISOString()} ${level} ${text}\n`),
+    onLog: (level, text) => {
+      if (consoleLog === undefined) return;
+      if (!logReady) mkdirSync(dirname(consoleLog), { recursive: true });
+      logReady = true;
+      appendFileSync(consoleLog, `${new Date().toISOString()} ${level} ${text}\n`);
+    },
     onExecute: async (name, args) => {
       const result = await context.execute(name, args);
       return { ...resultToJson(result), content: result.content };

@@ -87,7 +87,7 @@ export const launchStdioServer: Launcher = async (server, spec, context): Promis
   const transport = new ProcessTransport({
     name: server.display,
     ...plan,
-    stderrLogFile: stderrLogFile(spec.logsDir, server.display),
+    ...(spec.logsDir !== undefined ? { stderrLogFile: stderrLogFile(spec.logsDir, server.display) } : {}),
     ...(server.maxMessageBytes !== undefined ? { maxMessageBytes: server.maxMessageBytes } : {}),
     ...(server.kind === "script" ? { explainStartup: (tail: readonly string[]) => explainStartupFailure(tail, server.script) } : {}),
   });

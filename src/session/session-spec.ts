@@ -51,8 +51,8 @@ export interface SessionSpec {
   memory: Record<string, unknown>;
   /** Secrets (`--secret`): usable in placeholders, masked everywhere. */
   secrets?: Record<string, string>;
-  /** `<logs>/<id>`: stderr logs and the call log live here. */
-  logsDir: string;
+  /** `<logs>/<id>`: stderr logs and the call log live here; undefined with `--no-logging` (no log files). */
+  logsDir?: string;
   /** Bound on each server's initialize + tools/list, ms. */
   handshakeTimeoutMs: number;
   /** Default per-call timeout, ms. */
@@ -68,6 +68,8 @@ export interface SessionFlags {
   memory?: string[];
   "session-id"?: string;
   logs?: string;
+  /** No log files at all (upstream's `--no-logging`). */
+  "no-logging"?: boolean;
   /** Unverified screen checks (no screen loaded) fail the step instead. */
   "require-screen"?: boolean;
   /** A capture file the simulated device shows (one static screen). */
@@ -95,6 +97,7 @@ export const SESSION_FLAG_OPTIONS = {
   memory: { type: "string", multiple: true },
   "session-id": { type: "string" },
   logs: { type: "string" },
+  "no-logging": { type: "boolean" },
   "require-screen": { type: "boolean" },
   capture: { type: "string" },
   map: { type: "string" },
@@ -112,7 +115,8 @@ export const SESSION_FLAGS_HELP = `Session flags:
   --screen WxH          device size in pixels (default per platform, e.g. 1080x2400 on Android)
   --memory KEY=VALUE    initial session memory (repeatable)
   --session-id ID       id used for logs and TRAILBLAZE_SESSION_ID (default: generated)
-  --logs DIR            logs folder (default: ./logs)
+  --logs DIR            logs folder (default: logs/ at the workspace root)
+  --no-logging          write no log files (stderr tails still show in errors)
   --capture FILE        a screen for the simulated device: one captured screen (JSON), so taps and
                         screen checks are verified against it (default: the target's simulation:)
   --map DIR             a screen for the simulated device: an app map (waypoints/, shortcuts/); actions
@@ -259,7 +263,7 @@ export function resolveSessionSpec(
     screen,
     ...(simulation ? { simulation } : {}),
     memory,
-    logsDir: sessionLogsDir(context.cwd, id, flags.logs),
+    ...(flags["no-logging"] ? {} : { logsDir: sessionLogsDir({ root: workspace.root, cwd: context.cwd }, id, flags.logs) }),
     handshakeTimeoutMs: positiveMs(context.env.TRAILBLAZE_HANDSHAKE_TIMEOUT_MS, 60_000),
     callTimeoutMs: positiveMs(context.env.TRAILBLAZE_CALL_TIMEOUT_MS, 60_000),
   };

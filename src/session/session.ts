@@ -233,12 +233,11 @@ export class Session implements AsyncDisposable {
   #serverLog(server: ResolvedServer, message: ServerLogMessage): void {
     const entry: ServerLogEntry = { time: new Date(), server: server.display, ...message };
     try {
-      mkdirSync(this.spec.logsDir, { recursive: true });
-      // Log messages are occasional; a synchronous append keeps no descriptor open per server.
-      appendFileSync(
-        serverLogFile(this.spec.logsDir, server.display),
-        `${JSON.stringify({ ...entry, time: entry.time.toISOString() })}\n`,
-      );
+      if (this.spec.logsDir !== undefined) {
+        mkdirSync(this.spec.logsDir, { recursive: true });
+        // Log messages are occasional; a synchronous append keeps no descriptor open per server.
+        appendFileSync(serverLogFile(this.spec.logsDir, server.display), `${JSON.stringify({ ...entry, time: entry.time.toISOString() })}\n`);
+      }
     } catch {
       // The log folder is unwritable: the hook still sees the message.
     }

@@ -16,6 +16,8 @@ const HELP = `Usage: trailblaze init [--target ID]
 Scaffolds a Trailblaze workspace in the current folder:
   package.json             "test" and "trails" scripts (created, or added when missing)
   tsconfig.json            for editors and tsc (when missing)
+  .gitignore               node_modules/, logs/, .cache/, trailblaze-report/ (created, or the
+                           missing lines added)
   trailblaze-config/targets/<ID>.yaml   the target, with one script server
   tools/<ID>/greet.ts      a portable MCP tool server (runs on the host and on-device)
   tools/<ID>/greet.test.ts its test (bun test)
@@ -65,6 +67,27 @@ trail:
 }
 
 
+/** What the CLI writes into a workspace (and what npm installs), none of it worth committing. */
+export const GITIGNORED = [
+  ["node_modules/", "installed packages"],
+  ["/logs/", "session logs"],
+  ["/.cache/", "build caches"],
+  ["/trailblaze-report/", "HTML reports"],
+] as const;
+
+/** .gitignore with what the CLI writes; undefined when it already lists all of it. */
+function gitignore(cwd: string): Planned | undefined {
+  const path = join(cwd, ".gitignore");
+  const current = existsSync(path) ? readFileSync(path, "utf8") : undefined;
+  const listed = new Set((current ?? "").split(/\r?\n/).map((line) => line.trim().replace(/^\/|\/$/g, "")));
+  const missing = GITIGNORED.filter(([pattern]) => !listed.has(pattern.replace(/^\/|\/$/g, "")));
+  if (missing.length === 0) return undefined;
+  const block = `# Written by trailblaze and npm: not for version control\n${missing.map(([pattern]) => `${pattern}\n`).join("")}`;
+  if (current === undefined) return { path, text: block, note: missing.map(([, what]) => what).join(", ") };
+  const text = `${current}${current === "" || current.endsWith("\n") ? "" : "\n"}${current === "" ? "" : "\n"}${block}`;
+  return { path, text, note: `added ${missing.map(([pattern]) => pattern).join(", ")}` };
+}
+
 const NPM_INIT_TEST = 'echo "Error: no test specified" && exit 1';
 
 /** package.json with the scripts the workspace needs; undefined when it already has them. */
@@ -109,6 +132,8 @@ export const initCommand: Command = {
     const pkg = packageJson(io.cwd);
     if (pkg) planned.unshift(pkg);
     if (!existsSync(join(io.cwd, "tsconfig.json"))) planned.push({ path: join(io.cwd, "tsconfig.json"), text: TSCONFIG, note: "for editors and tsc" });
+    const ignored = gitignore(io.cwd);
+    if (ignored) planned.push(ignored);
 
     for (const file of planned) {
       mkdirSync(dirname(file.path), { recursive: true });

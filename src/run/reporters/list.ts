@@ -150,7 +150,7 @@ export class ListReporter implements RunObserver {
 
   #footer(report: TrailReport): string {
     const c = this.#c;
-    const session = report.session ? c.dim(` · ${report.session.target} · ${report.session.driver} · ${report.session.agent} · logs ${report.session.logsDir}`) : "";
+    const session = report.session ? c.dim(` · ${report.session.target} · ${report.session.driver} · ${report.session.agent}${report.session.logsDir !== undefined ? ` · logs ${report.session.logsDir}` : ""}`) : "";
     const time = formatDuration(report.durationMs);
     switch (report.status) {
       case "passed": {

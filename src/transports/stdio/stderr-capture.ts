@@ -18,8 +18,8 @@ export interface StderrCaptureOptions {
    */
   maxFileBytes?: number;
   /**
-   * File every line is appended to, e.g. `logs/<session>/subprocess_stderr_<name>.log`; missing
-   * directories are created. Default: no file.
+   * File every line is appended to, e.g. `logs/<session>/subprocess_stderr_<name>.log`; it and
+   * missing directories are created with the first line. Default: no file.
    */
   logFile?: string;
   /** Called once if the log file cannot be written; capture into the tail continues. */
@@ -33,6 +33,8 @@ export class StderrCapture {
   readonly #tail: string[] = [];
   readonly #onFileError: ((error: Error) => void) | undefined;
   #file: WriteStream | undefined;
+  /** The log file, opened with the first line: a server that writes nothing leaves no file. */
+  #filePath: string | undefined;
   #fileFailed = false;
   readonly #maxFileBytes: number;
   #fileBytes = 0;
@@ -45,7 +47,7 @@ export class StderrCapture {
     this.#splitter = new LineSplitter(options.maxFileLineBytes ?? 1024 * 1024);
     this.#onFileError = options.onFileError;
     this.#maxFileBytes = options.maxFileBytes ?? 256 * 1024 * 1024;
-    if (options.logFile) this.#openFile(options.logFile);
+    this.#filePath = options.logFile;
   }
 
   /**
@@ -118,6 +120,7 @@ export class StderrCapture {
   }
 
   #toFile(line: string): void {
+    if (this.#filePath !== undefined && !this.#file && !this.#fileFailed && this.#closed === undefined) this.#openFile(this.#filePath);
     if (!this.#file || this.#fileFull) return;
     const bytes = Buffer.byteLength(line);
     if (this.#fileBytes + bytes <= this.#maxFileBytes) {
