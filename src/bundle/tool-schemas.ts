@@ -99,7 +99,7 @@ interface Probe {
  * need deriving. The copies live only while generating.
  */
 async function schemasOf(probes: readonly Probe[]): Promise<Map<string, Record<string, unknown> | Error>> {
-  const { createGenerator } = (await import(GENERATOR)) as typeof import("ts-json-schema-generator");
+  const { createFormatter, createParser, DEFAULT_CONFIG, SchemaGenerator } = (await import(GENERATOR)) as typeof import("ts-json-schema-generator");
   const ts = typescript();
   const out = new Map<string, Record<string, unknown> | Error>();
   const copies = probes.map((probe, i) => {
@@ -122,7 +122,9 @@ async function schemasOf(probes: readonly Probe[]): Promise<Map<string, Record<s
       skipDefaultLibCheck: true,
       esModuleInterop: true,
     });
-    const generator = createGenerator({ tsProgram: program as never, type: "*", skipTypeCheck: true, expose: "none", topRef: false, jsDoc: "extended", additionalProperties: true });
+    // The generator over our own program (what createGenerator's `tsProgram` does in later versions).
+    const config = { ...DEFAULT_CONFIG, type: "*", skipTypeCheck: true, expose: "none", topRef: false, jsDoc: "extended", additionalProperties: true } as const;
+    const generator = new SchemaGenerator(program as never, createParser(program as never, config), createFormatter(config), config);
     for (const alias of aliases) {
       try {
         const { $schema: _schema, definitions, ...schema } = generator.createSchema(alias) as Record<string, unknown>;
