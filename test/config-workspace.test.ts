@@ -45,7 +45,7 @@ describe("findConfigDir", () => {
     try {
       const error = await rejection(findConfigDir({ cwd: dir }));
       expect(error.message).toBe(
-        `no trailblaze-config/ folder or trails/config/trailblaze.yaml found from ${dir} upward; pass --config DIR or set TRAILBLAZE_CONFIG_DIR`,
+        `no trailblaze-config/ folder or trails/config/trailblaze.yaml found from ${dir} upward; run \`trailblaze init\` here to make one, or pass --config DIR (or set TRAILBLAZE_CONFIG_DIR) for one elsewhere`,
       );
       expect((error as ConfigNotFoundError).exitCode).toBe(2);
     } finally {

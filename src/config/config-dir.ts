@@ -135,6 +135,6 @@ export async function findConfigDir(options: FindConfigDirOptions): Promise<stri
   const found = await nearestConfigDir(cwd);
   if (found) return found;
   throw new ConfigNotFoundError(
-    `no ${CONFIG_DIR_NAME}/ folder or trails/config/${ANCHOR_FILE} found from ${resolve(cwd)} upward; pass --config DIR or set TRAILBLAZE_CONFIG_DIR`,
+    `no ${CONFIG_DIR_NAME}/ folder or trails/config/${ANCHOR_FILE} found from ${resolve(cwd)} upward; run \`trailblaze init\` here to make one, or pass --config DIR (or set TRAILBLAZE_CONFIG_DIR) for one elsewhere`,
   );
 }
