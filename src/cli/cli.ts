@@ -3,6 +3,7 @@
 // it can (see precompiled-cli.ts); `bun src/cli/cli.ts …` runs it from the sources.
 
 import { didYouMean } from "../core/did-you-mean.ts";
+import { PACKAGE_VERSION } from "../core/package-version.ts";
 import { exitCodeOf, TrailblazeError } from "../errors.ts";
 import type { CliIO, CommandEntry } from "./command.ts";
 import { invocationOf, renderCommands } from "./invocation.ts";
@@ -48,7 +49,7 @@ export async function runCli(argv: string[], given: CliIO): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === "--version" || name === "-v") {
-    io.stdout("trailblaze-ts 0.1.0\n");
+    io.stdout(`trailblaze-ts ${PACKAGE_VERSION}\n`);
     return 0;
   }
   const entry = COMMANDS.find((c) => c.name === name);

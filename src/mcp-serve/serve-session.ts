@@ -7,9 +7,10 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Session } from "../session/session.ts";
 import { refusal, refusedResult, servedTools, toCallToolResult, toMcpTool } from "./served-tools.ts";
+import { PACKAGE_VERSION } from "../core/package-version.ts";
 
 export const SERVER_NAME = "trailblaze";
-export const SERVER_VERSION = "0.1.0";
+export const SERVER_VERSION = PACKAGE_VERSION;
 
 export interface ServeOptions {
   /** Diagnostics (never the protocol stream). Default: dropped. */

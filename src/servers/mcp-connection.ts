@@ -22,8 +22,9 @@ import { exceptionThrown, fatalError, resultToJson, type ToolResult } from "../c
 import { z } from "zod";
 import { CallAbort, CallDeadline, DEFAULT_TOTAL_TIMEOUT_FACTOR } from "./call-deadline.ts";
 import { LazyJsonSchemaValidator } from "./lazy-json-schema-validator.ts";
+import { PACKAGE_VERSION } from "../core/package-version.ts";
 
-export const CLIENT_INFO = { name: "trailblaze", version: "0.1.0" } as const;
+export const CLIENT_INFO = { name: "trailblaze", version: PACKAGE_VERSION } as const;
 
 /** setTimeout's largest delay. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
