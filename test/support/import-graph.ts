@@ -51,7 +51,8 @@ export function importGraph(): ImportGraph {
     const imports: string[] = [];
     for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
       const specifier = match[1] ?? match[2]!;
-      if (!specifier.startsWith(".")) continue;
+      // Packages, and data files such as the package manifest, are no layer.
+      if (!specifier.startsWith(".") || specifier.endsWith(".json")) continue;
       const target = resolve(dirname(file), specifier);
       imports.push(target);
       const [from, to] = [folderOf(file), folderOf(target)];
