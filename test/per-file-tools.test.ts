@@ -90,9 +90,41 @@ describe("per-file tools", () => {
         name: "*",
         source: "per-file tools (subprocess)",
         reason: "runtime",
-        detail: "per-file tools with runtime: subprocess (shop_writeNote) run as a host subprocess; skipped in this on-device session",
+        detail: "per-file tools that run as a host subprocess (runtime: subprocess, or requiresHost: true in the spec): shop_writeNote; skipped in this on-device session",
       },
     ]);
+  });
+
+  test("a tool that imports node:fs: requiresHost in its spec runs it on the host and skips it on-device; unmarked, the host still runs it and on-device says what to change", async () => {
+    const original = readFileSync(TARGET, "utf8");
+    const file = join(dir, "tools/shop_hostname.ts");
+    const source = (spec: string) =>
+      `import { trailblaze } from "@trailblaze/scripting";\nimport { existsSync } from "node:fs";\n\n` +
+      `export const shop_hostname = trailblaze.tool(${spec}async () => (existsSync("/") ? "root exists" : "no root"));\n`;
+    writeFileSync(TARGET, original.replace("tools:\n", "tools:\n  - shop_hostname\n"));
+    try {
+      writeFileSync(file, source('{ description: "Looks at the host file system.", requiresHost: true }, '));
+      const marked = await cli(["call", "shop_hostname"], { cwd: dir });
+      expect(marked.stdout).toContain("root exists");
+      expect(marked.code).toBe(0);
+      const onDevice = await tools("--agent", "on-device");
+      expect(onDevice.tools.map((tool) => tool.name)).toContain("shop_greet");
+      expect(onDevice.skipped.find((s) => s.detail.includes("shop_hostname"))?.detail).toContain("requiresHost: true in the spec");
+
+      writeFileSync(file, source(""));
+      const host = await cli(["call", "shop_hostname"], { cwd: dir });
+      expect(host.code).toBe(0);
+      expect(host.stdout).toContain("root exists");
+      expect(host.stderr).toContain("This host session runs them as a bun subprocess instead");
+      const device = await cli(["call", "shop_greet", "--agent", "on-device", "--args", '{"name":"Ada"}'], { cwd: dir });
+      expect(device.code).not.toBe(0);
+      expect(device.stderr).toContain("tools/shop_hostname.ts:2:");
+      expect(device.stderr).toContain("Mark the tool that needs the host `requiresHost: true` in its trailblaze.tool spec");
+      expect(device.stderr).not.toContain(".cache/trailblaze-tools");
+    } finally {
+      writeFileSync(TARGET, original);
+      rmSync(file, { force: true });
+    }
   });
 
   test("arguments are checked against the schema; a thrown error is the step's message", async () => {

@@ -1,8 +1,12 @@
 // The static half of check-bundle: a second esbuild pass over the author's entry in which every
 // host-only free global (fetch, process, Buffer...) is `define`d to a sentinel; each sentinel
 // left in the output is a use, mapped back to its source file and line. These globals bundle
-// silently and only fail at run time in QuickJS.
-import { relative, resolve } from "node:path";
+// silently and only fail at run time in QuickJS. Uses that only trailblaze's own runtime code
+// reaches (its guest transport, serveTools and what they import) are left out: that code runs
+// on-device in our own tests, so a host global in it is behind a path that never runs there.
+import { join, relative, resolve, sep } from "node:path";
+import type { Metafile } from "esbuild";
+import { PACKAGE_ROOT } from "../core/cache-files.ts";
 import { buildOrThrow, onDeviceBuildOptions } from "./build-options.ts";
 import { SourceMap, type SourceMapPayload } from "node:module";
 
@@ -38,6 +42,7 @@ export async function scanHostGlobals(entry: string, cwd: string): Promise<HostG
     define[`globalThis.${name}`] = sentinelOf(name);
   }
   const result = await buildOrThrow({ ...options, define, sourcemap: "external", outfile: resolve(cwd, "trailblaze-scan.js") }, entry, cwd);
+  const authors = authorReachable(result.metafile, relative(cwd, entry), cwd);
   const js = result.outputFiles.find((file) => file.path.endsWith(".js"));
   const map = result.outputFiles.find((file) => file.path.endsWith(".js.map"));
   if (!js || !map) return [];
@@ -58,10 +63,36 @@ export async function scanHostGlobals(entry: string, cwd: string): Promise<HostG
       // `typeof X` is safe; `typeof X.y`, `typeof X(...)` and `typeof require(...)` still evaluate X.
       const next = lineText[match.index! + match[0].length] ?? "";
       const guarded = match[1] !== undefined && match[2] !== undefined && match[3] === undefined && !/[([.]/.test(next);
-      uses.push({ name, source: relative(cwd, resolve(mapDir, at.originalSource)), line: at.originalLine + 1, column: at.originalColumn + 1, guarded });
+      const source = relative(cwd, resolve(mapDir, at.originalSource));
+      if (!authors.has(source)) continue;
+      uses.push({ name, source, line: at.originalLine + 1, column: at.originalColumn + 1, guarded });
     }
   });
   // A file that tests `typeof X` is taken to guard its other uses of X (the usual feature check).
   const guardedFiles = new Set(uses.filter((use) => use.guarded).map((use) => `${use.source}\0${use.name.split(".")[0]}`));
   return uses.map((use) => ({ ...use, guarded: use.guarded || guardedFiles.has(`${use.source}\0${use.name.split(".")[0]}`) }));
+}
+
+/** This runtime's own code: its sources, and an installed copy of it or of @trailblaze/scripting a workspace resolves to. */
+const RUNTIME_FOLDERS = [join(PACKAGE_ROOT, "src") + sep, join(PACKAGE_ROOT, "runtime-quickjs") + sep];
+const RUNTIME_PACKAGES = /[\\/]node_modules[\\/](?:trailblaze-ts|@trailblaze[\\/]scripting)[\\/]/;
+
+/**
+ * The bundle's inputs (paths relative to `cwd`, as the metafile and source map name them) that the
+ * entry reaches without passing through trailblaze's own runtime files: the author's files and
+ * every package they import themselves.
+ */
+function authorReachable(metafile: Metafile, entry: string, cwd: string): Set<string> {
+  const ours = (input: string) => {
+    const path = resolve(cwd, input);
+    return RUNTIME_FOLDERS.some((folder) => path.startsWith(folder)) || RUNTIME_PACKAGES.test(path);
+  };
+  const reached = new Set<string>();
+  const pending = [entry];
+  for (let input = pending.pop(); input !== undefined; input = pending.pop()) {
+    if (reached.has(input) || (input !== entry && ours(input))) continue;
+    reached.add(input);
+    for (const imported of metafile.inputs[input]?.imports ?? []) pending.push(imported.path);
+  }
+  return reached;
 }

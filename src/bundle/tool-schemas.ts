@@ -23,6 +23,8 @@ export interface DerivedTool {
   outputSchema?: Record<string, unknown>;
   /** Why no input schema could be derived (then the tool needs `inputSchema` in its spec or sidecar). */
   problem?: string;
+  /** Its `trailblaze.tool` spec says `requiresHost: true`: it runs as a host subprocess, never in QuickJS. */
+  requiresHost?: true;
 }
 
 interface Declaration {
@@ -33,6 +35,8 @@ interface Declaration {
   outputType?: string;
   /** The spec passed to `trailblaze.tool` sets `inputSchema` itself. */
   specSchema: boolean;
+  /** The spec says `requiresHost: true`. */
+  requiresHost: boolean;
 }
 
 const require = createRequire(import.meta.url);
@@ -62,7 +66,7 @@ function declarations(ts: typeof TS, file: string, source: string): Map<string, 
   for (const statement of sourceFile.statements) {
     if (ts.isFunctionDeclaration(statement) && statement.name) {
       const description = docOf(ts, statement);
-      found.set(statement.name.text, { ...(description ? { description } : {}), specSchema: false });
+      found.set(statement.name.text, { ...(description ? { description } : {}), specSchema: false, requiresHost: false });
     }
     if (!ts.isVariableStatement(statement)) continue;
     const description = docOf(ts, statement);
@@ -70,14 +74,17 @@ function declarations(ts: typeof TS, file: string, source: string): Map<string, 
       if (!ts.isIdentifier(declaration.name)) continue;
       const call = isToolCall(ts, declaration.initializer) ? declaration.initializer : undefined;
       const spec = call?.arguments.length === 2 ? call.arguments[0] : undefined;
-      const specSchema = Boolean(
-        spec && ts.isObjectLiteralExpression(spec) && spec.properties.some((p) => p.name && ts.isIdentifier(p.name) && p.name.text === "inputSchema"),
-      );
+      const property = (name: string) =>
+        spec && ts.isObjectLiteralExpression(spec) ? spec.properties.find((p) => p.name && ts.isIdentifier(p.name) && p.name.text === name) : undefined;
+      const specSchema = property("inputSchema") !== undefined;
+      const host = property("requiresHost");
+      const requiresHost = host !== undefined && ts.isPropertyAssignment(host) && host.initializer.kind === ts.SyntaxKind.TrueKeyword;
       found.set(declaration.name.text, {
         ...(description ? { description } : {}),
         ...(call?.typeArguments?.[0] ? { inputType: call.typeArguments[0].getText(sourceFile) } : {}),
         ...(call?.typeArguments?.[1] ? { outputType: call.typeArguments[1].getText(sourceFile) } : {}),
         specSchema,
+        requiresHost,
       });
     }
   }
@@ -196,7 +203,7 @@ export async function deriveTools(requests: readonly DeriveRequest[], cacheDir: 
   let ts: typeof TS | undefined;
   for (const [index, { file, names, wantSchema }] of requests.entries()) {
     const typed = [".ts", ".mts", ".tsx"].includes(extname(file));
-    const key = sha256(`2\0${(typed ? sourcesOf(file) : [readFileSync(file, "utf8")]).join("\0")}\0${names.join(",")}\0${typed}\0${names.map(wantSchema).join(",")}`);
+    const key = sha256(`3\0${(typed ? sourcesOf(file) : [readFileSync(file, "utf8")]).join("\0")}\0${names.join(",")}\0${typed}\0${names.map(wantSchema).join(",")}`);
     const cacheFile = join(cacheDir, `${basename(file, extname(file))}-${key.slice(0, 16)}.json`);
     const cached = readCached(cacheFile);
     if (cached) {
@@ -211,7 +218,7 @@ export async function deriveTools(requests: readonly DeriveRequest[], cacheDir: 
     for (const name of names) {
       const declaration = found.get(name);
       const description = declaration?.description;
-      result.set(name, description ? { description } : {});
+      result.set(name, { ...(description ? { description } : {}), ...(declaration?.requiresHost ? { requiresHost: true as const } : {}) });
       if (!typed || !declaration) continue;
       if (declaration.outputType !== undefined) aliases.set(`${OUTPUT}${index}_${name}`, declaration.outputType);
       if (declaration.specSchema || !wantSchema(name)) continue;

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { checkBundle } from "../bundle/check-bundle.ts";
-import { hostOnlyFix } from "../servers/host-only-fix.ts";
+import { withHostOnlyFix } from "../servers/host-only-fix.ts";
 import { didYouMean } from "../core/did-you-mean.ts";
 import {
   displayPath,
@@ -302,7 +302,7 @@ async function checkBundles(targets: TargetConfig[], findings: Findings, cwd: st
       for (const [severity, items] of [["error", result.problems], ["warning", result.warnings]] as const) {
         for (const item of items) {
           // A script esbuild cannot bundle gets the same fix as the session that failed on it.
-          const message = item.kind === "bundle" ? `${item.message}\n${hostOnlyFix(server)}` : item.message;
+          const message = item.kind === "bundle" || server.perFile ? withHostOnlyFix(item.message, server) : item.message;
           findings.add({ severity, kind: "bundle", message, ...(item.source ? { file: item.source } : {}) });
         }
       }

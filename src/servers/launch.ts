@@ -56,7 +56,7 @@ export interface SkippedServer {
 /** Why a server is not started in this agent mode, or undefined when it is. */
 export function skipReason(server: ResolvedServer, agent: AgentMode, table: LauncherTable): SkippedServer | undefined {
   if (server.kind === "script" && server.perFile?.runtime === "subprocess" && agent === "on-device") {
-    return { reason: "runtime", detail: `per-file tools with runtime: subprocess (${server.perFile.tools.join(", ")}) run as a host subprocess; skipped in this on-device session` };
+    return { reason: "runtime", detail: `per-file tools that run as a host subprocess (runtime: subprocess, or requiresHost: true in the spec): ${server.perFile.tools.join(", ")}; skipped in this on-device session` };
   }
   if (server.kind === "script" && server.requiresHost && agent === "on-device") {
     return { reason: "requiresHost", detail: "host-only script (requiresHost: true); skipped without bundling in this on-device session" };

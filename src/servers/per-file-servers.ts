@@ -55,6 +55,8 @@ async function described(tools: PerFileTool[], root: string): Promise<PerFileToo
     const found = derived.get(tool.script)?.get(tool.exportName);
     return {
       ...tool,
+      // `requiresHost: true` in its spec: the host runs it as a subprocess; QuickJS never bundles it.
+      ...(found?.requiresHost ? { runtime: "subprocess" as const, meta: { ...tool.meta, "trailblaze/requiresHost": true } } : {}),
       ...(tool.description === undefined && found?.description ? { description: found.description } : {}),
       ...(tool.inputSchema === undefined && found?.inputSchema ? { inputSchema: found.inputSchema } : {}),
       ...(found?.outputSchema ? { outputSchema: found.outputSchema } : {}),

@@ -12,7 +12,7 @@ import { SCRIPT_PREFIX } from "../bundle/build-options.ts";
 import { consoleLogFile } from "../core/log-layout.ts";
 import { BundleError } from "../errors.ts";
 import { resultToJson } from "../core/tool-result.ts";
-import { hostOnlyFix } from "./host-only-fix.ts";
+import { bundleFailure } from "./host-only-fix.ts";
 import { McpConnection } from "./mcp-connection.ts";
 import type { LaunchedServer, Launcher } from "./launch.ts";
 
@@ -21,7 +21,7 @@ export const launchQuickJsServer: Launcher = async (server, spec, context): Prom
   const bundle = server.bundle
     ? { code: await readFile(server.bundle, "utf8"), sourceMap: undefined }
     : await bundleEntry(server.script, { cwd: spec.root }).catch((error: unknown) => {
-        throw error instanceof BundleError ? new BundleError(`${error.message}\n${hostOnlyFix(server)}`, { cause: error }) : error;
+        throw error instanceof BundleError ? bundleFailure(error, server) : error;
       });
 
   const consoleLog = spec.logsDir === undefined ? undefined : consoleLogFile(spec.logsDir, server.display);
