@@ -205,7 +205,37 @@ describe("bun trailblaze check-bundle", () => {
     expect((await runCommand(["check-bundle", ])).code).toBe(2);
     const help = await runCommand(["check-bundle", "-h"]);
     expect(help.code).toBe(0);
-    expect(help.out).toStartWith("Usage: npx trailblaze check-bundle <bundle.js|entry.ts> [--json]");
+    expect(help.out).toStartWith("Usage: npx trailblaze check-bundle <bundle.js|entry.ts|tool.ts> [--json]");
+  });
+
+  test("a per-file tool script is checked as the server a session makes of its tools; a sidecar's runtime: subprocess tool is not bundled", async () => {
+    expect(await runCommand(["check-bundle", "fixtures/per-file/tools/shop_greet.ts"])).toEqual({
+      code: 0,
+      out: "✓ fixtures/per-file/tools/shop_greet.ts runs on-device: 1 tool(s) (shop_greet)\n",
+      err: "",
+    });
+    const subprocess = await runCommand(["check-bundle", "fixtures/per-file/tools/shop_writeNote.js", "--json"]);
+    expect(subprocess.code).toBe(0);
+    expect(JSON.parse(subprocess.out)).toEqual({ ok: true, tools: [], hostOnlyTools: ["shop_writeNote"], problems: [], warnings: [] });
+  });
+
+  test("a per-file tool's host-only uses name its own file and the per-file fix, never the generated entry", async () => {
+    mkdirSync(join(TMP, "tools"), { recursive: true });
+    const header = 'import { trailblaze } from "@trailblaze/scripting";\n';
+    const env = author("tools/shop_env.ts", `${header}\nexport const shop_env = trailblaze.tool(async () => process.env.HOME ?? "none");\n`);
+    const fs = author("tools/shop_fs.ts", `${header}import { existsSync } from "node:fs";\n\nexport const shop_fs = trailblaze.tool(async () => String(existsSync("/")));\n`);
+    const fix = "Mark the tool that needs the host `requiresHost: true` in its trailblaze.tool spec";
+    const envRun = await runCommand(["check-bundle", env, "--json"]);
+    expect(envRun.code).toBe(1);
+    const envJson = JSON.parse(envRun.out) as { tools: string[]; problems: { kind: string; message: string; source: string }[] };
+    expect(envJson.tools).toEqual(["shop_env"]);
+    expect(envJson.problems).toEqual([{ kind: "host-global", message: expect.stringContaining(`${env}:3:`), source: env }]);
+    expect(envJson.problems[0]!.message).toContain(fix);
+    const fsRun = await runCommand(["check-bundle", fs]);
+    expect(fsRun.code).toBe(1);
+    expect(fsRun.out).toContain(`✗ bundle: Cannot bundle ${fs} for on-device: ${fs}:2:`);
+    expect(fsRun.out).toContain(fix);
+    expect(fsRun.out).not.toContain("trailblaze-check-bundle-");
   });
 });
 

@@ -292,6 +292,18 @@ export function declarationsOf(dir: string, name: string, cwd: string): string[]
 }
 
 /**
+ * The tools the script `file` declares (its tool exports, or what a sidecar in its folder says it
+ * holds), as a target listing them would get them; empty when it declares none (an MCP server).
+ */
+export function toolsOfScript(file: string, cwd: string): PerFileTool[] {
+  const where = { file: displayPath(file, cwd), line: 1, col: 1 };
+  return [...declaredTools(dirname(file), cwd, []).values()]
+    .flat()
+    .filter((tool) => tool.script === file && !tool.composed && tool.jvmClass === undefined)
+    .map(({ at: _at, jvmClass: _jvmClass, ...tool }) => ({ ...tool, exportName: tool.name, where }));
+}
+
+/**
  * The per-file tools of `target` (its `tools:` names), found under its tools folder (default
  * `<root>/tools`). Throws one ConfigError naming every name not found or found twice, at the
  * name's line in the target, and every bad sidecar at its own line.

@@ -26,8 +26,12 @@ export function hostOnlyFix(server: ScriptServer): string {
  * advice for MCP server scripts is replaced by the per-file one.
  */
 export function withHostOnlyFix(text: string, server: ScriptServer): string {
-  if (!server.perFile) return `${text}\n${hostOnlyFix(server)}`;
-  const named = text.replace(/^Cannot bundle \S+ for on-device/, `Cannot bundle the per-file tools ${server.perFile.tools.join(", ")} for on-device`);
+  return server.perFile ? withPerFileFix(text, `the per-file tools ${server.perFile.tools.join(", ")}`) : `${text}\n${hostOnlyFix(server)}`;
+}
+
+/** `text` about per-file tools' generated entry, naming `what` instead of the entry, with the per-file advice. */
+export function withPerFileFix(text: string, what: string): string {
+  const named = text.replace(/^Cannot bundle \S+ for on-device/, `Cannot bundle ${what} for on-device`);
   return `${named.replaceAll(`; ${HOST_ONLY_FIX}`, "")}\n${PER_FILE_HOST_FIX}`;
 }
 

@@ -1,20 +1,27 @@
 // `trailblaze check-bundle <bundle.js|entry.ts>`: can this server run on-device?
 
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative, resolve } from "node:path";
 import { UsageError } from "../../errors.ts";
-import { checkBundle, type CheckProblem } from "../../bundle/check-bundle.ts";
+import { checkBundle, type CheckProblem, type CheckResult } from "../../bundle/check-bundle.ts";
+import { withPerFileFix } from "../../servers/host-only-fix.ts";
+import { perFileScriptEntry } from "../../servers/per-file-servers.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 
-const HELP = `Usage: trailblaze check-bundle <bundle.js|entry.ts> [--json]
+const HELP = `Usage: trailblaze check-bundle <bundle.js|entry.ts|tool.ts> [--json]
 
-Checks that an MCP server runs on-device. For a .ts entry: a static pass names every use of
-a host-only global (fetch, process, Buffer, require...) with its source file and line, then
-the server is bundled, evaluated in bare QuickJS, initialized and asked for tools/list.
-For a .js bundle: the QuickJS run only. Uses that a file guards with \`typeof X\` are allowed;
-when the server has tools marked "trailblaze/requiresHost" (skipped on-device), host-global
-uses are reported as warnings, since they may belong to those tools.
+Checks that an MCP server, or a per-file tool, runs on-device. For a .ts entry: a static pass
+names every use of a host-only global (fetch, process, Buffer, require...) with its source file
+and line, then the server is bundled, evaluated in bare QuickJS, initialized and asked for
+tools/list. For a .js bundle: the QuickJS run only. For a per-file tool script (one that declares
+\`export const name = trailblaze.tool(…)\`, or that a sidecar names): the same checks on the
+server a session makes of its tools; tools marked \`requiresHost: true\` run on the host and
+are not bundled. Uses that a file guards with \`typeof X\` are allowed; when the server has tools
+marked "trailblaze/requiresHost" (skipped on-device), host-global uses are reported as warnings,
+since they may belong to those tools.
 Exit code: 0 no problems, 1 any problem, 2 usage.
 
 Options:
@@ -23,6 +30,32 @@ Options:
 
 function lines(label: string, items: readonly CheckProblem[]): string {
   return items.map((item) => `  ${label} ${item.kind}: ${item.message.replace(/\n/g, "\n    ")}\n`).join("");
+}
+
+/** check-bundle on `target`: a per-file tool script through the server a session makes of it, anything else as it is. */
+async function checkFile(target: string, cwd: string): Promise<CheckResult> {
+  const dir = await mkdtemp(join(tmpdir(), "trailblaze-check-bundle-"));
+  try {
+    const perFile = await perFileScriptEntry(resolve(cwd, target), cwd, dir);
+    if (!perFile) return await checkBundle(target, { cwd });
+    if (perFile.tools.length === 0) return { ok: true, tools: [], hostOnlyTools: perFile.hostOnly, problems: [], warnings: [] };
+    const result = await checkBundle(perFile.entry, { cwd });
+    // Problems are told about the author's script, never the generated entry.
+    const entry = relative(cwd, perFile.entry);
+    const own = (item: CheckProblem): CheckProblem => ({
+      ...item,
+      message: withPerFileFix(item.message.replaceAll(perFile.entry, target).replaceAll(entry, target), target),
+      ...(item.source === undefined ? {} : { source: item.source === entry ? target : item.source }),
+    });
+    return {
+      ...result,
+      hostOnlyTools: [...result.hostOnlyTools, ...perFile.hostOnly],
+      problems: result.problems.map(own),
+      warnings: result.warnings.map(own),
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 export const checkBundleCommand: Command = {
@@ -34,7 +67,7 @@ export const checkBundleCommand: Command = {
     if (target === undefined) throw new UsageError("check-bundle: name a server file or bundle, e.g. `trailblaze check-bundle tools/login.ts`");
     if (extra.length > 0) throw new UsageError(`check-bundle: unexpected argument "${extra[0]}" (one file per run)`);
     if (!existsSync(resolve(io.cwd, target))) throw new UsageError(`check-bundle: ${target}: file not found (resolved against ${io.cwd})`);
-    const result = await checkBundle(target, { cwd: io.cwd });
+    const result = await checkFile(target, io.cwd);
     if (values.json) {
       io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     } else {
