@@ -7,12 +7,25 @@ const FAULTS = join(REPO, "fixtures/faults");
 const TRAIL = join(REPO, "fixtures/exit-codes/trails/any.trail.yaml");
 
 describe("a server that crashes at start", () => {
-  test("is exit 1 for run, tools and call alike", async () => {
+  test("is exit 1 for run, tools and call alike, though no step ran", async () => {
     const run = await cli(["run", TRAIL, "--target", "crashInit"], { cwd: FAULTS });
     const tools = await cli(["tools", "--target", "crashInit"], { cwd: FAULTS });
     const call = await cli(["call", "assertEquals", "--target", "crashInit", "--args", '{"actual":1,"expected":1}'], { cwd: FAULTS });
     expect([run.code, tools.code, call.code]).toEqual([1, 1, 1]);
     expect(tools.stderr).toContain("during startup (initialize/tools/list)");
+  });
+});
+
+describe("a server that cannot be bundled for on-device", () => {
+  test("is exit 1 for run, tools and call alike, and the message names the import and the fix", async () => {
+    const flags = ["--target", "crashCall", "--agent", "on-device", "--no-logging"];
+    const run = await cli(["run", TRAIL, ...flags], { cwd: FAULTS });
+    const tools = await cli(["tools", ...flags], { cwd: FAULTS });
+    const call = await cli(["call", "assertEquals", ...flags, "--args", '{"actual":1,"expected":1}'], { cwd: FAULTS });
+    expect([run.code, tools.code, call.code]).toEqual([1, 1, 1]);
+    expect(run.stdout).toContain("0 passed, 0 failed, 1 error");
+    expect(tools.stderr).toContain('servers/crash-in-call.ts:3:32: imports "node:fs"');
+    expect(tools.stderr).toContain("add `requiresHost: true` to trailblaze-config/targets/crashCall.yaml:3:5 mcp_servers[0]");
   });
 });
 

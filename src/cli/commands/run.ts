@@ -42,9 +42,11 @@ Options:
   --arg NAME=VALUE      a trail parameter declared in config.args, used as {{args.NAME}} (repeatable)
   -h, --help            show this help
 
-Exit codes: 0 every trail passed (or was skipped) · 1 a trail failed · 2 usage or configuration
-error, a file that does not parse, or no trail got to run a step (e.g. a recorded tool is not
-registered). SIGINT/SIGTERM stop every session, write the partial report and exit 130/143.
+Exit codes: 0 every trail passed (or was skipped) · 1 a trail failed: a step, or a server that
+crashed at start or cannot be bundled for on-device · 2 usage or configuration: a bad flag, a file
+that does not parse, an unknown target, a recorded tool no server registers, no runtime. The cause
+decides, as in tools and call, whether or not a step ran. SIGINT/SIGTERM stop every session, write
+the partial report and exit 130/143.
 
 ${SESSION_FLAGS_HELP}`;
 
