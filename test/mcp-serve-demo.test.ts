@@ -1,9 +1,10 @@
-// `bun trailblaze mcp` on the demo workspace: a standard MCP client lists and
-// calls its tools under both agents, and the README's mcpServers snippets run
-// as a desktop client would start them (from `/`, with a minimal environment).
+// `trailblaze mcp` on the demo workspace: a standard MCP client lists and
+// calls its tools under both agents, and the mcpServers snippets of docs/cli.md run
+// as a desktop client would start them (from `/`, with a minimal environment), in a
+// project that has trailblaze-ts installed as npm installs it (a bin link, hoisted packages).
 
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import { REPO, tempDir } from "./support/cli.ts";
 import { descendants, serve, waitGone, type Served } from "./support/mcp-serve.ts";
@@ -86,21 +87,33 @@ describe("demo workspace", () => {
   });
 });
 
-/** The `mcpServers` entries of the README section, with the placeholder paths filled in. */
-function readmeServers(): [string, { command: string; args: string[]; env?: Record<string, string> }][] {
-  const readme = readFileSync(join(REPO, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## Serving tools to MCP clients"));
-  const blocks = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) =>
-    m[1]!.replaceAll("/abs/path/to/trailblaze-ts", REPO).replaceAll("/abs/path/to/my-project", DEMO),
-  );
+/** A project with the demo workspace and trailblaze-ts installed into its node_modules, as npm links it. */
+function installedProject(): string {
+  const project = join(tempDir("mcp-serve-project"), "my-project");
+  cpSync(DEMO, project, { recursive: true, filter: (path) => !/[\\/](logs|\.cache)$/.test(path) });
+  const modules = join(project, "node_modules");
+  mkdirSync(join(modules, ".bin"), { recursive: true });
+  mkdirSync(join(modules, "@trailblaze"));
+  symlinkSync(REPO, join(modules, "trailblaze-ts"));
+  symlinkSync("../trailblaze-ts/src/cli/launcher.sh", join(modules, ".bin/trailblaze"));
+  for (const name of ["@modelcontextprotocol", "zod", "@trailblaze/scripting"]) symlinkSync(join(REPO, "node_modules", name), join(modules, name));
+  return project;
+}
+
+/** The `mcpServers` entries of docs/cli.md's MCP section, pointed at `project`. */
+function documentedServers(project: string): [string, { command: string; args: string[]; env?: Record<string, string> }][] {
+  const page = readFileSync(join(REPO, "docs/cli.md"), "utf8");
+  const section = page.slice(page.indexOf("## Serving tools to MCP clients"));
+  const blocks = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!.replaceAll("/abs/path/to/my-project", project));
   return blocks.flatMap((block) => Object.entries(JSON.parse(block).mcpServers as Record<string, { command: string; args: string[] }>));
 }
 
-describe("README", () => {
-  const servers = readmeServers();
+describe("docs/cli.md", () => {
+  const project = installedProject();
+  const servers = documentedServers(project);
 
-  test("shows at least the direct-bun and npx forms", () => {
-    expect(servers.map(([, s]) => s.command)).toEqual([join(REPO, "node_modules/.bin/bun"), "npx"]);
+  test("shows the installed bin and the npx forms", () => {
+    expect(servers.map(([, s]) => s.command)).toEqual([join(project, "node_modules/.bin/trailblaze"), "npx"]);
   });
 
   for (const [name, server] of servers) {

@@ -1,6 +1,6 @@
-// The README's "Writing tools" section is executable: every code block is a file under
-// fixtures/scripting/examples (byte for byte), every `$ bun trailblaze …` transcript is replayed
-// with its output compared, and every example tool runs in both agent modes with the same results.
+// docs/writing-tools.md is executable: every code block is a file under fixtures/scripting/examples
+// or fixtures/per-file (byte for byte), every `$ npx trailblaze …` transcript is replayed with its
+// output compared, and every example tool runs in both agent modes with the same results.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, readFileSync, symlinkSync } from "node:fs";
@@ -15,11 +15,7 @@ const EXAMPLES = join(REPO, "fixtures/scripting/examples");
 const logs = tempDir("readme-logs");
 
 function section(): string {
-  const readme = readFileSync(join(REPO, "README.md"), "utf8");
-  const start = readme.indexOf("\n## Writing tools\n");
-  expect(start).toBeGreaterThan(0);
-  const end = readme.indexOf("\n## ", start + 1);
-  return readme.slice(start, end === -1 ? undefined : end);
+  return readFileSync(join(REPO, "docs/writing-tools.md"), "utf8");
 }
 
 interface Block {
@@ -37,7 +33,7 @@ function blocks(text: string): Block[] {
   return found;
 }
 
-/** Splits a shell command line: words, '…' and "…" quoting (enough for the README). */
+/** Splits a shell command line: words, '…' and "…" quoting (enough for the docs). */
 function shellWords(line: string): string[] {
   return [...line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
 }
@@ -50,7 +46,7 @@ function normalize(output: string): string {
     .replace(/ logs \S+/g, " logs DIR");
 }
 
-describe("README: Writing tools", () => {
+describe("docs/writing-tools.md", () => {
   test("every ts/yaml block is a file under fixtures/scripting/examples or fixtures/per-file, byte for byte", () => {
     const code = blocks(section()).filter((b) => b.lang === "ts" || b.lang === "yaml");
     expect(code.length).toBe(12);
@@ -61,7 +57,7 @@ describe("README: Writing tools", () => {
     expect(blocks(section()).every((b) => ["ts", "yaml", "sh"].includes(b.lang))).toBe(true);
   });
 
-  test("every `$ bun trailblaze` transcript prints what the README shows", async () => {
+  test("every `$ npx trailblaze` transcript prints what the page shows", async () => {
     const transcripts = blocks(section())
       .filter((b) => b.lang === "sh" && b.body.startsWith("$ "))
       .flatMap((b) => b.body.split(/^\$ /m).filter(Boolean))
@@ -71,16 +67,16 @@ describe("README: Writing tools", () => {
       });
     expect(transcripts.length).toBe(5);
     for (const { command, output } of transcripts) {
-      const [bun, trailblaze, ...argv] = shellWords(command);
-      expect([bun, trailblaze]).toEqual(["bun", "trailblaze"]);
+      const [npx, trailblaze, ...argv] = shellWords(command);
+      expect([npx, trailblaze]).toEqual(["npx", "trailblaze"]);
       const run = await cli([...argv, "--logs", logs], { cwd: EXAMPLES });
       expect({ command, stdout: normalize(run.stdout), stderr: run.stderr }).toEqual({ command, stdout: normalize(output), stderr: "" });
     }
   });
 
-  test("each init-tool command creates the files the README names", async () => {
+  test("each init-tool command creates the files the page names", async () => {
     const commands = blocks(section()).filter((b) => b.lang === "sh" && b.body.includes("init-tool")).map((b) => b.body.trim());
-    expect(commands).toEqual(["bun trailblaze init-tool applyCoupon --target myapp", "bun trailblaze init-tool applyCoupon --target myapp --server"]);
+    expect(commands).toEqual(["npx trailblaze init-tool applyCoupon --target myapp", "npx trailblaze init-tool applyCoupon --target myapp --server"]);
     const named = {
       perFile: ["tools/myapp/myapp_applyCoupon.ts", "tools/myapp/myapp_applyCoupon.test.ts"],
       server: ["tools/myapp/applyCoupon.ts", "tools/myapp/applyCoupon.test.ts", "trailblaze-config/toolsets/myapp_applyCoupon.yaml"],
