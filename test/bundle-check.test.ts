@@ -134,7 +134,7 @@ describe("checkBundle on a .js bundle", () => {
       problems: [
         {
           kind: "run",
-          message: `QuickJS server "throws" threw while evaluating its bundle: TypeError: cannot read property 'port' of undefined\n    at <eval> (throws.bundle.js:2:${byEngine({ quickjs: 7, "quickjs-ng": 1 })})`,
+          message: `QuickJS server "${bundle}" threw while evaluating its bundle: TypeError: cannot read property 'port' of undefined\n    at <eval> (${bundle}.bundle.js:2:${byEngine({ quickjs: 7, "quickjs-ng": 1 })})`,
           source: bundle,
         },
       ],

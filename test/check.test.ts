@@ -160,6 +160,25 @@ describe("bun trailblaze check", () => {
     expect(report.findings.find((f) => f.message.includes("which is host-only"))?.session).toBe(MYAPP_DEVICE);
   });
 
+  test("a server that throws at start is one finding per session, in the author's file:line, never the bundle's", async () => {
+    const dir = join(TMP, "throws");
+    write(dir, "trailblaze-config/targets/boom.yaml", "id: boom\nmcp_servers:\n  - script: ./tools/boom.ts\n");
+    write(dir, "tools/boom.ts", SERVER('throw new Error("boom at start");\nserver.registerTool("boom_never", { description: "never" }, ok);'));
+    write(dir, "trails/boom.trail.yaml", "config:\n  target: boom\n  agent: on-device\ntrail:\n  - step: Never\n    recording:\n      tools:\n        - boom_never: {}\n");
+    const run = await cli(["check", "--json"], { cwd: dir });
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as CheckReport;
+    const errors = report.findings.filter((finding) => finding.severity === "error").sort((a, b) => (a.session ?? "").localeCompare(b.session ?? ""));
+    expect(errors.map((finding) => [finding.kind, finding.session])).toEqual([
+      ["session", "boom · android-ondevice-accessibility · host"],
+      ["session", "boom · android-ondevice-accessibility · on-device"],
+    ]);
+    expect(errors[0]!.message).toStartWith("MCP server tools/boom.ts exited with code 1 during startup (initialize/tools/list)");
+    expect(errors[1]!.message).toStartWith('QuickJS server "tools/boom.ts" threw while evaluating its bundle: Error: boom at start\n');
+    expect(errors[1]!.message).toContain("(tools/boom.ts:6:11)");
+    expect(errors[1]!.message).not.toMatch(/bundle\.js:\d+:\d{3,}/);
+  });
+
   test("a config error is reported with its place and stops the sessions; exit 1", async () => {
     const dir = demoCopy("config-error");
     edit(dir, "trailblaze-config/targets/myapp.yaml", "mcp_servers:", "mcp_server:");

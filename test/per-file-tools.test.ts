@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cli, REPO } from "./support/cli.ts";
+import { serve } from "./support/mcp-serve.ts";
 
 // Inside the repository, so the tools resolve its node_modules (@trailblaze/scripting).
 mkdirSync(join(REPO, ".cache"), { recursive: true });
@@ -77,7 +78,7 @@ describe("per-file tools", () => {
     });
   });
 
-  test("runtime: subprocess runs as a bun subprocess with the host agent and is skipped on-device", async () => {
+  test("runtime: subprocess runs as a bun subprocess with the host agent; on-device it is skipped by name, and a call says why", async () => {
     const file = `trailblaze-per-file-${process.pid}.txt`;
     const called = await cli(["call", "shop_writeNote", "--json", "--args", JSON.stringify({ text: "hi", file })], { cwd: dir });
     expect(called.code).toBe(0);
@@ -87,12 +88,26 @@ describe("per-file tools", () => {
     expect(onDevice.tools.map((tool) => tool.name)).toContain("shop_greet");
     expect(onDevice.skipped.filter((s) => s.source !== "builtin")).toEqual([
       {
-        name: "*",
+        name: "shop_writeNote",
         source: "per-file tools (subprocess)",
-        reason: "runtime",
-        detail: "per-file tools that run as a host subprocess (runtime: subprocess, or requiresHost: true in the spec): shop_writeNote; skipped in this on-device session",
+        reason: "trailblaze/requiresHost",
+        detail: "a per-file tool that runs as a host subprocess (runtime: subprocess, or requiresHost: true in its spec)",
       },
     ]);
+    const refused = await cli(["call", "shop_writeNote", "--agent", "on-device", "--args", '{"text":"hi"}'], { cwd: dir });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      'error: call: shop_writeNote is host-only (_meta["trailblaze/requiresHost"] of per-file tools (subprocess)) and not registered in this on-device session; call it with --agent host',
+    );
+    const served = await serve(["--agent", "on-device", "--no-logging"], { cwd: dir });
+    try {
+      expect(await served.client.callTool({ name: "shop_writeNote", arguments: { text: "hi" } })).toMatchObject({
+        isError: true,
+        content: [{ type: "text", text: expect.stringContaining('Tool "shop_writeNote" (per-file tools (subprocess)) is not available in this session: excluded by _meta["trailblaze/requiresHost"]') }],
+      });
+    } finally {
+      await served.close();
+    }
   });
 
   test("a tool that imports node:fs: requiresHost in its spec runs it on the host and skips it on-device; unmarked, the host still runs it and on-device says what to change", async () => {
@@ -109,7 +124,7 @@ describe("per-file tools", () => {
       expect(marked.code).toBe(0);
       const onDevice = await tools("--agent", "on-device");
       expect(onDevice.tools.map((tool) => tool.name)).toContain("shop_greet");
-      expect(onDevice.skipped.find((s) => s.detail.includes("shop_hostname"))?.detail).toContain("requiresHost: true in the spec");
+      expect(onDevice.skipped.find((s) => s.name === "shop_hostname")).toMatchObject({ reason: "trailblaze/requiresHost" });
 
       writeFileSync(file, source(""));
       const host = await cli(["call", "shop_hostname"], { cwd: dir });

@@ -205,7 +205,7 @@ platforms:
     await expectCallInBothAgents(ws, "myapp_applyCoupon", {
       status: "success",
       variant: "Success",
-      message: "myapp_applyCoupon: hi (ANDROID)",
+      message: 'got "hi" (ANDROID)',
       structuredContent: { text: "hi", platform: "ANDROID" },
     });
     const logs = tempDir("init-tool-logs");

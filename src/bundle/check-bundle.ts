@@ -6,6 +6,7 @@ import { basename, extname, relative, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { startQuickJsServer } from "../../runtime-quickjs/index.ts";
 import { BundleError } from "../errors.ts";
+import { SCRIPT_PREFIX } from "./build-options.ts";
 import { bundleEntry, type BundleOptions } from "./bundle-entry.ts";
 import { HOST_ONLY_FIX } from "./node-builtins-plugin.ts";
 import { scanHostGlobals, type HostGlobalUse } from "./host-globals-scan.ts";
@@ -52,8 +53,9 @@ function sourceOf(message: string): string | undefined {
   return /: ([^\s:]+):\d+:\d+: /.exec(message)?.[1];
 }
 
-async function runInQuickJs(name: string, code: string, callDeadlineMs: number): Promise<{ tools: string[]; hostOnly: string[] }> {
-  await using server = await startQuickJsServer({ name, code, callDeadlineMs });
+async function runInQuickJs(name: string, code: string, sourceMap: string | undefined, callDeadlineMs: number): Promise<{ tools: string[]; hostOnly: string[] }> {
+  // With the bundle's source map, a stack trace names the author's files, as in a session.
+  await using server = await startQuickJsServer({ name, code, callDeadlineMs, ...(sourceMap ? { sourceMap: { map: sourceMap, shift: SCRIPT_PREFIX.length } } : {}) });
   const client = new Client({ name: "trailblaze-check-bundle", version: "1.0.0" });
   await client.connect(server.transport, { timeout: callDeadlineMs });
   const tools: string[] = [];
@@ -84,6 +86,7 @@ export async function checkBundle(pathOrEntry: string, opts: CheckOptions = {}):
   const problems: CheckProblem[] = [];
   let hostGlobals: CheckProblem[] = [];
   let code: string | undefined;
+  let sourceMap: string | undefined;
 
   if (BUNDLE_EXTENSIONS.has(extname(file))) {
     try {
@@ -96,7 +99,7 @@ export async function checkBundle(pathOrEntry: string, opts: CheckOptions = {}):
       hostGlobals = (await scanHostGlobals(file, cwd))
         .filter((use) => !use.guarded)
         .map((use) => ({ kind: "host-global", message: describeUse(use), source: use.source }));
-      code = (await bundleEntry(file, { cwd, ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}) })).code;
+      ({ code, sourceMap } = await bundleEntry(file, { cwd, ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}) }));
     } catch (error) {
       if (!(error instanceof BundleError)) throw error;
       const source = sourceOf(error.message);
@@ -108,7 +111,7 @@ export async function checkBundle(pathOrEntry: string, opts: CheckOptions = {}):
   let hostOnlyTools: string[] = [];
   if (code !== undefined) {
     try {
-      const listed = await runInQuickJs(basename(file, extname(file)), code, callDeadlineMs);
+      const listed = await runInQuickJs(shown, code, sourceMap, callDeadlineMs);
       tools = listed.tools;
       hostOnlyTools = listed.hostOnly;
     } catch (error) {

@@ -138,6 +138,11 @@ class Findings {
     this.list.push(finding);
   }
 
+  /** Some finding of any kind already says `message` (a server's start-up failure, met by its session first). */
+  says(message: string): boolean {
+    return this.list.some((finding) => finding.message === message);
+  }
+
   problem(severity: CheckFinding["severity"], kind: CheckKind, problem: ConfigProblem, session?: string): void {
     this.add({
       severity,
@@ -303,6 +308,7 @@ async function checkBundles(targets: TargetConfig[], findings: Findings, cwd: st
         for (const item of items) {
           // A script esbuild cannot bundle gets the same fix as the session that failed on it.
           const message = item.kind === "bundle" || server.perFile ? withHostOnlyFix(item.message, server) : item.message;
+          if (findings.says(message)) continue;
           findings.add({ severity, kind: "bundle", message, ...(item.source ? { file: item.source } : {}) });
         }
       }

@@ -20,6 +20,7 @@ import { applyFilters, type SessionFacts } from "../registry/filters.ts";
 import { didYouMean } from "../core/did-you-mean.ts";
 import { describeExclusion, exclusionsOf, type Exclusion } from "./exclusions.ts";
 import { registerMcpTools } from "../registry/register-mcp-tools.ts";
+import { META_KEYS } from "../registry/tool-meta.ts";
 import { checkToolName, firstWarning, formatNameFinding, scopingFinding, type NameFinding } from "../core/tool-names.ts";
 import type { ResolvedServer } from "../config/script-paths.ts";
 import { skipReason, type LaunchedServer, type LauncherTable } from "../servers/launch.ts";
@@ -31,6 +32,9 @@ import { buildContext, type TargetInfo } from "../core/context.ts";
 import type { Memory } from "./memory.ts";
 import { initialMemory, type SessionSpec } from "./session-spec.ts";
 import { loadSimulatedScreen } from "./simulated-screen.ts";
+
+/** Why a per-file tool that runs as a host subprocess is not in an on-device session. */
+const PER_FILE_HOST_ONLY = "a per-file tool that runs as a host subprocess (runtime: subprocess, or requiresHost: true in its spec)";
 
 export interface SessionOptions {
   /** Launcher per server kind and agent mode. Default: DEFAULT_LAUNCHERS (stdio on the host, QuickJS on-device). */
@@ -155,6 +159,13 @@ export class Session implements AsyncDisposable {
       const skipped = skipReason(server, this.spec.agent, launchers);
       if (!skipped) return true;
       options.onNotice?.(`${server.display}: ${skipped.detail}`);
+      if (server.kind === "script" && server.perFile?.runtime === "subprocess" && this.spec.agent === "on-device") {
+        // Per-file tools are known by name without starting them: each is skipped as the host-only tool it is.
+        for (const name of server.perFile.tools) {
+          this.registry.skip({ name, source: server.display, reason: META_KEYS.requiresHost, detail: PER_FILE_HOST_ONLY });
+        }
+        return false;
+      }
       // Its tools are unknown (it never starts): the whole server is listed as skipped, as "*".
       this.registry.skip({ name: "*", source: server.display, reason: skipped.reason, detail: skipped.detail });
       return false;

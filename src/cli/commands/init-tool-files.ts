@@ -134,7 +134,7 @@ ${platforms}
     // Device and session memory; undefined when a plain MCP client calls the tool.
     const context = contextOf(extra);
     const platform = context?.device.platform ?? "no Trailblaze session";
-    return success(\`${tool.name}: \${text} (\${platform})\`, {
+    return success(\`got "\${text}" (\${platform})\`, {
       structuredContent: { text, platform },
       // Values later steps can use as {{${tool.local}Text}}:
       memoryDelta: { ${tool.local}Text: text },
@@ -178,7 +178,7 @@ test("${tool.name} is advertised", async () => {
 test("in a Trailblaze session it sees the device and asks Trailblaze to remember the text", async () => {
   const result = await client.callTool({ name: "${tool.name}", arguments: { text: "hi" }, _meta: { trailblaze: context } });
   expect(result).toEqual({
-    content: [{ type: "text", text: "${tool.name}: hi (ANDROID)" }],
+    content: [{ type: "text", text: 'got "hi" (ANDROID)' }],
     structuredContent: { text: "hi", platform: "ANDROID" },
     _meta: { trailblaze: { memoryDelta: { ${tool.local}Text: "hi" } } },
   });
@@ -186,7 +186,7 @@ test("in a Trailblaze session it sees the device and asks Trailblaze to remember
 
 test("a plain MCP client can call it too", async () => {
   const result = await client.callTool({ name: "${tool.name}", arguments: { text: "hi" } });
-  expect(result.content).toEqual([{ type: "text", text: "${tool.name}: hi (no Trailblaze session)" }]);
+  expect(result.content).toEqual([{ type: "text", text: 'got "hi" (no Trailblaze session)' }]);
 });
 `;
 }
