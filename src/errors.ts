@@ -193,6 +193,12 @@ export class SandboxError extends TrailblazeError {
 export class BundleError extends TrailblazeError {
   override readonly code = "BUNDLE";
   override readonly exitCode = 1;
+  /** Every problem is a Node built-in or API the host has: the code runs as a host subprocess. */
+  readonly hostOnly: boolean;
+  constructor(message: string, options?: ErrorOptions & { hostOnly?: boolean }) {
+    super(message, options);
+    this.hostOnly = options?.hostOnly ?? (options?.cause instanceof BundleError && options.cause.hostOnly);
+  }
 }
 
 /** Several servers of one session failed to start; each failure is kept. */

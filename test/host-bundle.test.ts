@@ -24,7 +24,7 @@ describe("hostBundle", () => {
     const script = join(tools, "where-am-i.ts");
     const first = await hostBundle(script, work);
     expect(first.cached).toBe(false);
-    expect(await hostBundle(script, work)).toEqual({ file: first.file, cached: true });
+    expect(await hostBundle(script, work)).toEqual({ file: first.file, cached: true, supplied: [] });
     writeFileSync(join(tools, "fails.ts"), `${await Bun.file(join(tools, "fails.ts")).text()}\n// edited\n`);
     expect((await hostBundle(script, work)).cached).toBe(false);
   });

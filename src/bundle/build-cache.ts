@@ -11,6 +11,8 @@ export interface CacheEntry {
   file: string;
   /** Warnings of the build, kept for cache hits. */
   warnings: string[];
+  /** The packages trailblaze-ts supplied to the build (`name version`), kept for cache hits. */
+  supplied?: string[];
 }
 
 interface Manifest extends CacheEntry {
@@ -59,7 +61,7 @@ export class BuildCache {
   lookup(): CacheEntry | undefined {
     const manifest = readManifest(this.#manifestFile);
     if (!manifest || !existsSync(manifest.file) || contentKey(this.#fingerprint, manifest.inputs) !== manifest.key) return undefined;
-    return { file: manifest.file, warnings: manifest.warnings };
+    return { file: manifest.file, warnings: manifest.warnings, ...(manifest.supplied ? { supplied: manifest.supplied } : {}) };
   }
 
   /** Records a finished build (its output already written) with the absolute paths of its inputs. */

@@ -3,9 +3,10 @@
 import { dirname, join, relative, resolve } from "node:path";
 import type { BuildFailure, BuildOptions, BuildResult, Message, SameShape } from "esbuild";
 import { BundleError } from "../errors.ts";
-import { nodeBuiltinsPlugin } from "./node-builtins-plugin.ts";
+import { NODE_BUILTINS_PLUGIN, nodeBuiltinsPlugin } from "./node-builtins-plugin.ts";
 import { pureSchemasPlugin } from "./pure-schemas-plugin.ts";
 import { sdkSwapsPlugin, type SdkSwapsOptions } from "./sdk-swaps-plugin.ts";
+import { suppliedNodePath } from "./supplied-packages.ts";
 import { zodLeanPlugin } from "./zod-lean-plugin.ts";
 
 /** Bumped whenever the bundle layout or plugins change, so cached bundles are rebuilt. */
@@ -47,6 +48,8 @@ export function onDeviceBuildOptions(opts: OnDeviceBuildOptions): BuildOptions &
     target: "es2020",
     supported: { "top-level-await": true, "import-meta": false },
     mainFields: ["module", "main"],
+    // After the workspace's own node_modules: our copies of what tools import (supplied-packages.ts).
+    nodePaths: [suppliedNodePath(opts.cwd)],
     conditions: ["import", "default"],
     resolveExtensions: [".ts", ".tsx", ".mts", ".js", ".mjs", ".cjs", ".json"],
     define: { "process.env.NODE_ENV": '"production"' },
@@ -90,6 +93,7 @@ export async function buildOrThrow<T extends BuildOptions>(options: SameShape<Bu
     if (!Array.isArray(failure.errors)) throw error;
     const lines = failure.errors.map((message) => formatMessage(message, cwd));
     const what = `Cannot bundle ${relative(cwd, entry) || entry} for on-device`;
-    throw new BundleError(lines.length === 1 ? `${what}: ${lines[0]}` : `${what}:\n  ${lines.join("\n  ")}`, { cause: error });
+    const hostOnly = failure.errors.every((message) => message.pluginName === NODE_BUILTINS_PLUGIN);
+    throw new BundleError(lines.length === 1 ? `${what}: ${lines[0]}` : `${what}:\n  ${lines.join("\n  ")}`, { cause: error, hostOnly });
   }
 }

@@ -8,6 +8,7 @@ import { BundleError } from "../errors.ts";
 import { writeAtomically } from "../core/cache-files.ts";
 import { BuildCache, sha256 } from "./build-cache.ts";
 import { BUNDLER_VERSION, buildOrThrow, formatMessage, onDeviceBuildOptions, wrapAsScript } from "./build-options.ts";
+import { suppliedIn } from "./supplied-packages.ts";
 
 export interface BundleOptions {
   /** Also write the bundle to this file (relative to `cwd`). Default: only the cache file. */
@@ -31,9 +32,11 @@ export interface BundleResult {
   cached: boolean;
   /** esbuild warnings, formatted `file:line:col: text`. */
   warnings: string[];
+  /** The packages trailblaze-ts supplied because the workspace does not install them (`name version`). */
+  supplied: string[];
 }
 
-const BUNDLER_SOURCES = ["build-options.ts", "node-builtins-plugin.ts", "sdk-swaps-plugin.ts", "zod-lean-plugin.ts", "pure-schemas-plugin.ts"];
+const BUNDLER_SOURCES = ["build-options.ts", "supplied-packages.ts", "node-builtins-plugin.ts", "sdk-swaps-plugin.ts", "zod-lean-plugin.ts", "pure-schemas-plugin.ts"];
 let bundlerHash: string | undefined;
 
 /** esbuild's version, from its package.json (importing esbuild itself costs ~20 ms a process). */
@@ -110,14 +113,15 @@ export async function bundleEntry(entry: string, opts: BundleOptions = {}): Prom
     const code = readFileSync(hit.file, "utf8");
     if (outFile) writeAtomically(outFile, code);
     const sourceMap = readFileSync(`${hit.file}.map`, "utf8");
-    return { code, path: outFile ?? hit.file, bytes: Buffer.byteLength(code), cached: true, warnings: hit.warnings, sourceMap };
+    return { code, path: outFile ?? hit.file, bytes: Buffer.byteLength(code), cached: true, warnings: hit.warnings, supplied: hit.supplied ?? [], sourceMap };
   }
 
   const built = await buildOnDevice(absEntry, cwd);
   const file = join(cache.cacheDir, `${cache.stem}.js`);
   writeAtomically(`${file}.map`, built.map);
   writeAtomically(file, built.code);
-  cache.store({ file, warnings: built.warnings }, built.inputs);
+  const supplied = suppliedIn(built.inputs);
+  cache.store({ file, warnings: built.warnings, supplied }, built.inputs);
   if (outFile) writeAtomically(outFile, built.code);
-  return { code: built.code, path: outFile ?? file, bytes: Buffer.byteLength(built.code), cached: false, warnings: built.warnings, sourceMap: built.map };
+  return { code: built.code, path: outFile ?? file, bytes: Buffer.byteLength(built.code), cached: false, warnings: built.warnings, supplied, sourceMap: built.map };
 }

@@ -13,9 +13,10 @@ import { writeAtomically } from "../core/cache-files.ts";
 import { BuildCache } from "./build-cache.ts";
 import { bytecodeBundle } from "./bytecode.ts";
 import { pureSchemasBunPlugin } from "./pure-schemas-plugin.ts";
+import { resolveSupplied, suppliedIn, suppliedNodePath, suppliedPackagesBunPlugin } from "./supplied-packages.ts";
 
 /** Bump when the build settings below change. */
-const HOST_BUNDLER_VERSION = 5;
+const HOST_BUNDLER_VERSION = 6;
 
 const AJV_STAND_IN = fileURLToPath(new URL("./stubs/ajv-provider.ts", import.meta.url));
 const BUN_STDIO = fileURLToPath(new URL("./stubs/bun-stdio.ts", import.meta.url));
@@ -37,7 +38,7 @@ const ajvStandIn: Bun.BunPlugin = {
  * A server that passes its own streams, or touches process.stdin or process.stdout itself, gets
  * exactly what it asked for.
  */
-const bunStdio: Bun.BunPlugin = {
+const bunStdio = (root: string): Bun.BunPlugin => ({
   name: "trailblaze-bun-stdio",
   setup(build) {
     build.onResolve({ filter: /stdio(\.js)?$/ }, (args) => {
@@ -47,7 +48,9 @@ const bunStdio: Bun.BunPlugin = {
       try {
         real = Bun.resolveSync(args.path, dirname(args.importer));
       } catch {
-        return undefined;
+        const supplied = resolveSupplied(args.path, args.importer, root);
+        if (supplied === undefined) return undefined;
+        real = supplied;
       }
       return SDK_STDIO_SERVER.test(real) ? { path: `${BUN_STDIO_NAMESPACE}:${real}`, namespace: BUN_STDIO_NAMESPACE } : undefined;
     });
@@ -64,12 +67,14 @@ const bunStdio: Bun.BunPlugin = {
       ].join("\n"),
     }));
   },
-};
+});
 
 export interface HostBundle {
   /** The file to run instead of the source. */
   file: string;
   cached: boolean;
+  /** The packages trailblaze-ts supplied because the workspace does not install them (`name version`). */
+  supplied: string[];
 }
 
 /**
@@ -97,7 +102,7 @@ async function buildHostBundle(script: string, cwd: string): Promise<HostBundle>
     JSON.stringify({ HOST_BUNDLER_VERSION, script, bun: Bun.version }),
   );
   const hit = cache.lookup();
-  if (hit) return { file: hit.file, cached: true };
+  if (hit) return { file: hit.file, cached: true, supplied: hit.supplied ?? [] };
 
   const outdir = join(cache.cacheDir, cache.stem);
   // Built into a folder of its own, then moved into place file by file: a server another process
@@ -112,7 +117,7 @@ async function buildHostBundle(script: string, cwd: string): Promise<HostBundle>
       sourcemap: "linked",
       outdir: staging,
       metafile: true,
-      plugins: [ajvStandIn, bunStdio, pureSchemasBunPlugin],
+      plugins: [ajvStandIn, bunStdio(cwd), suppliedPackagesBunPlugin(cwd), pureSchemasBunPlugin],
       define: {
         "import.meta.url": JSON.stringify(pathToFileURL(script).href),
         "import.meta.path": JSON.stringify(script),
@@ -136,15 +141,16 @@ async function buildHostBundle(script: string, cwd: string): Promise<HostBundle>
       file = join(outdir, relative(staging, output.path));
     }
     const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(input)).filter((input) => existsSync(input));
-    cache.store({ file, warnings: [] }, inputs.sort());
-    return { file, cached: false };
+    const supplied = suppliedIn(inputs);
+    cache.store({ file, warnings: [], supplied }, inputs.sort());
+    return { file, cached: false, supplied };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
 }
 
 /** Bump when the node build settings below change. */
-const NODE_BUNDLER_VERSION = 1;
+const NODE_BUNDLER_VERSION = 2;
 
 /**
  * For the node fallback: the script as one ESM `.mjs` file built by esbuild (cached like the bun
@@ -156,7 +162,7 @@ export async function nodeBundle(script: string, cwd: string): Promise<HostBundl
   const { build, version } = await import("esbuild");
   const cache = new BuildCache(resolve(cwd, ".cache/trailblaze-node-bundles"), script, JSON.stringify({ NODE_BUNDLER_VERSION, script, esbuild: version }));
   const hit = cache.lookup();
-  if (hit) return { file: hit.file, cached: true };
+  if (hit) return { file: hit.file, cached: true, supplied: hit.supplied ?? [] };
   const dir = dirname(script);
   const file = join(cache.cacheDir, `${cache.stem}.mjs`);
   let result;
@@ -172,6 +178,7 @@ export async function nodeBundle(script: string, cwd: string): Promise<HostBundl
       write: false,
       metafile: true,
       logLevel: "silent",
+      nodePaths: [suppliedNodePath(cwd)],
       // Bundled CommonJS packages may call require(); ESM output has none of its own.
       banner: { js: 'import { createRequire as __trailblazeRequire } from "node:module"; const require = __trailblazeRequire(import.meta.url);' },
       define: {
@@ -187,6 +194,7 @@ export async function nodeBundle(script: string, cwd: string): Promise<HostBundl
   }
   for (const output of result.outputFiles) writeAtomically(output.path, output.text);
   const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(cwd, input)).filter((input) => existsSync(input));
-  cache.store({ file, warnings: [] }, inputs.sort());
-  return { file, cached: false };
+  const supplied = suppliedIn(inputs);
+  cache.store({ file, warnings: [], supplied }, inputs.sort());
+  return { file, cached: false, supplied };
 }

@@ -4,6 +4,9 @@ import { builtinModules } from "node:module";
 import type { Plugin } from "esbuild";
 
 const SKIP = "trailblazeNodeBuiltinsSkip";
+
+/** The plugin's name, as esbuild reports it on the errors the plugin raises. */
+export const NODE_BUILTINS_PLUGIN = "trailblaze-node-builtins";
 const builtins = new Set(builtinModules.filter((name) => !name.startsWith("_")));
 
 export const HOST_ONLY_FIX =
@@ -16,7 +19,7 @@ export function isNodeBuiltin(specifier: string): boolean {
 
 export function nodeBuiltinsPlugin(): Plugin {
   return {
-    name: "trailblaze-node-builtins",
+    name: NODE_BUILTINS_PLUGIN,
     setup(build) {
       build.onResolve({ filter: /^[a-z_:/]+$/ }, async (args) => {
         if (args.pluginData?.[SKIP] || !isNodeBuiltin(args.path)) return undefined;

@@ -38,4 +38,5 @@ done
 }
 # How it was called, so the commands it prints run as typed (invocation.ts).
 export TRAILBLAZE_LAUNCHED_AS="$0"
-exec "$bun" "$cli/main.ts" "$@"
+# --no-install: resolving a workspace's imports never downloads a package (Bun's auto-install).
+exec "$bun" --no-install "$cli/main.ts" "$@"

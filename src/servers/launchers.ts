@@ -17,7 +17,7 @@ const launchOnHost: Launcher = async (server, spec, context) => {
     return await launchQuickJsServer(server, spec, context);
   } catch (error) {
     // The host can run what QuickJS cannot: one tool's Node import does not cost a host session its tools.
-    if (!(error instanceof BundleError)) throw error;
+    if (!(error instanceof BundleError) || !error.hostOnly) throw error;
     context.onNotice?.(`${error.message}\nThis host session runs them as a bun subprocess instead; on-device sessions cannot.`);
     return launchStdioServer(server, spec, context);
   }

@@ -13,6 +13,7 @@ import { consoleLogFile } from "../core/log-layout.ts";
 import { BundleError } from "../errors.ts";
 import { resultToJson } from "../core/tool-result.ts";
 import { bundleFailure } from "./host-only-fix.ts";
+import { suppliedNote } from "../bundle/supplied-packages.ts";
 import { McpConnection } from "./mcp-connection.ts";
 import type { LaunchedServer, Launcher } from "./launch.ts";
 
@@ -23,6 +24,9 @@ export const launchQuickJsServer: Launcher = async (server, spec, context): Prom
     : await bundleEntry(server.script, { cwd: spec.root }).catch((error: unknown) => {
         throw error instanceof BundleError ? bundleFailure(error, server) : error;
       });
+
+  const note = "supplied" in bundle ? suppliedNote(server.script, bundle.supplied) : undefined;
+  if (note) context.onNotice?.(note);
 
   const consoleLog = spec.logsDir === undefined ? undefined : consoleLogFile(spec.logsDir, server.display);
   let logReady = false;

@@ -2,7 +2,8 @@
 // `command:` server as given, with the TRAILBLAZE_* environment contract, and connects
 // the SDK Client to it.
 
-import { dirname } from "node:path";
+import { delimiter, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 import { stderrLogFile } from "../core/log-layout.ts";
 import { detectRuntime, explainStartupFailure, type Runtime } from "../transports/stdio/runtime.ts";
 import { ProcessTransport } from "../transports/stdio/process-transport.ts";
@@ -11,6 +12,7 @@ import { McpConnection } from "./mcp-connection.ts";
 import { expandCommand } from "./expand-vars.ts";
 import type { LaunchContext, LaunchSpec, LaunchedServer, Launcher } from "./launch.ts";
 import { hostBundle, nodeBundle } from "../bundle/host-bundle.ts";
+import { suppliedNodePath, suppliedNote } from "../bundle/supplied-packages.ts";
 import { BundleError } from "../errors.ts";
 
 /** The public env contract (scope record, "Environment contract"), layered over the parent env. */
@@ -37,16 +39,26 @@ function commandEnv(spec: LaunchSpec): Record<string, string> {
  * with a note saying why.
  */
 async function scriptArgs(runtime: Runtime, script: string, spec: LaunchSpec, context: LaunchContext): Promise<string[]> {
-  if (spec.env.TRAILBLAZE_PRECOMPILE === "0") return runtime.argsFor(script);
+  if (spec.env.TRAILBLAZE_PRECOMPILE === "0") return runtime.argsFor(script, SUPPLIED_PRELOAD);
   try {
-    if (runtime.kind === "node") return ["--enable-source-maps", (await nodeBundle(script, spec.root)).file];
-    if (typeof Bun === "undefined") return runtime.argsFor(script);
-    return runtime.argsFor((await hostBundle(script, spec.root)).file);
+    if (typeof Bun === "undefined" && runtime.kind === "bun") return runtime.argsFor(script, SUPPLIED_PRELOAD);
+    const bundle = runtime.kind === "node" ? await nodeBundle(script, spec.root) : await hostBundle(script, spec.root);
+    const note = suppliedNote(script, bundle.supplied);
+    if (note) context.onNotice?.(note);
+    return runtime.kind === "node" ? ["--enable-source-maps", bundle.file] : runtime.argsFor(bundle.file);
   } catch (error) {
     if (!(error instanceof BundleError)) throw error;
     context.onNotice?.(`${error.message}; running it from source`);
-    return runtime.argsFor(script);
+    return runtime.argsFor(script, SUPPLIED_PRELOAD);
   }
+}
+
+/** Run from source, bun preloads this: supplied packages resolve (supplied-preload.ts). */
+const SUPPLIED_PRELOAD = fileURLToPath(new URL("../bundle/supplied-preload.ts", import.meta.url));
+
+function suppliedEnv(spec: LaunchSpec): Record<string, string> {
+  const folder = suppliedNodePath(spec.root);
+  return { TRAILBLAZE_SUPPLIED_PACKAGES: folder, NODE_PATH: [folder, spec.env.NODE_PATH].filter(Boolean).join(delimiter) };
 }
 
 /** How a server is spawned: the runtime for a script, the expanded command line for a command. */
@@ -64,7 +76,9 @@ async function spawnPlan(
       command: runtime.command,
       args: await scriptArgs(runtime, server.script, spec, context),
       cwd: server.cwd ?? dirname(server.script),
-      env: { ...spec.env, ...trailblazeEnv(spec, server.script) },
+      // A script run from source finds the packages trailblaze-ts supplies after its own: bun
+      // through the preload, node through NODE_PATH.
+      env: { ...spec.env, ...suppliedEnv(spec), ...trailblazeEnv(spec, server.script) },
     };
   }
   const expanded = expandCommand(server, spec.env);

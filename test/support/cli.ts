@@ -68,7 +68,8 @@ export async function cliProcess(argv: string[], options: { cwd: string; env?: R
   // The process runs the CLI under test: the sources, or the bundle main.ts finds for them.
   const mode = CLI_UNDER_TEST === "sources" ? { TRAILBLAZE_PRECOMPILE: "0" } : (await precompiledCliEntry(), {});
   const env = { ...process.env, ...HOW_STARTED, PATH: TEST_PATH, NO_COLOR: "1", ...mode, ...options.env };
-  const child = Bun.spawn([process.execPath, join(REPO, "src/cli/main.ts"), ...argv], {
+  // --no-install, as the bin starts it: resolving a workspace's imports never downloads a package.
+  const child = Bun.spawn([process.execPath, "--no-install", join(REPO, "src/cli/main.ts"), ...argv], {
     cwd: options.cwd,
     env: Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined)) as Record<string, string>,
     stdout: "pipe",

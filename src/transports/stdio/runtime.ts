@@ -19,7 +19,8 @@ export interface Runtime {
   /** True when node + tsx runs the servers because no bun was found: slower, worth a note. */
   readonly fellBack?: boolean;
   /** Arguments that make `command` run `script` (resolved to an absolute path). */
-  argsFor(script: string): string[];
+  /** `preload`: a module bun loads before the script (ignored by node). */
+  argsFor(script: string, preload?: string): string[];
 }
 
 export interface DetectRuntimeOptions {
@@ -104,7 +105,7 @@ async function detect(path: string, forced: string, tsxFrom: string, runningBun:
 }
 
 function bunRuntime(command: string): Runtime {
-  return { kind: "bun", command, argsFor: (script) => ["run", "--no-install", "--no-orphans", resolve(script)] };
+  return { kind: "bun", command, argsFor: (script, preload) => ["run", "--no-install", "--no-orphans", ...(preload ? ["--preload", preload] : []), resolve(script)] };
 }
 
 function nodeRuntime(command: string, loaderUrl: string, fellBack: boolean): Runtime {
