@@ -15,7 +15,7 @@ function checkout(): string {
 }
 
 interface Report {
-  summary: { passed: number; failed: number; errors: number };
+  summary: { passed: number; failed: number; errors: number; unverified: number };
   trails: { steps: { tools: { name: string; result: { message?: string } }[] }[] }[];
 }
 
@@ -28,7 +28,8 @@ describe("a workspace checked out without node_modules", () => {
       const run = await cliProcess(["run", "trails", "--agent", agent, "--reporter", "json", "--no-logging"], { cwd: dir });
       expect({ code: run.code, stderr: run.stderr.replace(NOTE, "").trim() }).toEqual({ code: 0, stderr: "" });
       const report = JSON.parse(run.stdout) as Report;
-      expect(report.summary).toMatchObject({ passed: 1, failed: 0, errors: 0 });
+      // notes_checkSaved's assertVisibleWithText, made through ctx.tools, has no screen to check.
+      expect(report.summary).toMatchObject({ passed: 1, failed: 0, errors: 0, unverified: 1 });
       const results = report.trails[0]!.steps.flatMap((step) => step.tools.map((tool) => [tool.name, tool.result.message]));
       expect(results).toContainEqual(["notes_countWords", '{"words":3}']);
       expect(results).toContainEqual(["notes_formatDuration", "1:15"]);
@@ -39,6 +40,14 @@ describe("a workspace checked out without node_modules", () => {
       expect(lstatSync(join(dir, ".cache/trailblaze-packages/node_modules/zod")).isSymbolicLink()).toBe(true);
     });
   }
+
+  test("a check a scripted tool makes through ctx.tools is unverified without a screen; --require-screen fails its step", async () => {
+    const run = await cliProcess(["run", "trails", "--agent", "on-device", "--require-screen", "--no-logging"], { cwd: checkout() });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      "step 4 failed: notes_checkSaved: unverified: assertVisibleWithText (through ctx.tools): no screen loaded, and --require-screen makes that a failure",
+    );
+  });
 
   test("a package the workspace installs is its own: the note leaves it out", async () => {
     const dir = checkout();

@@ -94,6 +94,8 @@ export class Session implements AsyncDisposable {
   readonly #servers: SupervisedServer[] = [];
   readonly #options: SessionOptions;
   readonly #abort = new AbortController();
+  /** For each top-level call in flight: the unverified checks its tool made through nested calls. */
+  readonly #callsInFlight = new Set<string[]>();
   #fatal: Error | undefined;
   readonly #fatalListeners: ((error: Error) => void)[] = [];
   #closed: Promise<void> | undefined;
@@ -170,7 +172,7 @@ export class Session implements AsyncDisposable {
       this.registry.skip({ name: "*", source: server.display, reason: skipped.reason, detail: skipped.detail });
       return false;
     });
-    const bridge = new ExecuteBridge((name, args) => this.call(name, args));
+    const bridge = new ExecuteBridge((name, args) => this.#nestedCall(name, args));
     const context = {
       signal: this.#abort.signal,
       execute: bridge.execute.bind(bridge),
@@ -312,8 +314,29 @@ export class Session implements AsyncDisposable {
    * Throws ToolNotFoundError for an unknown name; every other failure is a ToolResult.
    */
   async call(name: string, args: Record<string, unknown> = {}, options: DispatchOptions = {}): Promise<ToolResult> {
-    const result = await this.dispatcher.dispatch(name, args, options);
-    if (isSuccess(result)) this.memory.apply(result.memoryDelta, result.memoryDeletions);
+    const nested: string[] = [];
+    this.#callsInFlight.add(nested);
+    let result: ToolResult;
+    try {
+      result = await this.dispatcher.dispatch(name, args, options);
+    } finally {
+      this.#callsInFlight.delete(nested);
+    }
+    if (!isSuccess(result)) return result;
+    this.memory.apply(result.memoryDelta, result.memoryDeletions);
+    // A check the tool made through ctx.tools that could not be verified leaves the call unverified too.
+    if (result.unverified === undefined && nested.length > 0) result = { ...result, unverified: nested.join("; ") };
+    return result;
+  }
+
+  /** A call a tool makes (ctx.tools, trailblaze.execute): as `call`, and its unverified checks count for the calls in flight. */
+  async #nestedCall(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+    const result = await this.dispatcher.dispatch(name, args);
+    if (!isSuccess(result)) return result;
+    this.memory.apply(result.memoryDelta, result.memoryDeletions);
+    if (result.unverified !== undefined) {
+      for (const nested of this.#callsInFlight) nested.push(`${name} (through ctx.tools): ${result.unverified}`);
+    }
     return result;
   }
 
