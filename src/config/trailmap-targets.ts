@@ -3,6 +3,7 @@
 // platform fields it leaves out from their `defaults:` and lend it their `exports:`, and every
 // trailmap loaded contributes its `toolsets/`.
 
+import { FRAMEWORK_TRAILMAPS } from "./framework.ts";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ConfigProblem } from "../errors.ts";
@@ -19,9 +20,6 @@ import { dependencyWalk, inheritedDefaults, overlay, withLibraryToolSets } from 
 import { readToolsetConfig } from "./toolset-config.ts";
 import type { ToolsetConfig } from "./toolset-config.ts";
 import type { Where } from "./yaml-file.ts";
-
-/** The framework trailmap upstream targets depend on; here the framework tools are built in, so it contributes nothing. */
-export const FRAMEWORK_TRAILMAP = "trailblaze";
 
 /** A toolset file found for the workspace, and whether its file name should match its id. */
 export interface FoundToolset {
@@ -104,7 +102,7 @@ async function loadDependencies(roots: Trailmap[], loader: TrailmapLoader, probl
   const visit = async (trailmap: Trailmap, chain: string[]): Promise<void> => {
     state.set(trailmap.id, "visiting");
     for (const dep of trailmap.dependencies) {
-      if (dep.id === FRAMEWORK_TRAILMAP && !loader.exists(dep.id)) continue;
+      if (FRAMEWORK_TRAILMAPS.has(dep.id) && !loader.exists(dep.id)) continue;
       if (state.get(dep.id) === "visiting") {
         const stack = [...chain, trailmap.id];
         const cycle = [...stack.slice(stack.indexOf(dep.id)), dep.id].join(" → ");
@@ -118,7 +116,7 @@ async function loadDependencies(roots: Trailmap[], loader: TrailmapLoader, probl
         problems.push({
           ...dep.where,
           path: "dependencies",
-          message: `${await loader.missing(dep.id)}; create it, or remove the dependency (${FRAMEWORK_TRAILMAP}, the framework trailmap, needs no folder)`,
+          message: `${await loader.missing(dep.id)}; create it, or remove the dependency (only the framework's own trailmaps, trailblaze, mobile and android, need no folder)`,
         });
       }
     }

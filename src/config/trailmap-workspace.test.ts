@@ -253,7 +253,7 @@ describe("mistakes, each at file:line:col", () => {
     });
     expect(await problems(root)).toBe(
       "2 configuration problems:\n" +
-        `  ${shopFile}:6:28 dependencies: trailmap payment not found: there is no trails/config/trailmaps/payment/trailmap.yaml; did you mean "payments" or "a"?; create it, or remove the dependency (trailblaze, the framework trailmap, needs no folder)\n` +
+        `  ${shopFile}:6:28 dependencies: trailmap payment not found: there is no trails/config/trailmaps/payment/trailmap.yaml; did you mean "payments" or "a"?; create it, or remove the dependency (only the framework's own trailmaps, trailblaze, mobile and android, need no folder)\n` +
         "  trails/config/trailmaps/b/trailmap.yaml:2:16 dependencies: dependency cycle a → b → a; a trailmap cannot depend on itself, directly or through others: remove one of these dependencies",
     );
   });

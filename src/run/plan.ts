@@ -24,7 +24,13 @@ export interface TrailPlan {
 
 /** What a trail's config contributes to its session (target, driver, agent, devices, memory). */
 export function trailHints(trail: Trail): TrailSessionHints {
-  const hints: TrailSessionHints = { devices: trail.devices, memory: trail.memory };
+  const recordings = trail.steps.flatMap((step) => Object.entries(step.recordings));
+  const hints: TrailSessionHints = {
+    devices: trail.devices,
+    memory: trail.memory,
+    tools: [...new Set(recordings.flatMap(([, calls]) => calls.map((call) => call.tool)))],
+    classifiers: [...new Set(recordings.map(([key]) => key.toLowerCase()))],
+  };
   if (trail.target !== undefined) hints.target = trail.target;
   if (trail.driver !== undefined) hints.driver = trail.driver;
   if (trail.agent !== undefined) hints.agent = trail.agent;
@@ -38,7 +44,7 @@ export function deviceKeyFor(trail: Trail, driver: DriverInfo): string | undefin
 
 export function classifiersFor(trail: Trail, driver: DriverInfo): SessionClassifiers {
   const deviceKey = deviceKeyFor(trail, driver);
-  return deviceKey === undefined ? { platform: driver.platform } : { deviceKey, platform: driver.platform };
+  return { ...(deviceKey === undefined ? {} : { deviceKey }), platform: driver.platform, driver: driver.key };
 }
 
 export function planTrail(trail: Trail, classifiers: SessionClassifiers): TrailPlan {

@@ -3,12 +3,14 @@
 // memory, id, logs folder. Pure: nothing is started here.
 
 import { randomBytes } from "node:crypto";
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
 import { type TargetConfig, type ToolsetConfig, type Where, type Workspace } from "../config/workspace.ts";
 import type { AgentMode } from "../core/server-kinds.ts";
 import { DEFAULT_DRIVER, findDriver, knownDriverKeys, parsePlatform, type DriverInfo, type Platform } from "../core/drivers.ts";
 import { Memory } from "./memory.ts";
+import { builtinTools } from "../builtins/index.ts";
+import { PLATFORM_CLASSIFIERS } from "../trail/select-recording.ts";
 import { sessionLogsDir } from "../core/log-layout.ts";
 
 
@@ -40,6 +42,8 @@ export interface SessionSpec {
   /** The workspace root (the folder holding trailblaze-config/ or trails/): relative server paths and build caches live here. */
   root: string;
   target: TargetConfig;
+  /** Why the trail's recordings chose `target`, when they did (the session says so at start). */
+  targetChoice?: string;
   /** Every toolset of the workspace; the session decides which apply. */
   toolsets: ToolsetConfig[];
   driver: DriverInfo;
@@ -86,6 +90,10 @@ export interface TrailSessionHints {
   agent?: AgentMode;
   devices?: Record<string, string>;
   memory?: Record<string, unknown>;
+  /** Every tool the trail's recordings call: with several targets and none named, they pick one. */
+  tools?: string[];
+  /** Every recording key of the trail, lower-cased: one platform's alone picks the platform. */
+  classifiers?: string[];
 }
 
 export const SESSION_FLAG_OPTIONS = {
@@ -172,17 +180,94 @@ export function findTarget(workspace: Workspace, name: string): TargetConfig {
   );
 }
 
-function pickTarget(workspace: Workspace, id: string | undefined): TargetConfig {
+/** The target a session runs on, and why when the trail's recordings chose it. */
+function pickTarget(workspace: Workspace, id: string | undefined, hints: TrailSessionHints): { target: TargetConfig; why?: string } {
   const ids = [...workspace.targets.keys()];
-  if (id !== undefined) return findTarget(workspace, id);
-  if (ids.length === 1) return workspace.targets.get(ids[0]!)!;
-  if (workspace.defaultTarget !== undefined) return findTarget(workspace, workspace.defaultTarget);
-  if (ids.length > 0) throw new UsageError(`several targets in ${workspace.configDir} (${ids.join(", ")}); pick one with --target ID`);
+  if (id === DEFAULT_TARGET_ID && !workspace.targets.has(id)) return { target: frameworkDefaultTarget(workspace) };
+  if (id !== undefined) return { target: findTarget(workspace, id) };
+  if (ids.length === 1) return { target: workspace.targets.get(ids[0]!)! };
+  if (workspace.defaultTarget !== undefined) return { target: findTarget(workspace, workspace.defaultTarget) };
+  if (ids.length > 0) {
+    const chosen = targetFromRecordings(workspace, hints.tools ?? []);
+    if (typeof chosen !== "string") return chosen;
+    throw new UsageError(`several targets in ${workspace.configDir} (${ids.join(", ")}) and ${chosen}; pick one with --target ID`);
+  }
   throw new UsageError(
     workspace.layout === "trails-config"
       ? `no targets in ${workspace.configDir}: list target trailmaps in trailblaze.yaml targets: (each a trailmaps/<id>/trailmap.yaml with a target: block), or add a targets/<id>.yaml target file`
       : `no targets in ${workspace.configDir}/targets; add a <id>.yaml target file`,
   );
+}
+
+/** Upstream's built-in target for trails that name none: the framework's tools on every platform. */
+export const DEFAULT_TARGET_ID = "default";
+
+let frameworkNames: ReadonlySet<string> | undefined;
+
+/** The framework's own tools (built-ins), which every target has. */
+function isFrameworkTool(name: string): boolean {
+  frameworkNames ??= new Set(builtinTools().map((tool) => tool.name));
+  return frameworkNames.has(name);
+}
+
+/** The built-in `default` target (upstream's targets/default.yaml): no servers, every platform. */
+export function frameworkDefaultTarget(workspace: Workspace): TargetConfig {
+  const platform = (toolSets: string[], drivers?: string[]) => ({ appIds: [], toolSets, ...(drivers ? { drivers } : {}) });
+  const mobile = ["core_interaction", "navigation", "observation", "verification", "memory"];
+  return {
+    id: DEFAULT_TARGET_ID,
+    displayName: "Default (framework tools)",
+    mcpServers: [],
+    tools: [],
+    platforms: {
+      android: platform(mobile),
+      ios: platform(mobile),
+      web: platform(["web_core", "web_verification", "memory"], ["playwright-native", "playwright-electron", "compose"]),
+    },
+    file: join(workspace.configDir, "targets", `${DEFAULT_TARGET_ID}.yaml`),
+    where: { file: "(built-in default target)", line: 0, col: 0 },
+  };
+}
+
+/** The tools a target is known to have without starting it: its per-file tools and its toolsets' lists. */
+function declaredTools(workspace: Workspace, target: TargetConfig): Set<string> {
+  const names = new Set(target.tools.map((ref) => ref.name));
+  for (const body of Object.values(target.platforms)) {
+    for (const id of body?.toolSets ?? []) for (const name of workspace.toolsets.get(id)?.tools ?? []) names.add(name);
+  }
+  return names;
+}
+
+/**
+ * With several targets and none named, upstream's rule: a trail that calls only framework tools
+ * runs on the built-in `default` target; one whose other tools one target declares, on that one.
+ * Otherwise why neither applies.
+ */
+function targetFromRecordings(workspace: Workspace, tools: readonly string[]): { target: TargetConfig; why: string } | string {
+  const own = tools.filter((name) => !isFrameworkTool(name));
+  if (own.length === 0) {
+    const target = workspace.targets.get(DEFAULT_TARGET_ID) ?? frameworkDefaultTarget(workspace);
+    return { target, why: `target ${DEFAULT_TARGET_ID}: the trail names no target and calls only framework tools` };
+  }
+  const owners = [...workspace.targets.values()].filter((target) => {
+    const declared = declaredTools(workspace, target);
+    return own.every((name) => declared.has(name));
+  });
+  if (owners.length === 1) return { target: owners[0]!, why: `target ${owners[0]!.id}: the trail names no target and calls its tools (${own.join(", ")})` };
+  const listed = own.slice(0, 3).join(", ") + (own.length > 3 ? ", …" : "");
+  return owners.length === 0
+    ? `the trail names none; no target declares all the tools it calls (${listed}) in its tools: or toolsets`
+    : `the trail names none; ${owners.map((t) => t.id).join(", ")} all declare the tools it calls (${listed})`;
+}
+
+/** The driver of the one platform a trail records for, when it records for one only and the target has it. */
+function driverFromRecordings(classifiers: readonly string[], target: TargetConfig): DriverInfo | undefined {
+  const platforms = [...new Set(classifiers.filter((key): key is keyof typeof PLATFORM_CLASSIFIERS => key in PLATFORM_CLASSIFIERS))];
+  if (platforms.length !== 1) return undefined;
+  const classifier = platforms[0]!;
+  const driver = classifier === "desktop" ? findDriver(PLATFORM_CLASSIFIERS.desktop)! : findDriver(DEFAULT_DRIVER[PLATFORM_CLASSIFIERS[classifier]])!;
+  const declared = Object.keys(target.platforms);
+  return declared.length === 0 || declared.includes(driver.platform.toLowerCase()) ? driver : undefined;
 }
 
 function defaultDriver(target: TargetConfig): DriverInfo {
@@ -231,14 +316,14 @@ export function resolveSessionSpec(
   context: { cwd: string; env: Record<string, string | undefined>; trail?: TrailSessionHints },
 ): SessionSpec {
   const trail = context.trail ?? {};
-  const target = pickTarget(workspace, flags.target ?? trail.target);
+  const { target, why: targetChoice } = pickTarget(workspace, flags.target ?? trail.target, trail);
 
   let driver: DriverInfo;
   if (flags.driver !== undefined) driver = resolveDriver(flags.driver, "--driver");
   else if (trail.driver !== undefined) driver = resolveDriver(trail.driver, "trail config.driver");
   else if (trail.devices && Object.keys(trail.devices).length === 1) {
     driver = resolveDriver(Object.values(trail.devices)[0]!, "trail config.devices");
-  } else driver = defaultDriver(target);
+  } else driver = driverFromRecordings(trail.classifiers ?? [], target) ?? defaultDriver(target);
 
   const agent = flags.agent !== undefined ? parseAgent(flags.agent) : (trail.agent ?? "host");
   const screen = flags.screen !== undefined ? parseScreen(flags.screen) : DEFAULT_SCREEN[driver.platform];
@@ -257,6 +342,7 @@ export function resolveSessionSpec(
     configDir: workspace.configDir,
     root: workspace.root,
     target,
+    ...(targetChoice ? { targetChoice } : {}),
     toolsets: [...workspace.toolsets.values()],
     driver,
     agent,

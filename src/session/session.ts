@@ -155,6 +155,7 @@ export class Session implements AsyncDisposable {
       else this.registry.skip({ name: tool.name, source: tool.source, reason: decision.key, detail: decision.reason });
     }
 
+    if (this.spec.targetChoice) options.onNotice?.(this.spec.targetChoice);
     const launchers = options.launchers ?? DEFAULT_LAUNCHERS;
     const configured = [...resolveTargetServers(this.spec.target, this.spec.root), ...(await perFileServers(this.spec.target, this.spec.root, this.spec.cwd))];
     const servers = configured.filter((server) => {

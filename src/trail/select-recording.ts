@@ -8,11 +8,17 @@ export interface SessionClassifiers {
   /** The session's device key (a key of `config.devices`), when it has one. */
   deviceKey?: string;
   platform: Platform;
+  /** The session's driver key: `compose` (upstream's Compose desktop) also replays `desktop:` recordings. */
+  driver?: string;
 }
+
+/** The recording classifier of each platform, and of the Compose desktop driver (upstream's DESKTOP platform). */
+export const PLATFORM_CLASSIFIERS = { android: "ANDROID", ios: "IOS", web: "WEB", desktop: "compose" } as const;
 
 /** Classifiers tried in order, most specific first. */
 export function classifierChain(session: SessionClassifiers): string[] {
-  const chain = [session.deviceKey, session.platform.toLowerCase(), "all", "tools"].filter((k): k is string => !!k);
+  const desktop = session.driver === PLATFORM_CLASSIFIERS.desktop ? "desktop" : undefined;
+  const chain = [session.deviceKey, desktop, session.platform.toLowerCase(), "all", "tools"].filter((k): k is string => !!k);
   return [...new Set(chain)];
 }
 
