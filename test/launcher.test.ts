@@ -33,7 +33,7 @@ test("npm's layout: the hoisted bun, through the .bin symlink, arguments intact"
   const bin = join(root, "node_modules/.bin/trailblaze");
   expect(start(bin, ["run", "my trails", "--json"])).toEqual({
     code: 0,
-    out: `${join(root, "node_modules/bun/bin/bun.exe")}|${join(root, "node_modules/trailblaze-ts/src/cli/main.ts")}|run|my trails|--json|${bin}|`,
+    out: `${join(root, "node_modules/bun/bin/bun.exe")}|--no-install|${join(root, "node_modules/trailblaze-ts/src/cli/main.ts")}|run|my trails|--json|${bin}|`,
     err: "",
   });
 });

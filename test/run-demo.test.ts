@@ -44,7 +44,7 @@ describe("the demo's trails/", () => {
 
   test("`npm run demo` (the README's main-job command) runs them as a real process: exit 0", async () => {
     const script = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).scripts.demo;
-    expect(script).toBe("cd fixtures/demo && bun ../../src/cli/main.ts run trails");
+    expect(script).toBe("cd fixtures/demo && bun --no-install ../../src/cli/main.ts run trails");
     const child = Bun.spawn(["sh", "-c", script], { cwd: REPO, env: { ...process.env, PATH: TEST_PATH }, stdout: "pipe", stderr: "pipe" });
     const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });

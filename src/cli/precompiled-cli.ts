@@ -25,6 +25,21 @@ const SOURCE_FOLDERS = ["src", "runtime-quickjs"];
 const CACHE = process.env.TRAILBLAZE_CLI_CACHE || join(PACKAGE_ROOT, ".cache", "trailblaze-cli");
 /** Left to node_modules: native binaries, WebAssembly and compilers, loaded only when a command needs them. */
 const EXTERNAL = ["esbuild", "quickjs-emscripten", "quickjs-emscripten-core", "@jitl/*", "ts-json-schema-generator", "typescript", "tsx"];
+const EXTERNAL_IMPORT = new RegExp(`^(?:${EXTERNAL.map((name) => name.replace("/", "\\/").replace("*", "[^/]+")).join("|")})(?:/.*)?$`);
+
+/**
+ * The externals stay out of the bundle, imported by their absolute path in this package: the
+ * bundle may be cached anywhere ($TRAILBLAZE_CLI_CACHE), where no node_modules folder is above it.
+ */
+function externalsFromPackage(): Bun.BunPlugin {
+  return {
+    name: "trailblaze-externals-from-package",
+    setup(build) {
+      build.onResolve({ filter: EXTERNAL_IMPORT }, (args) => ({ path: Bun.resolveSync(args.path, dirname(args.importer)), external: true }));
+    },
+  };
+}
+
 /** Stands in for the SDK's ajv provider in the bundle: ajv loads on first use (lazy-json-schema-validator.ts). */
 const LAZY_AJV_PROVIDER = join(PACKAGE_ROOT, "src/servers/lazy-ajv-provider.ts");
 const SDK_ESM = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]/;
@@ -136,8 +151,7 @@ async function precompile(dir: string): Promise<void> {
       sourcemap: "linked",
       outdir: staging,
       naming: { entry: "[name].js", chunk: "[name]-[hash].js" },
-      external: EXTERNAL,
-      plugins: [await sourceImportMeta(), lazyAjv()],
+      plugins: [externalsFromPackage(), await sourceImportMeta(), lazyAjv()],
       throw: false,
     });
     if (!result.success || !existsSync(join(staging, "cli.js"))) return;
