@@ -2,19 +2,21 @@
 // framework library trailmaps (mobile, android) as dependencies and framework toolsets in
 // tool_sets. A trail that names no target runs where upstream runs it: on the built-in default
 // target when it calls only framework tools, on the one target that declares the tools it calls;
-// a trail recorded only under desktop: runs on the Compose desktop driver.
+// a trail recorded only under desktop: runs on the Compose desktop driver. And upstream's run
+// flags: --tags, --args-file, --device, --all-devices, --test-name.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { cli, REPO } from "./support/cli.ts";
+import { writeFileSync } from "node:fs";
+import { cli, REPO, tempDir } from "./support/cli.ts";
 
 const ROOT = join(REPO, "fixtures/upstream-root");
 
 interface Report {
-  trails: { id: string; status: string; error?: string; session?: { target: string; driver: string } }[];
+  trails: { id: string; status: string; error?: string; session?: { id: string; target: string; driver: string } }[];
 }
 
-async function run(...paths: string[]): Promise<{ code: number; report: Report; stderr: string }> {
-  const result = await cli(["run", ...paths, "--reporter", "json", "--no-logging"], { cwd: ROOT });
+async function run(...args: string[]): Promise<{ code: number; report: Report; stderr: string }> {
+  const result = await cli(["run", ...args, "--reporter", "json", "--no-logging"], { cwd: ROOT });
   return { code: result.code, report: JSON.parse(result.stdout) as Report, stderr: result.stderr };
 }
 
@@ -52,4 +54,44 @@ test("framework library trailmaps and toolsets need no folder or file: check fin
   const result = await cli(["check", "--json"], { cwd: ROOT });
   const findings = (JSON.parse(result.stdout) as { findings: { severity: string; kind: string; file?: string }[] }).findings;
   expect(findings.map((finding) => [finding.severity, finding.kind, finding.file])).toEqual([["error", "trail", "trails/mixed/unknown-tool.trail.yaml"]]);
+});
+
+describe("upstream's run flags", () => {
+  test("--tags: only trails carrying any of them run (repeatable or comma-separated); untagged ones are left out, with a note", async () => {
+    const comma = await run("trails", "--tags", "smoke,alarms");
+    expect(comma.report.trails.map((t) => t.id).sort()).toEqual(["clock/alarm-args", "clock/framework-only", "notes/own-tool"]);
+    const repeated = await run("trails", "--tags", "notes", "--tags", "nothing");
+    expect(repeated.report.trails.map((t) => t.id)).toEqual(["notes/own-tool"]);
+    expect(repeated.stderr).toContain("note: --tags notes,nothing: 4 of 5 trail(s) carry none of these tags and are left out");
+  });
+
+  test("--args-file: a YAML map of args, lists as JSON, applied before --arg; a null value is an error at its line", async () => {
+    const fromFile = await run("trails/clock/alarm-args.trail.yaml", "--args-file", "args/alarm.yaml");
+    expect(fromFile.report.trails[0]).toMatchObject({ status: "passed" });
+    const overridden = await run("trails/clock/alarm-args.trail.yaml", "--args-file", "args/alarm.yaml", "--arg", "time=07:00");
+    expect(overridden.report.trails[0]).toMatchObject({ status: "failed" });
+    const dir = tempDir("args-file");
+    writeFileSync(join(dir, "bad.yaml"), "time: '06:45'\ndays:\n");
+    const bad = await cli(["run", "trails/clock/alarm-args.trail.yaml", "--args-file", join(dir, "bad.yaml")], { cwd: ROOT });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`${join(dir, "bad.yaml")}:2:1 days: an arg has no null value; write '' for an empty string`);
+  });
+
+  test("--device: each trail once per platform, each result labelled; --all-devices: the platforms a trail records for", async () => {
+    const both = await run("trails/desktop/desktop-only.trail.yaml", "--device", "android,desktop");
+    expect(both.report.trails.map((t) => [t.id, t.status, t.session?.driver])).toEqual([
+      ["desktop/desktop-only [android]", "failed", "android-ondevice-accessibility"],
+      ["desktop/desktop-only [desktop]", "passed", "compose"],
+    ]);
+    const all = await run("trails/desktop/desktop-only.trail.yaml", "--all-devices");
+    expect(all.report.trails.map((t) => [t.id, t.status])).toEqual([["desktop/desktop-only [desktop]", "passed"]]);
+    const unknown = await cli(["run", "trails", "--device", "pixel-8"], { cwd: ROOT });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("run: --device pixel-8: name a platform (android, ios, web or desktop)");
+  });
+
+  test("--test-name seeds each session id", async () => {
+    const { report } = await run("trails/clock/framework-only.trail.yaml", "--test-name", "Nightly / clock suite");
+    expect(report.trails[0]!.session!.id).toMatch(/^Nightly-clock-suite-\d{8}-\d{6}-[0-9a-f]{6}$/);
+  });
 });

@@ -2,6 +2,7 @@
 // and keeps enough state to produce a partial report when interrupted.
 
 import type { Trail } from "../trail/trail-types.ts";
+import { generateSessionId } from "../session/session-spec.ts";
 import { TrailRun, type TrailRunOptions } from "./run-trail.ts";
 import { summarize, type RunReport, type TrailReport } from "./run-types.ts";
 import type { Shard } from "./shard.ts";
@@ -10,6 +11,8 @@ import { runPool } from "./workers.ts";
 export interface SuiteEntry {
   file: string;
   trail: Trail;
+  /** The driver this entry's session runs on (`--device`), over the run's own flags. */
+  driver?: string;
 }
 
 export interface SuiteOptions extends Omit<TrailRunOptions, "index" | "sessionId" | "signal"> {
@@ -17,6 +20,8 @@ export interface SuiteOptions extends Omit<TrailRunOptions, "index" | "sessionId
   workers?: number;
   /** `--session-id`: used as is for a single trail, suffixed `-<n>` (1-based position) when there are several. */
   sessionId?: string;
+  /** `--test-name`: each session id is `<seed>-<generated id>`. */
+  sessionSeed?: string;
   shard?: Shard;
 }
 
@@ -34,13 +39,15 @@ export class SuiteRun {
   }
 
   async run(): Promise<RunReport> {
-    const { workers = 1, sessionId } = this.#options;
+    const { workers = 1, sessionId, sessionSeed } = this.#options;
     const many = this.#entries.length > 1;
     const reports = await runPool(this.#entries, workers, (entry, index) => {
       if (this.#abort.signal.aborted) return Promise.resolve<TrailReport | undefined>(undefined);
+      const id = sessionId !== undefined ? (many ? `${sessionId}-${index + 1}` : sessionId) : sessionSeed !== undefined ? `${sessionSeed}-${generateSessionId()}` : undefined;
       const run = new TrailRun(entry.file, entry.trail, {
         ...this.#options,
-        ...(sessionId !== undefined ? { sessionId: many ? `${sessionId}-${index + 1}` : sessionId } : {}),
+        ...(entry.driver !== undefined ? { flags: { ...this.#options.flags, driver: entry.driver } } : {}),
+        ...(id !== undefined ? { sessionId: id } : {}),
         signal: this.#abort.signal,
         index,
       });

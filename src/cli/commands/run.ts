@@ -17,6 +17,7 @@ import { parseShard, shardSlice, type Shard } from "../../run/shard.ts";
 import { ListReporter } from "../../run/reporters/list.ts";
 import { findReporter, REPORTERS, type Reporter } from "../../run/reporters/index.ts";
 import { parseCommandArgs } from "../args.ts";
+import { parseDevices, parseTags, perDevice, readArgsFile, testNameSeed, withTags } from "./run-flags.ts";
 import type { CliIO, Command } from "../command.ts";
 import { configAbovePaths, loadCliWorkspace, startSession } from "../open-session.ts";
 import { onInterrupt } from "../reaper.ts";
@@ -40,6 +41,14 @@ Options:
   --secret KEY=VALUE    memory value usable as {{KEY}}, shown as *** in every log, report and
                         error, never sent in _trailblazeContext (repeatable)
   --arg NAME=VALUE      a trail parameter declared in config.args, used as {{args.NAME}} (repeatable)
+  --args-file FILE      arg values from a YAML or JSON map (name: value), applied before --arg
+  --tags T1,T2          only trails whose config.tags hold any of these (repeatable; untagged
+                        trails are left out)
+  --device P1,P2        run each trail once per platform: android, ios, web, desktop, or
+                        platform/id (repeatable); each result is labelled "<id> [<device>]"
+  --all-devices         run each trail once per platform it supports (its devices:, else its
+                        recording keys, else its target's platforms)
+  --test-name NAME      seed of each session id (<NAME>-<generated>), as CI names a test
   -h, --help            show this help
 
 Exit codes: 0 every trail passed (or was skipped) · 1 a trail failed: a step, or a server that
@@ -98,9 +107,9 @@ async function listPlans(entries: SuiteEntry[], problems: ConfigProblem[], value
   }
   let failed = problems.length > 0;
   const blocks: string[] = [];
-  for (const { file, trail } of entries) {
+  for (const { file, trail, driver } of entries) {
     try {
-      blocks.push(listTrail(file, trail, values, workspace, { cwd: io.cwd, env: io.env }));
+      blocks.push(listTrail(file, trail, driver === undefined ? values : { ...values, driver }, workspace, { cwd: io.cwd, env: io.env }));
     } catch (error) {
       failed = true;
       io.stderr(`error: ${file}: ${(error as Error).message}\n`);
@@ -125,13 +134,25 @@ export const runCommand: Command = {
       shard: { type: "string" },
       secret: { type: "string", multiple: true },
       arg: { type: "string", multiple: true },
+      "args-file": { type: "string" },
+      tags: { type: "string", multiple: true },
+      device: { type: "string", multiple: true },
+      "all-devices": { type: "boolean" },
+      "test-name": { type: "string" },
     });
     if (positionals.length === 0) throw new UsageError("run: name at least one trail file or folder, e.g. `trailblaze run trails/`");
     const reporter = parseReporter(values.reporter);
     const workers = parseWorkers(values.workers);
     const shard: Shard | undefined = values.shard === undefined ? undefined : parseShard(values.shard);
     const secrets = parsePairs("--secret", values.secret);
-    const args = Object.fromEntries(parsePairs("--arg", values.arg));
+    const args = { ...(values["args-file"] === undefined ? {} : readArgsFile(values["args-file"], rawIo.cwd)), ...Object.fromEntries(parsePairs("--arg", values.arg)) };
+    const tags = parseTags(values.tags);
+    const devices = parseDevices(values.device);
+    if (devices && values["all-devices"]) throw new UsageError("run: --device and --all-devices cannot be used together: name the platforms, or let each trail's own choose");
+    if ((devices || values["all-devices"]) && values.driver !== undefined) {
+      throw new UsageError("run: --driver and --device (or --all-devices) both choose the driver; keep one");
+    }
+    const sessionSeed = values["test-name"] === undefined ? undefined : testNameSeed(values["test-name"]);
     const output = values.output === undefined ? undefined : resolve(rawIo.cwd, values.output);
 
     checkSessionFlags(values, rawIo.env);
@@ -140,12 +161,15 @@ export const runCommand: Command = {
     if (above) values.config = above;
     const files = await discoverTrails(positionals, io.cwd);
     const { trails, problems } = await readTrailFiles(files, io.cwd);
-    const parsed: SuiteEntry[] = trails.map((trail) => ({ file: trail.file, trail }));
-    const entries = shard ? shardSlice(parsed, shard, (e) => e.file) : parsed;
-    if (values.list) return listPlans(entries, problems, values, io);
+    const all: SuiteEntry[] = trails.map((trail) => ({ file: trail.file, trail }));
+    const parsed = tags ? withTags(all, tags) : all;
+    if (tags && parsed.length < all.length) io.stderr(`note: --tags ${tags.join(",")}: ${all.length - parsed.length} of ${all.length} trail(s) carry none of these tags and are left out\n`);
+    const sliced = shard ? shardSlice(parsed, shard, (e) => e.file) : parsed;
+    if (values.list) return listPlans(devices ? perDevice(sliced, devices, undefined) : sliced, problems, values, io);
     if (problems.length > 0) throw new ConfigError(problems);
 
     const workspace = await loadCliWorkspace(values, io);
+    const entries = devices ? perDevice(sliced, devices, workspace) : values["all-devices"] ? perDevice(sliced, "all", workspace) : sliced;
     warnUndeclaredArgs(io, entries, args);
     if (shard && entries.length === 0) {
       io.stderr(`note: shard ${shard.index}/${shard.total} holds no trails (${parsed.length} in total)\n`);
@@ -155,7 +179,19 @@ export const runCommand: Command = {
     const color = io.isTTY && !io.env.NO_COLOR;
     const list = new ListReporter(live ? io.stdout : () => {}, { color, live: workers === 1 });
     const startTrailSession: StartTrailSession = (spec, options) => startSession(spec, io, options);
-    const suite = new SuiteRun(entries, { io, startSession: startTrailSession, workspace, flags: values, secrets, args, workers, observer: list, ...(values["session-id"] ? { sessionId: values["session-id"] } : {}), ...(shard ? { shard } : {}) });
+    const suite = new SuiteRun(entries, {
+      io,
+      startSession: startTrailSession,
+      workspace,
+      flags: values,
+      secrets,
+      args,
+      workers,
+      observer: list,
+      ...(values["session-id"] ? { sessionId: values["session-id"] } : {}),
+      ...(sessionSeed ? { sessionSeed } : {}),
+      ...(shard ? { shard } : {}),
+    });
 
     const emit = (run: RunReport): void => {
       if (live) io.stdout(list.summary(run));

@@ -1,0 +1,118 @@
+// Upstream's `trailblaze run` flags that choose what runs: --tags (which trails), --args-file (arg
+// values from a file), --device and --all-devices (each trail once per platform), --test-name
+// (the session id's seed). Each turns flags into suite entries or values, or a located error.
+
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { displayPath } from "../../config/config-files.ts";
+import { ConfigError, UsageError } from "../../errors.ts";
+import { findDriver, DEFAULT_DRIVER, parsePlatform } from "../../core/drivers.ts";
+import type { Workspace } from "../../config/workspace.ts";
+import { locate, parseYaml } from "../../config/yaml-file.ts";
+import type { SuiteEntry } from "../../run/run-suite.ts";
+import { PLATFORM_CLASSIFIERS } from "../../trail/select-recording.ts";
+import type { Trail } from "../../trail/trail-types.ts";
+
+/** `--tags a,b --tags c` as one list of names. */
+export function parseTags(values: readonly string[] | undefined): string[] | undefined {
+  if (values === undefined) return undefined;
+  const tags = values.flatMap((value) => value.split(",")).map((tag) => tag.trim()).filter(Boolean);
+  if (tags.length === 0) throw new UsageError("run: --tags expects one or more tag names, e.g. --tags smoke,login");
+  return tags;
+}
+
+/** The trails that carry at least one of `tags` (upstream: any of them; untagged trails are left out). */
+export function withTags(entries: readonly SuiteEntry[], tags: readonly string[]): SuiteEntry[] {
+  return entries.filter(({ trail }) => trail.tags.some((tag) => tags.includes(tag)));
+}
+
+/**
+ * `--args-file FILE`: a YAML or JSON map of arg name to value, as strings the way `--arg` gives
+ * them (a list or map as JSON, which a declared array/object arg reads). A null value is an error.
+ */
+export function readArgsFile(file: string, cwd: string): Record<string, string> {
+  const path = resolve(cwd, file);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`run: --args-file ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  const shown = displayPath(path, cwd);
+  const yaml = parseYaml(shown, text);
+  const data = yaml.data;
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    throw new ConfigError([{ file: shown, line: 1, col: 1, path: "", message: "--args-file expects a map of arg name to value, e.g. `recipient: sam@example.com`" }]);
+  }
+  const args: Record<string, string> = {};
+  for (const [name, value] of Object.entries(data)) {
+    if (value === null || value === undefined) {
+      throw new ConfigError([{ ...locate(yaml, [name]), path: name, message: "an arg has no null value; write '' for an empty string" }]);
+    }
+    args[name] = typeof value === "object" ? JSON.stringify(value) : String(value);
+  }
+  return args;
+}
+
+/** A simulated device a trail runs on: the label its results carry, and the driver of its platform. */
+interface Device {
+  label: string;
+  driver: string;
+}
+
+/** The driver a platform classifier (`android`, `ios`, `web`, `desktop`) runs on here. */
+function driverOf(classifier: string): string | undefined {
+  if (classifier === "desktop") return PLATFORM_CLASSIFIERS.desktop;
+  const platform = parsePlatform(classifier);
+  return platform && classifier === classifier.toLowerCase() ? DEFAULT_DRIVER[platform] : undefined;
+}
+
+/** `--device android,ios --device web/chrome`: each a platform, or platform/instance id (kept as the label). */
+export function parseDevices(values: readonly string[] | undefined): Device[] | undefined {
+  if (values === undefined) return undefined;
+  return values.flatMap((value) => value.split(",")).map((text) => {
+    const label = text.trim();
+    const platform = label.split("/")[0]!.toLowerCase();
+    const driver = driverOf(platform);
+    if (driver === undefined) {
+      throw new UsageError(
+        `run: --device ${label}: name a platform (android, ios, web or desktop), optionally with an id (android/pixel-8); ` +
+          "this runtime simulates the device, so there is no connected device to pick by id alone",
+      );
+    }
+    return { label, driver };
+  });
+}
+
+/** The platforms a trail supports: its devices' drivers, else its recording keys, else its target's platforms. */
+function supportedDevices(trail: Trail, workspace: Workspace | undefined): Device[] {
+  const fromDevices = Object.values(trail.devices).map((key) => findDriver(key)).filter((driver) => driver !== undefined);
+  if (fromDevices.length > 0) return [...new Map(fromDevices.map((d) => [d.key, { label: d.key === "compose" ? "desktop" : d.platform.toLowerCase(), driver: d.key }])).values()];
+  const classifiers = new Set(trail.steps.flatMap((step) => Object.keys(step.recordings)).map((key) => key.toLowerCase()));
+  const recorded = Object.keys(PLATFORM_CLASSIFIERS).filter((key) => classifiers.has(key));
+  if (recorded.length > 0) return recorded.map((label) => ({ label, driver: driverOf(label)! }));
+  const target = trail.target === undefined ? undefined : workspace?.targets.get(trail.target);
+  return Object.keys(target?.platforms ?? {}).flatMap((key) => {
+    const driver = driverOf(key);
+    return driver === undefined ? [] : [{ label: key, driver }];
+  });
+}
+
+/**
+ * One entry per trail and device: `devices` for every trail (--device), or each trail's own
+ * supported platforms (--all-devices; a trail that names none runs once, as without the flag).
+ */
+export function perDevice(entries: readonly SuiteEntry[], devices: readonly Device[] | "all", workspace: Workspace | undefined): SuiteEntry[] {
+  return entries.flatMap((entry) => {
+    const chosen = devices === "all" ? supportedDevices(entry.trail, workspace) : devices;
+    if (chosen.length === 0) return [entry];
+    return chosen.map((device) => ({ ...entry, trail: { ...entry.trail, id: `${entry.trail.id} [${device.label}]` }, driver: device.driver }));
+  });
+}
+
+/** `--test-name NAME` as a session id seed: the characters a folder name may hold. */
+export function testNameSeed(name: string): string {
+  const seed = name.trim().replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "");
+  if (seed === "") throw new UsageError(`run: --test-name expects a name with letters or digits, got "${name}"`);
+  return seed;
+}
