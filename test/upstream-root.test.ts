@@ -50,10 +50,15 @@ describe("a trail that names no target, in a workspace of several", () => {
   });
 });
 
-test("framework library trailmaps and toolsets need no folder or file: check finds only the planted trail", async () => {
+test("check: framework library trailmaps and toolsets need no file; trail_validation.exempt makes a target's trail findings warnings", async () => {
   const result = await cli(["check", "--json"], { cwd: ROOT });
-  const findings = (JSON.parse(result.stdout) as { findings: { severity: string; kind: string; file?: string }[] }).findings;
-  expect(findings.map((finding) => [finding.severity, finding.kind, finding.file])).toEqual([["error", "trail", "trails/mixed/unknown-tool.trail.yaml"]]);
+  const findings = (JSON.parse(result.stdout) as { findings: { severity: string; kind: string; file?: string; message: string }[] }).findings;
+  expect(findings.map((finding) => [finding.severity, finding.kind, finding.file])).toEqual([
+    ["error", "trail", "trails/mixed/unknown-tool.trail.yaml"],
+    ["warning", "trail-tool", "trails/clock/registered-later.trail.yaml"],
+  ]);
+  expect(findings[1]!.message).toEndWith("(exempt: alarm tools are registered at session start by a server check does not know)");
+  expect(result.code).toBe(1);
 });
 
 describe("upstream's run flags", () => {
@@ -62,7 +67,7 @@ describe("upstream's run flags", () => {
     expect(comma.report.trails.map((t) => t.id).sort()).toEqual(["clock/alarm-args", "clock/framework-only", "notes/own-tool"]);
     const repeated = await run("trails", "--tags", "notes", "--tags", "nothing");
     expect(repeated.report.trails.map((t) => t.id)).toEqual(["notes/own-tool"]);
-    expect(repeated.stderr).toContain("note: --tags notes,nothing: 4 of 5 trail(s) carry none of these tags and are left out");
+    expect(repeated.stderr).toContain("note: --tags notes,nothing: 5 of 6 trail(s) carry none of these tags and are left out");
   });
 
   test("--args-file: a YAML map of args, lists as JSON, applied before --arg; a null value is an error at its line", async () => {

@@ -232,11 +232,13 @@ function checkTrails(plan: SessionPlan, session: Session, label: string, finding
     const classifiers = classifiersFor(trail, plan.spec.driver);
     if (skipReason(trail, classifiers) !== undefined) continue;
     const trailPlan = planTrail(trail, classifiers);
+    const exempt = plan.spec.target.validationExempt;
     for (const problem of validatePlan(trailPlan, session.registry, plan.spec.agent)) {
       findings.add({
-        severity: "error",
+        // Upstream's trail_validation.exempt: reported, not fatal.
+        severity: exempt === undefined ? "error" : "warning",
         kind: problem.kind === "args" ? "trail-args" : "trail-tool",
-        message: formatTrailProblem(problem),
+        message: exempt === undefined ? formatTrailProblem(problem) : `${formatTrailProblem(problem)} (exempt: ${exempt})`,
         file: problem.file,
         line: problem.line,
         col: problem.col,

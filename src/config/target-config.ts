@@ -106,6 +106,11 @@ export interface TargetConfig {
    * `platforms` and their `exports:` are in `tools`.
    */
   dependencies?: string[];
+  /**
+   * Upstream's `trail_validation.exempt` (a trailmap's): why `check` reports the problems of the
+   * recorded calls of trails run against it (unknown tools, wrong arguments) as warnings.
+   */
+  validationExempt?: string;
   /** Absolute path of the YAML file. */
   file: string;
   /** Where `id:` is written (file as shown in messages). */

@@ -69,6 +69,8 @@ export interface Trailmap {
   exports: ToolRef[];
   /** `toolsets:` — toolset files relative to the trailmap folder. */
   toolsets: { path: string; where: Where }[];
+  /** `trail_validation.exempt`: why `check`'s findings on its trails' recorded calls do not fail it. */
+  validationExempt?: string;
 }
 
 const names = z.array(z.string().min(1)).nullable().optional();
@@ -221,6 +223,7 @@ export function readTrailmap(yaml: YamlFile, path: string): Validated<Trailmap> 
     platforms: toPlatforms(raw.platforms, yaml, ["platforms"], toolsDir),
     exports: refs(raw.exports, ["exports"]),
     toolsets: (raw.toolsets ?? []).map((p, i) => ({ path: p, where: locate(yaml, ["toolsets", i]) })),
+    ...(raw.trail_validation?.exempt ? { validationExempt: raw.trail_validation.exempt } : {}),
   };
   return { value, problems: [] };
 }

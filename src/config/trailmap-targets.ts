@@ -180,6 +180,7 @@ function toTarget(trailmap: Trailmap, loaded: ReadonlyMap<string, Trailmap>, pro
     where: target.idWhere ?? trailmap.where,
     trailmap: trailmap.id,
     ...(dependencies.length > 0 ? { dependencies } : {}),
+    ...(trailmap.validationExempt ? { validationExempt: trailmap.validationExempt } : {}),
   };
 }
 
