@@ -73,7 +73,8 @@ server.registerTool("${WIRE_LONG}", { description: "65 characters" }, ok);`));
   // Trails: a misspelt tool, a host-only tool on-device, a step only an agent could do, a file that does not parse.
   write(dir, "trails/planted/typo.trail.yaml", "config:\n  target: myapp\ntrail:\n  - step: Log in\n    recording:\n      tools:\n        - myapp_logInWithEmial: { email: a@b.c }\n");
   write(dir, "trails/planted/on-device.trail.yaml", "config:\n  target: myapp\n  agent: on-device\ntrail:\n  - step: Seed\n    recording:\n      tools:\n        - myapp_seedBackend: { email: a@b.c }\n");
-  write(dir, "trails/planted/agent-only.trail.yaml", "config:\n  target: myapp\ntrail:\n  - step: Only recorded on iOS\n    recording:\n      ios:\n        - pressBack: {}\n");
+  // (Its driver is named: a trail that records for one platform only would otherwise run on that platform.)
+  write(dir, "trails/planted/agent-only.trail.yaml", "config:\n  target: myapp\n  driver: android-ondevice-accessibility\ntrail:\n  - step: Only recorded on iOS\n    recording:\n      ios:\n        - pressBack: {}\n");
   write(dir, "trails/planted/broken.trail.yaml", "config:\n  target: myapp\ntrail:\n  - stepp: Misspelt\n");
 }
 
@@ -138,7 +139,7 @@ describe("bun trailblaze check", () => {
       ["warning", "name", `tools/myapp/extra.ts: tool name "myapp_Reset_All" ${CONVENTION}`],
       ["warning", "name", `tools/myapp/extra.ts: tool name "${LONG}" is 62 characters long, close to the 64-character wire limit; shorten the local half "${"x".repeat(56)}" to at most 60 characters`],
       ["warning", "trailmap-scope", `[TrailmapScopingCheck] tools/myapp/extra.ts: tools of target myapp not named myapp_<localName>: resetEverything; rename them (e.g. myapp_resetEverything) ${SCOPE}`],
-      ["warning", "trail-step", 'trails/planted/agent-only.trail.yaml:4:5 step 1 "Only recorded on iOS": this step needs an agent: it has recordings for ios only (this session replays android, all, tools), and no agent is built in; record tool calls for it under recording: tools:'],
+      ["warning", "trail-step", 'trails/planted/agent-only.trail.yaml:5:5 step 1 "Only recorded on iOS": this step needs an agent: it has recordings for ios only (this session replays android, all, tools), and no agent is built in; record tool calls for it under recording: tools:'],
       ["error", "trail-tool", 'trails/planted/typo.trail.yaml:7:11 step 1 "Log in": myapp_logInWithEmial is not registered in this session; closest registered: myapp_logInWithEmail'],
       [
         "error",

@@ -1,7 +1,9 @@
 // App maps: the demo map reads into a graph and checks clean; a broken map yields one finding per
 // problem, each at its file:line:col and naming the failing selector.
 import { describe, expect, test } from "bun:test";
-import { join, relative } from "node:path";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
 import { ConfigError } from "../errors.ts";
 import { DEMO_MAP, SCREENS } from "../../test/support/screens.ts";
 import { loadAppMap } from "./app-map.ts";
@@ -37,7 +39,8 @@ describe("app maps", () => {
     const lines = report.findings.map((f) => `${f.severity} ${f.kind} ${f.file}:${f.line}:${f.col} ${f.message}`);
     expect(lines).toEqual([
       `error waypoint ${W}/syntax.waypoint.yaml:5:1 YAML syntax error: Missing closing "quote`,
-      `error waypoint ${W}/typo.waypoint.yaml:7:11 android.required[0].selector.androidAccessibility.textRegx: unknown androidAccessibility field; did you mean "textRegex"?`,
+      // Upstream's loader ignores an unknown selector field: a warning, and the rest of the map still loads.
+      `warning waypoint ${W}/typo.waypoint.yaml:7:11 android.required[0].selector.androidAccessibility.textRegx: unknown androidAccessibility field; did you mean "textRegex"?; ignored, as upstream ignores it`,
       `error shortcut ${S}/noTools.shortcut.yaml:3:3 shortcut.to: expected a waypoint id`,
       `error shortcut ${S}/noTools.shortcut.yaml:4:8 tools: expected a non-empty list of recorded tool calls (- toolName: {args})`,
       `warning waypoint ${W}/nocapture.waypoint.yaml:1:5 waypoint broken/nocapture has no capture beside it; its selectors were not checked`,
@@ -47,13 +50,33 @@ describe("app maps", () => {
       `error shortcut ${S}/loginToNowhere.shortcut.yaml:4:7 shortcut broken_loginToNowhere: to waypoint "broken/nowhere" is not in the map`,
       `error shortcut ${S}/loginToNowhere.shortcut.yaml:6:5 shortcut broken_loginToNowhere: tapOnElementBySelector selector androidAccessibility{textRegex="Sign up"} matches nothing on the capture of broken/login`,
     ]);
-    expect({ ok: report.ok, summary: report.summary }).toEqual({ ok: false, summary: { errors: 8, warnings: 2 } });
+    expect({ ok: report.ok, summary: report.summary }).toEqual({ ok: false, summary: { errors: 7, warnings: 3 } });
   });
 
-  test("loadAppMap refuses a map with problems, listing all of them", async () => {
-    const error = await loadAppMap(BROKEN, REPO).catch((e: unknown) => e);
+  test("loadAppMap refuses a map with errors, listing all of them; warnings go to its callback", async () => {
+    const warnings: string[] = [];
+    const error = await loadAppMap(BROKEN, REPO, (problem) => warnings.push(problem.path)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).problems.length).toBe(4);
+    expect((error as ConfigError).problems.length).toBe(3);
+    expect(warnings).toEqual([]);
+  });
+
+  test("an unknown selector field in a waypoint is a located warning, ignored as upstream ignores it; the map loads", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "map-unknown-field-")), "myapp");
+    cpSync(DEMO_MAP, dir, { recursive: true });
+    const file = join(dir, "waypoints/myapp_android_home.waypoint.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("          isHeading: true\n", "          isHeading: true\n          childOf: { text: Home }\n"));
+    try {
+      const warnings: string[] = [];
+      const map = await loadAppMap(dir, dir, (problem) => warnings.push(`${problem.file}:${problem.line}:${problem.col} ${problem.path}: ${problem.message}`));
+      expect(map.waypoints.size).toBe(4);
+      expect(warnings).toEqual([
+        'waypoints/myapp_android_home.waypoint.yaml:10:11 android.required[0].selector.androidAccessibility.childOf: unknown androidAccessibility field; ignored, as upstream ignores it',
+      ]);
+      expect((await checkAppMap(dir, dir)).ok).toBe(true);
+    } finally {
+      rmSync(dirname(dir), { recursive: true, force: true });
+    }
   });
 
   test("a folder without waypoints/ is not an app map", async () => {

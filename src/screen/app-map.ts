@@ -14,6 +14,8 @@ import { parseWaypoint, type Waypoint } from "./waypoint.ts";
 export interface MapProblem {
   kind: "waypoint" | "shortcut";
   problem: ConfigProblem;
+  /** A warning leaves the map usable (an unknown selector field, ignored as upstream ignores it). */
+  severity: "error" | "warning";
 }
 
 export interface AppMap {
@@ -22,7 +24,7 @@ export interface AppMap {
   shortcuts: Shortcut[];
   /** Waypoint id → the shortcuts that start there, in file order. */
   outgoing: Map<string, Shortcut[]>;
-  /** Problems found while reading (bad YAML, bad selectors, duplicate ids); `loadAppMap` throws on any. */
+  /** Problems found while reading (bad YAML, bad selectors, duplicate ids); `loadAppMap` throws on any error. */
   problems: MapProblem[];
   /** The waypoint's capture (undefined when it has none); loaded once. */
   capture(waypointId: string): Promise<Screen | undefined>;
@@ -52,12 +54,14 @@ export async function readAppMap(dir: string, cwd: string = process.cwd()): Prom
   const texts = await Promise.all([...waypointFiles, ...shortcutFiles].map((f) => readFile(f, "utf8")));
   waypointFiles.forEach((file, i) => {
     const found: ConfigProblem[] = [];
-    const waypoint = parseWaypoint(shown(file), texts[i]!, found, file);
-    problems.push(...found.map((problem) => ({ kind: "waypoint" as const, problem })));
+    const ignored: ConfigProblem[] = [];
+    const waypoint = parseWaypoint(shown(file), texts[i]!, found, file, ignored);
+    problems.push(...found.map((problem) => ({ kind: "waypoint" as const, problem, severity: "error" as const })));
+    problems.push(...ignored.map((problem) => ({ kind: "waypoint" as const, problem, severity: "warning" as const })));
     if (!waypoint) return;
     const earlier = waypoints.get(waypoint.id);
     if (earlier) {
-      problems.push({ kind: "waypoint", problem: { ...waypoint.where, path: "id", message: `duplicate waypoint id "${waypoint.id}" (also in ${earlier.file})` } });
+      problems.push({ kind: "waypoint", severity: "error", problem: { ...waypoint.where, path: "id", message: `duplicate waypoint id "${waypoint.id}" (also in ${earlier.file})` } });
       return;
     }
     waypoints.set(waypoint.id, waypoint);
@@ -67,7 +71,7 @@ export async function readAppMap(dir: string, cwd: string = process.cwd()): Prom
   shortcutFiles.forEach((file, i) => {
     const found: ConfigProblem[] = [];
     const shortcut = parseShortcut(shown(file), texts[waypointFiles.length + i]!, found);
-    problems.push(...found.map((problem) => ({ kind: "shortcut" as const, problem })));
+    problems.push(...found.map((problem) => ({ kind: "shortcut" as const, problem, severity: "error" as const })));
     if (!shortcut) return;
     shortcuts.push(shortcut);
     outgoing.set(shortcut.from, [...(outgoing.get(shortcut.from) ?? []), shortcut]);
@@ -85,9 +89,11 @@ export async function readAppMap(dir: string, cwd: string = process.cwd()): Prom
   return { dir, waypoints, shortcuts, outgoing, problems, capture };
 }
 
-/** Reads the map at `dir`; any problem in any file is one ConfigError listing them all. */
-export async function loadAppMap(dir: string, cwd?: string): Promise<AppMap> {
+/** Reads the map at `dir`; any error in any file is one ConfigError listing them all. Warnings go to `warn`. */
+export async function loadAppMap(dir: string, cwd?: string, warn?: (problem: ConfigProblem) => void): Promise<AppMap> {
   const map = await readAppMap(dir, cwd);
-  if (map.problems.length > 0) throw new ConfigError(map.problems.map((p) => p.problem));
+  const errors = map.problems.filter((p) => p.severity === "error");
+  if (errors.length > 0) throw new ConfigError(errors.map((p) => p.problem));
+  for (const { problem } of map.problems) warn?.(problem);
   return map;
 }

@@ -110,8 +110,8 @@ async function checkShortcut(map: AppMap, shortcut: AppMap["shortcuts"][number],
 /** Checks the app map at `dir`; file names in findings are relative to `cwd`. */
 export async function checkAppMap(dir: string, cwd: string = process.cwd()): Promise<MapReport> {
   const map = await readAppMap(dir, cwd);
-  const findings: MapFinding[] = map.problems.map(({ kind, problem }) => ({
-    severity: "error",
+  const findings: MapFinding[] = map.problems.map(({ kind, problem, severity }) => ({
+    severity,
     kind,
     message: problem.path ? `${problem.path}: ${problem.message}` : problem.message,
     file: problem.file,

@@ -81,10 +81,19 @@ function typeName(value: unknown): string {
 }
 
 class Parser {
-  constructor(readonly source: string) {}
+  constructor(
+    readonly source: string,
+    /** Given: an unknown field is reported here and ignored (upstream's map loader ignores it); else an error. */
+    readonly onUnknown?: (problem: string) => void,
+  ) {}
 
   fail(path: string, problem: string): never {
     throw new SelectorError(this.source, path ? `${path}: ${problem}` : problem);
+  }
+
+  unknown(path: string, problem: string): void {
+    if (!this.onUnknown) this.fail(path, problem);
+    this.onUnknown(`${path}: ${problem}`);
   }
 
   field(path: string, kind: FieldKind, value: unknown): string | number | boolean {
@@ -99,7 +108,10 @@ class Parser {
     const out: Record<string, string | number | boolean> = {};
     for (const [key, v] of Object.entries(value)) {
       const kind = table[key];
-      if (!kind) this.fail(`${path}.${key}`, `unknown ${what} field${didYouMean(key, Object.keys(table))}`);
+      if (!kind) {
+        this.unknown(`${path}.${key}`, `unknown ${what} field${didYouMean(key, Object.keys(table))}`);
+        continue;
+      }
       if (v === null || v === undefined) continue;
       out[key] = this.field(`${path}.${key}`, kind, v);
     }
@@ -134,7 +146,7 @@ class Parser {
     for (const key of Object.keys(raw)) {
       if (!keys.includes(key)) {
         const hint = didYouMean(key, keys);
-        this.fail(`${path}.${key}`, `unknown ${chosen === "node" ? "selector" : "legacy selector"} field${hint || `; known fields: ${keys.join(", ")}`}`);
+        this.unknown(`${path}.${key}`, `unknown ${chosen === "node" ? "selector" : "legacy selector"} field${hint || `; known fields: ${keys.join(", ")}`}`);
       }
     }
     const out: Selector = { shape: chosen };
@@ -177,8 +189,8 @@ function guessShape(raw: Record<string, unknown>): "node" | "legacy" {
  * selector; `textRegex`/`idRegex` at the top a legacy one). `source` names where it came from in
  * errors: `--selector #1: $.androidAccessibility.textRegx: unknown androidAccessibility field; did you mean "textRegex"?`.
  */
-export function parseSelector(raw: unknown, source: string, shape?: "node" | "legacy"): Selector {
-  return new Parser(source).selector("$", raw, shape);
+export function parseSelector(raw: unknown, source: string, shape?: "node" | "legacy", onUnknown?: (problem: string) => void): Selector {
+  return new Parser(source, onUnknown).selector("$", raw, shape);
 }
 
 /** Short text for messages: `androidAccessibility{textRegex="Log in"} childOf(…) index=1`. */

@@ -41,7 +41,7 @@ export interface Waypoint {
 
 const TOP_KEYS = new Set(["id", "description", "route"]);
 
-function conditions(yaml: YamlFile, platform: string, list: "required" | "forbidden", problems: ConfigProblem[]): WaypointCondition[] {
+function conditions(yaml: YamlFile, platform: string, list: "required" | "forbidden", problems: ConfigProblem[], warnings?: ConfigProblem[]): WaypointCondition[] {
   const block = (yaml.data as Record<string, Record<string, unknown>>)[platform]!;
   const entries = block[list];
   if (entries == null) return [];
@@ -60,7 +60,7 @@ function conditions(yaml: YamlFile, platform: string, list: "required" | "forbid
     if (!Number.isInteger(minCount) || (minCount as number) < 1) {
       problems.push(problemAt(yaml, [...path, "minCount"], "value", `expected an integer of at least 1, got ${JSON.stringify(minCount)}`));
     }
-    const selector = selectorAt(yaml, [...path, "selector"], problems);
+    const selector = selectorAt(yaml, [...path, "selector"], problems, undefined, warnings);
     if (!selector) return;
     const description = typeof entry.description === "string" ? entry.description : describeSelector(selector);
     out.push({ description, selector, raw: entry.selector, minCount: minCount as number, where: locate(yaml, path) });
@@ -71,8 +71,9 @@ function conditions(yaml: YamlFile, platform: string, list: "required" | "forbid
 /**
  * Parses waypoint YAML; problems are pushed, and a waypoint is returned when it has an id.
  * `file` names it in messages; `path` (default `file`) is where it is, to find its capture.
+ * With `warnings`, an unknown selector field is pushed there and ignored, not a problem.
  */
-export function parseWaypoint(file: string, text: string, problems: ConfigProblem[], path: string = file): Waypoint | undefined {
+export function parseWaypoint(file: string, text: string, problems: ConfigProblem[], path: string = file, warnings?: ConfigProblem[]): Waypoint | undefined {
   const opened = parseMapFile(file, text, problems, "a waypoint: {id, description, <platform>: {required, forbidden}}");
   if (!opened) return undefined;
   const { yaml, data } = opened;
@@ -91,7 +92,7 @@ export function parseWaypoint(file: string, text: string, problems: ConfigProble
     for (const extra of Object.keys(value)) {
       if (extra !== "required" && extra !== "forbidden") problems.push(problemAt(yaml, [key, extra], "key", "unknown key; a platform block has required and forbidden"));
     }
-    waypoint.platforms.set(key, { required: conditions(yaml, key, "required", problems), forbidden: conditions(yaml, key, "forbidden", problems) });
+    waypoint.platforms.set(key, { required: conditions(yaml, key, "required", problems, warnings), forbidden: conditions(yaml, key, "forbidden", problems, warnings) });
   }
   const capture = join(dirname(path), `${basename(path).replace(/\.waypoint\.ya?ml$/, "")}.example.json`);
   if (existsSync(capture)) waypoint.capture = capture;

@@ -26,15 +26,21 @@ function valueAt(data: unknown, path: FieldPath): unknown {
   return current;
 }
 
-/** The selector at `path` in `yaml`, or undefined with a problem pushed. */
-export function selectorAt(yaml: YamlFile, path: FieldPath, problems: ConfigProblem[], shape?: "node" | "legacy"): Selector | undefined {
+/**
+ * The selector at `path` in `yaml`, or undefined with a problem pushed. With `warnings`, an
+ * unknown field is a warning there and is ignored, as upstream's map loader ignores it.
+ */
+export function selectorAt(yaml: YamlFile, path: FieldPath, problems: ConfigProblem[], shape?: "node" | "legacy", warnings?: ConfigProblem[]): Selector | undefined {
+  const located = (problem: string): ConfigProblem => {
+    const { segments, message } = splitProblem(problem);
+    return problemAt(yaml, [...path, ...segments], message.startsWith("unknown") ? "key" : "value", message);
+  };
+  const onUnknown = warnings && ((problem: string) => void warnings.push(located(`${problem}; ignored, as upstream ignores it`)));
   try {
-    return parseSelector(valueAt(yaml.data, path), formatPath(path), shape);
+    return parseSelector(valueAt(yaml.data, path), formatPath(path), shape, onUnknown);
   } catch (error) {
     if (!(error instanceof SelectorError)) throw error;
-    const { segments, message } = splitProblem(error.problem);
-    const at = [...path, ...segments];
-    problems.push(problemAt(yaml, at, message.startsWith("unknown") ? "key" : "value", message));
+    problems.push(located(error.problem));
     return undefined;
   }
 }

@@ -66,7 +66,7 @@ export interface SessionOptions {
  * `onNameWarning`); `toolset`: a toolset entry no source registered, or a target `tool_sets:`
  * id no toolset defines.
  */
-export type SessionWarningKind = "meta" | "name" | "toolset";
+export type SessionWarningKind = "meta" | "name" | "toolset" | "map";
 
 /** One MCP log message from a server (also one line of `server_log_<server>.jsonl`). */
 export interface ServerLogEntry {
@@ -148,7 +148,7 @@ export class Session implements AsyncDisposable {
     // and the target's excluded_tools.
     const facts = this.#facts;
     const installedApps = this.spec.target.platforms[this.spec.driver.platform.toLowerCase() as keyof typeof this.spec.target.platforms]?.appIds ?? [];
-    const screen = this.spec.simulation ? await loadSimulatedScreen(this.spec.simulation, this.spec.cwd) : undefined;
+    const screen = this.spec.simulation ? await loadSimulatedScreen(this.spec.simulation, this.spec.cwd, (message) => options.onWarning?.(message, "map")) : undefined;
     for (const tool of options.builtins ?? builtinTools({ installedApps, ...(screen ? { screen } : {}) })) {
       const decision = applyFilters(tool.meta, facts, tool.name);
       if (decision.included) this.registry.register(tool);

@@ -2,6 +2,7 @@
 // an app map at its start waypoint, as the framework tools' DeviceScreen. A missing file names
 // where it was set (`--capture`, or the target's `simulation:` with file:line:col).
 
+import { formatProblem } from "../errors.ts";
 import { statSync } from "node:fs";
 import { EngineScreen } from "../builtins/screen-adapter.ts";
 import { ConfigError, UsageError } from "../errors.ts";
@@ -27,11 +28,12 @@ function exists(path: string, kind: "file" | "folder"): boolean {
 }
 
 /** The simulated device's screen for `sim`; `cwd` shows map files relative to it in messages. */
-export async function loadSimulatedScreen(sim: SimulationSpec, cwd: string): Promise<EngineScreen> {
+export async function loadSimulatedScreen(sim: SimulationSpec, cwd: string, warn?: (message: string) => void): Promise<EngineScreen> {
   if (sim.kind === "capture") {
     if (!exists(sim.file, "file")) throw missing(sim, "capture file");
     return new EngineScreen(ScreenState.fromCapture(await loadCapture(sim.file, sim.shown)));
   }
   if (!exists(sim.dir, "folder")) throw missing(sim, "app map folder");
-  return new EngineScreen(await ScreenState.fromMap(await loadAppMap(sim.dir, cwd), sim.start));
+  const map = await loadAppMap(sim.dir, cwd, (problem) => warn?.(formatProblem(problem)));
+  return new EngineScreen(await ScreenState.fromMap(map, sim.start));
 }
