@@ -84,6 +84,16 @@ describe("ScreenState on an app map", () => {
       `${DEMO_MAP}: start: unknown waypoint "myapp/android/nowhere"; the map has myapp/android/home, myapp/android/login, myapp/android/profile, myapp/android/settings`,
     );
   });
+
+  test("in a map of many waypoints, an unknown start names the closest ones and the count, not every id", async () => {
+    const map = await loadAppMap(DEMO_MAP);
+    const waypoints = new Map(map.waypoints);
+    for (let i = 0; i < 20; i++) waypoints.set(`myapp/android/extra-${i}`, map.waypoints.get(LOGIN)!);
+    const error = await ScreenState.fromMap({ ...map, waypoints }, "myapp/android/logn").catch((e: unknown) => e);
+    expect((error as ConfigError).message).toBe(
+      `${DEMO_MAP}: start: unknown waypoint "myapp/android/logn"; did you mean "myapp/android/login", "myapp/android/home" or "myapp/android/profile"?; the map has 24 waypoints, one per waypoints/*.waypoint.yaml`,
+    );
+  });
 });
 
 describe("ScreenState on one capture", () => {

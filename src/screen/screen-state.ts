@@ -5,6 +5,7 @@
 
 import { isDeepStrictEqual } from "node:util";
 import { ConfigError } from "../errors.ts";
+import { didYouMean } from "../core/did-you-mean.ts";
 import type { AppMap } from "./app-map.ts";
 import { closestNodes, wantedStrings } from "./closest-candidates.ts";
 import { hitTest } from "./hit-test.ts";
@@ -132,7 +133,10 @@ export class ScreenState {
 
 function unknownWaypoint(map: AppMap | undefined, id: string): string {
   if (!map) return `no app map is loaded, so there is no waypoint "${id}"`;
-  return `unknown waypoint "${id}"; the map has ${[...map.waypoints.keys()].join(", ")}`;
+  const ids = [...map.waypoints.keys()];
+  // A real map has a hundred waypoints: name them all only when there are few.
+  if (ids.length <= 8) return `unknown waypoint "${id}"; the map has ${ids.join(", ")}`;
+  return `unknown waypoint "${id}"${didYouMean(id, ids)}; the map has ${ids.length} waypoints, one per waypoints/*.waypoint.yaml`;
 }
 
 async function captureOf(map: AppMap, id: string, role: string): Promise<Screen> {
