@@ -136,7 +136,7 @@ describe("check on a workspace whose target has a map", () => {
     const findings = JSON.parse(run.stdout).findings.map((f: Json) => [f.severity, f.kind, f.message, f.file, f.line, f.col]);
     expect(findings).toEqual([
       ["error", "waypoint", 'maps/broken/waypoints/syntax.waypoint.yaml:5:1 YAML syntax error: Missing closing "quote', "maps/broken/waypoints/syntax.waypoint.yaml", 5, 1],
-      ["error", "waypoint", 'maps/broken/waypoints/typo.waypoint.yaml:7:11 android.required[0].selector.androidAccessibility.textRegx: unknown androidAccessibility field; did you mean "textRegex"?', "maps/broken/waypoints/typo.waypoint.yaml", 7, 11],
+      ["warning", "waypoint", 'maps/broken/waypoints/typo.waypoint.yaml:7:11 android.required[0].selector.androidAccessibility.textRegx: unknown androidAccessibility field; did you mean "textRegex"?; ignored, as upstream ignores it', "maps/broken/waypoints/typo.waypoint.yaml", 7, 11],
       ["error", "shortcut", "maps/broken/shortcuts/noTools.shortcut.yaml:3:3 shortcut.to: expected a waypoint id", "maps/broken/shortcuts/noTools.shortcut.yaml", 3, 3],
       ["error", "shortcut", "maps/broken/shortcuts/noTools.shortcut.yaml:4:8 tools: expected a non-empty list of recorded tool calls (- toolName: {args})", "maps/broken/shortcuts/noTools.shortcut.yaml", 4, 8],
       ["warning", "waypoint", "maps/broken/waypoints/nocapture.waypoint.yaml:1:5 waypoint broken/nocapture has no capture beside it; its selectors were not checked", "maps/broken/waypoints/nocapture.waypoint.yaml", 1, 5],

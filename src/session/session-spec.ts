@@ -297,6 +297,10 @@ export function checkSessionFlags(flags: SessionFlags, env: Record<string, strin
   if (flags.driver !== undefined) resolveDriver(flags.driver, "--driver");
   if (flags.agent !== undefined) parseAgent(flags.agent);
   if (flags.screen !== undefined) parseScreen(flags.screen);
+  // Said once up front, not once per trail.
+  if (flags.map !== undefined && flags.start === undefined && flags.capture === undefined) {
+    throw new UsageError(`--map needs --start WAYPOINT_ID, the waypoint the device starts at (e.g. --start myapp/android/login)`);
+  }
   for (const entry of flags.memory ?? []) parseKeyValue("--memory", entry);
   const id = flags["session-id"];
   if (id !== undefined) checkSessionId(id);
