@@ -113,11 +113,12 @@ export async function bundleEntry(entry: string, opts: BundleOptions = {}): Prom
     return { code, path: outFile ?? hit.file, bytes: Buffer.byteLength(code), cached: true, warnings: hit.warnings, sourceMap };
   }
 
+  const start = cache.begin();
   const built = await buildOnDevice(absEntry, cwd);
   const file = join(cache.cacheDir, `${cache.stem}.js`);
   writeAtomically(`${file}.map`, built.map);
   writeAtomically(file, built.code);
-  cache.store({ file, warnings: built.warnings }, built.inputs);
+  cache.store({ file, warnings: built.warnings }, built.inputs, start);
   if (outFile) writeAtomically(outFile, built.code);
   return { code: built.code, path: outFile ?? file, bytes: Buffer.byteLength(built.code), cached: false, warnings: built.warnings, sourceMap: built.map };
 }

@@ -98,6 +98,7 @@ async function buildHostBundle(script: string, cwd: string): Promise<HostBundle>
   );
   const hit = cache.lookup();
   if (hit) return { file: hit.file, cached: true };
+  const start = cache.begin();
 
   const outdir = join(cache.cacheDir, cache.stem);
   // Built into a folder of its own, then moved into place file by file: a server another process
@@ -136,7 +137,7 @@ async function buildHostBundle(script: string, cwd: string): Promise<HostBundle>
       file = join(outdir, relative(staging, output.path));
     }
     const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(input)).filter((input) => existsSync(input));
-    cache.store({ file, warnings: [] }, inputs.sort());
+    cache.store({ file, warnings: [] }, inputs.sort(), start);
     return { file, cached: false };
   } finally {
     rmSync(staging, { recursive: true, force: true });
@@ -157,6 +158,7 @@ export async function nodeBundle(script: string, cwd: string): Promise<HostBundl
   const cache = new BuildCache(resolve(cwd, ".cache/trailblaze-node-bundles"), script, JSON.stringify({ NODE_BUNDLER_VERSION, script, esbuild: version }));
   const hit = cache.lookup();
   if (hit) return { file: hit.file, cached: true };
+  const start = cache.begin();
   const dir = dirname(script);
   const file = join(cache.cacheDir, `${cache.stem}.mjs`);
   let result;
@@ -187,6 +189,6 @@ export async function nodeBundle(script: string, cwd: string): Promise<HostBundl
   }
   for (const output of result.outputFiles) writeAtomically(output.path, output.text);
   const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(cwd, input)).filter((input) => existsSync(input));
-  cache.store({ file, warnings: [] }, inputs.sort());
+  cache.store({ file, warnings: [] }, inputs.sort(), start);
   return { file, cached: false };
 }
