@@ -45,7 +45,8 @@ With --server, a whole MCP server instead (targets/<id>.yaml targets only):
   targets/<target>.yaml        "- script: ./<dir>/<verbNoun>.ts" under mcp_servers, and the toolset
                                under every platform's tool_sets
 A tsconfig.json is added when the tools have none. Existing files are never overwritten: if any
-would be, nothing is written.
+would be, nothing is written. Everything is written inside the workspace, all or nothing: a
+--dir outside it is refused, and a write that fails removes what the run had written.
 
 <name> is the tool name, <targetId>_<verbNoun> (e.g. myapp_applyCoupon); a bare verbNoun gets the
 target id prefixed. Platform-specific tools add the platform: myapp_ios_resetKeychain.
