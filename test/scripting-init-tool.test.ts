@@ -4,8 +4,8 @@
 // checked to write nothing.
 
 import { describe, expect, test } from "bun:test";
-import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { cpSync, existsSync, lstatSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { cli, cliProcess, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
 
 const FIXTURE = join(REPO, "fixtures/scripting/init-workspace");
@@ -309,6 +309,52 @@ describe("init-tool refuses, and then writes nothing", () => {
     expect(run.stderr).toEndWith(
       'error: init-tool: target id "my-app" cannot prefix tool names: tool names are <targetId>_<verbNoun> and the id must be one lowerCamelCase word (^[a-z][a-zA-Z0-9]*$)\n',
     );
+  });
+});
+
+describe("init-tool writes inside the workspace, all or nothing", () => {
+  test("a --dir outside the workspace root is refused, with the server and the per-file tool; nothing is written anywhere", async () => {
+    const ws = workspace();
+    const before = snapshot(ws);
+    const outside = join(dirname(ws), "outside");
+    const refusal = (flag: string, resolved: string) =>
+      `error: init-tool: --dir ${flag} resolves to ${resolved}, outside the workspace root ${ws}; scaffolds are written inside the workspace only. ` +
+      "Pick a folder inside it (e.g. --dir tools/myapp); nothing was written\n";
+    expect(await cli(["init-tool", "applyCoupon", "--server", "--dir", "../outside"], { cwd: ws })).toEqual({ code: 2, stdout: "", stderr: refusal("../outside", outside) });
+    expect(await cli(["init-tool", "applyCoupon", "--dir", "../outside"], { cwd: ws })).toEqual({ code: 2, stdout: "", stderr: refusal("../outside", outside) });
+    expect(await cli(["init-tool", "applyCoupon", "--server", "--dir", outside], { cwd: ws })).toEqual({ code: 2, stdout: "", stderr: refusal(outside, outside) });
+    // From a subfolder, --dir is still relative to the workspace root: tools/../../x leaves it too.
+    const sub = await cli(["init-tool", "applyCoupon", "--server", "--dir", "tools/../../outside"], { cwd: join(ws, "tools") });
+    expect(sub).toEqual({ code: 2, stdout: "", stderr: refusal("tools/../../outside", outside) });
+    expect(existsSync(outside)).toBe(false);
+    expect(snapshot(ws)).toEqual(before);
+  });
+
+  test("a write that fails partway removes the files this run created, restores the target and removes the folders it made", async () => {
+    const ws = workspace();
+    const before = snapshot(ws);
+    // A dangling link where tsconfig.json goes: not there for the plan's checks, but the last file
+    // written is created exclusively, so the write fails instead of following the link out of the workspace.
+    const escaped = join(dirname(ws), "escaped-tsconfig.json");
+    symlinkSync(escaped, join(ws, "tsconfig.json"));
+    const run = await cli(["init-tool", "applyCoupon", "--server", "--dir", "tools/fresh/deep"], { cwd: ws });
+    expect(run).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "error: init-tool: could not write tsconfig.json: a file or link of that name already exists; " +
+        "the 4 files written before it were removed or restored, so nothing was written. Move it away and run init-tool again\n",
+    });
+    expect(existsSync(escaped)).toBe(false);
+    expect(lstatSync(join(ws, "tsconfig.json")).isSymbolicLink()).toBe(true);
+    rmSync(join(ws, "tsconfig.json"));
+    expect(existsSync(join(ws, "tools/fresh"))).toBe(false);
+    expect(snapshot(ws)).toEqual(before);
+
+    // With the link gone the same command writes everything.
+    expect((await cli(["init-tool", "applyCoupon", "--server", "--dir", "tools/fresh/deep"], { cwd: ws })).code).toBe(0);
+    expect(existsSync(join(ws, "tools/fresh/deep/applyCoupon.ts"))).toBe(true);
+    expect(existsSync(join(ws, "tsconfig.json"))).toBe(true);
   });
 });
 

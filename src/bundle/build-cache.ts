@@ -1,8 +1,10 @@
 // A content-addressed cache for built files: a manifest per (entry, build settings) lists every
 // input file the build read and a hash of their contents; the build is reused while that hash
-// still matches. Shared by the on-device bundles and the precompiled host servers.
+// still matches. Shared by the on-device bundles and the precompiled host servers. A build that
+// an edit overtakes is not stored: `begin()` hashes the inputs it knows before the build, and
+// `store()` refuses when any input changed since (content differs, or modified after the start).
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { writeAtomically } from "../core/cache-files.ts";
 
@@ -32,6 +34,14 @@ function contentKey(fingerprint: string, inputs: readonly string[]): string | un
   return hash.digest("hex");
 }
 
+/** What a build started from: when, and the content hash of every input known before it (the entry, the last build's inputs). */
+export interface BuildStart {
+  startedAt: number;
+  hashes: ReadonlyMap<string, string>;
+}
+
+const fileHash = (path: string): string | undefined => (existsSync(path) ? sha256(readFileSync(path)) : undefined);
+
 function readManifest(file: string): Manifest | undefined {
   try {
     return JSON.parse(readFileSync(file, "utf8")) as Manifest;
@@ -44,6 +54,7 @@ function readManifest(file: string): Manifest | undefined {
 export class BuildCache {
   readonly #fingerprint: string;
   readonly #manifestFile: string;
+  readonly #entry: string;
   /** File name stem of this slot's outputs: `<entry name>-<hash of the fingerprint>`. */
   readonly stem: string;
 
@@ -53,6 +64,7 @@ export class BuildCache {
     fingerprint: string,
   ) {
     this.#fingerprint = fingerprint;
+    this.#entry = entry;
     this.stem = `${basename(entry, extname(entry))}-${sha256(fingerprint).slice(0, 16)}`;
     this.#manifestFile = join(cacheDir, `${this.stem}.json`);
   }
@@ -64,10 +76,36 @@ export class BuildCache {
     return { file: manifest.file, warnings: manifest.warnings, ...(manifest.supplied ? { supplied: manifest.supplied } : {}) };
   }
 
-  /** Records a finished build (its output already written) with the absolute paths of its inputs. */
-  store(entry: CacheEntry, inputs: readonly string[]): void {
+  /** Call right before building: hashes the inputs known so far, for `store` to check against. */
+  begin(): BuildStart {
+    const startedAt = Date.now();
+    const hashes = new Map<string, string>();
+    for (const input of new Set([this.#entry, ...(readManifest(this.#manifestFile)?.inputs ?? [])])) {
+      const hash = fileHash(input);
+      if (hash) hashes.set(input, hash);
+    }
+    return { startedAt, hashes };
+  }
+
+  /**
+   * Records a finished build (its output already written) with the absolute paths of its inputs,
+   * keyed by their content, unless an input changed since `start` (the build may have read the old
+   * bytes, so the output would be stale under the new key): then nothing is stored and the next
+   * lookup builds again. Returns whether it stored.
+   */
+  store(entry: CacheEntry, inputs: readonly string[], start: BuildStart): boolean {
+    const now = Date.now();
+    for (const input of inputs) {
+      const known = start.hashes.get(input);
+      if (known !== undefined && fileHash(input) !== known) return false;
+      // Modified between the start and now; a time in the future (a skewed clock, an archive) says nothing.
+      const stat = statSync(input, { throwIfNoEntry: false });
+      if (!stat || (Math.floor(stat.mtimeMs) > start.startedAt && stat.mtimeMs <= now + 1)) return false;
+    }
     const key = contentKey(this.#fingerprint, inputs);
-    if (key) writeAtomically(this.#manifestFile, JSON.stringify({ ...entry, key, inputs }, null, 1));
+    if (!key) return false;
+    writeAtomically(this.#manifestFile, JSON.stringify({ ...entry, key, inputs }, null, 1));
+    return true;
   }
 }
 

@@ -116,12 +116,13 @@ export async function bundleEntry(entry: string, opts: BundleOptions = {}): Prom
     return { code, path: outFile ?? hit.file, bytes: Buffer.byteLength(code), cached: true, warnings: hit.warnings, supplied: hit.supplied ?? [], sourceMap };
   }
 
+  const start = cache.begin();
   const built = await buildOnDevice(absEntry, cwd);
   const file = join(cache.cacheDir, `${cache.stem}.js`);
   writeAtomically(`${file}.map`, built.map);
   writeAtomically(file, built.code);
   const supplied = suppliedIn(built.inputs);
-  cache.store({ file, warnings: built.warnings, supplied }, built.inputs);
+  cache.store({ file, warnings: built.warnings, supplied }, built.inputs, start);
   if (outFile) writeAtomically(outFile, built.code);
   return { code: built.code, path: outFile ?? file, bytes: Buffer.byteLength(built.code), cached: false, warnings: built.warnings, supplied, sourceMap: built.map };
 }

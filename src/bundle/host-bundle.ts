@@ -103,6 +103,7 @@ async function buildHostBundle(script: string, cwd: string): Promise<HostBundle>
   );
   const hit = cache.lookup();
   if (hit) return { file: hit.file, cached: true, supplied: hit.supplied ?? [] };
+  const start = cache.begin();
 
   const outdir = join(cache.cacheDir, cache.stem);
   // Built into a folder of its own, then moved into place file by file: a server another process
@@ -142,7 +143,7 @@ async function buildHostBundle(script: string, cwd: string): Promise<HostBundle>
     }
     const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(input)).filter((input) => existsSync(input));
     const supplied = suppliedIn(inputs);
-    cache.store({ file, warnings: [], supplied }, inputs.sort());
+    cache.store({ file, warnings: [], supplied }, inputs.sort(), start);
     return { file, cached: false, supplied };
   } finally {
     rmSync(staging, { recursive: true, force: true });
@@ -163,6 +164,7 @@ export async function nodeBundle(script: string, cwd: string): Promise<HostBundl
   const cache = new BuildCache(resolve(cwd, ".cache/trailblaze-node-bundles"), script, JSON.stringify({ NODE_BUNDLER_VERSION, script, esbuild: version }));
   const hit = cache.lookup();
   if (hit) return { file: hit.file, cached: true, supplied: hit.supplied ?? [] };
+  const start = cache.begin();
   const dir = dirname(script);
   const file = join(cache.cacheDir, `${cache.stem}.mjs`);
   let result;
@@ -195,6 +197,6 @@ export async function nodeBundle(script: string, cwd: string): Promise<HostBundl
   for (const output of result.outputFiles) writeAtomically(output.path, output.text);
   const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(cwd, input)).filter((input) => existsSync(input));
   const supplied = suppliedIn(inputs);
-  cache.store({ file, warnings: [], supplied }, inputs.sort());
+  cache.store({ file, warnings: [], supplied }, inputs.sort(), start);
   return { file, cached: false, supplied };
 }

@@ -2,12 +2,14 @@
 // (and its subfolders), either as a `<name>.yaml` sidecar (`script:`, `name:`, `description:`,
 // `runtime:`, `inputSchema:` …, or `tools: [...]` for several tools of one script) or as a script
 // that exports it (`export const <name> = trailblaze.tool(…)`). What the script exports is read
-// from its text here; the server the runtime makes of the tools checks it again when it loads.
+// from its text here with es-module-lexer (its parse compiles synchronously without `init()`, so
+// this stays synchronous); the server the runtime makes of the tools checks it again when it loads.
 // Upstream's `<id>.tool.yaml` files are read too: one with a `tools:` list is a composed tool (see
 // scripting/composed-tool.ts); one with `class:` is a JVM tool, which a target cannot list here.
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
+import { parse } from "es-module-lexer";
 import * as z from "zod";
 import { didYouMean } from "../core/did-you-mean.ts";
 import { ConfigError } from "../errors.ts";
@@ -77,21 +79,43 @@ function candidateFiles(dir: string): string[] {
   return out;
 }
 
-// `export const x =`, `export let x =`, `export function x(`, `export async function x(`.
-const EXPORTED = /^\s*export\s+(?:const|let|var|(?:async\s+)?function\*?)\s+([A-Za-z_$][\w$]*)/gm;
-// `export { a, b as c }` (not `export … from`).
-const EXPORT_LIST = /^\s*export\s*\{([^}]*)\}\s*(?!from)/gm;
+// What a declaration that can hold a tool looks like: `export const|let|var x`, `export [async] function[*] x`
+// (not a class, enum or namespace). es-module-lexer reads TypeScript too and marks type-only exports.
+const VALUE_DECLARATION = /^export\s+(?:const|let|var|(?:async\s+)?function)\b/;
 
-/** The names a script exports, read from its text. */
+/**
+ * The names a script exports that may hold a tool, read with es-module-lexer (so text inside strings,
+ * template strings, regexes and comments does not count): every name of `export const a = …, b = …`,
+ * `export [async] function f`, and the exported name of `export { a as b }`. Re-exports (`export { x }
+ * from "./y"`, `export *`), `export default`, classes and type-only exports are not tool exports.
+ * Throws es-module-lexer's error (its `idx` is where it stopped) when the source does not lex.
+ */
 export function exportedNames(source: string): string[] {
-  const names = [...source.matchAll(EXPORTED)].map((m) => m[1]!);
-  for (const match of source.matchAll(EXPORT_LIST)) {
-    for (const item of match[1]!.split(",")) {
-      const name = item.trim().split(/\s+as\s+/).pop()?.trim();
-      if (name && /^[A-Za-z_$][\w$]*$/.test(name)) names.push(name);
-    }
+  const [, exports] = parse(source);
+  const names: string[] = [];
+  for (const entry of exports) {
+    if (entry.type !== "direct" || entry.typeOnly || entry.name === "default") continue;
+    const statement = source.slice(entry.exportStart, entry.start);
+    if (/^export\s*\{/.test(statement) || VALUE_DECLARATION.test(statement)) names.push(entry.name);
   }
   return names;
+}
+
+/** `exportedNames` of the script at `path`; a script that does not lex is a problem located where the lexer stopped. */
+function scriptExports(path: string, source: string, shown: string, problems: ConfigProblem[]): string[] {
+  try {
+    return exportedNames(source);
+  } catch (error) {
+    const idx = typeof (error as { idx?: unknown }).idx === "number" ? Math.min((error as { idx: number }).idx, source.length) : 0;
+    const before = source.slice(0, idx);
+    const line = before.split("\n").length;
+    const col = idx - (before.lastIndexOf("\n") + 1) + 1;
+    problems.push({
+      file: shown, line, col, path: "",
+      message: `cannot read which tools ${basename(path)} exports: it does not parse as a module; fix its syntax (\`bun build ${shown}\` names the error)`,
+    });
+    return [];
+  }
 }
 
 const property = z.strictObject({
@@ -281,7 +305,7 @@ function declaredTools(dir: string, cwd: string, problems: ConfigProblem[]): Map
   for (const path of files.filter((f) => SCRIPT_EXTENSIONS.includes(extname(f)) && !fromSidecars.has(f))) {
     const source = readFileSync(path, "utf8");
     if (!source.includes("trailblaze")) continue;
-    for (const name of exportedNames(source)) add({ name, script: path, runtime: "inProcess", meta: {}, at: shown(path) });
+    for (const name of scriptExports(path, source, shown(path), problems)) add({ name, script: path, runtime: "inProcess", meta: {}, at: shown(path) });
   }
   return byName;
 }

@@ -1,10 +1,11 @@
 // `trailblaze init-tool <name>`: scaffolds a tool and its test and lists it in a target. By
 // default a per-file tool (`trailblaze.tool`, named in the target's `tools:`); with `--server` a
 // whole MCP server (a `script:` under `mcp_servers`, and a toolset). Checks everything first and
-// refuses to overwrite, so a refused run writes nothing.
+// refuses to overwrite or to write outside the workspace, so a refused run writes nothing; the
+// writing itself is all or nothing too (scaffold-write.ts).
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { declarationsOf } from "../../config/per-file-tools.ts";
 import { findConfigDir, loadWorkspace, type TargetConfig, type Workspace } from "../../config/workspace.ts";
 import { ScaffoldError, UsageError } from "../../errors.ts";
@@ -27,6 +28,7 @@ import {
   TSCONFIG,
   type ToolName,
 } from "./init-tool-files.ts";
+import { folderInWorkspace, isInside, writeScaffold } from "./scaffold-write.ts";
 
 const HELP = `Usage: trailblaze init-tool <name> [--target ID] [--dir DIR] [--server [--toolset ID]] [--config DIR]
 
@@ -43,7 +45,8 @@ With --server, a whole MCP server instead (targets/<id>.yaml targets only):
   targets/<target>.yaml        "- script: ./<dir>/<verbNoun>.ts" under mcp_servers, and the toolset
                                under every platform's tool_sets
 A tsconfig.json is added when the tools have none. Existing files are never overwritten: if any
-would be, nothing is written.
+would be, nothing is written. Everything is written inside the workspace, all or nothing: a
+--dir outside it is refused, and a write that fails removes what the run had written.
 
 <name> is the tool name, <targetId>_<verbNoun> (e.g. myapp_applyCoupon); a bare verbNoun gets the
 target id prefixed. Platform-specific tools add the platform: myapp_ios_resetKeychain.
@@ -104,8 +107,6 @@ interface PlanInput {
   io: CliIO;
 }
 
-const isInside = (folder: string, path: string) => path === folder || path.startsWith(folder + sep);
-
 /** The nearest tsconfig.json from `dir` up to `root`, if any. */
 function hasTsconfig(dir: string, root: string): boolean {
   for (let at = dir; isInside(root, at); at = dirname(at)) {
@@ -130,7 +131,10 @@ function planPerFileTool({ workspace, target, tool, dir: dirFlag, toolset, io }:
   const root = workspace.root;
   const shown = (path: string) => relative(io.cwd, path) || ".";
   const toolsDir = target.toolsDir ?? join(root, "tools");
-  const dir = dirFlag !== undefined ? resolve(root, dirFlag) : target.trailmap !== undefined ? toolsDir : join(toolsDir, target.id);
+  const dir =
+    dirFlag !== undefined
+      ? folderInWorkspace("init-tool", root, dirFlag, relative(root, join(toolsDir, target.id)))
+      : target.trailmap !== undefined ? toolsDir : join(toolsDir, target.id);
   if (!isInside(toolsDir, dir)) {
     throw new UsageError(
       `init-tool: --dir ${dirFlag} is outside ${shown(toolsDir)}, where target ${target.id} looks its per-file tools up; pick a folder inside it (or use --server)`,
@@ -189,7 +193,7 @@ function planServer({ workspace, target, tool, dir: dirFlag, toolset, io }: Plan
   }
   const root = workspace.root;
   const shown = (path: string) => relative(io.cwd, path) || ".";
-  const dir = resolve(root, dirFlag ?? join("tools", target.id));
+  const dir = folderInWorkspace("init-tool", root, dirFlag ?? join("tools", target.id), join("tools", target.id));
   const serverFile = join(dir, `${tool.local}.ts`);
   const testFile = join(dir, `${tool.local}.test.ts`);
   const script = `./${relative(root, serverFile).split("\\").join("/")}`;
@@ -261,13 +265,10 @@ export const initToolCommand: Command = {
     if (plan.problems.length > 0) {
       throw new ScaffoldError(`init-tool: refusing to overwrite: ${plan.problems.join("; ")}. Nothing was written; pick another name or remove them.`);
     }
-    for (const file of plan.files) {
-      mkdirSync(dirname(file.path), { recursive: true });
-      writeFileSync(file.path, file.text);
-    }
-
     const root = workspace.root;
     const shown = (path: string) => relative(io.cwd, path) || ".";
+    writeScaffold("init-tool", root, plan.files, shown);
+
     const width = Math.max(...plan.files.map((f) => `${f.action} ${shown(f.path)}`.length));
     const lines = plan.files.map((f) => `${`${f.action[0]!.toUpperCase()}${f.action.slice(1)} ${shown(f.path)}`.padEnd(width)}  ${f.note}`);
     const at = resolve(io.cwd) === root ? "" : `cd ${shown(root)}   # the workspace root: test paths below are relative to it\n  `;

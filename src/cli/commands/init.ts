@@ -1,15 +1,17 @@
 // `trailblaze init [--target ID]`: scaffolds a workspace in the current folder: package.json
 // scripts, a tsconfig, a target, one portable tool server with its test, and one trail, so that
-// `npx trailblaze run trails` passes with the host agent and on-device. Never overwrites a file.
+// `npx trailblaze run trails` passes with the host agent and on-device. Never overwrites a file;
+// writes all or nothing (scaffold-write.ts).
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, relative } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { basename, join, relative } from "node:path";
 import { TRAILMAP_ID } from "../../core/tool-names.ts";
 import { ScaffoldError, UsageError } from "../../errors.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { printedCommands } from "../invocation.ts";
 import { serverTemplate, testTemplate, toolName, TSCONFIG } from "./init-tool-files.ts";
+import { writeScaffold, type ScaffoldFile } from "./scaffold-write.ts";
 
 const HELP = `Usage: trailblaze init [--target ID]
 
@@ -30,9 +32,7 @@ Options:
 
 Then: trailblaze run trails   ·   trailblaze run trails --agent on-device   ·   bun test`;
 
-interface Planned {
-  path: string;
-  text: string;
+interface Planned extends ScaffoldFile {
   note: string;
 }
 
@@ -83,9 +83,9 @@ function gitignore(cwd: string): Planned | undefined {
   const missing = GITIGNORED.filter(([pattern]) => !listed.has(pattern.replace(/^\/|\/$/g, "")));
   if (missing.length === 0) return undefined;
   const block = `# Written by trailblaze and npm: not for version control\n${missing.map(([pattern]) => `${pattern}\n`).join("")}`;
-  if (current === undefined) return { path, text: block, note: missing.map(([, what]) => what).join(", ") };
+  if (current === undefined) return { path, text: block, action: "created", note: missing.map(([, what]) => what).join(", ") };
   const text = `${current}${current === "" || current.endsWith("\n") ? "" : "\n"}${current === "" ? "" : "\n"}${block}`;
-  return { path, text, note: `added ${missing.map(([pattern]) => pattern).join(", ")}` };
+  return { path, text, action: "updated", note: `added ${missing.map(([pattern]) => pattern).join(", ")}` };
 }
 
 const NPM_INIT_TEST = 'echo "Error: no test specified" && exit 1';
@@ -97,14 +97,14 @@ function packageJson(cwd: string): Planned | undefined {
   if (!existsSync(path)) {
     const name = basename(cwd).toLowerCase().replace(/[^a-z0-9._-]+/g, "-") || "trailblaze-workspace";
     const text = `${JSON.stringify({ name, private: true, type: "module", scripts }, null, 2)}\n`;
-    return { path, text, note: "scripts: test, trails" };
+    return { path, text, action: "created", note: "scripts: test, trails" };
   }
   const current = JSON.parse(readFileSync(path, "utf8")) as { scripts?: Record<string, string> };
   // `npm init` writes a test script that only fails; ours replaces it.
   const missing = Object.entries(scripts).filter(([key]) => current.scripts?.[key] === undefined || current.scripts[key] === NPM_INIT_TEST);
   if (missing.length === 0) return undefined;
   const text = `${JSON.stringify({ ...current, scripts: { ...current.scripts, ...Object.fromEntries(missing) } }, null, 2)}\n`;
-  return { path, text, note: `added scripts: ${missing.map(([key]) => key).join(", ")}` };
+  return { path, text, action: "updated", note: `added scripts: ${missing.map(([key]) => key).join(", ")}` };
 }
 
 export const initCommand: Command = {
@@ -120,10 +120,10 @@ export const initCommand: Command = {
     const tool = toolName("greet", id);
     const script = `tools/${id}/${tool.local}.ts`;
     const planned: Planned[] = [
-      { path: join(io.cwd, `trailblaze-config/targets/${id}.yaml`), text: targetYaml(id, script), note: `target ${id}` },
-      { path: join(io.cwd, script), text: serverTemplate(tool, id), note: `MCP server with ${tool.name}` },
-      { path: join(io.cwd, `tools/${id}/${tool.local}.test.ts`), text: testTemplate(tool), note: "its test" },
-      { path: join(io.cwd, "trails/hello.trail.yaml"), text: trailYaml(id, tool.name, `${tool.local}Text`), note: `calls ${tool.name}` },
+      { path: join(io.cwd, `trailblaze-config/targets/${id}.yaml`), text: targetYaml(id, script), action: "created", note: `target ${id}` },
+      { path: join(io.cwd, script), text: serverTemplate(tool, id), action: "created", note: `MCP server with ${tool.name}` },
+      { path: join(io.cwd, `tools/${id}/${tool.local}.test.ts`), text: testTemplate(tool), action: "created", note: "its test" },
+      { path: join(io.cwd, "trails/hello.trail.yaml"), text: trailYaml(id, tool.name, `${tool.local}Text`), action: "created", note: `calls ${tool.name}` },
     ];
     const existing = planned.filter((file) => existsSync(file.path)).map((file) => relative(io.cwd, file.path));
     if (existing.length > 0) {
@@ -131,14 +131,11 @@ export const initCommand: Command = {
     }
     const pkg = packageJson(io.cwd);
     if (pkg) planned.unshift(pkg);
-    if (!existsSync(join(io.cwd, "tsconfig.json"))) planned.push({ path: join(io.cwd, "tsconfig.json"), text: TSCONFIG, note: "for editors and tsc" });
+    if (!existsSync(join(io.cwd, "tsconfig.json"))) planned.push({ path: join(io.cwd, "tsconfig.json"), text: TSCONFIG, action: "created", note: "for editors and tsc" });
     const ignored = gitignore(io.cwd);
     if (ignored) planned.push(ignored);
 
-    for (const file of planned) {
-      mkdirSync(dirname(file.path), { recursive: true });
-      writeFileSync(file.path, file.text);
-    }
+    writeScaffold("init", io.cwd, planned, (path) => relative(io.cwd, path));
     const width = Math.max(...planned.map((file) => relative(io.cwd, file.path).length));
     const printed = printedCommands(io);
     const next = [

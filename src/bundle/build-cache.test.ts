@@ -1,0 +1,74 @@
+// The build cache never serves a stale build: a file saved while a build reads the old bytes is
+// not stored under the new content's key (a real esbuild build, its onLoad hook saving the file).
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { build, type Plugin } from "esbuild";
+import { writeAtomically } from "../core/cache-files.ts";
+import { BuildCache } from "./build-cache.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "build-cache-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const entry = join(dir, "entry.ts");
+const greeting = join(dir, "greeting.ts");
+writeFileSync(entry, 'import { greeting } from "./greeting.ts";\nconsole.log(greeting);\n');
+writeFileSync(greeting, 'export const greeting: string = "old";\n');
+const cache = new BuildCache(join(dir, "cache"), entry, "test settings");
+
+/** esbuild reads greeting.ts, then the "editor" saves `text` into it before the build ends. */
+const savedDuringBuild = (text: string, keepMtime = false): Plugin => ({
+  name: "save-during-build",
+  setup(b) {
+    b.onLoad({ filter: /greeting\.ts$/ }, (args) => {
+      const contents = readFileSync(args.path, "utf8");
+      writeFileSync(args.path, text);
+      // The content check alone must catch it: an mtime put back says nothing changed.
+      if (keepMtime) utimesSync(args.path, new Date(2000, 0, 1), new Date(2000, 0, 1));
+      return { contents, loader: "ts" };
+    });
+  },
+});
+
+/** One build the way bundleEntry does it: begin, build, write the output, store. */
+async function buildOnce(plugins: Plugin[] = []): Promise<{ output: string; stored: boolean }> {
+  const start = cache.begin();
+  const result = await build({ entryPoints: [entry], absWorkingDir: dir, bundle: true, format: "esm", write: false, metafile: true, logLevel: "silent", plugins });
+  const output = result.outputFiles[0]!.text;
+  const file = join(cache.cacheDir, `${cache.stem}.js`);
+  writeAtomically(file, output);
+  const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(dir, input));
+  return { output, stored: cache.store({ file, warnings: [] }, inputs, start) };
+}
+
+const served = () => {
+  const hit = cache.lookup();
+  return hit && readFileSync(hit.file, "utf8");
+};
+
+describe("BuildCache", () => {
+  test("a file saved during the first build (not known before it): the old output is not stored; the next build is", async () => {
+    const first = await buildOnce([savedDuringBuild('export const greeting: string = "new";\n')]);
+    expect(first.output).toContain('"old"');
+    expect(first.stored).toBe(false);
+    expect(served()).toBeUndefined();
+
+    const second = await buildOnce();
+    expect(second).toMatchObject({ stored: true });
+    expect(second.output).toContain('"new"');
+    expect(served()).toContain('"new"');
+  });
+
+  test("a known input saved during a rebuild is caught by its content even when its mtime is put back", async () => {
+    writeFileSync(greeting, 'export const greeting: string = "newer";\n');
+    expect(served()).toBeUndefined();
+    const rebuilt = await buildOnce([savedDuringBuild('export const greeting: string = "newest";\n', true)]);
+    expect(rebuilt.output).toContain('"newer"');
+    expect(rebuilt.stored).toBe(false);
+    expect(served()).toBeUndefined();
+
+    const after = await buildOnce();
+    expect(after.stored).toBe(true);
+    expect(served()).toContain('"newest"');
+  });
+});
