@@ -48,10 +48,10 @@ describe("planning", () => {
   test("the session's device key wins, then its platform, then tools; other platforms need an agent", () => {
     const trail = load("contract-example.trail.yaml");
     const android = planTrail(trail, classifiersFor(trail, driver("ANDROID_ONDEVICE_ACCESSIBILITY")));
-    expect(android.classifiers).toEqual({ deviceKey: "android-phone", platform: "ANDROID" });
+    expect(android.classifiers).toEqual({ deviceKey: "android-phone", platform: "ANDROID", driver: "android-ondevice-accessibility" });
     expect(android.steps.map((s) => s.recordingKey)).toEqual(["android-phone", "android-phone", "android", "tools"]);
     const ios = planTrail(trail, classifiersFor(trail, driver("ios-host")));
-    expect(ios.classifiers).toEqual({ platform: "IOS" });
+    expect(ios.classifiers).toEqual({ platform: "IOS", driver: "ios-host" });
     expect(ios.steps.map((s) => s.recordingKey)).toEqual([undefined, undefined, undefined, "tools"]);
     expect(needsAgentMessage(ios.steps[0]!, ios.classifiers)).toBe(
       "this step needs an agent: it has recordings for android-phone only (this session replays ios, all, tools), and no agent is built in; " +
