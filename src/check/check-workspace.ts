@@ -389,8 +389,9 @@ export async function checkWorkspace(
       try {
         session = await startSession(plan.spec, {
           onWarning: (message, kind) => {
-            // Toolset findings are judged across every session below, not one at a time.
-            if (kind !== "toolset") findings.add({ severity: "warning", kind: kind === "meta" ? "meta" : "session", message, session: label });
+            // Toolset findings are judged across every session below, not one at a time; map
+            // warnings come from the map's own check (kind waypoint), once, not per session.
+            if (kind !== "toolset" && kind !== "map") findings.add({ severity: "warning", kind: kind === "meta" ? "meta" : "session", message, session: label });
           },
           onNameWarning: (finding, source) =>
             findings.add({ severity: "warning", kind: finding.rule.startsWith("trailmap") ? "trailmap-scope" : "name", message: formatNameFinding(finding, source), session: label }),

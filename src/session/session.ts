@@ -64,7 +64,8 @@ export interface SessionOptions {
 /**
  * `meta`: a wrong-typed `_meta["trailblaze/*"]` value; `name`: a naming finding (see
  * `onNameWarning`); `toolset`: a toolset entry no source registered, or a target `tool_sets:`
- * id no toolset defines.
+ * id no toolset defines; `map`: something in the simulated screen's app map that was ignored
+ * (an unknown selector field in a waypoint).
  */
 export type SessionWarningKind = "meta" | "name" | "toolset" | "map";
 
