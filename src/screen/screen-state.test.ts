@@ -55,7 +55,7 @@ describe("ScreenState on an app map", () => {
   test("an action no shortcut records leaves the screen as it is and says why", async () => {
     const state = await demo();
     const wrongNode = await state.applyAction("tapOnElementBySelector", { nodeSelector: { androidAccessibility: { textRegex: "Forgot password\\?" } } });
-    const otherTool = await state.applyAction("tapOnElementWithText", { text: "Log in" });
+    const otherTool = await state.applyAction("longPressOnElementWithText", { text: "Log in" });
     const back = await state.applyAction("pressBack", {});
     expect([wrongNode, otherTool, back]).toEqual([
       {
@@ -66,7 +66,7 @@ describe("ScreenState on an app map", () => {
       {
         moved: false,
         reason: "no-matching-shortcut",
-        message: 'screen unchanged at myapp/android/login: no shortcut from myapp/android/login records tapOnElementWithText on #5 Button "Log in" id=com.example.myapp:id/login [60,900][1020,1040] (its shortcuts: myapp_android_loginToHome)',
+        message: "screen unchanged at myapp/android/login: no shortcut from myapp/android/login records longPressOnElementWithText (its shortcuts: myapp_android_loginToHome)",
       },
       {
         moved: false,
@@ -75,6 +75,22 @@ describe("ScreenState on an app map", () => {
       },
     ]);
     expect(state.waypoint).toBe(LOGIN);
+  });
+
+  test("a shortcut is recognised by the node its action lands on, whichever tap tool lands there", async () => {
+    // myapp_android_loginToHome records tapOnElementBySelector on the Log in button.
+    const byText = await demo();
+    expect((await byText.applyAction("tapOnElementWithText", { text: "Log in" })).message).toBe(
+      "moved from myapp/android/login to myapp/android/home (shortcut myapp_android_loginToHome)",
+    );
+    const byPoint = await demo();
+    const button = byPoint.resolve(parseSelector({ androidAccessibility: { textRegex: "Log in" } }, "test")).nodes[0]!;
+    const { x, y } = byPoint.tapPoint({ kind: "selector", selector: parseSelector({ androidAccessibility: { textRegex: "Log in" } }, "test") })!;
+    expect(button).toBeDefined();
+    expect((await byPoint.applyAction("tapOnPoint", { x, y })).moved).toBe(true);
+    // Another gesture on the same node is not the recorded tap.
+    const pressed = await demo();
+    expect((await pressed.applyAction("longPressOnElementWithText", { text: "Log in" })).moved).toBe(false);
   });
 
   test("starting at an unknown waypoint is a configuration error naming the known ones", async () => {

@@ -1,7 +1,8 @@
 // The screen a simulated device shows: one static capture, or an app map and the waypoint it is
 // at. Resolves selectors and text, hit-tests points, checks waypoints, and applies actions —
-// an action that is the recorded action of a shortcut from the current waypoint (same tool, and
-// the same target node, key or arguments) moves the device to the shortcut's `to` waypoint.
+// an action that is the recorded action of a shortcut from the current waypoint (the same target
+// node by any tap tool, or the same tool with the same key or arguments) moves the device to the
+// shortcut's `to` waypoint.
 
 import { isDeepStrictEqual } from "node:util";
 import { ConfigError } from "../errors.ts";
@@ -112,13 +113,15 @@ export class ScreenState {
 
   #sameAction(shortcut: Shortcut, toolName: string, args: Record<string, unknown>, live: CallTarget, liveNode: ScreenNode | undefined): boolean {
     const action = shortcut.tools.find((t) => !PASSIVE_TOOLS.has(t.name));
-    if (!action || action.name !== toolName) return false;
+    // Upstream recognises a shortcut by the node its action lands on: any tap tool on that node.
+    if (!action || (action.name !== toolName && !(isTap(action.name) && isTap(toolName)))) return false;
     const recorded = callTarget(action.name, action.args, `${shortcut.id} ${action.name}`);
     if (recorded.kind === "key" || live.kind === "key") return recorded.kind === "key" && live.kind === "key" && recorded.key === live.key;
     if (recorded.kind === "selector" || recorded.kind === "point") {
       const node = this.targetNode(recorded);
       return node !== undefined && node === liveNode;
     }
+    if (action.name !== toolName) return false;
     const strip = (a: Record<string, unknown>) => Object.fromEntries(Object.entries(a).filter(([k]) => k !== "reason"));
     return isDeepStrictEqual(strip(action.args), strip(args));
   }
@@ -129,6 +132,11 @@ export class ScreenState {
     const node = this.targetNode(target);
     return node?.bounds ? centerOf(node.bounds) : undefined;
   }
+}
+
+/** A tool that taps a node (tap, tapOnElementWithText, tapOnElementBySelector, tapOnPoint, web_click, …). */
+function isTap(name: string): boolean {
+  return /^(?:[a-z]+_)?(?:tap(?:On[A-Za-z]*)?|click)$/.test(name);
 }
 
 function unknownWaypoint(map: AppMap | undefined, id: string): string {
