@@ -155,9 +155,11 @@ describe("a folder of trails, one session each", () => {
     // Stderr logs exist for the servers that wrote to stderr only (the probe prints what it echoes).
     expect(files.filter((f) => f.endsWith(".log")).length).toBeGreaterThanOrEqual(1);
     for (const file of files) expect({ file, leaked: readFileSync(file, "utf8").includes(SECRET) }).toEqual({ file, leaked: false });
-    // The server did print the secret: its stderr log was masked afterwards.
+    // The server did print and log the secret: its stderr log and MCP log messages were masked as written.
     const stderrLogs = files.filter((f) => f.endsWith(".log")).map((f) => readFileSync(f, "utf8"));
     expect(stderrLogs.some((text) => text.includes("probe_echo got token=***"))).toBe(true);
+    const serverLogs = files.filter((f) => /server_log_.*\.jsonl$/.test(f)).map((f) => readFileSync(f, "utf8"));
+    expect(serverLogs.some((text) => text.includes("probe_echo logged token=***"))).toBe(true);
   });
 
   test("the call log holds one masked JSON line per call", () => {

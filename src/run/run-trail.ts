@@ -15,7 +15,6 @@ import type { Trail } from "../trail/trail-types.ts";
 import { CallLog } from "./call-log.ts";
 import { classifiersFor, needsAgentMessage, planTrail, trailHints, type PlannedStep, type TrailPlan } from "./plan.ts";
 import type { RunObserver, SessionInfo, StepFailure, StepReport, ToolCallReport, TrailProblem, TrailReport, TrailStatus } from "./run-types.ts";
-import { maskServerLogs } from "./server-logs.ts";
 import { resolveTrailArgs, trailLookup } from "./trail-args.ts";
 import { validatePlan } from "./validate.ts";
 
@@ -152,7 +151,6 @@ export class TrailRun {
     try {
       session = await startSession(spec, { onCall: (record) => callLog.write(record) });
     } catch (error) {
-      if (secrets.length > 0 && spec.logsDir !== undefined) await maskServerLogs(spec.logsDir, memory);
       return this.#report("error", { error: this.#mask(messageOf(error)), exitCode: exitCodeOf(error) });
     }
     memory = session.memory;
@@ -164,7 +162,6 @@ export class TrailRun {
       return await this.#replay(plan, session, memory, args.values, callLog);
     } finally {
       await session.close();
-      if (secrets.length > 0 && spec.logsDir !== undefined) await maskServerLogs(spec.logsDir, memory);
     }
   }
 

@@ -39,6 +39,8 @@ export interface LaunchContext {
   execute(name: string, args: Record<string, unknown>): Promise<ToolResult>;
   /** News that does not stop the server (e.g. it runs from source because precompiling failed). */
   onNotice?(message: string): void;
+  /** The session's secrets masked out of `text`: applied to every log line as it is written. */
+  mask?(text: string): string;
 }
 
 export type Launcher = (server: ResolvedServer, spec: LaunchSpec, context: LaunchContext) => Promise<LaunchedServer>;

@@ -40,7 +40,7 @@ export const launchQuickJsServer: Launcher = async (server, spec, context): Prom
       if (consoleLog === undefined) return;
       if (!logReady) mkdirSync(dirname(consoleLog), { recursive: true });
       logReady = true;
-      appendFileSync(consoleLog, `${new Date().toISOString()} ${level} ${text}\n`);
+      appendFileSync(consoleLog, `${new Date().toISOString()} ${level} ${context.mask ? context.mask(text) : text}\n`);
     },
     onExecute: async (name, args) => {
       const result = await context.execute(name, args);

@@ -102,6 +102,7 @@ export const launchStdioServer: Launcher = async (server, spec, context): Promis
     name: server.display,
     ...plan,
     ...(spec.logsDir !== undefined ? { stderrLogFile: stderrLogFile(spec.logsDir, server.display) } : {}),
+    ...(context.mask ? { mask: (line: string) => context.mask!(line) } : {}),
     ...(server.maxMessageBytes !== undefined ? { maxMessageBytes: server.maxMessageBytes } : {}),
     ...(server.kind === "script" ? { explainStartup: (tail: readonly string[]) => explainStartupFailure(tail, server.script) } : {}),
   });

@@ -178,6 +178,7 @@ export class Session implements AsyncDisposable {
     const context = {
       signal: this.#abort.signal,
       execute: bridge.execute.bind(bridge),
+      mask: (text: string) => this.memory.mask(text),
       ...(options.onNotice ? { onNotice: options.onNotice } : {}),
     };
     const started = await Promise.allSettled(
@@ -246,7 +247,8 @@ export class Session implements AsyncDisposable {
   }
 
   #serverLog(server: ResolvedServer, message: ServerLogMessage): void {
-    const entry: ServerLogEntry = { time: new Date(), server: server.display, ...message };
+    // Secrets are masked before the message is kept anywhere: a server may log what it was given.
+    const entry: ServerLogEntry = { time: new Date(), server: server.display, ...this.memory.maskValue(message) };
     try {
       if (this.spec.logsDir !== undefined) {
         mkdirSync(this.spec.logsDir, { recursive: true });

@@ -39,7 +39,9 @@ Options:
   --workers N           run up to N trails at once, each in its own session (default 1)
   --shard I/N           run only slice I of N of the sorted trail list (CI machines split a suite)
   --secret KEY=VALUE    memory value usable as {{KEY}}, shown as *** in every log, report and
-                        error, never sent in _trailblazeContext (repeatable)
+                        error (masked as each is written), never sent in _trailblazeContext
+                        (repeatable); --secret KEY alone reads the environment variable KEY,
+                        the way for CI (no value on the command line, in ps or shell history)
   --arg NAME=VALUE      a trail parameter declared in config.args, used as {{args.NAME}} (repeatable)
   --args-file FILE      arg values from a YAML or JSON map (name: value), applied before --arg
   --tags T1,T2          only trails whose config.tags hold any of these (repeatable; untagged
@@ -61,6 +63,18 @@ ${SESSION_FLAGS_HELP}`;
 
 function parsePairs(flag: string, entries: string[] | undefined): [string, string][] {
   return (entries ?? []).map((entry) => parseKeyValue(flag, entry));
+}
+
+/** `--secret KEY=VALUE`, or `--secret KEY`: the value of the environment variable KEY (kept out of `ps` and shell history). */
+function parseSecrets(entries: string[] | undefined, env: Record<string, string | undefined>): [string, string][] {
+  return (entries ?? []).map((entry) => {
+    if (entry.includes("=")) return parseKeyValue("--secret", entry);
+    const value = env[entry];
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(entry) || value === undefined) {
+      throw new UsageError(`run: --secret ${entry}: give KEY=VALUE, or KEY alone to read the environment variable KEY, which is not set`);
+    }
+    return [entry, value];
+  });
 }
 
 function parseWorkers(text: string | undefined): number {
@@ -144,7 +158,7 @@ export const runCommand: Command = {
     const reporter = parseReporter(values.reporter);
     const workers = parseWorkers(values.workers);
     const shard: Shard | undefined = values.shard === undefined ? undefined : parseShard(values.shard);
-    const secrets = parsePairs("--secret", values.secret);
+    const secrets = parseSecrets(values.secret, rawIo.env);
     const args = { ...(values["args-file"] === undefined ? {} : readArgsFile(values["args-file"], rawIo.cwd)), ...Object.fromEntries(parsePairs("--arg", values.arg)) };
     const tags = parseTags(values.tags);
     const devices = parseDevices(values.device);

@@ -25,6 +25,8 @@ export interface ProcessTransportOptions {
   env: Record<string, string | undefined>;
   /** Append every stderr line here, e.g. `logs/<session>/subprocess_stderr_<name>.log`. Default: no file. */
   stderrLogFile?: string;
+  /** Applied to every stderr line before it is kept or logged: the session's secrets masked as they arrive. */
+  mask?: (line: string) => string;
   /** Stderr lines kept for {@link ProcessTransport.stderrTail}. Default 64 lines. */
   stderrTailLines?: number;
   /** After stdin is closed, how long to wait for the process to exit before SIGTERM, in ms. Default 5000 ms. */
@@ -110,6 +112,7 @@ export class ProcessTransport implements ManagedTransport, AsyncDisposable {
     this.#stderr = new StderrCapture({
       tailLines: options.stderrTailLines ?? 64,
       ...(options.stderrLogFile ? { logFile: options.stderrLogFile } : {}),
+      ...(options.mask ? { mask: options.mask } : {}),
       onFileError: (error) =>
         this.onerror?.(new Error(`Cannot write the stderr log of MCP server ${this.name}: ${error.message}`, { cause: error })),
     });

@@ -24,6 +24,8 @@ export interface StderrCaptureOptions {
   logFile?: string;
   /** Called once if the log file cannot be written; capture into the tail continues. */
   onFileError?: (error: Error) => void;
+  /** Applied to every line before it is kept or written (secrets masked as they arrive, so no file ever holds one). */
+  mask?: (line: string) => string;
 }
 
 export class StderrCapture {
@@ -32,6 +34,7 @@ export class StderrCapture {
   readonly #splitter: LineSplitter;
   readonly #tail: string[] = [];
   readonly #onFileError: ((error: Error) => void) | undefined;
+  readonly #mask: (line: string) => string;
   #file: WriteStream | undefined;
   /** The log file, opened with the first line: a server that writes nothing leaves no file. */
   #filePath: string | undefined;
@@ -46,6 +49,7 @@ export class StderrCapture {
     this.#maxTailLineLength = options.maxTailLineLength ?? 2000;
     this.#splitter = new LineSplitter(options.maxFileLineBytes ?? 1024 * 1024);
     this.#onFileError = options.onFileError;
+    this.#mask = options.mask ?? ((line) => line);
     this.#maxFileBytes = options.maxFileBytes ?? 256 * 1024 * 1024;
     this.#filePath = options.logFile;
   }
@@ -108,7 +112,9 @@ export class StderrCapture {
     return this.#closed;
   }
 
-  #line({ text, droppedBytes }: Line): void {
+  #line(line: Line): void {
+    const { droppedBytes } = line;
+    const text = this.#mask(line.text);
     const marker = droppedBytes > 0 ? ` … [${droppedBytes} more bytes]` : "";
     this.#toFile(text + marker + "\n");
     let shown = text + marker;
