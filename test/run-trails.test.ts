@@ -3,7 +3,7 @@
 // before any step, the call log, and no server left running.
 
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { processAlive } from "../src/transports/stdio/process-group.ts";
 import { cli, REPO, tempDir, type CliRun } from "./support/cli.ts";
@@ -228,5 +228,21 @@ describe("validation failure", () => {
     const started = probePids(pids);
     expect(started.length).toBe(1);
     await expectAllGone(started);
+  });
+});
+
+describe("logs folders do not grow forever", () => {
+  test("a run keeps the newest TRAILBLAZE_KEEP_LOGS sessions of its logs folder, its own included; a bad value is a usage error", async () => {
+    const logs = tempDir("kept-logs");
+    for (const name of ["20261101-080000-aaaaaa", "20261102-080000-bbbbbb", "20261103-080000-cccccc", "by-hand"]) mkdirSync(join(logs, name));
+    const run = await cli(["run", "trails/memory.trail.yaml", "--secret", "apiToken=t", "--logs", logs], { cwd: RUN, env: { TRAILBLAZE_KEEP_LOGS: "2" } });
+    expect(run.code).toBe(0);
+    const kept = readdirSync(logs).sort();
+    expect(kept).toHaveLength(3);
+    expect(kept).toContain("20261103-080000-cccccc");
+    expect(kept).toContain("by-hand");
+    const bad = await cli(["run", "trails/memory.trail.yaml", "--logs", logs], { cwd: RUN, env: { TRAILBLAZE_KEEP_LOGS: "lots" } });
+    expect(bad.code).toBe(2);
+    expect(bad.stdout + bad.stderr).toContain('TRAILBLAZE_KEEP_LOGS expects a whole number of sessions (0 keeps all), got "lots"');
   });
 });

@@ -2,13 +2,14 @@
 // flags, start servers with the right launchers, route warnings to stderr, and
 // keep the session known to the reaper until it is disposed.
 
-import { relative } from "node:path";
+import { dirname, relative } from "node:path";
 import { configDirAbove } from "../config/config-dir.ts";
 import { findConfigDir, formatWarnings, loadWorkspace, type Workspace } from "../config/workspace.ts";
 import { ConfigNotFoundError } from "../errors.ts";
+import { pruneSessionLogs } from "../core/log-layout.ts";
 import { SCOPING_TAG } from "../core/tool-names.ts";
 import { Session, type SessionOptions } from "../session/session.ts";
-import { resolveSessionSpec, type SessionFlags, type SessionSpec, type TrailSessionHints } from "../session/session-spec.ts";
+import { keepLogs, resolveSessionSpec, type SessionFlags, type SessionSpec, type TrailSessionHints } from "../session/session-spec.ts";
 import type { CliIO } from "./command.ts";
 import { track } from "./reaper.ts";
 
@@ -54,8 +55,15 @@ export function namingWarningsOff(env: Record<string, string | undefined>): bool
   return env.TRAILBLAZE_NAMING_WARNINGS === "off";
 }
 
+/** Logs folders this process has pruned already (once each, before its first session there). */
+const pruned = new Set<string>();
+
 /** Starts a session for a resolved spec, tracked by the reaper until it is closed. */
 export async function startSession(spec: SessionSpec, io: CliIO, options: StartSessionOptions = {}): Promise<Session> {
+  if (spec.logsDir !== undefined && !pruned.has(dirname(spec.logsDir))) {
+    pruned.add(dirname(spec.logsDir));
+    pruneSessionLogs(dirname(spec.logsDir), keepLogs(io.env));
+  }
   const session = await Session.start(spec, {
     ...(options.builtins ? { builtins: options.builtins } : {}),
     ...(options.onCall ? { onCall: options.onCall } : {}),

@@ -2,6 +2,7 @@
 // subprocess, a console log per QuickJS server, the MCP log messages per server and the call log.
 // Each file is created when its first line is written: a session that logs nothing leaves nothing.
 
+import { readdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 /** Default logs root, under the workspace root. */
@@ -38,4 +39,31 @@ export function serverLogFile(logsDir: string, source: string): string {
 /** One JSON line per tool call of the session. */
 export function callLogFile(logsDir: string): string {
   return join(logsDir, "calls.jsonl");
+}
+
+/** A session folder the CLI named (`20261125-041500-a1b2c3`, or `<--test-name>-…`): the stamp it sorts by. */
+const GENERATED_SESSION = /(?:^|-)(\d{8}-\d{6}-[0-9a-f]{6})$/;
+
+/** Sessions kept in a logs folder unless TRAILBLAZE_KEEP_LOGS says otherwise (0 keeps all). */
+export const DEFAULT_KEEP_SESSIONS = 100;
+
+/**
+ * Makes room for one more session in `logsRoot`: removes the oldest folders the CLI named there
+ * beyond the newest `keep - 1` (`keep` 0 removes nothing). Folders named otherwise (a
+ * `--session-id`, anything a user put there) are never touched.
+ */
+export function pruneSessionLogs(logsRoot: string, keep: number): void {
+  if (keep <= 0) return;
+  let names: string[];
+  try {
+    names = readdirSync(logsRoot, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch {
+    return;
+  }
+  const stamped = names.flatMap((name) => {
+    const stamp = GENERATED_SESSION.exec(name)?.[1];
+    return stamp === undefined ? [] : [{ name, stamp }];
+  });
+  stamped.sort((a, b) => (a.stamp < b.stamp ? 1 : a.stamp > b.stamp ? -1 : 0));
+  for (const { name } of stamped.slice(keep - 1)) rmSync(join(logsRoot, name), { recursive: true, force: true });
 }

@@ -11,7 +11,7 @@ import { DEFAULT_DRIVER, findDriver, knownDriverKeys, parsePlatform, type Driver
 import { Memory } from "./memory.ts";
 import { builtinTools } from "../builtins/index.ts";
 import { PLATFORM_CLASSIFIERS } from "../trail/select-recording.ts";
-import { sessionLogsDir } from "../core/log-layout.ts";
+import { DEFAULT_KEEP_SESSIONS, sessionLogsDir } from "../core/log-layout.ts";
 
 
 export interface Screen {
@@ -304,8 +304,18 @@ export function checkSessionFlags(flags: SessionFlags, env: Record<string, strin
   for (const entry of flags.memory ?? []) parseKeyValue("--memory", entry);
   const id = flags["session-id"];
   if (id !== undefined) checkSessionId(id);
+  keepLogs(env);
   positiveMs(env.TRAILBLAZE_HANDSHAKE_TIMEOUT_MS, 60_000);
   positiveMs(env.TRAILBLAZE_CALL_TIMEOUT_MS, 60_000);
+}
+
+/** `TRAILBLAZE_KEEP_LOGS`: how many sessions a logs folder keeps (0: all). */
+export function keepLogs(env: Record<string, string | undefined>): number {
+  const text = env.TRAILBLAZE_KEEP_LOGS;
+  if (text === undefined || text === "") return DEFAULT_KEEP_SESSIONS;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`TRAILBLAZE_KEEP_LOGS expects a whole number of sessions (0 keeps all), got "${text}"`);
+  return n;
 }
 
 function checkSessionId(id: string): void {
