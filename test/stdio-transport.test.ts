@@ -119,18 +119,15 @@ describe.concurrent("lifecycle (bun)", () => {
     expect(error.message).toBe("Not connected");
   });
 
-  test("a server that ignores SIGTERM and stdin EOF is killed after 5 s + 2 s", async () => {
-    const transport = transportFor("ignores-sigterm.ts", runtime);
+  test("a server that ignores stdin EOF and SIGTERM gets SIGTERM after the grace period, then SIGKILL", async () => {
+    // Short grace periods (the defaults are 5 s and 2 s): the sequence is what is checked, not the clock.
+    const transport = transportFor("ignores-sigterm.ts", runtime, { gracefulExitMs: 300, termExitMs: 300 });
     await connect(transport);
-    const started = performance.now();
     await transport.close();
-    const elapsed = performance.now() - started;
-    expect(elapsed).toBeGreaterThan(6500);
-    expect(elapsed).toBeLessThan(8500);
     expect(await transport.exited).toEqual({ exitCode: null, signal: "SIGKILL" });
     expect(transport.stderrTail()).toContain("ignores-sigterm: got SIGTERM, staying up");
     expectReaped(transport.pid);
-  }, 15_000);
+  });
 
   test("close stops the whole process group: a forked helper is gone too", async () => {
     const transport = transportFor("forks-helper.ts", runtime);
