@@ -6,7 +6,7 @@
 //
 // Kept to node: imports only: main.ts loads this before anything else.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { fileStamp, PACKAGE_ROOT } from "../core/cache-files.ts";
@@ -45,8 +45,50 @@ const LAZY_AJV_PROVIDER = join(PACKAGE_ROOT, "src/servers/lazy-ajv-provider.ts")
 const SDK_ESM = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]/;
 /** How long a build another process started may take before this one takes over. */
 const BUILD_LOCK_MS = 120_000;
-/** A bundle of earlier sources older than this is removed by the next build. */
+/** A bundle of earlier sources older than this, and used by no live process, is removed by the next build. */
 const STALE_BUNDLE_MS = 10 * 60_000;
+/** The folder of a bundle holding one empty file per process using it, named by pid. */
+const USERS = ".users";
+
+/** Marks `dir` as used by this process until it exits: its command chunks load lazily, so no build may remove it meanwhile. */
+function lease(dir: string): void {
+  const file = join(dir, USERS, String(process.pid));
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, "");
+    process.once("exit", () => rmSync(file, { force: true }));
+  } catch {
+    // A read-only cache: the bundle runs all the same, and an old one is only removed when unused for long.
+  }
+}
+
+/** A live process holds a lease on `dir` (a killed one's lease does not count). */
+function inUse(dir: string): boolean {
+  let pids: string[];
+  try {
+    pids = readdirSync(join(dir, USERS));
+  } catch {
+    return false;
+  }
+  return pids.some((pid) => {
+    try {
+      process.kill(Number(pid), 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === "EPERM";
+    }
+  });
+}
+
+/** Removes the bundles of earlier sources in `cache` (all but `current`) that are old and that no live process uses. */
+export function removeStaleBundles(cache: string, current: string): void {
+  for (const entry of readdirSync(cache)) {
+    const path = join(cache, entry);
+    if (path === current || entry.endsWith(".building") || entry.endsWith(".tmp")) continue;
+    const age = Date.now() - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > STALE_BUNDLE_MS && !inUse(path)) rmSync(path, { recursive: true, force: true });
+  }
+}
 
 /** The folder of the bundle for the current sources (it may not exist yet); throws when they cannot be stamped. */
 function bundleDir(): string {
@@ -63,7 +105,10 @@ export async function loadCli(): Promise<CliModule> {
     return import("./cli.ts");
   }
   const bundled = join(dir, "cli.js");
-  if (existsSync(bundled)) return import(bundled);
+  if (existsSync(bundled)) {
+    lease(dir);
+    return import(bundled);
+  }
   const cli = await import("./cli.ts");
   return { main: cli.main, afterMain: () => precompile(dir) };
 }
@@ -156,12 +201,7 @@ async function precompile(dir: string): Promise<void> {
     });
     if (!result.success || !existsSync(join(staging, "cli.js"))) return;
     renameSync(staging, dir);
-    // Bundles of earlier sources go once no process can still be loading a command chunk from them.
-    for (const entry of readdirSync(CACHE)) {
-      const path = join(CACHE, entry);
-      const age = Date.now() - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (path !== dir && !entry.endsWith(".building") && !entry.endsWith(".tmp") && age > STALE_BUNDLE_MS) rmSync(path, { recursive: true, force: true });
-    }
+    removeStaleBundles(CACHE, dir);
   } catch {
     // Best effort: the sources run as they did.
   } finally {
