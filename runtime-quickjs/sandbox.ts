@@ -4,6 +4,11 @@
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten";
 import { GUEST_GLOBAL, HOST_GLOBAL } from "./guest/host-bridge.ts";
 
+/** Timers a guest may have pending at once: a loop that never clears them cannot exhaust the host. */
+export const MAX_PENDING_TIMERS = 10_000;
+/** The longest timer delay, in ms (2^31 - 1, the host's own largest). */
+export const MAX_TIMER_DELAY_MS = 2_147_483_647;
+
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
 /** An exception that escaped guest code, copied out of the VM. */
@@ -234,7 +239,12 @@ export class Sandbox {
   }
 
   private setTimer(id: number, ms: number): void {
+    if (!this.timers.has(id) && this.timers.size >= MAX_PENDING_TIMERS) {
+      throw new RangeError(`too many pending timers (at most ${MAX_PENDING_TIMERS} at once on-device); clear the ones you no longer need`);
+    }
     clearTimeout(this.timers.get(id));
+    // As browsers do: no delay below 0, and none beyond the host's largest (a bigger one would fire at once).
+    const delay = Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_TIMER_DELAY_MS) : 0;
     const timer = setTimeout(() => {
       this.timers.delete(id);
       const fire = this.fireTimer;
@@ -244,7 +254,7 @@ export class Sandbox {
         return this.callForError(fire, arg);
       });
       this.opts.onAsyncDelivery(delivery, "running a timer callback");
-    }, ms);
+    }, delay);
     timer.unref?.();
     this.timers.set(id, timer);
   }

@@ -129,6 +129,17 @@ describe("trailblaze.execute, timers and console", () => {
     await client.close();
   });
 
+  test("timers are limited: past 10 000 pending the guest gets a RangeError, and a delay past 2^31 - 1 ms waits instead of firing at once", async () => {
+    const { client } = await connect(await bundled("timers-server.ts"));
+    expect(text(await client.callTool({ name: "flood", arguments: { count: 10_005 } }))).toBe(
+      "armed 10000, then RangeError: too many pending timers (at most 10000 at once on-device); clear the ones you no longer need",
+    );
+    // Cleared, they free their places.
+    expect(text(await client.callTool({ name: "flood", arguments: { count: 10 } }))).toBe("armed 10");
+    expect(text(await client.callTool({ name: "farFuture", arguments: {} }))).toBe("the far timer is still pending");
+    await client.close();
+  });
+
   test("the author's server.close() closes the host side too", async () => {
     const { server, client } = await connect(await bundled("execute-server.ts"));
     const closed = new Promise<void>((resolve) => (client.onclose = resolve));

@@ -18,8 +18,9 @@ export function makeTimers(host: HostBridge) {
     if (typeof fn !== "function") throw new TypeError("setTimeout/setInterval need a function (strings are not evaluated)");
     const id = nextId++;
     const delay = delayOf(ms);
-    timers.set(id, { fn: fn as Timer["fn"], args, every: repeat ? delay : undefined });
+    // The host arms it first: past its limit on pending timers it throws, and nothing is kept here.
     host.setTimer(id, delay);
+    timers.set(id, { fn: fn as Timer["fn"], args, every: repeat ? delay : undefined });
     return id;
   }
 

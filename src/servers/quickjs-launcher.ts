@@ -3,8 +3,6 @@
 // drives it. Guest console output goes to the session log; `trailblaze.execute`
 // goes through the session's ExecuteBridge.
 
-import { appendFileSync, mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import { readFile } from "node:fs/promises";
 import { quickJsEngineFrom, startQuickJsServer } from "../../runtime-quickjs/index.ts";
 import { bundleEntry } from "../bundle/bundle-entry.ts";
@@ -14,6 +12,7 @@ import { BundleError } from "../errors.ts";
 import { resultToJson } from "../core/tool-result.ts";
 import { bundleFailure } from "./host-only-fix.ts";
 import { suppliedNote } from "../bundle/supplied-packages.ts";
+import { ConsoleLogFile } from "./console-log-file.ts";
 import { McpConnection } from "./mcp-connection.ts";
 import type { LaunchedServer, Launcher } from "./launch.ts";
 
@@ -28,20 +27,13 @@ export const launchQuickJsServer: Launcher = async (server, spec, context): Prom
   const note = "supplied" in bundle ? suppliedNote(server.script, bundle.supplied) : undefined;
   if (note) context.onNotice?.(note);
 
-  const consoleLog = spec.logsDir === undefined ? undefined : consoleLogFile(spec.logsDir, server.display);
-  let logReady = false;
+  const consoleLog = spec.logsDir === undefined ? undefined : new ConsoleLogFile(consoleLogFile(spec.logsDir, server.display), context.mask ? { mask: context.mask } : {});
   const quickjs = await startQuickJsServer({
     name: server.display,
     code: bundle.code,
     ...(bundle.sourceMap ? { sourceMap: { map: bundle.sourceMap, shift: SCRIPT_PREFIX.length } } : {}),
     engine: quickJsEngineFrom(spec.env),
-    // Guest logging is rare; a synchronous append keeps no descriptor open per session.
-    onLog: (level, text) => {
-      if (consoleLog === undefined) return;
-      if (!logReady) mkdirSync(dirname(consoleLog), { recursive: true });
-      logReady = true;
-      appendFileSync(consoleLog, `${new Date().toISOString()} ${level} ${context.mask ? context.mask(text) : text}\n`);
-    },
+    onLog: (level, text) => consoleLog?.line(level, text),
     onExecute: async (name, args) => {
       const result = await context.execute(name, args);
       return { ...resultToJson(result), content: result.content };
