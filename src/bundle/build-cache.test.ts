@@ -14,6 +14,8 @@ const entry = join(dir, "entry.ts");
 const greeting = join(dir, "greeting.ts");
 writeFileSync(entry, 'import { greeting } from "./greeting.ts";\nconsole.log(greeting);\n');
 writeFileSync(greeting, 'export const greeting: string = "old";\n');
+// Written a while ago, as sources are when a build starts (files saved within a second of a build are not stored).
+for (const file of [entry, greeting]) utimesSync(file, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
 const cache = new BuildCache(join(dir, "cache"), entry, "test settings");
 
 /** esbuild reads greeting.ts, then the "editor" saves `text` into it before the build ends. */
@@ -23,8 +25,10 @@ const savedDuringBuild = (text: string, keepMtime = false): Plugin => ({
     b.onLoad({ filter: /greeting\.ts$/ }, (args) => {
       const contents = readFileSync(args.path, "utf8");
       writeFileSync(args.path, text);
-      // The content check alone must catch it: an mtime put back says nothing changed.
+      // The content check alone must catch it: an mtime put back says nothing changed. Otherwise the
+      // save is stamped with the clock's time (a file system's coarse tick could date it earlier).
       if (keepMtime) utimesSync(args.path, new Date(2000, 0, 1), new Date(2000, 0, 1));
+      else utimesSync(args.path, new Date(), new Date());
       return { contents, loader: "ts" };
     });
   },
@@ -41,6 +45,9 @@ async function buildOnce(plugins: Plugin[] = []): Promise<{ output: string; stor
   return { output, stored: cache.store({ file, warnings: [] }, inputs, start) };
 }
 
+/** Dates a file a minute back: saved well before the next build starts. */
+const age = (file: string) => utimesSync(file, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+
 const served = () => {
   const hit = cache.lookup();
   return hit && readFileSync(hit.file, "utf8");
@@ -53,6 +60,7 @@ describe("BuildCache", () => {
     expect(first.stored).toBe(false);
     expect(served()).toBeUndefined();
 
+    age(greeting);
     const second = await buildOnce();
     expect(second).toMatchObject({ stored: true });
     expect(second.output).toContain('"new"');
@@ -61,12 +69,14 @@ describe("BuildCache", () => {
 
   test("a known input saved during a rebuild is caught by its content even when its mtime is put back", async () => {
     writeFileSync(greeting, 'export const greeting: string = "newer";\n');
+    age(greeting);
     expect(served()).toBeUndefined();
     const rebuilt = await buildOnce([savedDuringBuild('export const greeting: string = "newest";\n', true)]);
     expect(rebuilt.output).toContain('"newer"');
     expect(rebuilt.stored).toBe(false);
     expect(served()).toBeUndefined();
 
+    age(greeting);
     const after = await buildOnce();
     expect(after.stored).toBe(true);
     expect(served()).toContain('"newest"');

@@ -98,9 +98,11 @@ export class BuildCache {
     for (const input of inputs) {
       const known = start.hashes.get(input);
       if (known !== undefined && fileHash(input) !== known) return false;
-      // Modified between the start and now; a time in the future (a skewed clock, an archive) says nothing.
+      // Modified since the start: not stored, to be safe (the next build is). A file system that
+      // stamps times at its timer tick may date a save in the build's first few ms before it; a
+      // time in the future (a skewed clock, an archive) says nothing.
       const stat = statSync(input, { throwIfNoEntry: false });
-      if (!stat || (Math.floor(stat.mtimeMs) > start.startedAt && stat.mtimeMs <= now + 1)) return false;
+      if (!stat || (Math.floor(stat.mtimeMs) >= start.startedAt && stat.mtimeMs <= now + 1)) return false;
     }
     const key = contentKey(this.#fingerprint, inputs);
     if (!key) return false;

@@ -1,7 +1,7 @@
 // The esbuild configuration for on-device bundles, shared by `bundleEntry` and the static pass
 // of `checkBundle`, plus the formatting of esbuild messages.
 import { dirname, join, relative, resolve } from "node:path";
-import type { BuildFailure, BuildOptions, BuildResult, Message, SameShape } from "esbuild";
+import type { BuildFailure, BuildOptions, BuildResult, Message, Plugin, SameShape } from "esbuild";
 import { BundleError } from "../errors.ts";
 import { NODE_BUILTINS_PLUGIN, nodeBuiltinsPlugin } from "./node-builtins-plugin.ts";
 import { pureSchemasPlugin } from "./pure-schemas-plugin.ts";
@@ -21,6 +21,8 @@ export interface OnDeviceBuildOptions {
   cwd: string;
   swaps: SdkSwapsOptions;
   minify: boolean;
+  /** Modules whose source the build uses instead of the file's (absolute path → source). */
+  stubs?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -57,7 +59,20 @@ export function onDeviceBuildOptions(opts: OnDeviceBuildOptions): BuildOptions &
     charset: "utf8",
     legalComments: "none",
     logLevel: "silent",
-    plugins: [nodeBuiltinsPlugin(), sdkSwapsPlugin(opts.swaps), zodLeanPlugin(), pureSchemasPlugin()],
+    plugins: [...(opts.stubs?.size ? [stubsPlugin(opts.stubs)] : []), nodeBuiltinsPlugin(), sdkSwapsPlugin(opts.swaps), zodLeanPlugin(), pureSchemasPlugin()],
+  };
+}
+
+/** Loads each file of `stubs` from its given source instead of the disk (its own imports are never reached). */
+function stubsPlugin(stubs: ReadonlyMap<string, string>): Plugin {
+  return {
+    name: "trailblaze-stubs",
+    setup(build) {
+      build.onLoad({ filter: /.*/ }, (args) => {
+        const contents = stubs.get(args.path);
+        return contents === undefined ? undefined : { contents, loader: "js", resolveDir: dirname(args.path) };
+      });
+    },
   };
 }
 

@@ -17,6 +17,8 @@ export interface BundleOptions {
   cacheDir?: string;
   /** Folder that relative paths resolve against. Default `process.cwd()`. */
   cwd?: string;
+  /** Modules bundled from this source instead of their file (absolute path → source); part of the cache key. */
+  stubs?: ReadonlyMap<string, string>;
 }
 
 export interface BundleResult {
@@ -64,9 +66,10 @@ export interface RawBuild {
 }
 
 /** Runs esbuild once (falling back to the real zod v3 when the author's code uses it). */
-export async function buildOnDevice(entry: string, cwd: string, minify = true): Promise<RawBuild> {
+export async function buildOnDevice(entry: string, cwd: string, minify = true, stubs?: ReadonlyMap<string, string>): Promise<RawBuild> {
   const seen = { authorUsesZod3: false };
-  const run = (stubZod3: boolean) => buildOrThrow(onDeviceBuildOptions({ entry, cwd, minify, swaps: { stubZod3, seen } }), entry, cwd);
+  const run = (stubZod3: boolean) =>
+    buildOrThrow(onDeviceBuildOptions({ entry, cwd, minify, swaps: { stubZod3, seen }, ...(stubs ? { stubs } : {}) }), entry, cwd);
   let result = await run(true);
   if (seen.authorUsesZod3) result = await run(false);
   const output = result.outputFiles.find((file) => file.path.endsWith(".js"));
@@ -104,7 +107,7 @@ export async function bundleEntry(entry: string, opts: BundleOptions = {}): Prom
   const cache = new BuildCache(
     resolve(cwd, opts.cacheDir ?? ".cache/trailblaze-bundles"),
     absEntry,
-    JSON.stringify({ BUNDLER_VERSION, absEntry, esbuild: esbuildVersion(), bundler: bundlerSourceHash() }),
+    JSON.stringify({ BUNDLER_VERSION, absEntry, esbuild: esbuildVersion(), bundler: bundlerSourceHash(), stubs: opts.stubs ? [...opts.stubs].sort() : [] }),
   );
   const outFile = opts.outFile === undefined ? undefined : resolve(cwd, opts.outFile);
 
@@ -117,7 +120,7 @@ export async function bundleEntry(entry: string, opts: BundleOptions = {}): Prom
   }
 
   const start = cache.begin();
-  const built = await buildOnDevice(absEntry, cwd);
+  const built = await buildOnDevice(absEntry, cwd, true, opts.stubs);
   const file = join(cache.cacheDir, `${cache.stem}.js`);
   writeAtomically(`${file}.map`, built.map);
   writeAtomically(file, built.code);

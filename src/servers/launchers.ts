@@ -11,6 +11,9 @@ import { launchStdioServer } from "./stdio-launcher.ts";
 const launchQuickJsServer: Launcher = async (server, spec, context) =>
   (await import("./quickjs-launcher.ts")).launchQuickJsServer(server, spec, context);
 
+const launchOnDevice: Launcher = async (server, spec, context) =>
+  (await import("./quickjs-launcher.ts")).launchQuickJsIsolating(server, spec, context);
+
 const launchOnHost: Launcher = async (server, spec, context) => {
   if (server.kind !== "script" || server.perFile?.runtime !== "inProcess") return launchStdioServer(server, spec, context);
   try {
@@ -24,6 +27,6 @@ const launchOnHost: Launcher = async (server, spec, context) => {
 };
 
 export const DEFAULT_LAUNCHERS: LauncherTable = {
-  script: { host: launchOnHost, "on-device": launchQuickJsServer },
+  script: { host: launchOnHost, "on-device": launchOnDevice },
   command: { host: launchStdioServer },
 };

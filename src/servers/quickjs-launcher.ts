@@ -3,24 +3,74 @@
 // drives it. Guest console output goes to the session log; `trailblaze.execute`
 // goes through the session's ExecuteBridge.
 
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { quickJsEngineFrom, startQuickJsServer } from "../../runtime-quickjs/index.ts";
 import { bundleEntry } from "../bundle/bundle-entry.ts";
 import { SCRIPT_PREFIX } from "../bundle/build-options.ts";
 import { consoleLogFile } from "../core/log-layout.ts";
 import { BundleError } from "../errors.ts";
 import { resultToJson } from "../core/tool-result.ts";
-import { bundleFailure } from "./host-only-fix.ts";
+import { bundleFailure, PER_FILE_HOST_FIX } from "./host-only-fix.ts";
 import { suppliedNote } from "../bundle/supplied-packages.ts";
 import { ConsoleLogFile } from "./console-log-file.ts";
 import { McpConnection } from "./mcp-connection.ts";
-import type { LaunchedServer, Launcher } from "./launch.ts";
+import type { LaunchContext, LaunchedServer, Launcher, LaunchSpec } from "./launch.ts";
+import type { ResolvedServer } from "../config/script-paths.ts";
+import { exportedNames } from "../config/per-file-tools.ts";
 
-export const launchQuickJsServer: Launcher = async (server, spec, context): Promise<LaunchedServer> => {
+export const launchQuickJsServer: Launcher = (server, spec, context) => launchQuickJs(server, spec, context);
+
+/**
+ * On-device: as launchQuickJsServer, except that per-file tools whose own file imports what
+ * QuickJS lacks (a Node built-in) do not cost the other per-file tools their place: the build is
+ * retried with those files stubbed, their tools fail when called and say why, with a notice.
+ */
+export const launchQuickJsIsolating: Launcher = async (server, spec, context) => {
+  try {
+    return await launchQuickJs(server, spec, context);
+  } catch (error) {
+    if (!(error instanceof BundleError) || !error.hostOnly || server.kind !== "script" || !server.perFile) throw error;
+    const isolated = hostOnlyToolFiles(server.script, error.message, spec.root);
+    if (!isolated) throw error;
+    const them = isolated.names.length === 1 ? "it" : "them";
+    context.onNotice?.(
+      `${isolated.names.join(", ")} cannot run on-device: ${isolated.problems.join("; ")}. Calling ${them} in this session fails ` +
+        `with that reason; the other per-file tools run as usual.\n${PER_FILE_HOST_FIX}`,
+    );
+    return launchQuickJs(server, spec, context, isolated.stubs);
+  }
+};
+
+/**
+ * The tool files of a per-file server's generated entry that an on-device bundle failure names,
+ * as stubs whose exports throw the failure when called; undefined when the failure is not only in
+ * those files (a package they share, say), or there is no other tool left to serve.
+ */
+function hostOnlyToolFiles(entry: string, failure: string, root: string): { stubs: Map<string, string>; problems: string[]; names: string[] } | undefined {
+  const toolFiles = [...readFileSync(entry, "utf8").matchAll(/^import \* as m\d+ from (".*");$/gm)].map((m) => JSON.parse(m[1]!) as string);
+  const problems = [...failure.matchAll(/(?:^|\n|: )\s*([^\s:]+\.[cm]?[jt]sx?):(\d+):(\d+): ([^\n]*)/g)].map((m) => ({ file: resolve(root, m[1]!), shown: m[1]!, at: `${m[1]}:${m[2]}:${m[3]}`, text: m[4]! }));
+  if (problems.length === 0 || problems.some((p) => !toolFiles.includes(p.file))) return undefined;
+  const files = [...new Set(problems.map((p) => p.file))];
+  if (files.length === toolFiles.length) return undefined;
+  const stubs = new Map<string, string>();
+  const names: string[] = [];
+  for (const file of files) {
+    const why = problems.find((p) => p.file === file)!;
+    const exported = exportedNames(readFileSync(file, "utf8"));
+    names.push(...exported);
+    const message = (name: string) => `${name} cannot run on-device: ${why.at}: ${why.text.replace(/; mark the tools.*$/, "")}. ${PER_FILE_HOST_FIX}`;
+    stubs.set(file, exported.map((name) => `export const ${name} = async () => { throw new Error(${JSON.stringify(message(name))}); };`).join("\n"));
+  }
+  return { stubs, problems: problems.map((p) => `${p.at}: ${p.text.replace(/; mark the tools.*$/, "")}`), names };
+}
+
+async function launchQuickJs(server: ResolvedServer, spec: LaunchSpec, context: LaunchContext, stubs?: ReadonlyMap<string, string>): Promise<LaunchedServer> {
   if (server.kind !== "script") throw new Error(`launchQuickJsServer: ${server.display} is not a script: server`);
   const bundle = server.bundle
     ? { code: await readFile(server.bundle, "utf8"), sourceMap: undefined }
-    : await bundleEntry(server.script, { cwd: spec.root }).catch((error: unknown) => {
+    : await bundleEntry(server.script, { cwd: spec.root, ...(stubs ? { stubs } : {}) }).catch((error: unknown) => {
         throw error instanceof BundleError ? bundleFailure(error, server) : error;
       });
 
@@ -52,4 +102,4 @@ export const launchQuickJsServer: Launcher = async (server, spec, context): Prom
     await quickjs.close();
     throw error;
   }
-};
+}
