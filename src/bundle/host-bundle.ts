@@ -48,7 +48,7 @@ const bunStdio = (root: string): Bun.BunPlugin => ({
       try {
         real = Bun.resolveSync(args.path, dirname(args.importer));
       } catch {
-        const supplied = resolveSupplied(args.path, args.importer, root);
+        const supplied = resolveSupplied(args.path, args.importer, suppliedNodePath(root));
         if (supplied === undefined) return undefined;
         real = supplied;
       }

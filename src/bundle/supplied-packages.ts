@@ -30,9 +30,13 @@ export function installedFrom(name: string, dir: string): string | undefined {
   }
 }
 
-/** The folder holding links to this package's own copies of the supplied packages, made on first use. */
+/** Folders this process has made (or checked) already, by workspace root. */
+const made = new Set<string>();
+
+/** The folder holding links to this package's own copies of the supplied packages, made (once per process) on first use. */
 export function suppliedNodePath(root: string): string {
   const folder = join(root, ".cache", "trailblaze-packages", "node_modules");
+  if (made.has(folder)) return folder;
   for (const { name, dir } of ownCopies()) {
     const link = join(folder, name);
     if (linksTo(link, dir)) continue;
@@ -42,6 +46,7 @@ export function suppliedNodePath(root: string): string {
     symlinkSync(dir, temporary, "dir");
     renameSync(temporary, link);
   }
+  made.add(folder);
   return folder;
 }
 
@@ -96,13 +101,13 @@ export function suppliedNote(script: string, supplied: readonly string[]): strin
 }
 
 /**
- * Where Bun resolves `specifier`, imported by `importer`, to our copy: for a supplied package its
- * importer's folders do not install; undefined otherwise.
+ * Where Bun resolves `specifier`, imported by `importer`, to our copy in `folder` (see
+ * suppliedNodePath): for a supplied package its importer's folders do not install; undefined otherwise.
  */
-export function resolveSupplied(specifier: string, importer: string, root: string): string | undefined {
+export function resolveSupplied(specifier: string, importer: string, folder: string): string | undefined {
   if (!SUPPLIED_IMPORT.test(specifier) || installedFrom(packageOf(specifier), dirname(importer)) !== undefined) return undefined;
   try {
-    return Bun.resolveSync(specifier, suppliedNodePath(root));
+    return Bun.resolveSync(specifier, folder);
   } catch {
     return undefined;
   }
@@ -114,7 +119,7 @@ export function suppliedPackagesBunPlugin(root: string): Bun.BunPlugin {
     name: "trailblaze-supplied-packages",
     setup(build) {
       build.onResolve({ filter: SUPPLIED_IMPORT }, (args) => {
-        const path = args.importer ? resolveSupplied(args.path, args.importer, root) : undefined;
+        const path = args.importer ? resolveSupplied(args.path, args.importer, suppliedNodePath(root)) : undefined;
         return path === undefined ? undefined : { path };
       });
     },

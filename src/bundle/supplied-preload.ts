@@ -3,17 +3,17 @@
 // TRAILBLAZE_SUPPLIED_PACKAGES names (supplied-packages.ts). Bun's NODE_PATH finds a bare package
 // but not a subpath such as @modelcontextprotocol/sdk/server/mcp.js, hence a resolver plugin.
 import { plugin } from "bun";
-import { dirname } from "node:path";
-import { installedFrom, packageOf, SUPPLIED_IMPORT } from "./supplied-packages.ts";
+import { resolveSupplied, SUPPLIED_IMPORT } from "./supplied-packages.ts";
 
 const folder = process.env.TRAILBLAZE_SUPPLIED_PACKAGES;
 if (folder) {
   plugin({
     name: "trailblaze-supplied-packages",
     setup(build) {
-      build.onResolve({ filter: SUPPLIED_IMPORT }, (args) =>
-        installedFrom(packageOf(args.path), dirname(args.importer)) === undefined ? { path: Bun.resolveSync(args.path, folder) } : undefined,
-      );
+      build.onResolve({ filter: SUPPLIED_IMPORT }, (args) => {
+        const path = resolveSupplied(args.path, args.importer, folder);
+        return path === undefined ? undefined : { path };
+      });
     },
   });
 }

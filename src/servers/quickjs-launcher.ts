@@ -50,20 +50,21 @@ export const launchQuickJsIsolating: Launcher = async (server, spec, context) =>
  */
 function hostOnlyToolFiles(entry: string, failure: string, root: string): { stubs: Map<string, string>; problems: string[]; names: string[] } | undefined {
   const toolFiles = [...readFileSync(entry, "utf8").matchAll(/^import \* as m\d+ from (".*");$/gm)].map((m) => JSON.parse(m[1]!) as string);
-  const problems = [...failure.matchAll(/(?:^|\n|: )\s*([^\s:]+\.[cm]?[jt]sx?):(\d+):(\d+): ([^\n]*)/g)].map((m) => ({ file: resolve(root, m[1]!), shown: m[1]!, at: `${m[1]}:${m[2]}:${m[3]}`, text: m[4]! }));
+  // `file:line:col: what` lines (the failure already carries the per-file fix, not the server one).
+  const problems = [...failure.matchAll(/(?:^|\n|: )\s*([^\s:]+\.[cm]?[jt]sx?):(\d+):(\d+): ([^\n]*)/g)].map((m) => ({ file: resolve(root, m[1]!), text: `${m[1]}:${m[2]}:${m[3]}: ${m[4]}` }));
   if (problems.length === 0 || problems.some((p) => !toolFiles.includes(p.file))) return undefined;
   const files = [...new Set(problems.map((p) => p.file))];
   if (files.length === toolFiles.length) return undefined;
   const stubs = new Map<string, string>();
   const names: string[] = [];
   for (const file of files) {
-    const why = problems.find((p) => p.file === file)!;
+    const why = problems.find((p) => p.file === file)!.text;
     const exported = exportedNames(readFileSync(file, "utf8"));
     names.push(...exported);
-    const message = (name: string) => `${name} cannot run on-device: ${why.at}: ${why.text.replace(/; mark the tools.*$/, "")}. ${PER_FILE_HOST_FIX}`;
+    const message = (name: string) => `${name} cannot run on-device: ${why}. ${PER_FILE_HOST_FIX}`;
     stubs.set(file, exported.map((name) => `export const ${name} = async () => { throw new Error(${JSON.stringify(message(name))}); };`).join("\n"));
   }
-  return { stubs, problems: problems.map((p) => `${p.at}: ${p.text.replace(/; mark the tools.*$/, "")}`), names };
+  return { stubs, problems: problems.map((p) => p.text), names };
 }
 
 async function launchQuickJs(server: ResolvedServer, spec: LaunchSpec, context: LaunchContext, stubs?: ReadonlyMap<string, string>): Promise<LaunchedServer> {

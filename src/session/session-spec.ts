@@ -10,7 +10,7 @@ import type { AgentMode } from "../core/server-kinds.ts";
 import { DEFAULT_DRIVER, findDriver, knownDriverKeys, parsePlatform, type DriverInfo, type Platform } from "../core/drivers.ts";
 import { Memory } from "./memory.ts";
 import { builtinTools } from "../builtins/index.ts";
-import { PLATFORM_CLASSIFIERS } from "../trail/select-recording.ts";
+import { driverOfClassifier } from "../trail/select-recording.ts";
 import { DEFAULT_KEEP_SESSIONS, sessionLogsDir } from "../core/log-layout.ts";
 
 
@@ -262,10 +262,9 @@ function targetFromRecordings(workspace: Workspace, tools: readonly string[]): {
 
 /** The driver of the one platform a trail records for, when it records for one only and the target has it. */
 function driverFromRecordings(classifiers: readonly string[], target: TargetConfig): DriverInfo | undefined {
-  const platforms = [...new Set(classifiers.filter((key): key is keyof typeof PLATFORM_CLASSIFIERS => key in PLATFORM_CLASSIFIERS))];
-  if (platforms.length !== 1) return undefined;
-  const classifier = platforms[0]!;
-  const driver = classifier === "desktop" ? findDriver(PLATFORM_CLASSIFIERS.desktop)! : findDriver(DEFAULT_DRIVER[PLATFORM_CLASSIFIERS[classifier]])!;
+  const drivers = [...new Set(classifiers.map(driverOfClassifier).filter((key) => key !== undefined))];
+  if (drivers.length !== 1) return undefined;
+  const driver = findDriver(drivers[0]!)!;
   const declared = Object.keys(target.platforms);
   return declared.length === 0 || declared.includes(driver.platform.toLowerCase()) ? driver : undefined;
 }

@@ -322,25 +322,28 @@ export class Session implements AsyncDisposable {
     this.#callsInFlight.add(nested);
     let result: ToolResult;
     try {
-      result = await this.dispatcher.dispatch(name, args, options);
+      result = await this.#dispatch(name, args, options);
     } finally {
       this.#callsInFlight.delete(nested);
     }
-    if (!isSuccess(result)) return result;
-    this.memory.apply(result.memoryDelta, result.memoryDeletions);
     // A check the tool made through ctx.tools that could not be verified leaves the call unverified too.
-    if (result.unverified === undefined && nested.length > 0) result = { ...result, unverified: nested.join("; ") };
+    if (isSuccess(result) && result.unverified === undefined && nested.length > 0) result = { ...result, unverified: nested.join("; ") };
     return result;
   }
 
   /** A call a tool makes (ctx.tools, trailblaze.execute): as `call`, and its unverified checks count for the calls in flight. */
   async #nestedCall(name: string, args: Record<string, unknown>): Promise<ToolResult> {
-    const result = await this.dispatcher.dispatch(name, args);
-    if (!isSuccess(result)) return result;
-    this.memory.apply(result.memoryDelta, result.memoryDeletions);
-    if (result.unverified !== undefined) {
+    const result = await this.#dispatch(name, args);
+    if (isSuccess(result) && result.unverified !== undefined) {
       for (const nested of this.#callsInFlight) nested.push(`${name} (through ctx.tools): ${result.unverified}`);
     }
+    return result;
+  }
+
+  /** Dispatches one call and applies the memory changes of a success: the one place memory is written back. */
+  async #dispatch(name: string, args: Record<string, unknown>, options: DispatchOptions = {}): Promise<ToolResult> {
+    const result = await this.dispatcher.dispatch(name, args, options);
+    if (isSuccess(result)) this.memory.apply(result.memoryDelta, result.memoryDeletions);
     return result;
   }
 

@@ -1,7 +1,7 @@
 // Which recording of a step (and which skip reason of a trail) applies to a
 // session: its device key, else its platform, else `all`, else `tools`.
 
-import type { Platform } from "../core/drivers.ts";
+import { DEFAULT_DRIVER, type Platform } from "../core/drivers.ts";
 import type { RecordedCall, Trail, TrailStep } from "./trail-types.ts";
 
 export interface SessionClassifiers {
@@ -12,12 +12,25 @@ export interface SessionClassifiers {
   driver?: string;
 }
 
-/** The recording classifier of each platform, and of the Compose desktop driver (upstream's DESKTOP platform). */
-export const PLATFORM_CLASSIFIERS = { android: "ANDROID", ios: "IOS", web: "WEB", desktop: "compose" } as const;
+/**
+ * The driver a session runs on for each platform's recording key: the platform's default driver,
+ * and for `desktop:` (upstream's DESKTOP platform) the Compose desktop driver.
+ */
+export const CLASSIFIER_DRIVERS: Readonly<Record<"android" | "ios" | "web" | "desktop", string>> = {
+  android: DEFAULT_DRIVER.ANDROID,
+  ios: DEFAULT_DRIVER.IOS,
+  web: DEFAULT_DRIVER.WEB,
+  desktop: "compose",
+};
+
+/** The driver of a platform's recording key (`android`, `ios`, `web`, `desktop`, as written lower-case), else undefined. */
+export function driverOfClassifier(key: string): string | undefined {
+  return Object.hasOwn(CLASSIFIER_DRIVERS, key) ? CLASSIFIER_DRIVERS[key as keyof typeof CLASSIFIER_DRIVERS] : undefined;
+}
 
 /** Classifiers tried in order, most specific first. */
 export function classifierChain(session: SessionClassifiers): string[] {
-  const desktop = session.driver === PLATFORM_CLASSIFIERS.desktop ? "desktop" : undefined;
+  const desktop = session.driver === CLASSIFIER_DRIVERS.desktop ? "desktop" : undefined;
   const chain = [session.deviceKey, desktop, session.platform.toLowerCase(), "all", "tools"].filter((k): k is string => !!k);
   return [...new Set(chain)];
 }

@@ -6,11 +6,11 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { displayPath } from "../../config/config-files.ts";
 import { ConfigError, UsageError } from "../../errors.ts";
-import { findDriver, DEFAULT_DRIVER, parsePlatform } from "../../core/drivers.ts";
+import { findDriver } from "../../core/drivers.ts";
 import type { Workspace } from "../../config/workspace.ts";
 import { locate, parseYaml } from "../../config/yaml-file.ts";
 import type { SuiteEntry } from "../../run/run-suite.ts";
-import { PLATFORM_CLASSIFIERS } from "../../trail/select-recording.ts";
+import { CLASSIFIER_DRIVERS, driverOfClassifier } from "../../trail/select-recording.ts";
 import type { Trail } from "../../trail/trail-types.ts";
 
 /** `--tags a,b --tags c` as one list of names. */
@@ -60,20 +60,13 @@ interface Device {
   driver: string;
 }
 
-/** The driver a platform classifier (`android`, `ios`, `web`, `desktop`) runs on here. */
-function driverOf(classifier: string): string | undefined {
-  if (classifier === "desktop") return PLATFORM_CLASSIFIERS.desktop;
-  const platform = parsePlatform(classifier);
-  return platform && classifier === classifier.toLowerCase() ? DEFAULT_DRIVER[platform] : undefined;
-}
-
 /** `--device android,ios --device web/chrome`: each a platform, or platform/instance id (kept as the label). */
 export function parseDevices(values: readonly string[] | undefined): Device[] | undefined {
   if (values === undefined) return undefined;
   return values.flatMap((value) => value.split(",")).map((text) => {
     const label = text.trim();
     const platform = label.split("/")[0]!.toLowerCase();
-    const driver = driverOf(platform);
+    const driver = driverOfClassifier(platform);
     if (driver === undefined) {
       throw new UsageError(
         `run: --device ${label}: name a platform (android, ios, web or desktop), optionally with an id (android/pixel-8); ` +
@@ -87,13 +80,13 @@ export function parseDevices(values: readonly string[] | undefined): Device[] | 
 /** The platforms a trail supports: its devices' drivers, else its recording keys, else its target's platforms. */
 function supportedDevices(trail: Trail, workspace: Workspace | undefined): Device[] {
   const fromDevices = Object.values(trail.devices).map((key) => findDriver(key)).filter((driver) => driver !== undefined);
-  if (fromDevices.length > 0) return [...new Map(fromDevices.map((d) => [d.key, { label: d.key === "compose" ? "desktop" : d.platform.toLowerCase(), driver: d.key }])).values()];
+  if (fromDevices.length > 0) return [...new Map(fromDevices.map((d) => [d.key, { label: d.key === CLASSIFIER_DRIVERS.desktop ? "desktop" : d.platform.toLowerCase(), driver: d.key }])).values()];
   const classifiers = new Set(trail.steps.flatMap((step) => Object.keys(step.recordings)).map((key) => key.toLowerCase()));
-  const recorded = Object.keys(PLATFORM_CLASSIFIERS).filter((key) => classifiers.has(key));
-  if (recorded.length > 0) return recorded.map((label) => ({ label, driver: driverOf(label)! }));
+  const recorded = Object.keys(CLASSIFIER_DRIVERS).filter((key) => classifiers.has(key));
+  if (recorded.length > 0) return recorded.map((label) => ({ label, driver: driverOfClassifier(label)! }));
   const target = trail.target === undefined ? undefined : workspace?.targets.get(trail.target);
   return Object.keys(target?.platforms ?? {}).flatMap((key) => {
-    const driver = driverOf(key);
+    const driver = driverOfClassifier(key);
     return driver === undefined ? [] : [{ label: key, driver }];
   });
 }
