@@ -54,6 +54,12 @@ export class RuntimeNotFoundError extends TrailblazeError {
   override readonly exitCode = 2;
 }
 
+/** No Chromium to run the real browser on: the message says what to install or set. */
+export class BrowserNotFoundError extends TrailblazeError {
+  override readonly code = "BROWSER_NOT_FOUND";
+  override readonly exitCode = 2;
+}
+
 /** Facts about a finished (or killed) child process. */
 export interface ProcessExit {
   exitCode: number | null;

@@ -15,7 +15,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["run", "check", "mcp-serve"],
   ["session"],
   ["dispatcher", "registry", "servers", "builtins"],
-  ["transports", "runtime-quickjs", "bundle", "config", "trail", "screen", "scripting", "typegen"],
+  ["transports", "runtime-quickjs", "bundle", "config", "trail", "screen", "scripting", "typegen", "browser"],
   ["core"],
 ];
 
