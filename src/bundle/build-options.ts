@@ -59,7 +59,7 @@ export function onDeviceBuildOptions(opts: OnDeviceBuildOptions): BuildOptions &
     charset: "utf8",
     legalComments: "none",
     logLevel: "silent",
-    plugins: [...(opts.stubs?.size ? [stubsPlugin(opts.stubs)] : []), nodeBuiltinsPlugin(), sdkSwapsPlugin(opts.swaps), zodLeanPlugin(), pureSchemasPlugin()],
+    plugins: [...(opts.stubs?.size ? [stubsPlugin(opts.stubs)] : []), nodeBuiltinsPlugin(), sdkSwapsPlugin(opts.swaps), zodLeanPlugin(), pureSchemasPlugin(opts.swaps.ledger)],
   };
 }
 

@@ -8,6 +8,7 @@ import { BundleError } from "../errors.ts";
 import { writeAtomically } from "../core/cache-files.ts";
 import { BuildCache, sha256 } from "./build-cache.ts";
 import { BUNDLER_VERSION, buildOrThrow, formatMessage, onDeviceBuildOptions, wrapAsScript } from "./build-options.ts";
+import { SdkPatchLedger, type SdkPatchId } from "./sdk-patches.ts";
 import { suppliedIn } from "./supplied-packages.ts";
 
 export interface BundleOptions {
@@ -38,7 +39,7 @@ export interface BundleResult {
   supplied: string[];
 }
 
-const BUNDLER_SOURCES = ["build-options.ts", "supplied-packages.ts", "node-builtins-plugin.ts", "sdk-swaps-plugin.ts", "zod-lean-plugin.ts", "pure-schemas-plugin.ts"];
+const BUNDLER_SOURCES = ["build-options.ts", "supplied-packages.ts", "node-builtins-plugin.ts", "sdk-patches.ts", "sdk-swaps-plugin.ts", "zod-lean-plugin.ts", "pure-schemas-plugin.ts"];
 let bundlerHash: string | undefined;
 
 /** esbuild's version, from its package.json (importing esbuild itself costs ~20 ms a process). */
@@ -63,15 +64,21 @@ export interface RawBuild {
   /** Those of `inputs` with code in the output (the rest were tree-shaken away). */
   included: string[];
   warnings: string[];
+  /** The SDK patches the build applied (sdk-patches.ts). */
+  patches: SdkPatchId[];
 }
 
 /** Runs esbuild once (falling back to the real zod v3 when the author's code uses it). */
 export async function buildOnDevice(entry: string, cwd: string, minify = true, stubs?: ReadonlyMap<string, string>): Promise<RawBuild> {
   const seen = { authorUsesZod3: false };
+  let ledger = new SdkPatchLedger("on-device");
   const run = (stubZod3: boolean) =>
-    buildOrThrow(onDeviceBuildOptions({ entry, cwd, minify, swaps: { stubZod3, seen }, ...(stubs ? { stubs } : {}) }), entry, cwd);
+    buildOrThrow(onDeviceBuildOptions({ entry, cwd, minify, swaps: { stubZod3, seen, ledger }, ...(stubs ? { stubs } : {}) }), entry, cwd);
   let result = await run(true);
-  if (seen.authorUsesZod3) result = await run(false);
+  if (seen.authorUsesZod3) {
+    ledger = new SdkPatchLedger("on-device");
+    result = await run(false);
+  }
   const output = result.outputFiles.find((file) => file.path.endsWith(".js"));
   const map = result.outputFiles.find((file) => file.path.endsWith(".js.map"));
   if (!output || !map) throw new BundleError(`Cannot bundle ${relative(cwd, entry) || entry} for on-device: esbuild produced no output`);
@@ -81,6 +88,7 @@ export async function buildOnDevice(entry: string, cwd: string, minify = true, s
       .filter((input) => isAbsolute(input) && existsSync(input))
       .sort();
   const inputs = real(Object.keys(result.metafile.inputs));
+  ledger.verify(inputs, `Cannot bundle ${relative(cwd, entry) || entry} for on-device`);
   const included = real(
     Object.values(result.metafile.outputs).flatMap((out) => Object.entries(out.inputs).filter(([, use]) => use.bytesInOutput > 0).map(([input]) => input)),
   );
@@ -90,6 +98,7 @@ export async function buildOnDevice(entry: string, cwd: string, minify = true, s
     inputs,
     included,
     warnings: result.warnings.map((message) => formatMessage(message, cwd)),
+    patches: ledger.patches,
   };
 }
 

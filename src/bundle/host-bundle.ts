@@ -13,6 +13,7 @@ import { writeAtomically } from "../core/cache-files.ts";
 import { BuildCache } from "./build-cache.ts";
 import { bytecodeBundle } from "./bytecode.ts";
 import { pureSchemasBunPlugin } from "./pure-schemas-plugin.ts";
+import { SDK_DIST, SDK_PATCHES, SdkPatchLedger, type SdkPatchId } from "./sdk-patches.ts";
 import { resolveSupplied, suppliedIn, suppliedNodePath, suppliedPackagesBunPlugin } from "./supplied-packages.ts";
 
 /** Bump when the build settings below change. */
@@ -20,17 +21,19 @@ const HOST_BUNDLER_VERSION = 6;
 
 const AJV_STAND_IN = fileURLToPath(new URL("./stubs/ajv-provider.ts", import.meta.url));
 const BUN_STDIO = fileURLToPath(new URL("./stubs/bun-stdio.ts", import.meta.url));
-const SDK_DIST = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](?:esm|cjs)[\\/]/;
-const SDK_STDIO_SERVER = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]stdio\.js$/;
 const BUN_STDIO_NAMESPACE = "trailblaze-bun-stdio";
 
 /** The SDK's own import of its ajv provider gets the stand-in; an author importing it keeps ajv. */
-const ajvStandIn: Bun.BunPlugin = {
+const ajvStandIn = (ledger: SdkPatchLedger): Bun.BunPlugin => ({
   name: "trailblaze-ajv-stand-in",
   setup(build) {
-    build.onResolve({ filter: /ajv-provider(\.js)?$/ }, (args) => (SDK_DIST.test(args.importer) ? { path: AJV_STAND_IN } : undefined));
+    build.onResolve({ filter: /ajv-provider(\.js)?$/ }, (args) => {
+      if (!SDK_DIST.test(args.importer)) return undefined;
+      ledger.applied("ajvStandIn");
+      return { path: AJV_STAND_IN };
+    });
   },
-};
+});
 
 /**
  * The SDK's StdioServerTransport, unchanged, except that a transport built without streams gets
@@ -38,7 +41,7 @@ const ajvStandIn: Bun.BunPlugin = {
  * A server that passes its own streams, or touches process.stdin or process.stdout itself, gets
  * exactly what it asked for.
  */
-const bunStdio = (root: string): Bun.BunPlugin => ({
+const bunStdio = (root: string, ledger: SdkPatchLedger): Bun.BunPlugin => ({
   name: "trailblaze-bun-stdio",
   setup(build) {
     build.onResolve({ filter: /stdio(\.js)?$/ }, (args) => {
@@ -52,7 +55,9 @@ const bunStdio = (root: string): Bun.BunPlugin => ({
         if (supplied === undefined) return undefined;
         real = supplied;
       }
-      return SDK_STDIO_SERVER.test(real) ? { path: `${BUN_STDIO_NAMESPACE}:${real}`, namespace: BUN_STDIO_NAMESPACE } : undefined;
+      if (!SDK_PATCHES.bunStdio.target.test(real)) return undefined;
+      ledger.applied("bunStdio");
+      return { path: `${BUN_STDIO_NAMESPACE}:${real}`, namespace: BUN_STDIO_NAMESPACE };
     });
     build.onLoad({ filter: /.*/, namespace: BUN_STDIO_NAMESPACE }, (args) => ({
       loader: "js",
@@ -75,6 +80,8 @@ export interface HostBundle {
   cached: boolean;
   /** The packages trailblaze-ts supplied because the workspace does not install them (`name version`). */
   supplied: string[];
+  /** The SDK patches a fresh build applied (sdk-patches.ts); absent for a cached one. */
+  patches?: SdkPatchId[];
 }
 
 /**
@@ -110,6 +117,7 @@ async function buildHostBundle(script: string, cwd: string): Promise<HostBundle>
   // is starting from the cached files never reads one half written.
   const staging = `${outdir}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   const dir = dirname(script);
+  const ledger = new SdkPatchLedger("host");
   try {
     const result = await Bun.build({
       entrypoints: [script],
@@ -118,7 +126,7 @@ async function buildHostBundle(script: string, cwd: string): Promise<HostBundle>
       sourcemap: "linked",
       outdir: staging,
       metafile: true,
-      plugins: [ajvStandIn, bunStdio(cwd), suppliedPackagesBunPlugin(cwd), pureSchemasBunPlugin],
+      plugins: [ajvStandIn(ledger), bunStdio(cwd, ledger), suppliedPackagesBunPlugin(cwd), pureSchemasBunPlugin(ledger)],
       define: {
         "import.meta.url": JSON.stringify(pathToFileURL(script).href),
         "import.meta.path": JSON.stringify(script),
@@ -133,6 +141,8 @@ async function buildHostBundle(script: string, cwd: string): Promise<HostBundle>
       const why = result.logs.map((log) => String(log)).join("; ") || "Bun.build produced no output";
       throw new BundleError(`Cannot precompile ${relative(cwd, script) || script} for the host: ${why}`);
     }
+    const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(input)).filter((input) => existsSync(input));
+    ledger.verify(inputs, `Cannot precompile ${relative(cwd, script) || script} for the host`);
     let file = await bytecodeBundle(output.path, outdir);
     if (!file) {
       mkdirSync(outdir, { recursive: true });
@@ -141,10 +151,9 @@ async function buildHostBundle(script: string, cwd: string): Promise<HostBundle>
       for (const artifact of moved) renameSync(artifact.path, join(outdir, relative(staging, artifact.path)));
       file = join(outdir, relative(staging, output.path));
     }
-    const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(input)).filter((input) => existsSync(input));
     const supplied = suppliedIn(inputs);
     cache.store({ file, warnings: [], supplied }, inputs.sort(), start);
-    return { file, cached: false, supplied };
+    return { file, cached: false, supplied, patches: ledger.patches };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

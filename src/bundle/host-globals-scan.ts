@@ -8,6 +8,7 @@ import { join, relative, resolve, sep } from "node:path";
 import type { Metafile } from "esbuild";
 import { PACKAGE_ROOT } from "../core/cache-files.ts";
 import { buildOrThrow, onDeviceBuildOptions } from "./build-options.ts";
+import { SdkPatchLedger } from "./sdk-patches.ts";
 import { SourceMap, type SourceMapPayload } from "node:module";
 
 /** Globals that exist in Node/Bun/browsers but not in the on-device runtime. */
@@ -35,7 +36,7 @@ export interface HostGlobalUse {
 }
 
 export async function scanHostGlobals(entry: string, cwd: string): Promise<HostGlobalUse[]> {
-  const options = onDeviceBuildOptions({ entry, cwd, minify: false, swaps: { stubZod3: true, seen: { authorUsesZod3: false } } });
+  const options = onDeviceBuildOptions({ entry, cwd, minify: false, swaps: { stubZod3: true, seen: { authorUsesZod3: false }, ledger: new SdkPatchLedger("on-device") } });
   const define: Record<string, string> = { ...options.define };
   for (const name of HOST_ONLY_GLOBALS) {
     define[name] = sentinelOf(name);

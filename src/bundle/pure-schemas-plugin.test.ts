@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { build } from "esbuild";
 import { markSchemasPure, pureSchemasBunPlugin, pureSchemasPlugin } from "./pure-schemas-plugin.ts";
+import { SdkPatchLedger } from "./sdk-patches.ts";
 
 // The ESM build, the one bundles use (require() resolves the CommonJS one beside it).
 const TYPES = join(dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/sdk/types.js")), "../esm/types.js");
@@ -21,7 +22,7 @@ async function bundleOfOneSchema(withPlugin: boolean): Promise<string> {
     platform: "neutral",
     mainFields: ["module", "main"],
     logLevel: "silent",
-    plugins: withPlugin ? [pureSchemasPlugin()] : [],
+    plugins: withPlugin ? [pureSchemasPlugin(new SdkPatchLedger("on-device"))] : [],
   });
   return result.outputFiles[0]!.text;
 }
@@ -52,7 +53,7 @@ describe("pureSchemasPlugin", () => {
         expect(result.success).toBe(true);
         return result.outputs[0]!.text();
       };
-      const [plain, pure] = await Promise.all([outputs([]), outputs([pureSchemasBunPlugin])]);
+      const [plain, pure] = await Promise.all([outputs([]), outputs([pureSchemasBunPlugin(new SdkPatchLedger("host"))])]);
       expect(plain).toContain('"sampling/createMessage"');
       expect(pure).not.toContain('"sampling/createMessage"');
       const file = join(dir, "out.js");

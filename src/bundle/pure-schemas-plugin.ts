@@ -12,9 +12,10 @@
 
 import { readFileSync } from "node:fs";
 import type { Plugin } from "esbuild";
+import { SDK_PATCHES, type SdkPatchLedger } from "./sdk-patches.ts";
 
-/** The SDK's schema module, in either of its builds. */
-const TYPES_MODULE = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]types\.js$/;
+/** The SDK's schema module. */
+const TYPES_MODULE = SDK_PATCHES.pureSchemas.target;
 /** A top-level declaration whose initializer is worth deferring: anything but a function or a plain literal. */
 const DECLARATION = /^(export )?const ([A-Za-z_$][\w$]*) = (?!\(?[\w$, ]*\)? =>|'|"|\d|\[)/;
 /** A line that starts the next top-level statement (or comment) after a declaration. */
@@ -45,7 +46,8 @@ export function markSchemasPure(text: string): string | undefined {
   return out.join("\n");
 }
 
-export function pureSchemasPlugin(): Plugin {
+/** Marks the schemas pure (esbuild's parser must accept the result), recording the patch in `ledger`. */
+export function pureSchemasPlugin(ledger: SdkPatchLedger): Plugin {
   return {
     name: "trailblaze-pure-schemas",
     setup(build) {
@@ -58,6 +60,7 @@ export function pureSchemasPlugin(): Plugin {
         } catch {
           return { contents: text, loader: "js" };
         }
+        ledger.applied("pureSchemas");
         return { contents: marked, loader: "js" };
       });
     },
@@ -65,7 +68,7 @@ export function pureSchemasPlugin(): Plugin {
 }
 
 /** The same for Bun's bundler (precompiled host servers), checked with Bun's own parser. */
-export const pureSchemasBunPlugin: Bun.BunPlugin = {
+export const pureSchemasBunPlugin = (ledger: SdkPatchLedger): Bun.BunPlugin => ({
   name: "trailblaze-pure-schemas",
   setup(build) {
     build.onLoad({ filter: TYPES_MODULE }, (args) => {
@@ -77,7 +80,8 @@ export const pureSchemasBunPlugin: Bun.BunPlugin = {
       } catch {
         return { contents: text, loader: "js" };
       }
+      ledger.applied("pureSchemas");
       return { contents: marked, loader: "js" };
     });
   },
-};
+});

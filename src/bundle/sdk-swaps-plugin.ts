@@ -3,9 +3,9 @@
 // check elicitation replies) and the zod v3 runtime + zod-to-json-schema (only for v3 schemas).
 import { fileURLToPath } from "node:url";
 import type { Plugin, PluginBuild, OnResolveArgs } from "esbuild";
+import { SDK_DIST, SDK_PATCHES, type SdkPatchLedger } from "./sdk-patches.ts";
 
 const SKIP = "trailblazeSdkSwapsSkip";
-const SDK_DIST = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](?:esm|cjs)[\\/]/;
 
 const stub = (name: string) => fileURLToPath(new URL(`./stubs/${name}`, import.meta.url));
 export const GUEST_TRANSPORT = fileURLToPath(new URL("../../runtime-quickjs/guest/stdio-server-transport.ts", import.meta.url));
@@ -15,6 +15,8 @@ export interface SdkSwapsOptions {
   stubZod3: boolean;
   /** Set when a file outside the SDK imports zod v3 or zod-to-json-schema (then stubs are unsafe). */
   seen: { authorUsesZod3: boolean };
+  /** Records the SDK patches applied (sdk-patches.ts), checked after the build. */
+  ledger: SdkPatchLedger;
 }
 
 async function resolveReal(build: PluginBuild, args: OnResolveArgs): Promise<string | undefined> {
@@ -35,8 +37,12 @@ export function sdkSwapsPlugin(options: SdkSwapsOptions): Plugin {
         if (args.pluginData?.[SKIP]) return undefined;
         const real = await resolveReal(build, args);
         if (!real || !SDK_DIST.test(real)) return undefined;
-        if (/[\\/]server[\\/]stdio\.js$/.test(real)) return { path: GUEST_TRANSPORT };
-        if (/[\\/]validation[\\/]ajv-provider\.js$/.test(real) && SDK_DIST.test(args.importer)) {
+        if (SDK_PATCHES.guestStdio.target.test(real)) {
+          options.ledger.applied("guestStdio");
+          return { path: GUEST_TRANSPORT };
+        }
+        if (SDK_PATCHES.ajvStandIn.target.test(real) && SDK_DIST.test(args.importer)) {
+          options.ledger.applied("ajvStandIn");
           return { path: stub("ajv-provider.ts") };
         }
         return undefined;

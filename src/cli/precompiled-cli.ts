@@ -7,9 +7,10 @@
 // Kept to node: imports only: main.ts loads this before anything else.
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { fileStamp, PACKAGE_ROOT } from "../core/cache-files.ts";
+import type { SdkPatchLedger } from "../bundle/sdk-patches.ts";
 
 /** The CLI module, precompiled or not. */
 export interface CliModule {
@@ -42,7 +43,6 @@ function externalsFromPackage(): Bun.BunPlugin {
 
 /** Stands in for the SDK's ajv provider in the bundle: ajv loads on first use (lazy-json-schema-validator.ts). */
 const LAZY_AJV_PROVIDER = join(PACKAGE_ROOT, "src/servers/lazy-ajv-provider.ts");
-const SDK_ESM = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]/;
 /** How long a build another process started may take before this one takes over. */
 const BUILD_LOCK_MS = 120_000;
 /** A bundle of earlier sources older than this, and used by no live process, is removed by the next build. */
@@ -159,11 +159,15 @@ export function withSourceImportMeta(text: string, path: string, parse: typeof i
 }
 
 /** The SDK's Client and Server import their ajv provider; in the bundle they get the lazy one. */
-function lazyAjv(): Bun.BunPlugin {
+function lazyAjv(ledger: SdkPatchLedger, sdkDist: RegExp): Bun.BunPlugin {
   return {
     name: "trailblaze-lazy-ajv",
     setup(build) {
-      build.onResolve({ filter: /ajv-provider(\.js)?$/ }, (args) => (SDK_ESM.test(args.importer) ? { path: LAZY_AJV_PROVIDER } : undefined));
+      build.onResolve({ filter: /ajv-provider(\.js)?$/ }, (args) => {
+        if (!sdkDist.test(args.importer)) return undefined;
+        ledger.applied("lazyAjv");
+        return { path: LAZY_AJV_PROVIDER };
+      });
     },
   };
 }
@@ -188,6 +192,8 @@ async function precompile(dir: string): Promise<void> {
     owned = true;
     // Built beside its final place, at the same depth, so the source maps' relative paths hold after the rename.
     const staging = `${dir}.${process.pid}.tmp`;
+    const { SDK_DIST, SdkPatchLedger } = await import("../bundle/sdk-patches.ts");
+    const ledger = new SdkPatchLedger("cli");
     const result = await Bun.build({
       entrypoints: [join(PACKAGE_ROOT, "src/cli/cli.ts")],
       target: "bun",
@@ -196,10 +202,18 @@ async function precompile(dir: string): Promise<void> {
       sourcemap: "linked",
       outdir: staging,
       naming: { entry: "[name].js", chunk: "[name]-[hash].js" },
-      plugins: [externalsFromPackage(), await sourceImportMeta(), lazyAjv()],
+      plugins: [externalsFromPackage(), await sourceImportMeta(), lazyAjv(ledger, SDK_DIST)],
+      metafile: true,
       throw: false,
     });
-    if (!result.success || !existsSync(join(staging, "cli.js"))) return;
+    if (!result.success || !result.metafile || !existsSync(join(staging, "cli.js"))) return;
+    try {
+      ledger.verify(Object.keys(result.metafile.inputs).map((input) => resolve(input)), "Cannot precompile the trailblaze CLI");
+    } catch (error) {
+      // The sources keep running; a patch that stopped applying is said on every start until it is fixed.
+      process.stderr.write(`trailblaze: ${(error as Error).message}\n`);
+      return;
+    }
     renameSync(staging, dir);
     removeStaleBundles(CACHE, dir);
   } catch {
