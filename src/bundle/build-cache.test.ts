@@ -1,12 +1,12 @@
 // The build cache never serves a stale build: a file saved while a build reads the old bytes is
 // not stored under the new content's key (a real esbuild build, its onLoad hook saving the file).
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { build, type Plugin } from "esbuild";
 import { writeAtomically } from "../core/cache-files.ts";
-import { BuildCache } from "./build-cache.ts";
+import { BuildCache, UNUSED_ENTRY_MS } from "./build-cache.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "build-cache-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -79,6 +79,28 @@ describe("BuildCache", () => {
     age(greeting);
     const after = await buildOnce();
     expect(after.stored).toBe(true);
+    expect(served()).toContain('"newest"');
+  });
+
+  test("entries unused for 30 days are removed by the next build stored, with their outputs; used ones stay", async () => {
+    const cacheDir = cache.cacheDir;
+    const longAgo = new Date(Date.now() - UNUSED_ENTRY_MS - 3600_000);
+    // An entry of a file deleted long ago (output beside its manifest), one of older settings (output in a folder of its own).
+    writeFileSync(join(cacheDir, "gone-0000.js"), "old");
+    writeFileSync(join(cacheDir, "gone-0000.js.map"), "{}");
+    writeFileSync(join(cacheDir, "gone-0000.json"), JSON.stringify({ file: join(cacheDir, "gone-0000.js"), warnings: [], key: "k", inputs: [] }));
+    mkdirSync(join(cacheDir, "settings-1111"));
+    writeFileSync(join(cacheDir, "settings-1111/entry.js"), "old");
+    writeFileSync(join(cacheDir, "settings-1111.json"), JSON.stringify({ file: join(cacheDir, "settings-1111/entry.js"), warnings: [], key: "k", inputs: [] }));
+    for (const file of ["gone-0000.json", "settings-1111.json"]) utimesSync(join(cacheDir, file), longAgo, longAgo);
+    // This entry was stored long ago too, but a lookup uses it now: that dates it.
+    utimesSync(join(cacheDir, `${cache.stem}.json`), longAgo, longAgo);
+    expect(served()).toContain('"newest"');
+
+    const other = new BuildCache(cacheDir, greeting, "other settings");
+    writeAtomically(join(cacheDir, `${other.stem}.js`), "built");
+    expect(other.store({ file: join(cacheDir, `${other.stem}.js`), warnings: [] }, [greeting], other.begin())).toBe(true);
+    expect(readdirSync(cacheDir).sort()).toEqual([`${cache.stem}.js`, `${cache.stem}.json`, `${other.stem}.js`, `${other.stem}.json`].sort());
     expect(served()).toContain('"newest"');
   });
 });

@@ -3,9 +3,11 @@
 // still matches. Shared by the on-device bundles and the precompiled host servers. A build that
 // an edit overtakes is not stored: `begin()` hashes the inputs it knows before the build, and
 // `store()` refuses when any input changed since (content differs, or modified after the start).
+// Entries no lookup has used for 30 days (an entry of a file since deleted or renamed, or of older
+// build settings) are removed by the next build stored in the same folder.
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { basename, extname, join } from "node:path";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
+import { basename, dirname, extname, join } from "node:path";
 import { writeAtomically } from "../core/cache-files.ts";
 
 export interface CacheEntry {
@@ -50,6 +52,10 @@ function readManifest(file: string): Manifest | undefined {
   }
 }
 
+const DAY_MS = 24 * 3600_000;
+/** An entry no lookup used for this long is removed by the next build stored in its folder. */
+export const UNUSED_ENTRY_MS = 30 * DAY_MS;
+
 /** The cache slot of `entry` built with `fingerprint` (build settings, tool versions) in `cacheDir`. */
 export class BuildCache {
   readonly #fingerprint: string;
@@ -73,6 +79,7 @@ export class BuildCache {
   lookup(): CacheEntry | undefined {
     const manifest = readManifest(this.#manifestFile);
     if (!manifest || !existsSync(manifest.file) || contentKey(this.#fingerprint, manifest.inputs) !== manifest.key) return undefined;
+    markUsed(this.#manifestFile);
     return { file: manifest.file, warnings: manifest.warnings, ...(manifest.supplied ? { supplied: manifest.supplied } : {}) };
   }
 
@@ -107,7 +114,35 @@ export class BuildCache {
     const key = contentKey(this.#fingerprint, inputs);
     if (!key) return false;
     writeAtomically(this.#manifestFile, JSON.stringify({ ...entry, key, inputs }, null, 1));
+    removeUnused(this.cacheDir, now);
     return true;
+  }
+}
+
+/** Dates a manifest's last use (its mtime), at most once a day: lookups stay read-only otherwise. */
+function markUsed(manifestFile: string): void {
+  const now = Date.now();
+  try {
+    if (now - statSync(manifestFile).mtimeMs > DAY_MS) utimesSync(manifestFile, now / 1000, now / 1000);
+  } catch {
+    // Another process removed or replaced it: nothing to date.
+  }
+}
+
+/** Removes the entries of `cacheDir` unused for UNUSED_ENTRY_MS: each manifest with its output (and the output's folder of its own). */
+function removeUnused(cacheDir: string, now: number): void {
+  for (const name of readdirSync(cacheDir)) {
+    if (!name.endsWith(".json")) continue;
+    const manifestFile = join(cacheDir, name);
+    const stat = statSync(manifestFile, { throwIfNoEntry: false });
+    if (!stat?.isFile() || now - stat.mtimeMs < UNUSED_ENTRY_MS) continue;
+    const manifest = readManifest(manifestFile);
+    if (manifest && typeof manifest.file === "string") {
+      const folder = dirname(manifest.file);
+      if (folder === join(cacheDir, basename(name, ".json"))) rmSync(folder, { recursive: true, force: true });
+      else if (folder === cacheDir) for (const file of [manifest.file, `${manifest.file}.map`]) rmSync(file, { force: true });
+    }
+    rmSync(manifestFile, { force: true });
   }
 }
 

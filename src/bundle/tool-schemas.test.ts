@@ -2,7 +2,7 @@
 // and a cache that follows the local files a tool imports, not only the tool file itself.
 
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deriveTools } from "./tool-schemas.ts";
@@ -69,6 +69,22 @@ describe("deriveTools", () => {
       type: "object",
       properties: { sku: { type: "string" }, quantity: { type: "number" } },
       required: ["sku"],
+    });
+    // The entry of the earlier version is removed: the cache holds one file per source file.
+    expect(readdirSync(cache)).toHaveLength(1);
+
+    // A file of the same name in another folder has an entry of its own, which the first one's edits leave alone.
+    mkdirSync(join(dir, "other"));
+    writeFileSync(join(dir, "other/types.ts"), "export interface PriceInput { id: number }\nexport interface Price { cents: number }\n");
+    writeFileSync(join(dir, "other/tool.ts"), TOOL);
+    await derive(join(dir, "other/tool.ts"), ["shop_price"], cache);
+    writeFileSync(join(dir, "types.ts"), "export interface PriceInput { sku: string; note?: string }\nexport interface Price { cents: number }\n");
+    await derive(join(dir, "tool.ts"), ["shop_price"], cache);
+    expect(readdirSync(cache)).toHaveLength(2);
+    expect((await derive(join(dir, "other/tool.ts"), ["shop_price"], cache)).get("shop_price")?.inputSchema).toEqual({
+      type: "object",
+      properties: { id: { type: "number" } },
+      required: ["id"],
     });
     expect(readdirSync(cache)).toHaveLength(2);
   }, 60_000);

@@ -4,7 +4,7 @@
 // `@default`, `@minimum` … tags carry over). Deriving compiles the file (~2 s), so results are
 // cached by the content of the file and of every local file it imports.
 
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, extname, join, resolve } from "node:path";
 // Types only: the compiler API of the TypeScript that ts-json-schema-generator brings (tsconfig `paths`).
@@ -204,7 +204,7 @@ export async function deriveTools(requests: readonly DeriveRequest[], cacheDir: 
   for (const [index, { file, names, wantSchema }] of requests.entries()) {
     const typed = [".ts", ".mts", ".tsx"].includes(extname(file));
     const key = sha256(`3\0${(typed ? sourcesOf(file) : [readFileSync(file, "utf8")]).join("\0")}\0${names.join(",")}\0${typed}\0${names.map(wantSchema).join(",")}`);
-    const cacheFile = join(cacheDir, `${basename(file, extname(file))}-${key.slice(0, 16)}.json`);
+    const cacheFile = join(cacheDir, `${cacheStem(file)}${key.slice(0, 16)}.json`);
     const cached = readCached(cacheFile);
     if (cached) {
       results.set(file, cached);
@@ -243,8 +243,22 @@ export async function deriveTools(requests: readonly DeriveRequest[], cacheDir: 
       result.set(name, { ...result.get(name), ...(schema instanceof Error ? { problem: schema.message.split("\n")[0] } : { inputSchema: schema }) });
     }
     writeAtomically(cacheFile, JSON.stringify(Object.fromEntries(result)));
+    removeSuperseded(cacheFile);
   }
   return results;
+}
+
+/** What every cache file of one source file's name starts with: its name and a hash of its path. */
+const cacheStem = (file: string) => `${basename(file, extname(file))}-${sha256(file).slice(0, 8)}-`;
+
+/** Removes the entries of the same source file that `cacheFile` replaces (derived from earlier versions of it). */
+function removeSuperseded(cacheFile: string): void {
+  const dir = dirname(cacheFile);
+  const name = basename(cacheFile);
+  const stem = name.slice(0, name.length - "0123456789abcdef.json".length);
+  for (const other of readdirSync(dir)) {
+    if (other !== name && other.startsWith(stem) && other.endsWith(".json") && other.length === name.length) rmSync(join(dir, other), { force: true });
+  }
 }
 
 function readCached(cacheFile: string): Map<string, DerivedTool> | undefined {
