@@ -9,7 +9,7 @@ import { formatArgIssues, unknownParameterMessage, type ArgIssue } from "../regi
 import { readToolMeta } from "../registry/tool-meta.ts";
 import { addDefaults } from "./arg-types.ts";
 import type { TrailblazeContext } from "../core/context.ts";
-import { describeExpected, describeValue, valueAt } from "../config/describe.ts";
+import { describeExpected, describeValue, valueAt } from "../core/describe.ts";
 import { exceptionThrown, missingRequiredArgs, type ToolResult } from "../core/tool-result.ts";
 
 export const BUILTIN_SOURCE = "builtin";

@@ -3,12 +3,12 @@
 
 import * as z from "zod";
 import type { ConfigProblem } from "../errors.ts";
-import { isPlainMap } from "./describe.ts";
+import { isPlainMap } from "../core/describe.ts";
 import { readToolsetConfig } from "./toolset-config.ts";
 import type { ToolsetConfig } from "./toolset-config.ts";
 import { validateWith } from "./validate.ts";
-import { locate, problemAt } from "./yaml-file.ts";
-import type { Where, YamlFile } from "./yaml-file.ts";
+import { locate, problemAt } from "../core/yaml-file.ts";
+import type { Where, YamlFile } from "../core/yaml-file.ts";
 
 export interface WorkspaceAnchor {
   /** `targets:` — the target trailmap ids; undefined when omitted or empty (every target trailmap loads). */

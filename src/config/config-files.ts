@@ -6,8 +6,8 @@ import { extname, isAbsolute, join, relative } from "node:path";
 import { ConfigError } from "../errors.ts";
 import type { ConfigProblem } from "../errors.ts";
 import type { Validated } from "./validate.ts";
-import { parseYaml } from "./yaml-file.ts";
-import type { YamlFile } from "./yaml-file.ts";
+import { parseYaml } from "../core/yaml-file.ts";
+import type { YamlFile } from "../core/yaml-file.ts";
 
 /** How a file is named in messages: relative to `cwd` when inside it, else absolute. */
 export function displayPath(path: string, cwd: string): string {

@@ -18,8 +18,8 @@ import { displayPath } from "./config-files.ts";
 import type { ComposedDefinition } from "../scripting/composed-tool.ts";
 import type { TargetConfig, ToolRef } from "./target-config.ts";
 import { validateWith } from "./validate.ts";
-import { locate, parseYaml } from "./yaml-file.ts";
-import type { Where } from "./yaml-file.ts";
+import { locate, parseYaml } from "../core/yaml-file.ts";
+import type { Where } from "../core/yaml-file.ts";
 
 /** Where a per-file tool runs: in QuickJS (the default) or as a bun subprocess (`runtime: subprocess`). */
 export type ToolRuntime = "inProcess" | "subprocess";

@@ -7,7 +7,7 @@ import { ConfigError } from "../errors.ts";
 import { displayPath } from "./config-files.ts";
 import type { ConfigProblem } from "../errors.ts";
 import type { ServerEntry, ServerLimits, TargetConfig } from "./target-config.ts";
-import type { Where } from "./yaml-file.ts";
+import type { Where } from "../core/yaml-file.ts";
 
 /** Where a server entry is written, for located messages (`targets/x.yaml:4:5 mcp_servers[1].env.TOKEN: …`). */
 export interface ServerOrigin {

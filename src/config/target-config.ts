@@ -7,11 +7,11 @@ import type { ConfigProblem } from "../errors.ts";
 import { findDriver, knownDriverKeys, parsePlatform } from "../core/drivers.ts";
 import type { Platform } from "../core/drivers.ts";
 import { unknownNameMessage } from "../core/did-you-mean.ts";
-import { isPlainMap, valueAt } from "./describe.ts";
+import { isPlainMap, valueAt } from "../core/describe.ts";
 import { validateWith } from "./validate.ts";
 import type { Validated } from "./validate.ts";
-import { locate, parseYaml, problemAt } from "./yaml-file.ts";
-import type { FieldPath, Where, YamlFile } from "./yaml-file.ts";
+import { locate, parseYaml, problemAt } from "../core/yaml-file.ts";
+import type { FieldPath, Where, YamlFile } from "../core/yaml-file.ts";
 
 export type PlatformKey = "android" | "ios" | "web";
 export const PLATFORM_KEYS: readonly PlatformKey[] = ["android", "ios", "web"];

@@ -7,12 +7,12 @@ import type { ConfigProblem } from "../errors.ts";
 import { findDriver, parsePlatform } from "../core/drivers.ts";
 import type { Platform } from "../core/drivers.ts";
 import { unknownNameMessage } from "../core/did-you-mean.ts";
-import { valueAt } from "./describe.ts";
+import { valueAt } from "../core/describe.ts";
 import { PLATFORM_KEYS, unknownDriverMessage } from "./target-config.ts";
 import { validateWith } from "./validate.ts";
 import type { Validated } from "./validate.ts";
-import { locate, parseYaml, problemAt } from "./yaml-file.ts";
-import type { FieldPath, Where, YamlFile } from "./yaml-file.ts";
+import { locate, parseYaml, problemAt } from "../core/yaml-file.ts";
+import type { FieldPath, Where, YamlFile } from "../core/yaml-file.ts";
 
 export interface ToolsetConfig {
   id: string;

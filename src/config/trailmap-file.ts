@@ -7,13 +7,13 @@ import type { ConfigProblem } from "../errors.ts";
 import type { Platform } from "../core/drivers.ts";
 import { findDriver } from "../core/drivers.ts";
 import { unknownNameMessage } from "../core/did-you-mean.ts";
-import { isPlainMap, valueAt } from "./describe.ts";
+import { isPlainMap, valueAt } from "../core/describe.ts";
 import { platformDriverProblems, serverEntryProblems, serverSchema, toServerEntry } from "./target-config.ts";
 import type { PlatformKey, ServerEntry, ToolRef } from "./target-config.ts";
 import { validateWith } from "./validate.ts";
 import type { Validated } from "./validate.ts";
-import { locate, problemAt } from "./yaml-file.ts";
-import type { FieldPath, Where, YamlFile } from "./yaml-file.ts";
+import { locate, problemAt } from "../core/yaml-file.ts";
+import type { FieldPath, Where, YamlFile } from "../core/yaml-file.ts";
 
 export const TRAILMAP_FILE = "trailmap.yaml";
 

@@ -19,7 +19,7 @@ import type { Trailmap, TrailmapPlatform, TrailmapPlatformKey, TrailmapPlatforms
 import { dependencyWalk, inheritedDefaults, overlay, withLibraryToolSets } from "./trailmap-inherit.ts";
 import { readToolsetConfig } from "./toolset-config.ts";
 import type { ToolsetConfig } from "./toolset-config.ts";
-import type { Where } from "./yaml-file.ts";
+import type { Where } from "../core/yaml-file.ts";
 
 /** A toolset file found for the workspace, and whether its file name should match its id. */
 export interface FoundToolset {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import * as z from "zod";
 import { ConfigError, formatProblem } from "../errors.ts";
 import { validateWith } from "./validate.ts";
-import { formatPath, locate, parseYaml, sourceText } from "./yaml-file.ts";
+import { formatPath, locate, parseYaml, sourceText } from "../core/yaml-file.ts";
 
 function problems(schema: z.ZodType, text: string): string[] {
   return validateWith(schema, parseYaml("f.yaml", text)).problems.map(formatProblem);

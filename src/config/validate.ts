@@ -5,9 +5,9 @@
 import type * as z from "zod";
 import type { ConfigProblem } from "../errors.ts";
 import { didYouMean } from "../core/did-you-mean.ts";
-import { describeExpected, describeValue, quoteList, valueAt } from "./describe.ts";
-import { problemAt } from "./yaml-file.ts";
-import type { Anchor, FieldPath, PathSegment, YamlFile } from "./yaml-file.ts";
+import { describeExpected, describeValue, quoteList, valueAt } from "../core/describe.ts";
+import { problemAt } from "../core/yaml-file.ts";
+import type { Anchor, FieldPath, PathSegment, YamlFile } from "../core/yaml-file.ts";
 
 export interface Validated<T> {
   /** The parsed value; undefined when any problem was found. */

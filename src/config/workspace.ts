@@ -18,11 +18,11 @@ import { loadTrailmapWorkspace } from "./trailmap-targets.ts";
 import { readToolsetConfig } from "./toolset-config.ts";
 import type { ToolsetConfig } from "./toolset-config.ts";
 import type { Validated } from "./validate.ts";
-import type { Where, YamlFile } from "./yaml-file.ts";
+import type { Where, YamlFile } from "../core/yaml-file.ts";
 
 export type { PlatformKey, ServerEntry, TargetConfig, TargetPlatform, ToolRef } from "./target-config.ts";
 export type { ToolsetConfig } from "./toolset-config.ts";
-export type { Where } from "./yaml-file.ts";
+export type { Where } from "../core/yaml-file.ts";
 export type { ConfigLayout } from "./config-dir.ts";
 export { findConfigDir } from "./config-dir.ts";
 export { displayPath } from "./config-files.ts";

@@ -4,7 +4,7 @@
 // checked against its advertised JSON Schema. A value that still holds a `{{placeholder}}`
 // is only known at run time, so it is not judged here.
 
-import { describeValue, isPlainMap, valueAt } from "../config/describe.ts";
+import { describeValue, isPlainMap, valueAt } from "../core/describe.ts";
 import { placeholderKeys } from "../trail/interpolate.ts";
 import type { ArgIssue, ArgPath, RegisteredTool } from "./registry.ts";
 

@@ -3,12 +3,13 @@
 // on its `from` waypoint's capture. Findings carry file:line:col and name the failing selector.
 
 import { CaptureError, SelectorError } from "../errors.ts";
-import { locate } from "../config/yaml-file.ts";
+import { leavesScreenUnchanged } from "../core/builtin-tools.ts";
+import { locate } from "../core/yaml-file.ts";
 import { readAppMap, type AppMap } from "./app-map.ts";
 import { resolveSelector } from "./resolve-selector.ts";
 import { describeNode } from "./screen-model.ts";
 import { describeSelector } from "./selector.ts";
-import { callTarget, PASSIVE_TOOLS } from "./tool-call.ts";
+import { callTarget } from "./tool-call.ts";
 import { checkWaypoint, platformOf, type Waypoint } from "./waypoint.ts";
 
 export interface MapFinding {
@@ -79,7 +80,7 @@ async function checkShortcut(map: AppMap, shortcut: AppMap["shortcuts"][number],
       findings.push({ severity: "error", kind: "shortcut", message: `shortcut ${shortcut.id}: ${end} waypoint "${shortcut[end]}" is not in the map`, ...at(locate(shortcut.yaml, ["shortcut", end])) });
     }
   }
-  const action = shortcut.tools.find((t) => !PASSIVE_TOOLS.has(t.name));
+  const action = shortcut.tools.find((t) => !leavesScreenUnchanged(t.name));
   if (!action) return;
   let target;
   try {

@@ -15,7 +15,7 @@ import {
   type ViewHierarchyJson,
 } from "./capture-schema.ts";
 import type { Bounds, CaptureFormat, DriverDetail, Screen, ScreenNode } from "./screen-model.ts";
-import { isPlainMap } from "../config/describe.ts";
+import { isPlainMap } from "../core/describe.ts";
 
 const LEGACY_KEYS = ["text", "resourceId", "accessibilityText", "className", "x1", "y1", "x2", "y2", "centerPoint", "bounds", "clickable"];
 

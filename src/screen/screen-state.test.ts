@@ -1,6 +1,9 @@
 // The screen engine on the demo map: walking it through shortcuts (selector, text, legacy
 // selector, Back), staying put with a reason, text rules, hit-testing and closest candidates.
 import { describe, expect, test } from "bun:test";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ConfigError } from "../errors.ts";
 import { DEMO_MAP, screenFixture } from "../../test/support/screens.ts";
 import { loadAppMap } from "./app-map.ts";
@@ -91,6 +94,22 @@ describe("ScreenState on an app map", () => {
     // Another gesture on the same node is not the recorded tap.
     const pressed = await demo();
     expect((await pressed.applyAction("longPressOnElementWithText", { text: "Log in" })).moved).toBe(false);
+  });
+
+  test("a shortcut's action is its first tool that changes the screen: checks and waits before it are not", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "shortcut-action-"));
+    try {
+      cpSync(DEMO_MAP, dir, { recursive: true });
+      const file = join(dir, "shortcuts/myapp_android_loginToHome.shortcut.yaml");
+      const text = readFileSync(file, "utf8");
+      writeFileSync(file, text.replace("tools:\n", 'tools:\n  - assertVisibleWithText:\n      text: Log in\n  - wait:\n      seconds: 1\n  - rememberText:\n      text: x\n      variable: y\n'));
+      const state = await ScreenState.fromMap(await loadAppMap(dir), LOGIN);
+      expect((await state.applyAction("tapOnElementWithText", { text: "Log in" })).message).toBe(
+        "moved from myapp/android/login to myapp/android/home (shortcut myapp_android_loginToHome)",
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("starting at an unknown waypoint is a configuration error naming the known ones", async () => {

@@ -6,7 +6,7 @@
 import { didYouMean } from "../core/did-you-mean.ts";
 import { SelectorError } from "../errors.ts";
 import { DRIVER_CLASSES, type DriverClass } from "./screen-model.ts";
-import { isPlainMap } from "../config/describe.ts";
+import { isPlainMap } from "../core/describe.ts";
 
 /** How a matcher field compares: a text pattern, exact string/number/boolean equality, or list membership. */
 export type FieldKind = "pattern" | "string" | "boolean" | "int" | "member";

@@ -2,8 +2,8 @@
 // `tools` calls that take the app from one to the other.
 
 import type { ConfigProblem } from "../errors.ts";
-import { locate, problemAt, type Where, type YamlFile } from "../config/yaml-file.ts";
-import { isPlainMap } from "../config/describe.ts";
+import { locate, problemAt, type Where, type YamlFile } from "../core/yaml-file.ts";
+import { isPlainMap } from "../core/describe.ts";
 import { parseMapFile } from "./yaml-selector.ts";
 
 export interface RecordedCall {

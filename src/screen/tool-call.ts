@@ -3,6 +3,7 @@
 // findMatches), text (tapOnElementWithText: the text anywhere in the node's text, Maestro-style;
 // assertVisibleWithText: the text as a Maestro pattern), a point, or a key press.
 
+import { BUILTIN_TOOLS } from "../core/builtin-tools.ts";
 import { parseSelector, type Selector } from "./selector.ts";
 
 export type CallTarget =
@@ -11,15 +12,10 @@ export type CallTarget =
   | { kind: "key"; key: string }
   | { kind: "none" };
 
-/** Tools that tap or check a node by text, and how their text becomes a pattern. */
-export const TEXT_TOOLS: Record<string, "contains" | "pattern"> = {
-  tapOnElementWithText: "contains",
-  assertVisibleWithText: "pattern",
-  assertNotVisibleWithText: "pattern",
-};
-
-/** Tools that only wait or do nothing to the screen: a shortcut's action is its first other tool. */
-export const PASSIVE_TOOLS = new Set(["wait", "waitForSettle", "waitForSettled", "takeSnapshot", "rememberText", "rememberNumber"]);
+/** Tools that tap or check a node by text, and how their text becomes a pattern (from the built-in table). */
+export const TEXT_TOOLS: Readonly<Record<string, "contains" | "pattern">> = Object.fromEntries(
+  Object.entries(BUILTIN_TOOLS).flatMap(([name, info]) => (info.text ? [[name, info.text]] : [])),
+);
 
 function escapeForPattern(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");

@@ -6,12 +6,12 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ConfigError, type ConfigProblem } from "../errors.ts";
-import { locate, problemAt, type Where, type YamlFile } from "../config/yaml-file.ts";
+import { locate, problemAt, type Where, type YamlFile } from "../core/yaml-file.ts";
 import { resolveSelector, type MatchKind } from "./resolve-selector.ts";
 import type { Screen } from "./screen-model.ts";
 import { describeSelector, type Selector } from "./selector.ts";
 import { parseMapFile, selectorAt } from "./yaml-selector.ts";
-import { isPlainMap } from "../config/describe.ts";
+import { isPlainMap } from "../core/describe.ts";
 
 export interface WaypointCondition {
   description: string;

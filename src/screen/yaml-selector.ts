@@ -4,8 +4,8 @@
 
 import type { ConfigProblem } from "../errors.ts";
 import { ConfigError, SelectorError } from "../errors.ts";
-import { isPlainMap } from "../config/describe.ts";
-import { formatPath, parseYaml, problemAt, type FieldPath, type PathSegment, type YamlFile } from "../config/yaml-file.ts";
+import { isPlainMap } from "../core/describe.ts";
+import { formatPath, parseYaml, problemAt, type FieldPath, type PathSegment, type YamlFile } from "../core/yaml-file.ts";
 import { parseSelector, type Selector } from "./selector.ts";
 
 /** `$.childOf.androidAccessibility.textRegex: expected …` → segments + message. */

@@ -2,7 +2,7 @@
 // environment when the server is launched (so secrets stay out of the YAML and the logs).
 
 import { ConfigError, UsageError, type ConfigProblem } from "../errors.ts";
-import { formatPath } from "../config/yaml-file.ts";
+import { formatPath } from "../core/yaml-file.ts";
 import type { ResolvedServer } from "../config/script-paths.ts";
 
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;

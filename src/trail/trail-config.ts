@@ -6,10 +6,10 @@ import type { ConfigProblem } from "../errors.ts";
 import { findDriver } from "../core/drivers.ts";
 import { unknownDriverMessage } from "../config/target-config.ts";
 import { unknownNameMessage } from "../core/did-you-mean.ts";
-import { isPlainMap, valueAt } from "../config/describe.ts";
+import { isPlainMap, valueAt } from "../core/describe.ts";
 import { validateWith } from "../config/validate.ts";
-import { problemAt, sourceText } from "../config/yaml-file.ts";
-import type { FieldPath, YamlFile } from "../config/yaml-file.ts";
+import { problemAt, sourceText } from "../core/yaml-file.ts";
+import type { FieldPath, YamlFile } from "../core/yaml-file.ts";
 import { TRAIL_ARG_TYPES } from "./trail-types.ts";
 import type { Trail, TrailArg } from "./trail-types.ts";
 

@@ -3,9 +3,9 @@
 
 import type { ConfigProblem } from "../errors.ts";
 import { closest, didYouMean } from "../core/did-you-mean.ts";
-import { describeValue, isPlainMap, valueAt } from "../config/describe.ts";
-import { locate, problemAt } from "../config/yaml-file.ts";
-import type { FieldPath, YamlFile } from "../config/yaml-file.ts";
+import { describeValue, isPlainMap, valueAt } from "../core/describe.ts";
+import { locate, problemAt } from "../core/yaml-file.ts";
+import type { FieldPath, YamlFile } from "../core/yaml-file.ts";
 import type { RecordedCall, StepKind, TrailStep } from "./trail-types.ts";
 
 /** Title upstream gives a trailhead written without `step:`. */

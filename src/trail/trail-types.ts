@@ -1,8 +1,8 @@
 // The parsed shape of a trail file, shared by the parser, the planner and the runner.
 
-import type { Where } from "../config/yaml-file.ts";
+import type { Where } from "../core/yaml-file.ts";
 
-export type { Where } from "../config/yaml-file.ts";
+export type { Where } from "../core/yaml-file.ts";
 
 /** One recorded tool call: `- toolName: { ...args }`. */
 export interface RecordedCall {

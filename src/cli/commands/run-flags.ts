@@ -8,7 +8,7 @@ import { displayPath } from "../../config/config-files.ts";
 import { ConfigError, UsageError } from "../../errors.ts";
 import { findDriver } from "../../core/drivers.ts";
 import type { Workspace } from "../../config/workspace.ts";
-import { locate, parseYaml } from "../../config/yaml-file.ts";
+import { locate, parseYaml } from "../../core/yaml-file.ts";
 import type { SuiteEntry } from "../../run/run-suite.ts";
 import { CLASSIFIER_DRIVERS, driverOfClassifier } from "../../trail/select-recording.ts";
 import type { Trail } from "../../trail/trail-types.ts";
