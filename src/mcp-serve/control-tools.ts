@@ -4,6 +4,8 @@
 
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { RESERVED_PREFIX } from "../core/tool-names.ts";
+import { ToolCollisionError } from "../errors.ts";
+import type { ToolRegistry } from "../registry/registry.ts";
 import type { ToolResult } from "../core/tool-result.ts";
 import { screenOutline } from "../screen/outline.ts";
 import type { ScreenState } from "../screen/screen-state.ts";
@@ -83,4 +85,12 @@ export interface RecordingMode {
   refusal(): string | undefined;
   /** A session tool call ended: `args` as the agent wrote them; recorded when `result` is a Success. */
   called(name: string, args: Record<string, unknown>, result: ToolResult): Promise<void>;
+}
+
+/** Throws ToolCollisionError when a session tool has the name of one of the mode's control tools. */
+export function checkControlNames(mode: RecordingMode, registry: ToolRegistry): void {
+  for (const control of mode.tools()) {
+    const taken = registry.get(control.name);
+    if (taken) throw new ToolCollisionError(control.name, CONTROL_SOURCE, taken.source);
+  }
 }

@@ -7,10 +7,10 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
-import { InterpolationError, ToolCollisionError } from "../errors.ts";
+import { InterpolationError } from "../errors.ts";
 import type { Session } from "../session/session.ts";
 import { interpolate } from "../trail/interpolate.ts";
-import { CONTROL_SOURCE, type RecordingMode } from "./control-tools.ts";
+import { checkControlNames, CONTROL_SOURCE, type RecordingMode } from "./control-tools.ts";
 import { RECORD_PROMPT, RECORD_PROMPT_NAME, recordPromptResult } from "./record-prompt.ts";
 import { refusal, refusedResult, servedTools, SERVED_META_KEYS, toCallToolResult, toMcpTool } from "./served-tools.ts";
 import { PACKAGE_VERSION } from "../core/package-version.ts";
@@ -30,10 +30,7 @@ export function createSessionServer(session: Session, options: ServeOptions = {}
   const { spec, registry } = session;
   const { recording } = options;
   const controls = recording?.tools() ?? [];
-  for (const control of controls) {
-    const taken = registry.get(control.name);
-    if (taken) throw new ToolCollisionError(control.name, CONTROL_SOURCE, taken.source);
-  }
+  if (recording) checkControlNames(recording, registry);
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
@@ -68,7 +65,8 @@ export function createSessionServer(session: Session, options: ServeOptions = {}
       options.log?.(`call ${name} refused: ${refused}`);
       return refusedResult(refused);
     }
-    if (!recording) return toCallToolResult(await session.call(name, args, { signal: extra.signal }));
+    // A --secret's value never reaches the client: results are masked as logs and reports are.
+    if (!recording) return session.memory.maskValue(toCallToolResult(await session.call(name, args, { signal: extra.signal })));
     // Recording: {{KEY}} placeholders (a --secret, a memory value) are replaced as a trail's are, and recorded as written.
     let dispatched: Record<string, unknown>;
     try {
@@ -79,7 +77,7 @@ export function createSessionServer(session: Session, options: ServeOptions = {}
     }
     const result = await session.call(name, dispatched, { signal: extra.signal });
     await recording.called(name, args, result);
-    return toCallToolResult(result);
+    return session.memory.maskValue(toCallToolResult(result));
   });
 
   return server;

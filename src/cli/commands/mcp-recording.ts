@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ConfigError, UsageError } from "../../errors.ts";
-import type { RecordingMode } from "../../mcp-serve/control-tools.ts";
+import { checkControlNames, type RecordingMode } from "../../mcp-serve/control-tools.ts";
 import { StepRecorder } from "../../mcp-serve/step-recorder.ts";
 import { TrailFiller } from "../../mcp-serve/trail-filler.ts";
 import { classifiersFor, planTrail, trailHints } from "../../run/plan.ts";
@@ -63,14 +63,18 @@ export function startRecording(prepared: PreparedRecording, session: Session, gi
   if (prepared.kind === "record") {
     const { file, path } = prepared;
     const header = ["Recorded with trailblaze mcp --record: one step per trailblaze_beginStep, its successful tool calls under recording: tools:.", `Replay: ${replay}`];
-    return new StepRecorder(session, { file, path, config: { id: deriveTrailId(file), target: session.spec.target.id, header } });
+    const recorder = new StepRecorder(session, { file, path, config: { id: deriveTrailId(file), target: session.spec.target.id, header } });
+    checkControlNames(recorder, session.registry);
+    return recorder;
   }
   const { file, path, trail } = prepared;
   const args = resolveTrailArgs(trail, given);
   if (args.problems.length > 0) throw new UsageError(`mcp: --trail ${file}: ${args.problems.join("; ")}`);
   const problems = validatePlan(planTrail(trail, classifiersFor(trail, session.spec.driver)), session.registry, session.spec.agent);
   if (problems.length > 0) throw new ConfigError(problems.map(({ file: where, line, col, message }) => ({ file: where, line, col, path: "", message })));
-  return new TrailFiller(session, { file, path, trail, args: args.values });
+  const filler = new TrailFiller(session, { file, path, trail, args: args.values });
+  checkControlNames(filler, session.registry);
+  return filler;
 }
 
 const quote = (value: string) => (/^[\w./:@=+,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);

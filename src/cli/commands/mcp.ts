@@ -26,7 +26,6 @@ stdout carries only the protocol; warnings and notices go to stderr.
   tools/call   dispatched with _trailblazeContext injected, as a trail step would be; the
                memory a successful call writes persists for later calls; the result
                variant is in _meta.trailblaze.variant
-
   prompts/list the record-trail prompt: how an agent records a trail with this server
 
 Recording with your agent (the agent drives the simulated device; what it does becomes the
