@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli, cliProcess, REPO, tempDir, TEST_PATH } from "./support/cli.ts";
-import { MAIN, serve, testEnv, waitGone, type Served } from "./support/mcp-serve.ts";
+import { descendants, installedProject, MAIN, serve, testEnv, waitGone, type Served } from "./support/mcp-serve.ts";
 
 const DEMO = join(REPO, "fixtures/demo");
 const FILL_FIXTURE = join(REPO, "fixtures/record/fill-two-steps.trail.yaml");
@@ -346,5 +346,32 @@ describe("the MCP Inspector CLI", () => {
     const next = await inspect(["--trail", file], ["--method", "tools/call", "--tool-name", "trailblaze_nextStep"]);
     expect(next.code).toBe(0);
     expect(JSON.parse(next.stdout).structuredContent).toMatchObject({ index: 1, step: "Log in with the prefilled test account", done: false, waypoint: "myapp/android/login" });
+  });
+});
+
+describe("the documented .mcp.json", () => {
+  /** The `mcpServers` entry of a ```json block after `heading` in `page`. */
+  function snippet(page: string, heading: string): { command: string; args: string[] } {
+    const text = readFileSync(join(REPO, page), "utf8");
+    const block = /```json\n([\s\S]*?)```/.exec(text.slice(text.indexOf(heading)))![1]!;
+    return Object.values(JSON.parse(block).mcpServers as Record<string, { command: string; args: string[] }>)[0]!;
+  }
+
+  test("README's and docs/cli.md's entry starts in the project root as Claude Code starts it, and opens the trail's first unrecorded step", async () => {
+    const readme = snippet("README.md", "## Recording with your agent");
+    expect(snippet("docs/cli.md", "### Recording trails with your agent")).toEqual(readme);
+    const project = installedProject();
+    copyFileSync(FILL_FIXTURE, join(project, "trails/profile.trail.yaml"));
+    const served = await serve([...readme.args, "--logs", logs], {
+      cwd: project,
+      command: readme.command,
+      env: { HOME: process.env.HOME ?? "/", PATH: "/usr/local/bin:/usr/bin:/bin" },
+    });
+    opened.push(served);
+    expect((await served.client.listPrompts()).prompts.map((p) => p.name)).toEqual(["record-trail"]);
+    expect((await agent(served)("trailblaze_nextStep")).data).toMatchObject({ index: 1, file: "trails/profile.trail.yaml", waypoint: "myapp/android/login" });
+    const processes = [served.pid, ...descendants(served.pid)];
+    await served.close();
+    expect(await waitGone(processes)).toEqual([]);
   });
 });
