@@ -80,7 +80,7 @@ describe("--record FILE", () => {
     expect((await call("pressBack")).isError).toBe(false);
     expect((await call("trailblaze_discardStep")).data).toMatchObject({ index: 3, discarded: 1 });
     expect((await call(openSettings.tool, openSettings.args)).isError).toBe(false);
-    await call("trailblaze_beginStep", { step: "Settings shows" });
+    expect((await call("trailblaze_beginStep", { step: "Settings shows", verify: true })).data).toMatchObject({ index: 4, verify: true, waypoint: "myapp/android/settings" });
     expect((await call("assertWaypoint", { waypoint: "myapp/android/settings" })).isError).toBe(false);
     expect(await call("trailblaze_beginStep", { step: "  " })).toEqual({
       text: 'trailblaze_beginStep: expected {"step": "<what the step does>"}, a non-empty text, got {"step":"  "}',
@@ -119,7 +119,7 @@ describe("--record FILE", () => {
         "      tools:",
         "        - tapOnElementWithText:",
         "            text: Settings",
-        "  - step: Settings shows",
+        "  - verify: Settings shows",
         "    recording:",
         "      tools:",
         "        - assertWaypoint:",

@@ -29,7 +29,15 @@ export const CONTROL_TOOL_DEFINITIONS: Readonly<Record<keyof typeof CONTROL_TOOL
       "Starts a new trail step with this text (what the step does, in plain words, e.g. \"Open the settings\"); " +
       "every successful tool call after it is recorded under that step until the next beginStep or completeStep. " +
       "Returns the step's index and the current screen (outline, and waypoint on an app map).",
-    inputSchema: { type: "object", properties: { step: { type: "string", description: "The step's text, as `- step:` in the trail file" } }, required: ["step"], additionalProperties: false },
+    inputSchema: {
+      type: "object",
+      properties: {
+        step: { type: "string", description: "The step's text, as `- step:` in the trail file" },
+        verify: { type: "boolean", description: "true: a step that checks something (written as `- verify:`); default false" },
+      },
+      required: ["step"],
+      additionalProperties: false,
+    },
   },
   nextStep: {
     name: CONTROL_TOOLS.nextStep,

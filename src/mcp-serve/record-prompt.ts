@@ -26,7 +26,7 @@ function recordText(file: string, goal: string | undefined): string {
     "",
     `1. Call ${CONTROL_TOOLS.beginStep} {"step": "<what this step does, in plain words>"}. It returns the current screen (outline, and waypoint on an app map).`,
     "2. Do that step with the session's tools.",
-    `3. Call ${CONTROL_TOOLS.completeStep}, then begin the next step. Finish with a step that checks where the app should be (e.g. assertWaypoint or assertVisibleWithText).`,
+    `3. Call ${CONTROL_TOOLS.completeStep}, then begin the next step. Finish with a step that checks where the app should be: ${CONTROL_TOOLS.beginStep} {"step": "…", "verify": true}, then an assertion (e.g. assertWaypoint or assertVisibleWithText).`,
     "",
     ...COMMON,
     `${file} is rewritten after every recorded call; \`trailblaze run ${file}\` with the same session flags replays it.`,

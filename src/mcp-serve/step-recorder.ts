@@ -11,6 +11,7 @@ import { CONTROL_TOOL_DEFINITIONS, CONTROL_TOOLS, controlError, controlResult, s
 
 interface OpenStep {
   text: string;
+  verify?: boolean;
   calls: CallToRecord[];
 }
 
@@ -52,9 +53,12 @@ export class StepRecorder implements RecordingMode {
     if (name === CONTROL_TOOLS.beginStep) {
       const text = typeof args.step === "string" ? args.step.trim() : "";
       if (text === "") return controlError(`${CONTROL_TOOLS.beginStep}: expected {"step": "<what the step does>"}, a non-empty text, got ${JSON.stringify(args)}`);
-      this.#begin(text);
+      if (args.verify !== undefined && typeof args.verify !== "boolean") {
+        return controlError(`${CONTROL_TOOLS.beginStep}: verify is true (a step that checks something) or false, got ${JSON.stringify(args.verify)}`);
+      }
+      this.#begin(text, args.verify === true);
       this.#write();
-      return controlResult({ index: this.#steps.length, step: text, file: this.file, ...screenInfo(this.#session.screen) });
+      return controlResult({ index: this.#steps.length, step: text, ...(args.verify === true ? { verify: true } : {}), file: this.file, ...screenInfo(this.#session.screen) });
     }
     if (name === CONTROL_TOOLS.completeStep) {
       const open = this.#open;
@@ -77,8 +81,8 @@ export class StepRecorder implements RecordingMode {
     this.#write();
   }
 
-  #begin(text: string): OpenStep {
-    const step: OpenStep = { text, calls: [] };
+  #begin(text: string, verify = false): OpenStep {
+    const step: OpenStep = { text, ...(verify ? { verify } : {}), calls: [] };
     this.#steps.push(step);
     this.#open = step;
     return step;

@@ -14,8 +14,9 @@ export interface CallToRecord {
 }
 
 export interface StepToRecord {
-  /** The step's text (`- step: …`). */
+  /** The step's text (`- step: …`, or `- verify: …` for a step that checks something). */
   text: string;
+  verify?: boolean;
   calls: readonly CallToRecord[];
 }
 
@@ -55,14 +56,17 @@ export interface RecordedTrailConfig {
 }
 
 /**
- * A whole trail file in the current map form: `config: {id, target}` and one `- step:` per
- * recorded step, its calls under `recording: tools:`. A step with no calls gets no recording,
+ * A whole trail file in the current map form: `config: {id, target}` and one `- step:` (or
+ * `- verify:`) per recorded step, its calls under `recording: tools:`. A step with no calls gets no recording,
  * so `run` says it needs an agent instead of passing it as a no-op.
  */
 export function recordedTrailText(config: RecordedTrailConfig, steps: readonly StepToRecord[]): string {
   const doc = new Document({
     config: { id: config.id, target: config.target },
-    trail: steps.map((step) => (step.calls.length > 0 ? { step: step.text, recording: { tools: step.calls.map(callNode) } } : { step: step.text })),
+    trail: steps.map((step) => ({
+      [step.verify ? "verify" : "step"]: step.text,
+      ...(step.calls.length > 0 ? { recording: { tools: step.calls.map(callNode) } } : {}),
+    })),
   });
   const header = (config.header ?? []).map((line) => `# ${line}\n`).join("");
   return header + doc.toString({ lineWidth: 0, flowCollectionPadding: false });
