@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { parseTrailFile } from "./trail-file.ts";
-import { recordedTrailText, spliceRecording, withPlaceholders } from "./trail-record.ts";
+import { recordedTrailText, spliceRecording, withPlaceholders, type CallToRecord } from "./trail-record.ts";
 
 const tap = { tool: "tapOnElementWithText", args: { text: "Settings" } };
 
 /** Splices `calls` into step `index` (0-based, trailhead first) and checks the result parses with that recording. */
-function fill(text: string, index: number, calls = [tap]): string {
+function fill(text: string, index: number, calls: CallToRecord[] = [tap]): string {
   const edited = spliceRecording(text, "t.trail.yaml", parseTrailFile("t.trail.yaml", text).steps[index]!, calls);
   const step = parseTrailFile("t.trail.yaml", edited).steps[index]!;
   expect(step.recordings.tools!.map(({ tool, args }) => ({ tool, args }))).toEqual(calls);
