@@ -227,6 +227,25 @@ describe("--trail FILE", () => {
     expect(run.code).toBe(0);
   });
 
+  test("the agent's {{args.NAME}} and {{KEY}} placeholders are replaced for the call and written as the agent wrote them", async () => {
+    const file = join(work, "args.trail.yaml");
+    writeFileSync(file, "config:\n  target: myapp\n  args:\n    greeting: { default: Hello }\ntrail:\n  - verify: The login screen greets\n");
+    const served = await serveDemo("--trail", file, "--arg", "greeting=Welcome back");
+    const call = agent(served);
+    await call("trailblaze_nextStep");
+    expect(await call("assertVisibleWithText", { text: "{{args.greting}}" })).toEqual({
+      text: 'assertVisibleWithText: unknown key "args.greting" in {{args.greting}}; known keys, closest first: args.greeting',
+      isError: true,
+      data: undefined,
+    });
+    expect((await call("assertVisibleWithText", { text: "{{args.greeting}}" })).isError).toBe(false);
+    expect((await call("trailblaze_completeStep")).data).toMatchObject({ recorded: { index: 1, calls: 1 }, done: true });
+    await served.close();
+    expect(readFileSync(file, "utf8")).toEndWith('  - verify: The login screen greets\n    recording:\n      tools:\n        - assertVisibleWithText:\n            text: "{{args.greeting}}"\n');
+    const run = await replay(file, "--arg", "greeting=Welcome back");
+    expect(run.stdout).toContain("1 passed, 0 failed (1 trail)");
+  });
+
   test("a recorded step that fails on replay stops there, naming the step, the call's place and what to do", async () => {
     const file = join(work, "broken.trail.yaml");
     writeFileSync(

@@ -9,6 +9,7 @@ import type { ToolRegistry } from "../registry/registry.ts";
 import type { ToolResult } from "../core/tool-result.ts";
 import { screenOutline } from "../screen/outline.ts";
 import type { ScreenState } from "../screen/screen-state.ts";
+import type { Lookup } from "../trail/interpolate.ts";
 
 export const CONTROL_TOOLS = {
   beginStep: `${RESERVED_PREFIX}beginStep`,
@@ -91,6 +92,8 @@ export interface RecordingMode {
   control(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
   /** Why a session tool may not be called now (e.g. `--trail` before trailblaze_nextStep), or undefined. */
   refusal(): string | undefined;
+  /** What `{{KEY}}` placeholders in the agent's arguments read: memory (secrets included), and with --trail `args.NAME`. */
+  placeholders(): { lookup: Lookup; knownKeys: () => Iterable<string> };
   /** A session tool call ended: `args` as the agent wrote them; recorded when `result` is a Success. */
   called(name: string, args: Record<string, unknown>, result: ToolResult): Promise<void>;
 }

@@ -59,7 +59,7 @@ export function createSessionServer(session: Session, options: ServeOptions = {}
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args = {} } = request.params;
-    if (recording && controls.some((tool) => tool.name === name)) return recording.control(name, args);
+    if (recording && controls.some((tool) => tool.name === name)) return session.memory.maskValue(await recording.control(name, args));
     const refused = refusal(name, registry) ?? recording?.refusal();
     if (refused !== undefined) {
       options.log?.(`call ${name} refused: ${refused}`);
@@ -67,10 +67,11 @@ export function createSessionServer(session: Session, options: ServeOptions = {}
     }
     // A --secret's value never reaches the client: results are masked as logs and reports are.
     if (!recording) return session.memory.maskValue(toCallToolResult(await session.call(name, args, { signal: extra.signal })));
-    // Recording: {{KEY}} placeholders (a --secret, a memory value) are replaced as a trail's are, and recorded as written.
+    // Recording: {{KEY}} placeholders (a --secret, a memory value, with --trail {{args.NAME}}) are replaced as a trail's are, and recorded as written.
     let dispatched: Record<string, unknown>;
     try {
-      dispatched = interpolate(args, (key) => session.memory.lookup(key), { knownKeys: () => session.memory.keys(), context: name }) as Record<string, unknown>;
+      const { lookup, knownKeys } = recording.placeholders();
+      dispatched = interpolate(args, lookup, { knownKeys, context: name }) as Record<string, unknown>;
     } catch (error) {
       if (!(error instanceof InterpolationError)) throw error;
       return refusedResult(session.memory.mask(error.message));

@@ -49,6 +49,11 @@ export class StepRecorder implements RecordingMode {
     return undefined;
   }
 
+  placeholders() {
+    const memory = this.#session.memory;
+    return { lookup: (key: string) => memory.lookup(key), knownKeys: () => memory.keys() };
+  }
+
   async control(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     if (name === CONTROL_TOOLS.beginStep) {
       const text = typeof args.step === "string" ? args.step.trim() : "";

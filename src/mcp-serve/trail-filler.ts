@@ -58,6 +58,10 @@ export class TrailFiller implements RecordingMode {
     return [CONTROL_TOOL_DEFINITIONS.nextStep, CONTROL_TOOL_DEFINITIONS.completeStep, CONTROL_TOOL_DEFINITIONS.discardStep];
   }
 
+  placeholders() {
+    return trailLookup(this.#session.memory, this.#args);
+  }
+
   get #done(): boolean {
     return this.#open === undefined && this.#cursor >= this.#trail.steps.length;
   }
@@ -121,7 +125,7 @@ export class TrailFiller implements RecordingMode {
 
   /** Replays recorded steps from the cursor; opens the first without a recording, or stops at the end or a failure. */
   async #advance(): Promise<void> {
-    const { lookup, knownKeys } = trailLookup(this.#session.memory, this.#args);
+    const { lookup, knownKeys } = this.placeholders();
     for (; this.#cursor < this.#trail.steps.length; this.#cursor++) {
       const index = this.#cursor;
       const step = this.#trail.steps[index]!;
