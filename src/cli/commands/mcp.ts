@@ -41,8 +41,8 @@ recording, replayed later by \`trailblaze run FILE\` with the same session flags
                   waypoint); the calls after it are written as that step's recording by
                   trailblaze_completeStep (comments and layout of FILE kept), which goes
                   on to the next. Other tools are refused until a step is open
-  While recording, arguments may hold {{KEY}} placeholders (a --secret or memory key),
-  replaced before the call and recorded as written; a --secret value typed out is
+  While recording, arguments may hold {{KEY}} placeholders (a --secret or memory key, and
+  {{args.NAME}} with --trail), replaced before the call and recorded as written; a --secret value typed out is
   recorded as {{KEY}}; a failed call is not recorded.
 
 Closing stdin or SIGTERM stops every server of the session, then exits 0.
