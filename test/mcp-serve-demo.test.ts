@@ -4,10 +4,10 @@
 // project that has trailblaze-ts installed as npm installs it (a bin link, hoisted packages).
 
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { REPO, tempDir } from "./support/cli.ts";
-import { descendants, serve, waitGone, type Served } from "./support/mcp-serve.ts";
+import { descendants, installedProject, serve, waitGone, type Served } from "./support/mcp-serve.ts";
 
 const DEMO = join(REPO, "fixtures/demo");
 const logs = tempDir("mcp-serve-demo-logs");
@@ -87,23 +87,11 @@ describe("demo workspace", () => {
   });
 });
 
-/** A project with the demo workspace and trailblaze-ts installed into its node_modules, as npm links it. */
-function installedProject(): string {
-  const project = join(tempDir("mcp-serve-project"), "my-project");
-  cpSync(DEMO, project, { recursive: true, filter: (path) => !/[\\/](logs|\.cache)$/.test(path) });
-  const modules = join(project, "node_modules");
-  mkdirSync(join(modules, ".bin"), { recursive: true });
-  mkdirSync(join(modules, "@trailblaze"));
-  symlinkSync(REPO, join(modules, "trailblaze-ts"));
-  symlinkSync("../trailblaze-ts/src/cli/launcher.sh", join(modules, ".bin/trailblaze"));
-  for (const name of ["@modelcontextprotocol", "zod", "@trailblaze/scripting"]) symlinkSync(join(REPO, "node_modules", name), join(modules, name));
-  return project;
-}
-
 /** The `mcpServers` entries of docs/cli.md's MCP section, pointed at `project`. */
 function documentedServers(project: string): [string, { command: string; args: string[]; env?: Record<string, string> }][] {
   const page = readFileSync(join(REPO, "docs/cli.md"), "utf8");
-  const section = page.slice(page.indexOf("## Serving tools to MCP clients"));
+  // Up to the recording subsection, whose snippets test/mcp-record.test.ts runs.
+  const section = page.slice(page.indexOf("## Serving tools to MCP clients"), page.indexOf("### Recording trails with your agent"));
   const blocks = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!.replaceAll("/abs/path/to/my-project", project));
   return blocks.flatMap((block) => Object.entries(JSON.parse(block).mcpServers as Record<string, { command: string; args: string[] }>));
 }

@@ -245,7 +245,7 @@ describe("lifecycle", () => {
   test("--help documents the command; stray arguments are usage errors", async () => {
     const help = await cli(["mcp", "--help"], { cwd: HOST });
     expect(help.code).toBe(0);
-    expect(help.stdout).toStartWith("Usage: npx trailblaze mcp [--cwd DIR] [session flags]\n");
+    expect(help.stdout).toStartWith("Usage: npx trailblaze mcp [--cwd DIR] [--record FILE | --trail FILE] [session flags]\n");
     expect(help.stdout).toContain("--session-id ID");
     const stray = await cli(["mcp", "extra"], { cwd: HOST });
     expect(stray).toEqual({ code: 2, stdout: "", stderr: 'error: mcp: unexpected argument "extra"; see --help\n' });

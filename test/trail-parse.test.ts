@@ -12,9 +12,9 @@ const parse = (name: string): Trail => {
   return parseTrailFile(file, readFileSync(join(ROOT, file), "utf8"));
 };
 
-/** The trail without file names and positions, for comparing content. */
+/** The trail without file names and positions (where, argWheres, path), for comparing content. */
 function content(trail: Trail): unknown {
-  return JSON.parse(JSON.stringify({ ...trail, file: undefined }, (key, value) => (key === "where" || key === "argWheres" ? undefined : value)));
+  return JSON.parse(JSON.stringify({ ...trail, file: undefined }, (key, value) => (key === "where" || key === "argWheres" || key === "path" ? undefined : value)));
 }
 
 describe("current and list forms", () => {

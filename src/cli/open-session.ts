@@ -17,6 +17,8 @@ export type StartSessionOptions = Pick<SessionOptions, "builtins" | "onCall" | "
 
 export interface OpenSessionOptions extends StartSessionOptions {
   trail?: TrailSessionHints;
+  /** `--secret` values: usable as `{{KEY}}`, masked everywhere. */
+  secrets?: Record<string, string>;
 }
 
 /**
@@ -83,5 +85,5 @@ export async function openSession(
 ): Promise<Session> {
   const workspace = await loadCliWorkspace(flags, io);
   const spec = resolveSessionSpec(workspace, flags, { cwd: io.cwd, env: io.env, ...(options.trail ? { trail: options.trail } : {}) });
-  return startSession(spec, io, options);
+  return startSession(options.secrets ? { ...spec, secrets: options.secrets } : spec, io, options);
 }

@@ -16,7 +16,10 @@ export const TRAILMAP_ID = /^[a-z][a-zA-Z0-9]*$/;
 
 export const SCOPING_TAG = "[TrailmapScopingCheck]";
 
-export type NameRule = "wire" | "convention" | "length" | "trailmap-id" | "trailmap-scope";
+/** Names starting with this are `trailblaze mcp`'s own control tools (`trailblaze_beginStep`, …); tools may not use it. */
+export const RESERVED_PREFIX = "trailblaze_";
+
+export type NameRule = "wire" | "convention" | "length" | "reserved" | "trailmap-id" | "trailmap-scope";
 
 export interface NameFinding {
   severity: "error" | "warning";
@@ -63,6 +66,16 @@ export function checkToolName(name: string): NameFinding[] {
   const wire = wireNameProblem(name);
   if (wire) return [{ severity: "error", rule: "wire", name, message: wire }];
   const findings: NameFinding[] = [];
+  if (name.startsWith(RESERVED_PREFIX)) {
+    findings.push({
+      severity: "warning",
+      rule: "reserved",
+      name,
+      message:
+        `tool name ${JSON.stringify(name)} starts with "${RESERVED_PREFIX}", the prefix of trailblaze mcp's control tools ` +
+        `(trailblaze_beginStep, trailblaze_nextStep, …); a recording session refuses to start beside a tool of the same name, so rename it`,
+    });
+  }
   if (!NAME_CONVENTION.test(name)) {
     findings.push({
       severity: "warning",

@@ -1,12 +1,18 @@
 // Serves one running Session as an MCP server (the SDK's low-level `Server`) over
 // any SDK Transport: tools/list shows the served tools, tools/call dispatches
-// through Session.call (which applies the memory a Success asks for).
+// through Session.call (which applies the memory a Success asks for). When recording
+// (`--record` / `--trail`), the mode's control tools are served too, and each call is
+// reported to it; prompts/list offers the `record-trail` prompt.
 
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { InterpolationError } from "../errors.ts";
 import type { Session } from "../session/session.ts";
-import { refusal, refusedResult, servedTools, toCallToolResult, toMcpTool } from "./served-tools.ts";
+import { interpolate } from "../trail/interpolate.ts";
+import { checkControlNames, CONTROL_SOURCE, type RecordingMode } from "./control-tools.ts";
+import { RECORD_PROMPT, RECORD_PROMPT_NAME, recordPromptResult } from "./record-prompt.ts";
+import { refusal, refusedResult, servedTools, SERVED_META_KEYS, toCallToolResult, toMcpTool } from "./served-tools.ts";
 import { PACKAGE_VERSION } from "../core/package-version.ts";
 
 export const SERVER_NAME = "trailblaze";
@@ -15,15 +21,20 @@ export const SERVER_VERSION = PACKAGE_VERSION;
 export interface ServeOptions {
   /** Diagnostics (never the protocol stream). Default: dropped. */
   log?(line: string): void;
+  /** `--record` / `--trail`: control tools served beside the session's, and every call reported. */
+  recording?: RecordingMode;
 }
 
 /** The SDK Server for a session; connect it to a transport with `server.connect`. */
 export function createSessionServer(session: Session, options: ServeOptions = {}): Server {
   const { spec, registry } = session;
+  const { recording } = options;
+  const controls = recording?.tools() ?? [];
+  if (recording) checkControlNames(recording, registry);
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } },
       instructions:
         `Trailblaze tools of target ${spec.target.id} for one session ` +
         `(driver ${spec.driver.key}, platform ${spec.driver.platform}, agent ${spec.agent}); ` +
@@ -32,18 +43,42 @@ export function createSessionServer(session: Session, options: ServeOptions = {}
   );
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: servedTools(registry).map((tool) => toMcpTool(tool, registry)),
+    tools: [
+      ...controls.map((tool) => ({ ...tool, _meta: { [SERVED_META_KEYS.source]: CONTROL_SOURCE } })),
+      ...servedTools(registry).map((tool) => toMcpTool(tool, registry)),
+    ],
   }));
+
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [RECORD_PROMPT] }));
+  server.setRequestHandler(GetPromptRequestSchema, (request) => {
+    if (request.params.name !== RECORD_PROMPT_NAME) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${request.params.name}"; this server has one prompt: ${RECORD_PROMPT_NAME}`);
+    }
+    return recordPromptResult(recording, request.params.arguments?.goal);
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args = {} } = request.params;
-    const refused = refusal(name, registry);
+    if (recording && controls.some((tool) => tool.name === name)) return session.memory.maskValue(await recording.control(name, args));
+    const refused = refusal(name, registry) ?? recording?.refusal();
     if (refused !== undefined) {
       options.log?.(`call ${name} refused: ${refused}`);
       return refusedResult(refused);
     }
-    const result = await session.call(name, args, { signal: extra.signal });
-    return toCallToolResult(result);
+    // A --secret's value never reaches the client: results are masked as logs and reports are.
+    if (!recording) return session.memory.maskValue(toCallToolResult(await session.call(name, args, { signal: extra.signal })));
+    // Recording: {{KEY}} placeholders (a --secret, a memory value, with --trail {{args.NAME}}) are replaced as a trail's are, and recorded as written.
+    let dispatched: Record<string, unknown>;
+    try {
+      const { lookup, knownKeys } = recording.placeholders();
+      dispatched = interpolate(args, lookup, { knownKeys, context: name }) as Record<string, unknown>;
+    } catch (error) {
+      if (!(error instanceof InterpolationError)) throw error;
+      return refusedResult(session.memory.mask(error.message));
+    }
+    const result = await session.call(name, dispatched, { signal: extra.signal });
+    await recording.called(name, args, result);
+    return session.memory.maskValue(toCallToolResult(result));
   });
 
   return server;

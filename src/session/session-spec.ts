@@ -138,6 +138,18 @@ export function parseKeyValue(flag: string, entry: string): [string, string] {
   return [entry.slice(0, eq), entry.slice(eq + 1)];
 }
 
+/** `--secret KEY=VALUE`, or `--secret KEY`: the value of the environment variable KEY (kept out of `ps` and shell history). */
+export function parseSecrets(command: string, entries: readonly string[] | undefined, env: Record<string, string | undefined>): [string, string][] {
+  return (entries ?? []).map((entry) => {
+    if (entry.includes("=")) return parseKeyValue("--secret", entry);
+    const value = env[entry];
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(entry) || value === undefined) {
+      throw new UsageError(`${command}: --secret ${entry}: give KEY=VALUE, or KEY alone to read the environment variable KEY, which is not set`);
+    }
+    return [entry, value];
+  });
+}
+
 export function parseScreen(value: string): Screen {
   const match = /^(\d{2,5})x(\d{2,5})$/.exec(value.trim());
   if (!match) throw new UsageError(`--screen expects WIDTHxHEIGHT in pixels, e.g. 1080x2400; got "${value}"`);

@@ -32,6 +32,7 @@ import { buildContext, type TargetInfo } from "../core/context.ts";
 import type { Memory } from "./memory.ts";
 import { initialMemory, type SessionSpec } from "./session-spec.ts";
 import { loadSimulatedScreen } from "./simulated-screen.ts";
+import type { ScreenState } from "../screen/screen-state.ts";
 
 /** Why a per-file tool that runs as a host subprocess is not in an on-device session. */
 const PER_FILE_HOST_ONLY = "a per-file tool that runs as a host subprocess (runtime: subprocess, or requiresHost: true in its spec)";
@@ -104,6 +105,7 @@ export class Session implements AsyncDisposable {
   /** What the registration filters need to know about this session. */
   readonly #facts: SessionFacts;
   readonly #exclusions: Exclusion[];
+  #screen: ScreenState | undefined;
 
   private constructor(spec: SessionSpec, options: SessionOptions) {
     this.spec = spec;
@@ -132,6 +134,11 @@ export class Session implements AsyncDisposable {
    * Starts every server of the target in parallel and registers their tools in config order.
    * On any failure everything already started is closed before the error is thrown.
    */
+  /** What the simulated device shows now (its screen, and its waypoint on an app map); undefined with no screen loaded. */
+  get screen(): ScreenState | undefined {
+    return this.#screen;
+  }
+
   static async start(spec: SessionSpec, options: SessionOptions): Promise<Session> {
     const session = new Session(spec, options);
     try {
@@ -150,6 +157,7 @@ export class Session implements AsyncDisposable {
     const facts = this.#facts;
     const installedApps = this.spec.target.platforms[this.spec.driver.platform.toLowerCase() as keyof typeof this.spec.target.platforms]?.appIds ?? [];
     const screen = this.spec.simulation ? await loadSimulatedScreen(this.spec.simulation, this.spec.cwd, (message) => options.onWarning?.(message, "map")) : undefined;
+    this.#screen = screen?.state;
     for (const tool of options.builtins ?? builtinTools({ installedApps, ...(screen ? { screen } : {}) })) {
       const decision = applyFilters(tool.meta, facts, tool.name);
       if (decision.included) this.registry.register(tool);

@@ -139,7 +139,7 @@ export class StepReader {
     const recordings = this.recordings([...path, "recording"]);
     const common = this.common(path, value);
     if (title === undefined) return undefined;
-    return { kind, title, recordings, ...common, where: locate(this.yaml, path) };
+    return { kind, title, recordings, ...common, where: locate(this.yaml, path), path };
   }
 
   /** `trailhead:` — `{ step, recording }` (current), `{ step, tools }` (older) or a bare tool name. */
@@ -148,7 +148,7 @@ export class StepReader {
     const where = locate(this.yaml, path);
     if (typeof value === "string") {
       const call = this.call(path);
-      return call ? { kind: "trailhead", title: DEFAULT_TRAILHEAD_TITLE, recordings: { tools: [call] }, recordable: true, where } : undefined;
+      return call ? { kind: "trailhead", title: DEFAULT_TRAILHEAD_TITLE, recordings: { tools: [call] }, recordable: true, where, path } : undefined;
     }
     if (!isPlainMap(value)) {
       this.problem(path, "value", `expected a trailhead like \`trailhead: { step: Launch the app, recording: {...} }\`, got ${describeValue(value)}`);
@@ -166,7 +166,7 @@ export class StepReader {
     const recordings = value.tools !== undefined ? { tools: this.calls([...path, "tools"]) } : this.recordings([...path, "recording"]);
     const common = this.common(path, value);
     if (title === undefined) return undefined;
-    return { kind: "trailhead", title, recordings, ...common, where };
+    return { kind: "trailhead", title, recordings, ...common, where, path };
   }
 
   /** A bare `- tools: [...]` block of the older list form: a step with no text. */
@@ -174,7 +174,7 @@ export class StepReader {
     const calls = this.calls(path);
     const names = [...new Set(calls.map((c) => c.tool))];
     const title = names.length ? `Run ${names.join(", ")}` : "Run recorded tools";
-    return { kind: "step", title, recordings: { tools: calls }, recordable: true, where: locate(this.yaml, path) };
+    return { kind: "step", title, recordings: { tools: calls }, recordable: true, where: locate(this.yaml, path), path };
   }
 
   /** A list of `- step:` / `- verify:` items at `path`. */

@@ -1,6 +1,6 @@
 // The parsed shape of a trail file, shared by the parser, the planner and the runner.
 
-import type { Where } from "../core/yaml-file.ts";
+import type { FieldPath, Where } from "../core/yaml-file.ts";
 
 export type { Where } from "../core/yaml-file.ts";
 
@@ -31,6 +31,8 @@ export interface TrailStep {
   /** Per-step retry budget from the file, when set. */
   maxRetries?: number;
   where: Where;
+  /** Where the step is in the document (e.g. `["trail", 2]`), for edits that splice its recording in. */
+  path?: FieldPath;
 }
 
 export type TrailArgType = "string" | "integer" | "boolean" | "array" | "object";

@@ -1,11 +1,13 @@
 // Drives `bun src/cli/main.ts mcp …` as a real stdio subprocess with the SDK Client,
-// and finds the processes it started (from /proc) for leak checks.
+// finds the processes it started (from /proc) for leak checks, and makes a project with
+// trailblaze-ts installed, for the documented client configurations.
 
+import { cpSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { descendants as descendantIdentities, processAlive } from "../../src/transports/stdio/process-group.ts";
-import { REPO, TEST_PATH } from "./cli.ts";
+import { REPO, TEST_PATH, tempDir } from "./cli.ts";
 
 export const MAIN = join(REPO, "src/cli/main.ts");
 
@@ -62,4 +64,17 @@ export async function waitGone(pids: number[], timeoutMs = 10_000): Promise<numb
     await Bun.sleep(50);
   }
   return pids.filter(processAlive);
+}
+
+/** A project with the demo workspace and trailblaze-ts installed into its node_modules, as npm links it. */
+export function installedProject(): string {
+  const project = join(tempDir("mcp-serve-project"), "my-project");
+  cpSync(join(REPO, "fixtures/demo"), project, { recursive: true, filter: (path) => !/[\\/](logs|\.cache)$/.test(path) });
+  const modules = join(project, "node_modules");
+  mkdirSync(join(modules, ".bin"), { recursive: true });
+  mkdirSync(join(modules, "@trailblaze"));
+  symlinkSync(REPO, join(modules, "trailblaze-ts"));
+  symlinkSync("../trailblaze-ts/src/cli/launcher.sh", join(modules, ".bin/trailblaze"));
+  for (const name of ["@modelcontextprotocol", "zod", "@trailblaze/scripting"]) symlinkSync(join(REPO, "node_modules", name), join(modules, name));
+  return project;
 }

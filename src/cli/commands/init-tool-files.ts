@@ -3,6 +3,7 @@
 // the YAML edits (in place, so comments and layout survive).
 
 import { isCollection, isMap, isScalar, isSeq, parseDocument, YAMLMap, type Document, type Node } from "yaml";
+import { afterLastEntry, columnOf, splice } from "../../config/yaml-splice.ts";
 import { UsageError } from "../../errors.ts";
 import { NAME_CONVENTION as CONVENTION, TRAILMAP_ID as TARGET_ID, WIRE_NAME } from "../../core/tool-names.ts";
 
@@ -208,22 +209,6 @@ function load(text: string, file: string): Document {
 }
 
 type ListItem = string | Record<string, string>;
-
-/** The column a node starts at. */
-function columnOf(text: string, offset: number): number {
-  return offset - (text.lastIndexOf("\n", offset - 1) + 1);
-}
-
-/** Where a line can be added after a block collection's last entry: the end of that entry's last line. */
-function afterLastEntry(text: string, end: number): number {
-  if (text[end - 1] === "\n") return end - 1;
-  const eol = text.indexOf("\n", end);
-  return eol === -1 ? text.length : eol;
-}
-
-function splice(text: string, at: number, insert: string): string {
-  return text.slice(0, at) + insert + text.slice(at);
-}
 
 /**
  * Appends `item` to the list at `path`, creating the list (flow `[item]` when `flow`, else a block

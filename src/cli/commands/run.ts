@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ConfigError, ConfigNotFoundError, UsageError, type ConfigProblem } from "../../errors.ts";
 import type { Workspace } from "../../config/workspace.ts";
-import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP, checkSessionFlags, parseKeyValue } from "../../session/session-spec.ts";
+import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP, checkSessionFlags, parseKeyValue, parseSecrets } from "../../session/session-spec.ts";
 import { discoverTrails } from "../../trail/discover.ts";
 import { readTrailFiles } from "../../trail/trail-file.ts";
 import { listTrail } from "../../run/list-plans.ts";
@@ -63,18 +63,6 @@ ${SESSION_FLAGS_HELP}`;
 
 function parsePairs(flag: string, entries: string[] | undefined): [string, string][] {
   return (entries ?? []).map((entry) => parseKeyValue(flag, entry));
-}
-
-/** `--secret KEY=VALUE`, or `--secret KEY`: the value of the environment variable KEY (kept out of `ps` and shell history). */
-function parseSecrets(entries: string[] | undefined, env: Record<string, string | undefined>): [string, string][] {
-  return (entries ?? []).map((entry) => {
-    if (entry.includes("=")) return parseKeyValue("--secret", entry);
-    const value = env[entry];
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(entry) || value === undefined) {
-      throw new UsageError(`run: --secret ${entry}: give KEY=VALUE, or KEY alone to read the environment variable KEY, which is not set`);
-    }
-    return [entry, value];
-  });
 }
 
 function parseWorkers(text: string | undefined): number {
@@ -158,7 +146,7 @@ export const runCommand: Command = {
     const reporter = parseReporter(values.reporter);
     const workers = parseWorkers(values.workers);
     const shard: Shard | undefined = values.shard === undefined ? undefined : parseShard(values.shard);
-    const secrets = parseSecrets(values.secret, rawIo.env);
+    const secrets = parseSecrets("run", values.secret, rawIo.env);
     const args = { ...(values["args-file"] === undefined ? {} : readArgsFile(values["args-file"], rawIo.cwd)), ...Object.fromEntries(parsePairs("--arg", values.arg)) };
     const tags = parseTags(values.tags);
     const devices = parseDevices(values.device);

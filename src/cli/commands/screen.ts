@@ -7,6 +7,7 @@ import { closestNodes, wantedStrings } from "../../screen/closest-candidates.ts"
 import { loadCapture } from "../../screen/load-capture.ts";
 import { resolveSelector, type Resolution } from "../../screen/resolve-selector.ts";
 import { describeNode, type Screen } from "../../screen/screen-model.ts";
+import { screenOutline } from "../../screen/outline.ts";
 import { parseSelector, type Selector } from "../../screen/selector.ts";
 import { checkWaypoint, loadWaypoint, type WaypointCheck } from "../../screen/waypoint.ts";
 import { parseCommandArgs } from "../args.ts";
@@ -35,14 +36,6 @@ Options:
 
 Exit codes: 0 ok (a selector that matches nothing is still 0) · 1 the capture does not satisfy
 the --waypoint · 2 usage error, or a bad capture, selector or waypoint file.`;
-
-function outline(screen: Screen): string {
-  const what = screen.format === "waypointCapture" ? `waypoint capture${screen.waypointId ? ` of ${screen.waypointId}` : ""}` : screen.format === "viewHierarchy" ? "view hierarchy" : "TrailblazeNode tree";
-  const ids = screen.ids === "capture" ? "ids: the capture's nodeIds" : "ids: assigned in document order, as the capture's are not unique";
-  const lines = [`${screen.file}: ${what}, ${screen.nodes.length} nodes, ${screen.width}x${screen.height} (${ids})`];
-  for (const node of screen.nodes) lines.push(`${"  ".repeat(node.depth + 1)}${describeNode(node)}`);
-  return `${lines.join("\n")}\n`;
-}
 
 function formatMatch(screen: Screen, raw: string, selector: Selector, result: Resolution, n: number): string {
   const lines = [`selector ${n}: ${raw}`, `  ${result.kind}${result.nodes.length > 1 ? ` (${result.nodes.length} nodes; a tap uses the first)` : ""}`];
@@ -99,7 +92,7 @@ export const screenCommand: Command = {
       io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
     } else {
       const parts: string[] = [];
-      if (selectors.length === 0 && !check) parts.push(outline(screen));
+      if (selectors.length === 0 && !check) parts.push(screenOutline(screen));
       matches.forEach((m, i) => parts.push(formatMatch(screen, m.text, m.selector, m.result, i + 1)));
       if (check) parts.push(formatWaypoint(check));
       io.stdout(parts.join("\n"));
