@@ -3,17 +3,7 @@
 
 import type { RunReport, StepReport, TrailReport } from "../run-types.ts";
 import { formatTrailProblem } from "../validate.ts";
-import { cleanText } from "./clean-text.ts";
-
-/** Escapes text for element content. */
-export function xmlText(text: string): string {
-  return cleanText(text).replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
-}
-
-/** Escapes text for a double-quoted attribute (newlines and tabs kept as character references). */
-export function xmlAttr(text: string): string {
-  return xmlText(text).replaceAll('"', "&quot;").replaceAll("'", "&apos;").replaceAll("\n", "&#10;").replaceAll("\r", "&#13;").replaceAll("\t", "&#9;");
-}
+import { xmlAttr, xmlText } from "../../core/markup-text.ts";
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
