@@ -6,6 +6,7 @@
 import { exitCodeOf, InterpolationError } from "../errors.ts";
 import { displayPath, type Workspace } from "../config/workspace.ts";
 import { exceptionThrown, isSuccess, resultToJson, type ToolResult } from "../core/tool-result.ts";
+import type { ScreenActivity } from "../builtins/screen-adapter.ts";
 import type { Memory } from "../session/memory.ts";
 import { initialMemory, resolveSessionSpec, type SessionFlags, type SessionSpec } from "../session/session-spec.ts";
 import type { Session, SessionOptions } from "../session/session.ts";
@@ -14,7 +15,8 @@ import { skipReason } from "../trail/select-recording.ts";
 import type { Trail } from "../trail/trail-types.ts";
 import { CallLog } from "./call-log.ts";
 import { classifiersFor, needsAgentMessage, planTrail, trailHints, type PlannedStep, type TrailPlan } from "./plan.ts";
-import type { RunObserver, SessionInfo, StepFailure, StepReport, ToolCallReport, TrailProblem, TrailReport, TrailStatus } from "./run-types.ts";
+import { ScreenTable } from "./screen-table.ts";
+import type { CaptureStepScreen, RunObserver, SessionInfo, StepFailure, StepReport, ToolCallReport, TrailProblem, TrailReport, TrailStatus } from "./run-types.ts";
 import { resolveTrailArgs, trailLookup } from "./trail-args.ts";
 import { validatePlan } from "./validate.ts";
 
@@ -47,6 +49,8 @@ export interface TrailRunOptions {
   observer: RunObserver;
   /** Position of the trail in the run (0-based), passed to the observer. */
   index: number;
+  /** The run's table of screens, where each step's screen is stored once (default: the trail's own). */
+  screens?: ScreenTable;
 }
 
 /** Time for a server's stderr to arrive after the failing call's answer, ms. */
@@ -61,6 +65,14 @@ interface CurrentStep {
   planned: PlannedStep;
   tools: ToolCallReport[];
   t0: number;
+  /** The simulated screen the step began on, with what it touched there. */
+  screen?: CaptureStepScreen;
+}
+
+/** Adds a call's screen activity to its step: nodes touched on the step's first screen (before any move), and moves. */
+function noteActivity(screen: CaptureStepScreen, activity: ScreenActivity): void {
+  if (screen.moves === undefined) for (const id of activity.nodes) if (!screen.matched.includes(id)) screen.matched.push(id);
+  if (activity.moves.length > 0) screen.moves = [...(screen.moves ?? []), ...activity.moves];
 }
 
 export class TrailRun {
@@ -77,11 +89,13 @@ export class TrailRun {
   #current: CurrentStep | undefined;
   #ran = false;
   #final: TrailReport | undefined;
+  readonly #screens: ScreenTable;
 
   constructor(file: string, trail: Trail, options: TrailRunOptions) {
     this.file = file;
     this.trail = trail;
     this.#options = options;
+    this.#screens = options.screens ?? new ScreenTable();
   }
 
   get finished(): TrailReport | undefined {
@@ -176,6 +190,12 @@ export class TrailRun {
       }
       callLog.at({ trail: this.trail.id, step: planned.index });
       const current: CurrentStep = { planned, tools: [], t0: performance.now() };
+      const engine = session.simulatedScreen;
+      if (engine) {
+        engine.takeActivity(); // what earlier steps left behind is theirs
+        current.screen = { kind: "capture", screen: this.#screens.add(engine.state.screen, (text) => memory.mask(text)), matched: [] };
+        if (engine.state.waypoint !== undefined) current.screen.waypoint = engine.state.waypoint;
+      }
       this.#current = current;
       let failure: StepFailure | undefined;
       let unverified: string | undefined;
@@ -210,6 +230,7 @@ export class TrailRun {
           } catch (error) {
             result = exceptionThrown(messageOf(error));
           }
+          if (engine && current.screen) noteActivity(current.screen, engine.takeActivity());
           current.tools.push({
             name: call.tool,
             args: memory.maskValue(args),
@@ -278,6 +299,7 @@ export class TrailRun {
       tools: [...current.tools],
     };
     if (failure) step.failure = failure;
+    if (current.screen) step.screen = current.screen;
     return step;
   }
 
@@ -291,6 +313,7 @@ export class TrailRun {
       file: this.file,
       id: this.trail.id,
       ...(this.trail.title !== undefined ? { title: this.trail.title } : {}),
+      ...(this.trail.tags.length > 0 ? { tags: [...this.trail.tags] } : {}),
       status,
       startedAt: this.#startedAt.toISOString(),
       durationMs: round(performance.now() - this.#t0),
