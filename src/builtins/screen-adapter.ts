@@ -88,7 +88,8 @@ export class EngineScreen implements DeviceScreen {
     }
     if (!map.waypoints.has(id)) return { ok: false, detail: `unknown waypoint "${id}"; the map ${map.dir} has ${[...map.waypoints.keys()].join(", ")}` };
     const check = this.state.checkWaypoint(id);
-    for (const required of check.required) if (required.ok) for (const nodeId of required.nodeIds) this.#seen.add(nodeId);
+    // The nodes the check found: required ones present, and forbidden ones present (why it fails).
+    for (const found of [...check.required.filter((r) => r.ok), ...check.forbidden.filter((r) => !r.ok)]) for (const nodeId of found.nodeIds) this.#seen.add(nodeId);
     const where = `the device is at ${at}`;
     if (check.ok) return { ok: true, detail: where };
     if (check.skipped) return { ok: false, detail: `${check.skipped}; ${where}` };

@@ -3,6 +3,7 @@
 // interpolation, and always close the session. Never throws for trail failures:
 // everything ends up in the TrailReport.
 
+import { isDeepStrictEqual } from "node:util";
 import { exitCodeOf, InterpolationError } from "../errors.ts";
 import { displayPath, type Workspace } from "../config/workspace.ts";
 import { exceptionThrown, isSuccess, resultToJson, type ToolResult } from "../core/tool-result.ts";
@@ -67,12 +68,23 @@ interface CurrentStep {
   t0: number;
   /** The simulated screen the step began on, with what it touched there. */
   screen?: CaptureStepScreen;
+  /** Session memory when the step began, to report what it changed. */
+  memoryBefore?: Record<string, unknown>;
 }
 
 /** Adds a call's screen activity to its step: nodes touched on the step's first screen (before any move), and moves. */
 function noteActivity(screen: CaptureStepScreen, activity: ScreenActivity): void {
   if (screen.moves === undefined) for (const id of activity.nodes) if (!screen.matched.includes(id)) screen.matched.push(id);
   if (activity.moves.length > 0) screen.moves = [...(screen.moves ?? []), ...activity.moves];
+}
+
+/** What changed in memory since `before` (values masked), or undefined when nothing did. */
+function memoryChanges(before: Record<string, unknown>, memory: Memory): StepReport["memory"] {
+  const after = memory.snapshot();
+  const set = Object.entries(after).filter(([key, value]) => !(key in before) || !isDeepStrictEqual(before[key], value));
+  const deleted = Object.keys(before).filter((key) => !(key in after));
+  if (set.length === 0 && deleted.length === 0) return undefined;
+  return { ...(set.length > 0 ? { set: memory.maskValue(Object.fromEntries(set)) } : {}), ...(deleted.length > 0 ? { deleted } : {}) };
 }
 
 export class TrailRun {
@@ -189,7 +201,7 @@ export class TrailRun {
         continue;
       }
       callLog.at({ trail: this.trail.id, step: planned.index });
-      const current: CurrentStep = { planned, tools: [], t0: performance.now() };
+      const current: CurrentStep = { planned, tools: [], t0: performance.now(), memoryBefore: memory.snapshot() };
       const engine = session.simulatedScreen;
       if (engine) {
         engine.takeActivity(); // what earlier steps left behind is theirs
@@ -299,6 +311,8 @@ export class TrailRun {
       tools: [...current.tools],
     };
     if (failure) step.failure = failure;
+    const changes = current.memoryBefore && this.#memory ? memoryChanges(current.memoryBefore, this.#memory) : undefined;
+    if (changes) step.memory = changes;
     if (current.screen) step.screen = current.screen;
     return step;
   }

@@ -74,6 +74,8 @@ export interface StepReport {
   failure?: StepFailure;
   /** Why the step is unverified (the first unverified call's reason), when it is. */
   unverified?: string;
+  /** What the step changed in session memory (values masked): keys set, keys deleted. */
+  memory?: { set?: Record<string, unknown>; deleted?: string[] };
   /** The screen the step ran on, when the device had one loaded. */
   screen?: StepScreen;
   line: number;

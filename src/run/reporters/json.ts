@@ -12,6 +12,7 @@ function stepJson(step: StepReport): Record<string, unknown> {
     tools: step.tools.map((t) => ({ name: t.name, args: t.args, result: t.result, startedAt: t.startedAt, durationMs: t.durationMs })),
     ...(step.failure ? { failure: step.failure } : {}),
     ...(step.unverified !== undefined ? { unverified: step.unverified } : {}),
+    ...(step.memory ? { memory: step.memory } : {}),
     ...(step.screen ? { screen: step.screen } : {}),
   };
 }
