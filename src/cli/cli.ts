@@ -22,6 +22,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "mcp", summary: "serve a session's tools to any MCP client over stdio", load: async () => (await import("./commands/mcp.ts")).mcpCommand },
   { name: "init", summary: "scaffold a workspace here: a target, a tool server and its test, a trail", load: async () => (await import("./commands/init.ts")).initCommand },
   { name: "init-tool", summary: "scaffold a per-file tool and its test, listed in a target (--server: an MCP server)", load: async () => (await import("./commands/init-tool.ts")).initToolCommand },
+  { name: "map", summary: "show an app map: waypoints, captures, shortcuts and check's findings (--html: as a page)", load: async () => (await import("./commands/map.ts")).mapCommand },
   { name: "screen", summary: "outline a captured screen, resolve selectors on it, check it against a waypoint", load: async () => (await import("./commands/screen.ts")).screenCommand },
 ];
 
