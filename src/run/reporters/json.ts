@@ -14,6 +14,8 @@ function stepJson(step: StepReport): Record<string, unknown> {
     ...(step.unverified !== undefined ? { unverified: step.unverified } : {}),
     ...(step.memory ? { memory: step.memory } : {}),
     ...(step.screen ? { screen: step.screen } : {}),
+    line: step.line,
+    col: step.col,
   };
 }
 
