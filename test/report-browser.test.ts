@@ -115,7 +115,7 @@ describe("the map page in Chromium", () => {
     expect(await page.locator("section.waypoint svg.wireframe").count()).toBe(5);
     expect(await page.locator("li.shortcut").count()).toBe(4);
     await page.locator('li.shortcut[data-shortcut="calendar_android_generalToTheme"] a').click();
-    expect(await page.evaluate(() => location.hash)).toBe("#wp-calendar_android_theme_picker");
+    expect(new URL(page.url()).hash).toBe("#wp-calendar_android_theme_picker");
     // The day view's drawer button, which its shortcut taps, is marked on its thumbnail.
     await page.locator('#wp-calendar_android_day_view rect[data-node-id="2"][data-match]').waitFor({ state: "visible" });
     await page.screenshot({ path: join(shots, "map.png"), fullPage: true });
