@@ -4,7 +4,7 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { ConfigError, TrailblazeError } from "../../errors.ts";
+import { ConfigError } from "../../errors.ts";
 import type { Reporter } from "../../run/reporters/index.ts";
 import type { RunProblem, RunReport } from "../../run/run-types.ts";
 import type { CliIO } from "../command.ts";
@@ -45,7 +45,7 @@ export function problemsOf(error: unknown): RunProblem[] {
       ...(p.line > 0 ? { line: p.line, col: p.col } : {}),
     }));
   }
-  return [{ message: error instanceof TrailblazeError || error instanceof Error ? error.message : String(error) }];
+  return [{ message: error instanceof Error ? error.message : String(error) }];
 }
 
 /** The report of a run that never started: no trails, the problems that stopped it. */
