@@ -3,11 +3,9 @@
 // interpolation, and always close the session. Never throws for trail failures:
 // everything ends up in the TrailReport.
 
-import { isDeepStrictEqual } from "node:util";
 import { exitCodeOf, InterpolationError } from "../errors.ts";
 import { displayPath, type Workspace } from "../config/workspace.ts";
 import { exceptionThrown, isSuccess, resultToJson, type ToolResult } from "../core/tool-result.ts";
-import type { ScreenActivity } from "../builtins/screen-adapter.ts";
 import type { Memory } from "../session/memory.ts";
 import { initialMemory, resolveSessionSpec, type SessionFlags, type SessionSpec } from "../session/session-spec.ts";
 import type { Session, SessionOptions } from "../session/session.ts";
@@ -17,6 +15,7 @@ import type { Trail } from "../trail/trail-types.ts";
 import { CallLog } from "./call-log.ts";
 import { classifiersFor, needsAgentMessage, planTrail, trailHints, type PlannedStep, type TrailPlan } from "./plan.ts";
 import { ScreenTable } from "./screen-table.ts";
+import { memoryChanges, noteActivity, stepScreenOf } from "./step-record.ts";
 import type { CaptureStepScreen, RunObserver, SessionInfo, StepFailure, StepReport, ToolCallReport, TrailProblem, TrailReport, TrailStatus } from "./run-types.ts";
 import { resolveTrailArgs, trailLookup } from "./trail-args.ts";
 import { validatePlan } from "./validate.ts";
@@ -70,21 +69,6 @@ interface CurrentStep {
   screen?: CaptureStepScreen;
   /** Session memory when the step began, to report what it changed. */
   memoryBefore?: Record<string, unknown>;
-}
-
-/** Adds a call's screen activity to its step: nodes touched on the step's first screen (before any move), and moves. */
-function noteActivity(screen: CaptureStepScreen, activity: ScreenActivity): void {
-  if (screen.moves === undefined) for (const id of activity.nodes) if (!screen.matched.includes(id)) screen.matched.push(id);
-  if (activity.moves.length > 0) screen.moves = [...(screen.moves ?? []), ...activity.moves];
-}
-
-/** What changed in memory since `before` (values masked), or undefined when nothing did. */
-function memoryChanges(before: Record<string, unknown>, memory: Memory): StepReport["memory"] {
-  const after = memory.snapshot();
-  const set = Object.entries(after).filter(([key, value]) => !(key in before) || !isDeepStrictEqual(before[key], value));
-  const deleted = Object.keys(before).filter((key) => !(key in after));
-  if (set.length === 0 && deleted.length === 0) return undefined;
-  return { ...(set.length > 0 ? { set: memory.maskValue(Object.fromEntries(set)) } : {}), ...(deleted.length > 0 ? { deleted } : {}) };
 }
 
 export class TrailRun {
@@ -203,11 +187,7 @@ export class TrailRun {
       callLog.at({ trail: this.trail.id, step: planned.index });
       const current: CurrentStep = { planned, tools: [], t0: performance.now(), memoryBefore: memory.snapshot() };
       const engine = session.simulatedScreen;
-      if (engine) {
-        engine.takeActivity(); // what earlier steps left behind is theirs
-        current.screen = { kind: "capture", screen: this.#screens.add(engine.state.screen, (text) => memory.mask(text)), matched: [] };
-        if (engine.state.waypoint !== undefined) current.screen.waypoint = engine.state.waypoint;
-      }
+      if (engine) current.screen = stepScreenOf(engine, this.#screens, memory);
       this.#current = current;
       let failure: StepFailure | undefined;
       let unverified: string | undefined;
