@@ -291,3 +291,14 @@ export class SelectorError extends TrailblazeError {
     this.problem = problem;
   }
 }
+
+/** A file given to `merge-reports` is not a `run --reporter json` report. */
+export class ReportFileError extends TrailblazeError {
+  override readonly code = "REPORT_INVALID";
+  override readonly exitCode = 2;
+  readonly file: string;
+  constructor(file: string, problem: string, options?: { cause?: unknown }) {
+    super(`${file}: ${problem}`, options);
+    this.file = file;
+  }
+}

@@ -1,8 +1,10 @@
 // `bun trailblaze screen`: outline, selectors, waypoint checks and --json through runCli, exit
 // codes for each outcome, and once as a real subprocess.
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { cli, cliProcess, REPO } from "./support/cli.ts";
+import { cli, cliProcess, REPO, tempDir } from "./support/cli.ts";
+import { parseXml, type XmlElement } from "./support/xml.ts";
 
 const WAYPOINTS = "fixtures/demo/maps/myapp/waypoints";
 const HOME = `${WAYPOINTS}/myapp_android_home.example.json`;
@@ -86,12 +88,36 @@ selector 2: {"textRegex":"setings"}
     });
   }
 
+  test("--svg: well-formed SVG with a rect per node, the --selector matches marked", async () => {
+    const out = join(tempDir("screen-svg"), "deep/home.svg");
+    const run = await cli(["screen", HOME, "--selector", '{"androidAccessibility":{"textRegex":"Home"}}', "--svg", out], opts);
+    expect(run).toEqual({
+      code: 0,
+      stderr: "",
+      stdout: `wireframe written to ${out} (9 nodes, 2 marked)
+
+selector 1: {"androidAccessibility":{"textRegex":"Home"}}
+  multipleMatches (2 nodes; a tap uses the first)
+    #2 TextView "Home" id=com.example.myapp:id/title [60,200][1020,320]
+    #8 TextView "Home" [0,2200][540,2400]
+`,
+    });
+    const svg = parseXml(readFileSync(out, "utf8"));
+    expect(svg.name).toBe("svg");
+    expect(svg.attrs.viewBox).toBe("0 0 1080 2400");
+    const rects = svg.children.filter((c: XmlElement) => c.name === "rect");
+    expect(rects.map((r) => Number(r.attrs["data-node-id"]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(rects.filter((r) => "data-match" in r.attrs).map((r) => r.attrs["data-node-id"])).toEqual(["2", "8"]);
+    expect(rects[8]!.attrs).toMatchObject({ x: "540", y: "2200", width: "540", height: "200" });
+    expect(svg.children.filter((c) => c.name === "text").map((t) => t.text)).toContain("Settings");
+  });
+
   test("--help and the command list", async () => {
     const help = await cli(["screen", "--help"], opts);
     expect(help.code).toBe(0);
-    expect(help.stdout.split("\n")[0]).toBe("Usage: npx trailblaze screen <capture.json> [--selector JSON]... [--waypoint FILE] [--json]");
+    expect(help.stdout.split("\n")[0]).toBe("Usage: npx trailblaze screen <capture.json> [--selector JSON]... [--waypoint FILE] [--json] [--svg FILE]");
     const main = await cli(["--help"], opts);
-    expect(main.stdout).toContain("  screen        outline a captured screen, resolve selectors on it, check it against a waypoint\n");
+    expect(main.stdout).toMatch(/\n  screen +outline a captured screen, resolve selectors on it, check it against a waypoint\n/);
   });
 
   test("as a real subprocess", async () => {

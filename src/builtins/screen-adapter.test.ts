@@ -129,3 +129,18 @@ describe("an app map on the simulated device", () => {
     expect((await call("assertWaypoint", { waypoint: "myapp/android/login" })).variant).toBe("Success");
   });
 });
+
+describe("what the screen saw, for a run's report", () => {
+  test("takeActivity: the nodes tools resolved or acted on, the shortcuts taken; then it starts afresh", async () => {
+    const { call, device } = await demoMap();
+    const screen = device.screen as EngineScreen;
+    expect(screen.takeActivity()).toEqual({ nodes: [], moves: [] });
+    await call("assertWaypoint", { waypoint: "myapp/android/login" });
+    await call("tapOnElementBySelector", { nodeSelector: { androidAccessibility: { resourceIdRegex: "com\\.example\\.myapp:id/login" } } });
+    expect(screen.takeActivity()).toEqual({ nodes: [2, 5], moves: [{ from: "myapp/android/login", to: "myapp/android/home", shortcut: "myapp_android_loginToHome" }] });
+    expect(screen.takeActivity()).toEqual({ nodes: [], moves: [] });
+    // A failed waypoint check marks what it found: here the bottom navigation, which settings forbids.
+    await call("assertWaypoint", { waypoint: "myapp/android/settings" });
+    expect(screen.takeActivity().nodes).toEqual([7]);
+  });
+});

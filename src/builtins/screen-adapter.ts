@@ -8,17 +8,42 @@ import { parseSelector, type Selector as EngineSelector } from "../screen/select
 import type { ScreenState } from "../screen/screen-state.ts";
 import type { DeviceScreen, ScreenMove, ScreenNode, Selector, SelectorMatch, TextMode, TextQuery } from "./device-screen.ts";
 
+/** A move of the device along a shortcut of its app map. */
+export interface ScreenMoveRecord {
+  from: string;
+  to: string;
+  shortcut: string;
+}
+
+/** What the screen saw since it was last asked: the nodes tools resolved or acted on, and the moves. */
+export interface ScreenActivity {
+  /** Ids of the nodes handed out (matches, hit nodes, a waypoint's required nodes), in order, once each. */
+  nodes: number[];
+  moves: ScreenMoveRecord[];
+}
+
 /** `DeviceScreen` over a ScreenState (one static capture, or an app map and its current waypoint). */
 export class EngineScreen implements DeviceScreen {
   readonly state: ScreenState;
   /** Engine nodes behind the nodes handed out, so textOf reads the node that was matched. */
   readonly #nodes = new WeakMap<ScreenNode, EngineNode>();
+  #seen = new Set<number>();
+  #moves: ScreenMoveRecord[] = [];
 
   constructor(state: ScreenState) {
     this.state = state;
   }
 
+  /** The activity since the last call (what a run's report marks on the step's screen), and starts afresh. */
+  takeActivity(): ScreenActivity {
+    const activity = { nodes: [...this.#seen], moves: this.#moves };
+    this.#seen = new Set();
+    this.#moves = [];
+    return activity;
+  }
+
   #node(node: EngineNode): ScreenNode {
+    this.#seen.add(node.id);
     const out: ScreenNode = { nodeId: String(node.id), description: describeNode(node) };
     this.#nodes.set(out, node);
     return out;
@@ -63,6 +88,8 @@ export class EngineScreen implements DeviceScreen {
     }
     if (!map.waypoints.has(id)) return { ok: false, detail: `unknown waypoint "${id}"; the map ${map.dir} has ${[...map.waypoints.keys()].join(", ")}` };
     const check = this.state.checkWaypoint(id);
+    // The nodes the check found: required ones present, and forbidden ones present (why it fails).
+    for (const found of [...check.required.filter((r) => r.ok), ...check.forbidden.filter((r) => !r.ok)]) for (const nodeId of found.nodeIds) this.#seen.add(nodeId);
     const where = `the device is at ${at}`;
     if (check.ok) return { ok: true, detail: where };
     if (check.skipped) return { ok: false, detail: `${check.skipped}; ${where}` };
@@ -75,6 +102,7 @@ export class EngineScreen implements DeviceScreen {
 
   async apply(tool: string, args: Record<string, unknown>): Promise<ScreenMove> {
     const outcome = await this.state.applyAction(tool, args);
+    if (outcome.moved) this.#moves.push({ from: outcome.from, to: outcome.to, shortcut: outcome.shortcut });
     return { moved: outcome.moved, message: outcome.message };
   }
 }

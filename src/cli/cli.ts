@@ -11,7 +11,8 @@ import { reapAll } from "./reaper.ts";
 
 /** Every command, loaded only when it runs (or its --help is asked for): `trailblaze --help` loads none. */
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: "run", summary: "replay trail files, each in its own session, and report (list, json, junit)", load: async () => (await import("./commands/run.ts")).runCommand },
+  { name: "run", summary: "replay trail files, each in its own session, and report (list, json, junit, html)", load: async () => (await import("./commands/run.ts")).runCommand },
+  { name: "merge-reports", summary: "join the JSON reports of sharded runs into one report (list, json, junit, html)", load: async () => (await import("./commands/merge-reports.ts")).mergeReportsCommand },
   { name: "tools", summary: "list the tools a session registers (and the ones it skips, with why)", load: async () => (await import("./commands/tools.ts")).toolsCommand },
   { name: "types", summary: "write trailblaze-client.d.ts, so tsc checks ctx.tools calls against a session's tools", load: async () => (await import("./commands/types.ts")).typesCommand },
   { name: "call", summary: "call one tool in a fresh session and print the result", load: async () => (await import("./commands/call.ts")).callCommand },
@@ -21,6 +22,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "mcp", summary: "serve a session's tools to any MCP client over stdio", load: async () => (await import("./commands/mcp.ts")).mcpCommand },
   { name: "init", summary: "scaffold a workspace here: a target, a tool server and its test, a trail", load: async () => (await import("./commands/init.ts")).initCommand },
   { name: "init-tool", summary: "scaffold a per-file tool and its test, listed in a target (--server: an MCP server)", load: async () => (await import("./commands/init-tool.ts")).initToolCommand },
+  { name: "map", summary: "show an app map: waypoints, captures, shortcuts and check's findings (--html: as a page)", load: async () => (await import("./commands/map.ts")).mapCommand },
   { name: "screen", summary: "outline a captured screen, resolve selectors on it, check it against a waypoint", load: async () => (await import("./commands/screen.ts")).screenCommand },
 ];
 

@@ -5,6 +5,7 @@ import type { Trail } from "../trail/trail-types.ts";
 import { generateSessionId } from "../session/session-spec.ts";
 import { TrailRun, type TrailRunOptions } from "./run-trail.ts";
 import { summarize, type RunReport, type TrailReport } from "./run-types.ts";
+import { ScreenTable } from "./screen-table.ts";
 import type { Shard } from "./shard.ts";
 import { runPool } from "./workers.ts";
 
@@ -31,6 +32,7 @@ export class SuiteRun {
   readonly #runs: (TrailRun | undefined)[];
   readonly #abort = new AbortController();
   readonly #t0 = performance.now();
+  readonly #screens = new ScreenTable();
 
   constructor(entries: readonly SuiteEntry[], options: SuiteOptions) {
     this.#entries = entries;
@@ -50,6 +52,7 @@ export class SuiteRun {
         ...(id !== undefined ? { sessionId: id } : {}),
         signal: this.#abort.signal,
         index,
+        screens: this.#screens,
       });
       this.#runs[index] = run;
       return run.run();
@@ -78,6 +81,7 @@ export class SuiteRun {
 
   #result(trails: TrailReport[]): RunReport {
     const report: RunReport = { trails, summary: summarize(trails, Math.round(performance.now() - this.#t0)) };
+    if (this.#screens.size > 0) report.screens = this.#screens.toJSON();
     if (this.#options.shard) report.shard = { ...this.#options.shard };
     return report;
   }

@@ -14,7 +14,9 @@ import { skipReason } from "../trail/select-recording.ts";
 import type { Trail } from "../trail/trail-types.ts";
 import { CallLog } from "./call-log.ts";
 import { classifiersFor, needsAgentMessage, planTrail, trailHints, type PlannedStep, type TrailPlan } from "./plan.ts";
-import type { RunObserver, SessionInfo, StepFailure, StepReport, ToolCallReport, TrailProblem, TrailReport, TrailStatus } from "./run-types.ts";
+import { ScreenTable } from "./screen-table.ts";
+import { memoryChanges, noteActivity, stepScreenOf } from "./step-record.ts";
+import type { CaptureStepScreen, RunObserver, SessionInfo, StepFailure, StepReport, ToolCallReport, TrailProblem, TrailReport, TrailStatus } from "./run-types.ts";
 import { resolveTrailArgs, trailLookup } from "./trail-args.ts";
 import { validatePlan } from "./validate.ts";
 
@@ -47,6 +49,8 @@ export interface TrailRunOptions {
   observer: RunObserver;
   /** Position of the trail in the run (0-based), passed to the observer. */
   index: number;
+  /** The run's table of screens, where each step's screen is stored once (default: the trail's own). */
+  screens?: ScreenTable;
 }
 
 /** Time for a server's stderr to arrive after the failing call's answer, ms. */
@@ -61,6 +65,10 @@ interface CurrentStep {
   planned: PlannedStep;
   tools: ToolCallReport[];
   t0: number;
+  /** The simulated screen the step began on, with what it touched there. */
+  screen?: CaptureStepScreen;
+  /** Session memory when the step began, to report what it changed. */
+  memoryBefore?: Record<string, unknown>;
 }
 
 export class TrailRun {
@@ -77,11 +85,13 @@ export class TrailRun {
   #current: CurrentStep | undefined;
   #ran = false;
   #final: TrailReport | undefined;
+  readonly #screens: ScreenTable;
 
   constructor(file: string, trail: Trail, options: TrailRunOptions) {
     this.file = file;
     this.trail = trail;
     this.#options = options;
+    this.#screens = options.screens ?? new ScreenTable();
   }
 
   get finished(): TrailReport | undefined {
@@ -175,7 +185,9 @@ export class TrailRun {
         continue;
       }
       callLog.at({ trail: this.trail.id, step: planned.index });
-      const current: CurrentStep = { planned, tools: [], t0: performance.now() };
+      const current: CurrentStep = { planned, tools: [], t0: performance.now(), memoryBefore: memory.snapshot() };
+      const engine = session.simulatedScreen;
+      if (engine) current.screen = stepScreenOf(engine, this.#screens, memory);
       this.#current = current;
       let failure: StepFailure | undefined;
       let unverified: string | undefined;
@@ -210,6 +222,7 @@ export class TrailRun {
           } catch (error) {
             result = exceptionThrown(messageOf(error));
           }
+          if (engine && current.screen) noteActivity(current.screen, engine.takeActivity());
           current.tools.push({
             name: call.tool,
             args: memory.maskValue(args),
@@ -278,6 +291,9 @@ export class TrailRun {
       tools: [...current.tools],
     };
     if (failure) step.failure = failure;
+    const changes = current.memoryBefore && this.#memory ? memoryChanges(current.memoryBefore, this.#memory) : undefined;
+    if (changes) step.memory = changes;
+    if (current.screen) step.screen = current.screen;
     return step;
   }
 
@@ -291,6 +307,7 @@ export class TrailRun {
       file: this.file,
       id: this.trail.id,
       ...(this.trail.title !== undefined ? { title: this.trail.title } : {}),
+      ...(this.trail.tags.length > 0 ? { tags: [...this.trail.tags] } : {}),
       status,
       startedAt: this.#startedAt.toISOString(),
       durationMs: round(performance.now() - this.#t0),

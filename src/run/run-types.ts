@@ -2,6 +2,7 @@
 // run summary, and the observer interface live reporters implement.
 
 import type { StepKind } from "../trail/trail-types.ts";
+import type { WireframeScreen } from "../screen/wireframe.ts";
 
 /** `error`: the trail could not run as recorded (bad args, unknown tool, session start or death). */
 export type TrailStatus = "passed" | "failed" | "error" | "skipped";
@@ -36,6 +37,32 @@ export interface StepFailure {
   stderr?: { source: string; lines: string[] };
 }
 
+/** The captured screen a step ran on (the simulated device's), by its id in `RunReport.screens`. */
+export interface CaptureStepScreen {
+  kind: "capture";
+  /** Key of the screen in `RunReport.screens` (12 hex digits of its content's SHA-1). */
+  screen: string;
+  /** The app-map waypoint the device was at when the step began (absent for a static capture). */
+  waypoint?: string;
+  /** Ids of the nodes the step resolved or acted on, on that screen. */
+  matched: number[];
+  /** The shortcuts that moved the device during the step. */
+  moves?: { from: string; to: string; shortcut: string }[];
+}
+
+/** The page a web step ran on, as the browser driver gives it. */
+export interface WebStepScreen {
+  kind: "web";
+  url: string;
+  title: string;
+  /** The page's ARIA snapshot, as text. */
+  outline: string;
+  /** A `data:` URL of a screenshot. */
+  screenshot?: string;
+}
+
+export type StepScreen = CaptureStepScreen | WebStepScreen;
+
 export interface StepReport {
   /** 1-based position in the trail (the trailhead is step 1 when there is one). */
   index: number;
@@ -47,6 +74,10 @@ export interface StepReport {
   failure?: StepFailure;
   /** Why the step is unverified (the first unverified call's reason), when it is. */
   unverified?: string;
+  /** What the step changed in session memory (values masked): keys set, keys deleted. */
+  memory?: { set?: Record<string, unknown>; deleted?: string[] };
+  /** The screen the step ran on, when the device had one loaded. */
+  screen?: StepScreen;
   line: number;
   col: number;
 }
@@ -80,6 +111,8 @@ export interface TrailReport {
   file: string;
   id: string;
   title?: string;
+  /** The trail's `config.tags`, when it has any. */
+  tags?: string[];
   status: TrailStatus;
   /** ISO time the trail started. */
   startedAt: string;
@@ -110,9 +143,21 @@ export interface RunSummary {
   durationMs: number;
 }
 
+/** A problem that stopped the run before any trail started (a file that does not parse, a config error). */
+export interface RunProblem {
+  message: string;
+  file?: string;
+  line?: number;
+  col?: number;
+}
+
 export interface RunReport {
   trails: TrailReport[];
   summary: RunSummary;
+  /** Every screen a step ran on, once each, by id (steps refer to them: `StepReport.screen.screen`). */
+  screens?: Record<string, WireframeScreen>;
+  /** Why no trail ran: the run stopped before the first one started. */
+  problems?: RunProblem[];
   /** Set when SIGINT/SIGTERM stopped the run: the report is partial. */
   interrupted?: string;
   shard?: { index: number; total: number };

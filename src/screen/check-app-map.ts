@@ -3,12 +3,12 @@
 // on its `from` waypoint's capture. Findings carry file:line:col and name the failing selector.
 
 import { CaptureError, SelectorError } from "../errors.ts";
-import { leavesScreenUnchanged } from "../core/builtin-tools.ts";
 import { locate } from "../core/yaml-file.ts";
 import { readAppMap, type AppMap } from "./app-map.ts";
 import { resolveSelector } from "./resolve-selector.ts";
 import { describeNode } from "./screen-model.ts";
 import { describeSelector } from "./selector.ts";
+import { actionOf } from "./shortcut.ts";
 import { callTarget } from "./tool-call.ts";
 import { checkWaypoint, platformOf, type Waypoint } from "./waypoint.ts";
 
@@ -80,7 +80,7 @@ async function checkShortcut(map: AppMap, shortcut: AppMap["shortcuts"][number],
       findings.push({ severity: "error", kind: "shortcut", message: `shortcut ${shortcut.id}: ${end} waypoint "${shortcut[end]}" is not in the map`, ...at(locate(shortcut.yaml, ["shortcut", end])) });
     }
   }
-  const action = shortcut.tools.find((t) => !leavesScreenUnchanged(t.name));
+  const action = actionOf(shortcut);
   if (!action) return;
   let target;
   try {

@@ -6,7 +6,6 @@
 
 import { isDeepStrictEqual } from "node:util";
 import { ConfigError } from "../errors.ts";
-import { leavesScreenUnchanged } from "../core/builtin-tools.ts";
 import { didYouMean } from "../core/did-you-mean.ts";
 import type { AppMap } from "./app-map.ts";
 import { closestNodes, wantedStrings } from "./closest-candidates.ts";
@@ -14,7 +13,7 @@ import { hitTest } from "./hit-test.ts";
 import { resolveSelector, type Resolution } from "./resolve-selector.ts";
 import { centerOf, describeNode, type Screen, type ScreenNode } from "./screen-model.ts";
 import type { Selector } from "./selector.ts";
-import type { Shortcut } from "./shortcut.ts";
+import { actionOf, type Shortcut } from "./shortcut.ts";
 import { callTarget, textSelector, type CallTarget, type TextQuery } from "./tool-call.ts";
 import { checkWaypoint, type WaypointCheck } from "./waypoint.ts";
 
@@ -113,7 +112,7 @@ export class ScreenState {
   }
 
   #sameAction(shortcut: Shortcut, toolName: string, args: Record<string, unknown>, live: CallTarget, liveNode: ScreenNode | undefined): boolean {
-    const action = shortcut.tools.find((t) => !leavesScreenUnchanged(t.name));
+    const action = actionOf(shortcut);
     // Upstream recognises a shortcut by the node its action lands on: any tap tool on that node.
     if (!action || (action.name !== toolName && !(isTap(action.name) && isTap(toolName)))) return false;
     const recorded = callTarget(action.name, action.args, `${shortcut.id} ${action.name}`);

@@ -2,6 +2,7 @@
 // `tools` calls that take the app from one to the other.
 
 import type { ConfigProblem } from "../errors.ts";
+import { leavesScreenUnchanged } from "../core/builtin-tools.ts";
 import { locate, problemAt, type Where, type YamlFile } from "../core/yaml-file.ts";
 import { isPlainMap } from "../core/describe.ts";
 import { parseMapFile } from "./yaml-selector.ts";
@@ -23,6 +24,11 @@ export interface Shortcut {
   file: string;
   where: Where;
   yaml: YamlFile;
+}
+
+/** The call that moves the device: the shortcut's first tool that can change the screen (checks, waits and memory tools before it are not). */
+export function actionOf(shortcut: Pick<Shortcut, "tools">): RecordedCall | undefined {
+  return shortcut.tools.find((t) => !leavesScreenUnchanged(t.name));
 }
 
 /** Parses shortcut YAML; problems are pushed, and a shortcut is returned when it has id, from and to. */

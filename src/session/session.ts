@@ -11,6 +11,7 @@ import { SessionStartError } from "../errors.ts";
 import { resolveTargetServers, unknownToolsetRefs } from "../config/workspace.ts";
 import { formatProblem } from "../errors.ts";
 import { builtinTools } from "../builtins/index.ts";
+import type { EngineScreen } from "../builtins/screen-adapter.ts";
 import { isSuccess, type ToolResult } from "../core/tool-result.ts";
 import { Dispatcher, type CallRecord, type DispatchOptions } from "../dispatcher/dispatcher.ts";
 import { ExecuteBridge } from "../dispatcher/execute-bridge.ts";
@@ -105,7 +106,7 @@ export class Session implements AsyncDisposable {
   /** What the registration filters need to know about this session. */
   readonly #facts: SessionFacts;
   readonly #exclusions: Exclusion[];
-  #screen: ScreenState | undefined;
+  #simulatedScreen: EngineScreen | undefined;
 
   private constructor(spec: SessionSpec, options: SessionOptions) {
     this.spec = spec;
@@ -136,7 +137,7 @@ export class Session implements AsyncDisposable {
    */
   /** What the simulated device shows now (its screen, and its waypoint on an app map); undefined with no screen loaded. */
   get screen(): ScreenState | undefined {
-    return this.#screen;
+    return this.#simulatedScreen?.state;
   }
 
   static async start(spec: SessionSpec, options: SessionOptions): Promise<Session> {
@@ -157,7 +158,7 @@ export class Session implements AsyncDisposable {
     const facts = this.#facts;
     const installedApps = this.spec.target.platforms[this.spec.driver.platform.toLowerCase() as keyof typeof this.spec.target.platforms]?.appIds ?? [];
     const screen = this.spec.simulation ? await loadSimulatedScreen(this.spec.simulation, this.spec.cwd, (message) => options.onWarning?.(message, "map")) : undefined;
-    this.#screen = screen?.state;
+    this.#simulatedScreen = screen;
     for (const tool of options.builtins ?? builtinTools({ installedApps, ...(screen ? { screen } : {}) })) {
       const decision = applyFilters(tool.meta, facts, tool.name);
       if (decision.included) this.registry.register(tool);
@@ -358,6 +359,11 @@ export class Session implements AsyncDisposable {
   /** The recent output of the server behind `source` (stderr tail, or guest console tail); empty for built-ins. */
   diagnostics(source: string): readonly string[] {
     return this.#servers.find((s) => s.server.display === source)?.current.connection.diagnostics() ?? [];
+  }
+
+  /** The simulated device's loaded screen (`--capture`, `--map`, a target's `simulation:`), if any. */
+  get simulatedScreen(): EngineScreen | undefined {
+    return this.#simulatedScreen;
   }
 
   /** The error that aborted the session (a server died), if any. */

@@ -2,8 +2,6 @@
 // session (in parallel with --workers, a slice with --shard), report live and as
 // JSON/JUnit, and write a partial report when interrupted.
 
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
 import { ConfigError, ConfigNotFoundError, UsageError, type ConfigProblem } from "../../errors.ts";
 import type { Workspace } from "../../config/workspace.ts";
 import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP, checkSessionFlags, parseKeyValue, parseSecrets } from "../../session/session-spec.ts";
@@ -21,6 +19,7 @@ import { parseDevices, parseTags, perDevice, readArgsFile, testNameSeed, withTag
 import type { CliIO, Command } from "../command.ts";
 import { configAbovePaths, loadCliWorkspace, startSession } from "../open-session.ts";
 import { onInterrupt } from "../reaper.ts";
+import { emitReport, notRunReport, reportDestination } from "./report-output.ts";
 
 
 const HELP = `Usage: trailblaze run <trail-file|dir>... [session flags] [options]
@@ -32,8 +31,9 @@ session is stopped at the end. Folders are searched for *.trail.yaml (sorted).
 
 Options:
   --reporter NAME       ${REPORTERS.map((r) => `${r.name}: ${r.summary}`).join("\n                        ")}
-  --output FILE         write the report to FILE (the live list still prints on stdout);
-                        without it, json and junit print the document alone on stdout
+  --output FILE|DIR     write the report to FILE (the live list still prints on stdout);
+                        without it, json and junit print the document alone on stdout;
+                        html writes DIR/index.html (default DIR: trailblaze-report/)
   --list                parse and plan only: print each trail's steps and the tool calls chosen
                         for the session; starts nothing; exit 2 if any file does not parse
   --workers N           run up to N trails at once, each in its own session (default 1)
@@ -155,29 +155,38 @@ export const runCommand: Command = {
       throw new UsageError("run: --driver and --device (or --all-devices) both choose the driver; keep one");
     }
     const sessionSeed = values["test-name"] === undefined ? undefined : testNameSeed(values["test-name"]);
-    const output = values.output === undefined ? undefined : resolve(rawIo.cwd, values.output);
+    const destination = reportDestination(reporter, values.output, rawIo.cwd);
 
     checkSessionFlags(values, rawIo.env);
     const io = onceStderr(rawIo);
-    const above = await configAbovePaths(values, positionals, io);
-    if (above) values.config = above;
-    const files = await discoverTrails(positionals, io.cwd);
-    const { trails, problems } = await readTrailFiles(files, io.cwd);
-    const all: SuiteEntry[] = trails.map((trail) => ({ file: trail.file, trail }));
-    const parsed = tags ? withTags(all, tags) : all;
-    if (tags && parsed.length < all.length) io.stderr(`note: --tags ${tags.join(",")}: ${all.length - parsed.length} of ${all.length} trail(s) carry none of these tags and are left out\n`);
-    const sliced = shard ? shardSlice(parsed, shard, (e) => e.file) : parsed;
-    if (values.list) return listPlans(devices ? perDevice(sliced, devices, undefined) : sliced, problems, values, io);
-    if (problems.length > 0) throw new ConfigError(problems);
-
-    const workspace = await loadCliWorkspace(values, io);
-    const entries = devices ? perDevice(sliced, devices, workspace) : values["all-devices"] ? perDevice(sliced, "all", workspace) : sliced;
+    let workspace: Workspace;
+    let entries: SuiteEntry[];
+    let parsedCount: number;
+    try {
+      const above = await configAbovePaths(values, positionals, io);
+      if (above) values.config = above;
+      const files = await discoverTrails(positionals, io.cwd);
+      const { trails, problems } = await readTrailFiles(files, io.cwd);
+      const all: SuiteEntry[] = trails.map((trail) => ({ file: trail.file, trail }));
+      const parsed = tags ? withTags(all, tags) : all;
+      if (tags && parsed.length < all.length) io.stderr(`note: --tags ${tags.join(",")}: ${all.length - parsed.length} of ${all.length} trail(s) carry none of these tags and are left out\n`);
+      const sliced = shard ? shardSlice(parsed, shard, (e) => e.file) : parsed;
+      if (values.list) return await listPlans(devices ? perDevice(sliced, devices, undefined) : sliced, problems, values, io);
+      if (problems.length > 0) throw new ConfigError(problems);
+      workspace = await loadCliWorkspace(values, io);
+      entries = devices ? perDevice(sliced, devices, workspace) : values["all-devices"] ? perDevice(sliced, "all", workspace) : sliced;
+      parsedCount = parsed.length;
+    } catch (error) {
+      // The run stops before any trail starts: CI still gets the report it asked for, saying why.
+      if (!values.list && (destination !== undefined || !reporter.live)) emitReport({ ...notRunReport(error), ...(shard ? { shard } : {}) }, reporter, destination, io);
+      throw error;
+    }
     warnUndeclaredArgs(io, entries, args);
     if (shard && entries.length === 0) {
-      io.stderr(`note: shard ${shard.index}/${shard.total} holds no trails (${parsed.length} in total)\n`);
+      io.stderr(`note: shard ${shard.index}/${shard.total} holds no trails (${parsedCount} in total)\n`);
     }
 
-    const live = reporter.live || output !== undefined;
+    const live = reporter.live || destination !== undefined;
     const color = io.isTTY && !io.env.NO_COLOR;
     const list = new ListReporter(live ? io.stdout : () => {}, { color, live: workers === 1 });
     const startTrailSession: StartTrailSession = (spec, options) => startSession(spec, io, options);
@@ -197,13 +206,7 @@ export const runCommand: Command = {
 
     const emit = (run: RunReport): void => {
       if (live) io.stdout(list.summary(run));
-      if (output !== undefined) {
-        mkdirSync(dirname(output), { recursive: true });
-        writeFileSync(output, reporter.format(run));
-        io.stdout(`${reporter.name} report written to ${values.output}\n`);
-      } else if (!reporter.live) {
-        io.stdout(reporter.format(run));
-      }
+      emitReport(run, reporter, destination, io);
     };
     // On SIGINT/SIGTERM the reaper runs this, then closes every session and exits 130/143.
     let interrupted = false;

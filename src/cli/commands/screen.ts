@@ -1,7 +1,8 @@
 // `trailblaze screen`: look at a captured screen offline — its outline, what selectors
 // resolve to, and whether it satisfies a waypoint — to debug a selector without a device.
 
-import { resolve } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { SelectorError, UsageError } from "../../errors.ts";
 import { closestNodes, wantedStrings } from "../../screen/closest-candidates.ts";
 import { loadCapture } from "../../screen/load-capture.ts";
@@ -10,17 +11,21 @@ import { describeNode, type Screen } from "../../screen/screen-model.ts";
 import { screenOutline } from "../../screen/outline.ts";
 import { parseSelector, type Selector } from "../../screen/selector.ts";
 import { checkWaypoint, loadWaypoint, type WaypointCheck } from "../../screen/waypoint.ts";
+import { wireframeOf } from "../../screen/wireframe.ts";
+import { wireframeSvg } from "../../screen/wireframe-svg.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 
-const HELP = `Usage: trailblaze screen <capture.json> [--selector JSON]... [--waypoint FILE] [--json]
+const HELP = `Usage: trailblaze screen <capture.json> [--selector JSON]... [--waypoint FILE] [--json] [--svg FILE]
 
 Loads a captured screen and, without a device:
   - prints its outline, one node a line, indented by depth: id, class, text, id, bounds;
   - with --selector, resolves each selector on it: singleMatch, multipleMatches or noMatch,
     with the matching nodes (first = the one a tap uses) or, for no match, the closest ones;
   - with --waypoint, checks it against the waypoint's required and forbidden selectors for
-    the capture's platform.
+    the capture's platform;
+  - with --svg, writes the screen as an SVG wireframe: a <rect data-node-id> per node, labels
+    for text, and data-match on the nodes the --selector(s) match.
 Captures: a TrailblazeNode tree, a legacy view hierarchy (Maestro fields, x1/y1/x2/y2), or a
 waypoint capture (*.example.json). Selectors: a node selector as recordings write under
 nodeSelector ({"androidAccessibility":{"textRegex":"Log in"},"childOf":{…},"index":0}), or a
@@ -29,6 +34,7 @@ legacy one as older recordings write under selector ({"textRegex":"Log in","inde
 Options:
   --selector JSON       a selector to resolve (repeatable)
   --waypoint FILE       a *.waypoint.yaml to check the capture against
+  --svg FILE            write the wireframe to FILE (instead of the outline on stdout)
   --json                print one JSON document: {screen: {nodes, width, height}, matches:
                         [{selector, kind, nodeIds}], waypoint: {id, ok, required: [{description,
                         kind, nodeIds}], forbidden: […]}} (matches and waypoint when asked for)
@@ -63,6 +69,7 @@ export const screenCommand: Command = {
       selector: { type: "string", multiple: true },
       waypoint: { type: "string" },
       json: { type: "boolean" },
+      svg: { type: "string" },
     });
     if (positionals.length !== 1) {
       throw new UsageError(`screen: expected one capture file, got ${positionals.length === 0 ? "none" : positionals.join(" ")}\nRun \`trailblaze screen --help\` for usage.`);
@@ -82,9 +89,18 @@ export const screenCommand: Command = {
     const waypoint = values.waypoint !== undefined ? await loadWaypoint(resolve(io.cwd, values.waypoint)) : undefined;
     const matches = selectors.map((s) => ({ ...s, result: resolveSelector(screen, s.selector) }));
     const check = waypoint ? checkWaypoint(screen, waypoint) : undefined;
+    let written: string | undefined;
+    if (values.svg !== undefined) {
+      const target = resolve(io.cwd, values.svg);
+      const marked = new Set(matches.flatMap((m) => m.result.nodes.map((n) => n.id)));
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, `<?xml version="1.0" encoding="UTF-8"?>\n${wireframeSvg(wireframeOf(screen), { matched: marked })}\n`);
+      written = `wireframe written to ${values.svg} (${screen.nodes.length} nodes, ${marked.size} marked)\n`;
+    }
     if (values.json) {
       const doc: Record<string, unknown> = { screen: { nodes: screen.nodes.length, width: screen.width, height: screen.height } };
       if (selectors.length > 0) doc.matches = matches.map((m) => ({ selector: m.raw, kind: m.result.kind, nodeIds: m.result.nodes.map((n) => n.id) }));
+      if (values.svg !== undefined) doc.svg = values.svg;
       if (check) {
         const strip = ({ description, kind, nodeIds }: WaypointCheck["required"][number]) => ({ description, kind, nodeIds });
         doc.waypoint = { id: check.id, ok: check.ok, required: check.required.map(strip), forbidden: check.forbidden.map(strip), ...(check.skipped ? { skipped: check.skipped } : {}) };
@@ -92,7 +108,8 @@ export const screenCommand: Command = {
       io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
     } else {
       const parts: string[] = [];
-      if (selectors.length === 0 && !check) parts.push(screenOutline(screen));
+      if (written) parts.push(written);
+      else if (selectors.length === 0 && !check) parts.push(screenOutline(screen));
       matches.forEach((m, i) => parts.push(formatMatch(screen, m.text, m.selector, m.result, i + 1)));
       if (check) parts.push(formatWaypoint(check));
       io.stdout(parts.join("\n"));

@@ -2,6 +2,7 @@
 // this one with its format function) and `run` and its --help pick it up.
 
 import type { RunReport } from "../run-types.ts";
+import { formatHtmlReport } from "./html.ts";
 import { formatJsonReport } from "./json.ts";
 import { formatJunitReport } from "./junit.ts";
 import { ListReporter } from "./list.ts";
@@ -17,6 +18,11 @@ export interface Reporter {
   live: boolean;
   /** The whole run as one document, for `--output FILE` (and stdout when not live). */
   format(run: RunReport): string;
+  /**
+   * For a report that is a folder: `--output` names the folder (default `dir`) and the document
+   * is written to `file` in it; the live list prints on stdout meanwhile.
+   */
+  folder?: { dir: string; file: string };
 }
 
 export const REPORTERS: readonly Reporter[] = [
@@ -31,6 +37,13 @@ export const REPORTERS: readonly Reporter[] = [
   },
   { name: "json", summary: "the run as one JSON document", live: false, format: formatJsonReport },
   { name: "junit", summary: "JUnit XML for CI", live: false, format: formatJunitReport },
+  {
+    name: "html",
+    summary: "a page to open in a browser, DIR/index.html (--output DIR, default trailblaze-report/), with the live list",
+    live: false,
+    format: formatHtmlReport,
+    folder: { dir: "trailblaze-report", file: "index.html" },
+  },
 ];
 
 export function findReporter(name: string): Reporter | undefined {

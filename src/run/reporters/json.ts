@@ -12,6 +12,10 @@ function stepJson(step: StepReport): Record<string, unknown> {
     tools: step.tools.map((t) => ({ name: t.name, args: t.args, result: t.result, startedAt: t.startedAt, durationMs: t.durationMs })),
     ...(step.failure ? { failure: step.failure } : {}),
     ...(step.unverified !== undefined ? { unverified: step.unverified } : {}),
+    ...(step.memory ? { memory: step.memory } : {}),
+    ...(step.screen ? { screen: step.screen } : {}),
+    line: step.line,
+    col: step.col,
   };
 }
 
@@ -20,6 +24,7 @@ function trailJson(trail: TrailReport): Record<string, unknown> {
     file: trail.file,
     id: trail.id,
     ...(trail.title !== undefined ? { title: trail.title } : {}),
+    ...(trail.tags !== undefined ? { tags: trail.tags } : {}),
     status: trail.status,
     startedAt: trail.startedAt,
     durationMs: trail.durationMs,
@@ -33,13 +38,18 @@ function trailJson(trail: TrailReport): Record<string, unknown> {
   };
 }
 
-/** `{"trails":[…],"summary":{"passed","failed","errors","skipped","unverified","durationMs"}}` plus `interrupted`/`shard` when set. */
+/**
+ * `{"trails":[…],"summary":{"passed","failed","errors","skipped","unverified","durationMs"}}` plus
+ * `interrupted`/`shard`/`problems`/`screens` when set.
+ */
 export function runToJson(run: RunReport): Record<string, unknown> {
   return {
     trails: run.trails.map(trailJson),
     summary: { ...run.summary },
     ...(run.interrupted !== undefined ? { interrupted: run.interrupted } : {}),
     ...(run.shard ? { shard: run.shard } : {}),
+    ...(run.problems ? { problems: run.problems } : {}),
+    ...(run.screens ? { screens: run.screens } : {}),
   };
 }
 

@@ -1,19 +1,9 @@
 // `--reporter junit`: JUnit XML as CI systems read it — one <testsuite> per
 // trail file, one <testcase> per trail, <failure>/<error>/<skipped> with text.
 
-import type { RunReport, StepReport, TrailReport } from "../run-types.ts";
+import type { RunProblem, RunReport, StepReport, TrailReport } from "../run-types.ts";
 import { formatTrailProblem } from "../validate.ts";
-import { cleanText } from "./clean-text.ts";
-
-/** Escapes text for element content. */
-export function xmlText(text: string): string {
-  return cleanText(text).replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
-}
-
-/** Escapes text for a double-quoted attribute (newlines and tabs kept as character references). */
-export function xmlAttr(text: string): string {
-  return xmlText(text).replaceAll('"', "&quot;").replaceAll("'", "&apos;").replaceAll("\n", "&#10;").replaceAll("\r", "&#13;").replaceAll("\t", "&#9;");
-}
+import { xmlAttr, xmlText } from "../../core/markup-text.ts";
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -62,6 +52,13 @@ function testcase(trail: TrailReport): string {
   return body.length === 0 ? `    <testcase ${attrs}/>` : `    <testcase ${attrs}>\n${body.join("\n")}\n    </testcase>`;
 }
 
+/** A run that stopped before any trail started: one suite, one erroring testcase listing why. */
+function problemsSuite(problems: readonly RunProblem[]): string {
+  const lines = problems.map((p) => `${p.file !== undefined ? `${p.file}${p.line ? `:${p.line}:${p.col ?? 0}` : ""}: ` : ""}${p.message}`);
+  const message = xmlAttr(`the run stopped before any trail started: ${lines[0] ?? ""}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ""}`);
+  return `  <testsuite name="trailblaze" tests="1" failures="0" errors="1" skipped="0" time="0.000">\n    <testcase name="run" classname="trailblaze" time="0.000">\n      <error message="${message}" type="RunNotStarted">${xmlText(lines.join("\n"))}</error>\n    </testcase>\n  </testsuite>`;
+}
+
 export function formatJunitReport(run: RunReport): string {
   const byFile = new Map<string, TrailReport[]>();
   for (const trail of run.trails) byFile.set(trail.file, [...(byFile.get(trail.file) ?? []), trail]);
@@ -73,10 +70,11 @@ export function formatJunitReport(run: RunReport): string {
     const timestamp = (trails[0]?.startedAt ?? new Date().toISOString()).replace(/\.\d+Z$/, "");
     return `  <testsuite name="${xmlAttr(file)}" ${counts(trails)} time="${seconds(time)}" timestamp="${xmlAttr(timestamp)}">\n${trails.map(testcase).join("\n")}\n  </testsuite>`;
   });
+  if (run.problems && run.problems.length > 0) suites.unshift(problemsSuite(run.problems));
   const name = run.interrupted ? `trailblaze (partial: ${run.interrupted})` : "trailblaze";
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<testsuites name="${xmlAttr(name)}" ${counts(run.trails)} time="${seconds(run.summary.durationMs)}">`,
+    `<testsuites name="${xmlAttr(name)}" ${run.problems?.length ? `tests="1" failures="0" errors="1" skipped="0"` : counts(run.trails)} time="${seconds(run.summary.durationMs)}">`,
     ...suites,
     `</testsuites>`,
     "",

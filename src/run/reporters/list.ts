@@ -6,7 +6,7 @@
 
 import type { RunObserver, RunReport, StepReport, TrailReport } from "../run-types.ts";
 import { formatTrailProblem, oneLine } from "../validate.ts";
-import { cleanText } from "./clean-text.ts";
+import { cleanText } from "../../core/markup-text.ts";
 
 export interface ListReporterOptions {
   /** ANSI colours; default false. */

@@ -1,0 +1,118 @@
+import { describe, expect, test } from "bun:test";
+import type { WireframeScreen } from "../../screen/wireframe.ts";
+import type { RunReport, StepReport, TrailReport } from "../run-types.ts";
+import { failuresFirst, formatHtmlReport, REPORT_CSP } from "./html.ts";
+
+const screen: WireframeScreen = {
+  file: "maps/app/waypoints/home.example.json",
+  width: 1080,
+  height: 2400,
+  waypoint: "app/home",
+  nodes: [
+    { id: 1, bounds: [0, 0, 1080, 2400], type: "FrameLayout" },
+    { id: 2, parent: 1, bounds: [60, 200, 1020, 320], type: "TextView", text: "Hello <Ada> & co" },
+    { id: 3, parent: 1, bounds: [0, 2200, 540, 2400], type: "Button", text: "Settings", interactive: true },
+  ],
+};
+
+function step(overrides: Partial<StepReport>): StepReport {
+  return { index: 1, kind: "step", title: "Open settings", status: "passed", durationMs: 3, tools: [], line: 5, col: 3, ...overrides };
+}
+
+function trail(overrides: Partial<TrailReport>): TrailReport {
+  return { file: "trails/a.trail.yaml", id: "a", status: "passed", startedAt: "2026-11-25T06:00:00.000Z", durationMs: 20, steps: [], unverified: 0, ran: true, ...overrides };
+}
+
+const web = {
+  kind: "web" as const,
+  url: "https://shop.example/cart",
+  title: "Cart <1>",
+  outline: '- heading "Your cart" [level=1]\n- button "Pay <now>"',
+  screenshot: "data:image/png;base64,iVBORw0KGgo=",
+};
+
+const passing = trail({
+  id: "opens-settings",
+  tags: ["smoke", "settings"],
+  session: { id: "s1", target: "app", driver: "android-ondevice-accessibility", platform: "android", agent: "host" },
+  steps: [
+    step({
+      tools: [{ name: "tapOnElementWithText", args: { text: "Settings" }, result: { status: "success", variant: "Success", message: "tapped" }, startedAt: "2026-11-25T06:00:00.001Z", durationMs: 2 }],
+      memory: { set: { greeting: "Hello" }, deleted: ["old"] },
+      screen: { kind: "capture", screen: "abc123abc123", waypoint: "app/home", matched: [3], moves: [{ from: "app/home", to: "app/settings", shortcut: "homeToSettings" }] },
+    }),
+  ],
+});
+const failing = trail({
+  file: "trails/b.trail.yaml",
+  id: "checks-cart",
+  title: "Checks the cart",
+  status: "failed",
+  error: "step 1 failed: web_verifyText: no <b>",
+  tags: ["web"],
+  session: { id: "s2", target: "shop", driver: "playwright-native", platform: "web", agent: "host" },
+  steps: [
+    step({
+      status: "failed",
+      title: "Verify the total",
+      tools: [{ name: "web_verifyText", args: { text: "***" }, result: { status: "error", variant: "ExceptionThrown", message: "no <b>" }, startedAt: "2026-11-25T06:00:00.002Z", durationMs: 1 }],
+      failure: { tool: "web_verifyText", variant: "ExceptionThrown", message: "no <b>", line: 9, col: 7, stderr: { source: "tools/shop.ts", lines: ["boom <x>"] } },
+      screen: web,
+    }),
+    step({ index: 2, status: "skipped", title: "Pay", screen: { ...web, screenshot: "https://tracker.example/pixel.png" } }),
+  ],
+});
+const run: RunReport = { trails: [passing, failing], summary: { passed: 1, failed: 1, errors: 0, skipped: 0, unverified: 0, durationMs: 40 }, screens: { abc123abc123: screen } };
+
+describe("html reporter", () => {
+  const page = formatHtmlReport(run);
+
+  test("one self-contained page: CSP allowing nothing from the network, inline style and script only", () => {
+    expect(page.startsWith("<!DOCTYPE html>")).toBe(true);
+    expect(page).toContain(`<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP.replaceAll("'", "&apos;")}">`);
+    expect(page).not.toMatch(/<(?:script|img|link|iframe)[^>]+(?:src|href)="(?!data:)/);
+    expect(page).toContain("<title>Trailblaze report: 1 of 2 failed</title>");
+  });
+
+  test("failures first, each trail with its status, tags and target for the filters", () => {
+    expect(failuresFirst(run.trails).map((t) => t.trail.id)).toEqual(["checks-cart", "opens-settings"]);
+    expect(page.indexOf('id="trail-2"')).toBeLessThan(page.indexOf('id="trail-1"'));
+    expect(page).toContain(`<details class="trail failed" id="trail-2" data-status="failed" data-target="shop" data-tags="[&quot;web&quot;]">`);
+    expect(page).toContain(`data-status="passed" data-target="app" data-tags="[&quot;smoke&quot;,&quot;settings&quot;]"`);
+    expect(page).toContain(`<option value="settings">settings</option><option value="smoke">smoke</option><option value="web">web</option>`);
+  });
+
+  test("a step: its call, failure with stderr tail, memory changes, and where the device was", () => {
+    expect(page).toContain(`<span class="why">step 1 failed: web_verifyText: no &lt;b&gt;</span>`);
+    expect(page).toContain(`<div class="failure"><div class="msg">ExceptionThrown: no &lt;b&gt;</div><div class="meta">trails/b.trail.yaml:9:7 · web_verifyText</div><div class="meta">stderr of tools/shop.ts (last 1 lines):</div><pre>boom &lt;x&gt;</pre></div>`);
+    expect(page).toContain(`<div class="mem">memory: <code>greeting</code> = <code>"Hello"</code>, <code>old</code> deleted</div>`);
+    expect(page).toContain(`at <span class="wp">app/home</span> → shortcut <code>homeToSettings</code> → <span class="wp">app/settings</span>`);
+  });
+
+  test("a captured screen: stored once as a template, the step refers to it with its marks", () => {
+    expect(page.match(/<template id="screen-abc123abc123">/g)).toHaveLength(1);
+    expect(page).toContain(`<div class="wf" title="click to enlarge" data-screen="abc123abc123" data-match="3"></div>`);
+    expect(page).toContain(`<rect data-node-id="2" x="60" y="200" width="960" height="120"><title>#2 TextView "Hello &lt;Ada&gt; &amp; co"</title></rect>`);
+  });
+
+  test("a web page: the outline as text, the screenshot only from a data: URL", () => {
+    expect(page).toContain(`page <span class="wp">Cart &lt;1&gt;</span> <code>https://shop.example/cart</code>`);
+    expect(page).toContain(`<img alt="screenshot of https://shop.example/cart" src="data:image/png;base64,iVBORw0KGgo=">`);
+    expect(page).toContain(`<pre>- heading "Your cart" [level=1]\n- button "Pay &lt;now&gt;"</pre>`);
+    expect(page).not.toContain("tracker.example");
+  });
+
+  test("a run that never started: the problems, no trails", () => {
+    const notRun = formatHtmlReport({ trails: [], summary: { passed: 0, failed: 0, errors: 0, skipped: 0, unverified: 0, durationMs: 0 }, problems: [{ message: "trail: expected a list", file: "trails/x.trail.yaml", line: 3, col: 1 }] });
+    expect(notRun).toContain("<title>Trailblaze report: not run</title>");
+    expect(notRun).toContain(`<h2>The run stopped before any trail started (1 problem)</h2><pre>trails/x.trail.yaml:3:1: trail: expected a list</pre>`);
+  });
+
+  test("100 trails on a few screens stay small: each screen once", () => {
+    const many: TrailReport[] = Array.from({ length: 100 }, (_, i) => ({ ...passing, id: `trail-${i}`, steps: Array.from({ length: 6 }, (_, n) => ({ ...passing.steps[0]!, index: n + 1 })) }));
+    const big = formatHtmlReport({ ...run, trails: many, summary: { ...run.summary, passed: 100, failed: 0 } });
+    expect(big.match(/<template /g)).toHaveLength(1);
+    expect(big.match(/<li class="step /g)).toHaveLength(600);
+    expect(big.length).toBeLessThan(1_500_000);
+  });
+});

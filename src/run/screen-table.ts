@@ -1,0 +1,31 @@
+// The run's table of screens: each distinct screen a step ran on, stored once as a wireframe and
+// named by a content hash, so a report holds hundreds of steps on a few screens without repeats
+// (and shards name the same screen the same way).
+
+import type { Screen } from "../screen/screen-model.ts";
+import { wireframeId, wireframeOf, type WireframeScreen } from "../screen/wireframe.ts";
+
+export class ScreenTable {
+  readonly #ids = new WeakMap<Screen, string>();
+  readonly #screens = new Map<string, WireframeScreen>();
+
+  /** The id of `screen` in the table (added on first sight, its texts through `mask`). */
+  add(screen: Screen, mask: (text: string) => string): string {
+    const known = this.#ids.get(screen);
+    if (known !== undefined) return known;
+    const wireframe = wireframeOf(screen, mask);
+    const id = wireframeId(wireframe);
+    if (!this.#screens.has(id)) this.#screens.set(id, wireframe);
+    this.#ids.set(screen, id);
+    return id;
+  }
+
+  get size(): number {
+    return this.#screens.size;
+  }
+
+  /** The table as `RunReport.screens`, in the order screens were first seen. */
+  toJSON(): Record<string, WireframeScreen> {
+    return Object.fromEntries(this.#screens);
+  }
+}
