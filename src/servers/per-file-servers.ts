@@ -68,8 +68,10 @@ async function described(tools: PerFileTool[], root: string): Promise<PerFileToo
 
 /** The generated entry serving `tools`, for `owner` (a target's id, or the one script checked). */
 function entrySource(tools: PerFileTool[], runtime: ToolRuntime, owner: string, root: string): string {
-  const scripts = [...new Set(tools.filter((tool) => !tool.composed).map((tool) => tool.script))];
-  const imports = scripts.map((script, i) => `import * as m${i} from ${JSON.stringify(script)};`);
+  const scripts = [...new Set(tools.filter((tool) => !tool.composed && !tool.registered).map((tool) => tool.script))];
+  // A registering script is imported for its side effect: an unused `import * as` is elided from TypeScript.
+  const registering = [...new Set(tools.filter((tool) => tool.registered).map((tool) => tool.script))];
+  const imports = [...registering.map((script) => `import ${JSON.stringify(script)};`), ...scripts.map((script, i) => `import * as m${i} from ${JSON.stringify(script)};`)];
   if (tools.some((tool) => tool.composed)) imports.push(`import { composedTool } from ${JSON.stringify(COMPOSED_TOOL)};`);
   if (tools.some((tool) => tool.registered)) imports.push(`import { registeredTool } from ${JSON.stringify(REGISTERED_TOOL)};`);
   const served = tools.map((tool) => {
