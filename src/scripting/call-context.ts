@@ -5,7 +5,7 @@
 import { createClient, type TrailblazeClient } from "./client.ts";
 import { contextOf, type TrailblazeContext } from "./context.ts";
 import { executeTool } from "./execute.ts";
-import { createMemory } from "./memory.ts";
+import { createMemory, type TrailblazeMemory } from "./memory.ts";
 import type { ToolExtra } from "./register.ts";
 import type { DevicePlatform, ToolTarget, TrailblazeCallContext } from "./tool-context.ts";
 
@@ -22,7 +22,7 @@ function targetOf(envelope: TrailblazeContext): ToolTarget | undefined {
   };
 }
 
-function callContext(envelope: TrailblazeContext, invocationId: string): TrailblazeCallContext {
+function callContext(envelope: TrailblazeContext, invocationId: string): TrailblazeCallContext & { memory: TrailblazeMemory } {
   const target = targetOf(envelope);
   return {
     invocationId,
@@ -43,7 +43,7 @@ export function callContextOf(args: unknown, extra: ToolExtra): TrailblazeCallCo
  * envelope) for an MCP server's handler: device, target, and memory with get/set; undefined when
  * the request came without one (a plain MCP client).
  */
-export function fromMeta(meta: unknown): TrailblazeCallContext | undefined {
+export function fromMeta(meta: unknown): (TrailblazeCallContext & { memory: TrailblazeMemory }) | undefined {
   const envelope = contextOf({ _meta: meta });
   if (!envelope) return undefined;
   const tb = (meta as { trailblaze: Record<string, unknown> }).trailblaze;
