@@ -20,10 +20,13 @@ export function mentionsRegistry(source: string): boolean {
   return source.includes(REGISTRY_GLOBAL);
 }
 
-/** `source` with comments blanked out (same length, so offsets stay), strings and templates kept. */
-function withoutComments(source: string): string {
-  return source.replace(/("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (match, literal: string | undefined) =>
-    literal !== undefined ? match : match.replace(/[^\n]/g, " "),
+/**
+ * `source` with comments blanked out and the contents of strings and templates filled with `_`
+ * (same length, so offsets stay): text inside them never looks like code.
+ */
+function skeleton(source: string): string {
+  return source.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (match) =>
+    match.startsWith("/") ? match.replace(/[^\n]/g, " ") : match[0] + match.slice(1, -1).replace(/[^\n]/g, "_") + match.at(-1),
   );
 }
 
@@ -34,7 +37,7 @@ function withoutComments(source: string): string {
  */
 export function registeredToolNames(source: string): RegisteredName[] {
   if (!mentionsRegistry(source)) return [];
-  const text = withoutComments(source);
+  const text = skeleton(source);
   const holders = new Set([REGISTRY_GLOBAL]);
   const alias = new RegExp(`\\b(?:const|let|var)\\s+(${IDENT})\\s*=\\s*\\(?\\s*(?:(?:globalThis|self|window)\\s*\\.\\s*)?${REGISTRY_GLOBAL}\\b`, "g");
   for (const match of text.matchAll(alias)) holders.add(match[1]!);
@@ -42,16 +45,16 @@ export function registeredToolNames(source: string): RegisteredName[] {
   const seen = new Set<string>();
   for (const holder of holders) {
     const escaped = holder.replace(/\$/g, "\\$");
-    const assignment = new RegExp(
-      `(?<![\\w$])${escaped}\\s*(?:\\[\\s*(?:"((?:[^"\\\\\\n]|\\\\.)+)"|'((?:[^'\\\\\\n]|\\\\.)+)')\\s*\\]|\\.\\s*(${IDENT}))\\s*=(?![=>])`,
-      "g",
-    );
+    // A quoted key is read back from the source (the skeleton has `_` for its letters).
+    const assignment = new RegExp(`(?<![\\w$])${escaped}\\s*(?:\\[\\s*(["'])(_+)\\1\\s*\\]|\\.\\s*(${IDENT}))\\s*=(?![=>])`, "g");
     for (const match of text.matchAll(assignment)) {
-      const name = match[1] ?? match[2] ?? match[3]!;
+      const quoted = match[2] !== undefined;
+      const index = match.index + (quoted ? match[0].indexOf(match[1]!) : match[0].lastIndexOf(match[3]!));
+      // Tool names have no escapes to undo (letters, digits, _ and -).
+      const name = quoted ? source.slice(index + 1, index + 1 + match[2]!.length) : match[3]!;
       if (seen.has(name)) continue;
       seen.add(name);
-      const keyAt = match.index + match[0].search(/["'.]/) + (match[3] !== undefined ? match[0].slice(match[0].search(/\./) + 1).search(/\S/) + 1 : 0);
-      found.push({ name, index: keyAt });
+      found.push({ name, index });
     }
   }
   return found.sort((a, b) => a.index - b.index);
