@@ -121,11 +121,13 @@ describe("captureViewHierarchy and runConditionalActions", () => {
       text: 'ConditionalAction "log-in" failed: postcondition not satisfied after action for conditional "log-in" (Tap Log in on the sign-in screen)',
     });
     const blind = await runTrail(dir, "trails/forms/conditional-login.trail.yaml", "host");
-    expect(blind.calls[0]!.status).toBe("error");
-    expect(blind.calls[0]!.text).toStartWith('captureViewHierarchy: findMatches answered "unverified: no screen loaded');
-    expect(blind.calls[0]!.text).toEndWith(
-      "not a list of matches; the simulated device has no screen loaded, so there is no view hierarchy to capture: give it one (--capture FILE, or --map DIR --start WAYPOINT_ID)",
-    );
+    expect(blind.calls[0]).toEqual({
+      name: "myapp_logInIfNeeded",
+      status: "error",
+      text:
+        'captureViewHierarchy: no view hierarchy to capture for {"androidAccessibility":{"resourceIdRegex":"com\\\\.example\\\\.myapp:id/login"}}: ' +
+        "the simulated device has no screen loaded (findMatches was unverified); give it one (--capture FILE, or --map DIR --start WAYPOINT_ID)",
+    });
   });
 });
 

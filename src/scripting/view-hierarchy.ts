@@ -31,14 +31,13 @@ function matchesOf(answer: unknown, selector: TrailblazeNodeSelector): MatchDesc
   if (typeof answer === "object" && answer !== null && Array.isArray((answer as { matches?: unknown }).matches)) {
     return (answer as { matches: MatchDescriptor[] }).matches;
   }
+  if (typeof answer === "string" && /no screen loaded/.test(answer)) {
+    throw new Error(
+      `captureViewHierarchy: no view hierarchy to capture for ${keyOf(selector)}: the simulated device has no screen loaded (findMatches was unverified); give it one (--capture FILE, or --map DIR --start WAYPOINT_ID)`,
+    );
+  }
   const said = typeof answer === "string" ? `"${answer}"` : JSON.stringify(answer);
-  const noScreen = typeof answer === "string" && /would check|no screen/.test(answer);
-  throw new Error(
-    `captureViewHierarchy: findMatches answered ${said} for ${keyOf(selector)}, not a list of matches` +
-      (noScreen
-        ? "; the simulated device has no screen loaded, so there is no view hierarchy to capture: give it one (--capture FILE, or --map DIR --start WAYPOINT_ID)"
-        : ""),
-  );
+  throw new Error(`captureViewHierarchy: findMatches answered ${said} for ${keyOf(selector)}, not a list of matches`);
 }
 
 function snapshot(resolved: Map<string, MatchDescriptor[]>, selectors: readonly TrailblazeNodeSelector[]): Captured {
