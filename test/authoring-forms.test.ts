@@ -59,7 +59,7 @@ describe("pure-JS tools on globalThis.__trailblazeTools", () => {
       inputSchema: { type: "object", properties: { email: { type: "string", description: "The account's email." } }, required: ["email"] },
     });
     expect(byName.get("myapp_android_launchToLogin")).toMatchObject({ description: "Launch MyApp fresh, on the sign-in screen. (trailhead → myapp/android/login)" });
-  });
+  }, 90_000); // the first session builds every bundle
 
   test("run with identical results on the host and on the device: __trailblazeCall composes, fromMeta reads the device, target and memory", async () => {
     const [host, device] = await Promise.all([runTrail(dir, "trails/forms/pure-js.trail.yaml", "host"), runTrail(dir, "trails/forms/pure-js.trail.yaml", "on-device")]);
@@ -85,7 +85,7 @@ describe("pure-JS tools on globalThis.__trailblazeTools", () => {
       expect(run.code).not.toBe(0);
       expect(run.stdout + run.stderr).toContain(message);
     }
-  });
+  }, 90_000); // a fresh copy: its bundles are built again
 
   test("a listed name the folder does not register says how to register it", async () => {
     const bad = copy("authoring-forms-missing");
