@@ -164,6 +164,18 @@ describe("shortcuts and trailheads as tools", () => {
     });
   });
 
+  test("without a map, a trailmap's own shortcuts and trailheads are still tools: their calls run, where the device is stays unverified", async () => {
+    const check = await cli(["check"], { cwd: dir });
+    expect(check.stdout).toContain("✓ no problems found");
+    const { report, calls } = await runTrail(dir, "trails/forms/map-tools.trail.yaml", "on-device");
+    expect(report.trails[0]!.status).toBe("passed");
+    expect(calls[1]).toEqual({
+      name: "myapp_android_loginAs",
+      status: "success",
+      text: "unverified: no app map loaded (shortcut myapp_android_loginAs ran inputText, tapOnElementBySelector; would check that the device was at myapp/android/login before or at myapp/android/home after)",
+    });
+  }, 90_000); // check starts a session per agent
+
   test("a tool with a shortcut's name collides loudly", async () => {
     const clash = copy("authoring-forms-clash");
     const file = join(clash, "trails/config/trailmaps/myapp/tools/registered/shout.js");

@@ -41,6 +41,30 @@ async function filesUnder(dir: string, suffix: RegExp): Promise<string[]> {
     .sort();
 }
 
+/**
+ * The shortcuts and trailheads of the trailmap folder `dir` alone (no waypoints, no captures): what
+ * a trailmap offers as tools when no map is simulated. Files that do not parse are problems.
+ */
+export async function readNavigation(dir: string, cwd: string = process.cwd()): Promise<Pick<AppMap, "shortcuts" | "trailheads" | "problems">> {
+  const shown = (file: string) => relative(cwd, file) || file;
+  const [shortcutFiles, trailheadFiles] = await Promise.all([
+    filesUnder(join(dir, "shortcuts"), /\.shortcut\.ya?ml$/),
+    filesUnder(join(dir, "trailheads"), /\.trailhead\.ya?ml$/),
+  ]);
+  const problems: MapProblem[] = [];
+  const read = async <T>(files: string[], kind: "shortcut" | "trailhead", parse: (file: string, text: string, found: ConfigProblem[]) => T | undefined): Promise<T[]> => {
+    const texts = await Promise.all(files.map((f) => readFile(f, "utf8")));
+    return files.flatMap((file, i) => {
+      const found: ConfigProblem[] = [];
+      const parsed = parse(shown(file), texts[i]!, found);
+      problems.push(...found.map((problem) => ({ kind, problem, severity: "error" as const })));
+      return parsed ? [parsed] : [];
+    });
+  };
+  const [shortcuts, trailheads] = await Promise.all([read(shortcutFiles, "shortcut", parseShortcut), read(trailheadFiles, "trailhead", parseTrailhead)]);
+  return { shortcuts, trailheads, problems };
+}
+
 /** Reads the map at `dir`, collecting every problem instead of stopping at the first. */
 export async function readAppMap(dir: string, cwd: string = process.cwd()): Promise<AppMap> {
   const shown = (file: string) => relative(cwd, file) || file;

@@ -3,8 +3,11 @@
 // its recorded calls run in order through the session (so the simulated device moves as any call
 // moves it), and it must end at `to` (when its calls left the device at `from`, the device takes
 // the edge itself). A trailhead runs its calls from anywhere and lands at `to`. Either then checks
-// the `to` waypoint's selectors on the screen, as upstream's post-condition does.
+// the `to` waypoint's selectors on the screen, as upstream's post-condition does. Without a
+// simulated map, a trailmap's own shortcuts and trailheads are still tools: their calls run, and the
+// result is unverified (nothing says where the device was or is).
 
+import { unverified } from "../builtins/screen-checks.ts";
 import { exceptionThrown, isSuccess, success, type ToolResult } from "../core/tool-result.ts";
 import type { RegisteredTool } from "../registry/registry.ts";
 import { readToolMeta } from "../registry/tool-meta.ts";
@@ -84,14 +87,9 @@ function trailheadTool(trailhead: Trailhead, state: ScreenState, call: Call): (a
   };
 }
 
-/**
- * The tools of `state`'s app map (none for a static capture), calling other tools through `call`.
- * Metadata-only trailheads (no `tools:`) mark a tool registered elsewhere and are not tools here.
- */
-export function mapTools(state: ScreenState, source: string, call: Call): RegisteredTool[] {
-  const map = state.map;
-  if (!map) return [];
-  const tool = (edge: Trailhead, kind: string, invoke: (args: Record<string, unknown>) => Promise<ToolResult>, summary: string): RegisteredTool => ({
+function navigationTool(edge: Trailhead, kind: "shortcut" | "trailhead", source: string, invoke: (args: Record<string, unknown>) => Promise<ToolResult>): RegisteredTool {
+  const summary = kind === "shortcut" ? `shortcut ${(edge as Shortcut).from} → ${edge.to}` : `trailhead → ${edge.to}`;
+  return {
     name: edge.id,
     description: `${edge.description?.trim() ?? `The ${kind} ${edge.id}.`} (${summary})`,
     inputSchema: inputSchema(edge.parameters),
@@ -100,9 +98,32 @@ export function mapTools(state: ScreenState, source: string, call: Call): Regist
     source,
     transport: "builtin",
     invoke: ({ args }) => invoke(args),
-  });
+  };
+}
+
+/**
+ * The tools of `state`'s app map (none for a static capture), calling other tools through `call`.
+ * Metadata-only trailheads (no `tools:`) mark a tool registered elsewhere and are not tools here.
+ */
+export function mapTools(state: ScreenState, source: string, call: Call): RegisteredTool[] {
+  const map = state.map;
+  if (!map) return [];
   return [
-    ...map.shortcuts.map((s) => tool(s, "shortcut", shortcutTool(s, state, call), `shortcut ${s.from} → ${s.to}`)),
-    ...map.trailheads.filter((t) => t.tools.length > 0).map((t) => tool(t, "trailhead", trailheadTool(t, state, call), `trailhead → ${t.to}`)),
+    ...map.shortcuts.map((s) => navigationTool(s, "shortcut", source, shortcutTool(s, state, call))),
+    ...map.trailheads.filter((t) => t.tools.length > 0).map((t) => navigationTool(t, "trailhead", source, trailheadTool(t, state, call))),
+  ];
+}
+
+/** A trailmap's shortcuts and trailheads with no simulated map: their calls run; where the device is stays unverified. */
+export function unmappedTools(edges: { shortcuts: Shortcut[]; trailheads: Trailhead[] }, source: string, call: Call): RegisteredTool[] {
+  const unchecked = (edge: Trailhead, kind: "shortcut" | "trailhead") => async (args: Record<string, unknown>) => {
+    const failed = await runCalls(edge, args, call);
+    if (failed) return failed;
+    const from = kind === "shortcut" ? `at ${(edge as Shortcut).from} before or ` : "";
+    return unverified("no app map loaded", `${kind} ${edge.id} ran ${edge.tools.map((t) => t.name).join(", ")}; would check that the device was ${from}at ${edge.to} after`);
+  };
+  return [
+    ...edges.shortcuts.map((s) => navigationTool(s, "shortcut", source, unchecked(s, "shortcut"))),
+    ...edges.trailheads.filter((t) => t.tools.length > 0).map((t) => navigationTool(t, "trailhead", source, unchecked(t, "trailhead"))),
   ];
 }

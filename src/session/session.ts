@@ -32,7 +32,7 @@ import { buildContext, type TargetInfo } from "../core/context.ts";
 import type { Memory } from "./memory.ts";
 import { initialMemory, type SessionSpec } from "./session-spec.ts";
 import { loadSimulatedScreen } from "./simulated-screen.ts";
-import { mapTools } from "./map-tools.ts";
+import { navigationTools } from "./navigation-tools.ts";
 
 /** Why a per-file tool that runs as a host subprocess is not in an on-device session. */
 const PER_FILE_HOST_ONLY = "a per-file tool that runs as a host subprocess (runtime: subprocess, or requiresHost: true in its spec)";
@@ -157,8 +157,9 @@ export class Session implements AsyncDisposable {
       else this.registry.skip({ name: tool.name, source: tool.source, reason: decision.key, detail: decision.reason });
     }
     // The map's shortcuts and trailheads, callable by their ids (collisions are loud, as for any tool).
-    const mapSource = this.spec.simulation?.kind === "map" ? `app map ${this.spec.simulation.shown}` : "app map";
-    for (const tool of screen ? mapTools(screen.state, mapSource, (name, args) => this.#nestedCall(name, args)) : []) this.registry.register(tool);
+    for (const tool of await navigationTools(this.spec, screen?.state, (name, args) => this.#nestedCall(name, args), (message) => options.onWarning?.(message, "map"))) {
+      this.registry.register(tool);
+    }
 
     if (this.spec.targetChoice) options.onNotice?.(this.spec.targetChoice);
     const launchers = options.launchers ?? DEFAULT_LAUNCHERS;
