@@ -1,9 +1,9 @@
 // @trailblaze/scripting: what a tool author imports. `trailblaze.tool` for per-file tools (with
 // `ToolContext`, `ctx.tools` typed by `TrailblazeToolMap`, selectors, `z`); for whole MCP servers,
-// types for `_meta["trailblaze/*"]` and the `_trailblazeContext` envelope, `contextOf`, result
-// helpers, an optional typed registerTool and `executeTool`; upstream's `fromMeta`, and
-// `captureViewHierarchy` with `runConditionalActions` for catalogs of conditional actions. Unit-test helpers are in
-// `@trailblaze/scripting/testing`. Pure: no Node or Bun API, so the same file runs as a
+// types for `_meta["trailblaze/*"]` and the `_trailblazeContext` envelope, `contextOf` (upstream's
+// `fromMeta`), result helpers, an optional typed registerTool and `executeTool`; upstream's
+// ConditionalAction primitive (`captureViewHierarchy`, `runConditionalActions`). Unit-test helpers
+// are in `@trailblaze/scripting/testing`. Pure: no Node or Bun API, so the same file runs as a
 // subprocess and bundled into QuickJS.
 
 import * as z from "zod";

@@ -2,8 +2,9 @@
 // `globalThis.__trailblazeTools[name] = { name?, spec: { description, inputSchema, _meta }, handler }`
 // is checked and turned into what serveTools serves. `spec.inputSchema` is upstream's flat form
 // (`{ param: { type, description } }`, every parameter required) or a JSON Schema object. The
-// handler gets `(args, ctx)`, ctx with `tools` added, and `globalThis.__trailblazeCall(name,
-// argsJson)` answers as upstream's in-process binding does. Pure: runs in QuickJS and under bun.
+// handler gets `(args, ctx)`, ctx with `tools` added and memory readable as properties, and
+// `globalThis.__trailblazeCall(name, argsJson)` answers as upstream's in-process binding does.
+// Pure: runs in QuickJS and under bun.
 
 import type { TrailblazeClient } from "./client.ts";
 import type { ServedTool } from "./serve-tools.ts";
@@ -30,9 +31,24 @@ export function registeredInputSchema(inputSchema: Record<string, unknown>): Rec
   return { type: "object", properties, ...(required.length > 0 ? { required } : {}) };
 }
 
+/**
+ * Upstream hands a pure-JS handler memory as a plain object (`ctx.memory.email`); ours has
+ * get/set too. The memory itself is the prototype, so its methods (and what `set` writes) still
+ * count; each key of the snapshot that is not a method name reads through `get`.
+ */
+function readableMemory(memory: unknown): unknown {
+  if (!isRecord(memory) || typeof memory.keys !== "function" || typeof memory.get !== "function") return memory;
+  const tracked = memory as { keys(): readonly string[]; get(key: string): string | undefined };
+  const readable = Object.create(memory) as Record<string, unknown>;
+  for (const key of tracked.keys()) {
+    if (!(key in memory)) Object.defineProperty(readable, key, { get: () => tracked.get(key), enumerable: true });
+  }
+  return readable;
+}
+
 /** Upstream's `__trailblazeCall(name, argsJson)`: a JSON result string, `{ isError: true, error }` for a failed tool. */
 function callBinding(client: TrailblazeClient) {
-  const tools = client.tools as Record<string, (args: Record<string, unknown>) => Promise<unknown>>;
+  const tools = client.tools as unknown as Record<string, (args: Record<string, unknown>) => Promise<unknown>>;
   return async (name: string, argsJson: string): Promise<string> => {
     try {
       const result = await tools[name]!(argsJson ? (JSON.parse(argsJson) as Record<string, unknown>) : {});
@@ -75,7 +91,7 @@ export function registeredTool(name: string, file: string, at: string, meta: Rec
     file,
     value: (args: unknown, ctx: unknown, client: TrailblazeClient) => {
       (globalThis as { __trailblazeCall?: unknown }).__trailblazeCall = callBinding(client);
-      return handler(args, isRecord(ctx) ? { ...ctx, tools: client.tools } : ctx);
+      return handler(args, isRecord(ctx) ? { ...ctx, memory: readableMemory(ctx.memory), tools: client.tools } : ctx);
     },
     ...(typeof spec.description === "string" ? { description: spec.description } : {}),
     inputSchema: registeredInputSchema((spec.inputSchema ?? {}) as Record<string, unknown>),

@@ -62,7 +62,8 @@ function snapshot(resolved: Map<string, MatchDescriptor[]>, selectors: readonly 
  */
 export async function captureViewHierarchy(client: TrailblazeClient, selectors: readonly TrailblazeNodeSelector[]): Promise<ViewHierarchy> {
   const owned = selectors.slice();
-  const tools = client.tools as Record<string, (args: Record<string, unknown>) => Promise<unknown>>;
+  // Typed by TrailblazeToolMap once a client is generated: read as a plain map here.
+  const tools = client.tools as unknown as Record<string, (args: Record<string, unknown>) => Promise<unknown>>;
   const entries = await Promise.all(owned.map(async (selector) => [keyOf(selector), matchesOf(await tools.findMatches!({ selector }), selector)] as const));
   return snapshot(new Map(entries), owned);
 }
