@@ -37,8 +37,8 @@ describe("resolution", () => {
     const built = await buildOnDevice(join(TOOLS, "cart.ts"), SHOP, false);
     const fromPackage = built.inputs.filter((input) => input.startsWith(`${PACKAGE}/`)).map((input) => input.slice(PACKAGE.length + 1));
     expect(fromPackage).toEqual([
-      "call-context.ts", "client.ts", "context-schema.ts", "context.ts", "execute.ts", "index.ts", "memory.ts", "meta.ts", "register.ts",
-      "result.ts", "selectors.ts", "trailblaze.ts",
+      "call-context.ts", "client.ts", "conditional-action.ts", "context-schema.ts", "context.ts", "execute.ts", "index.ts", "memory.ts",
+      "meta.ts", "register.ts", "result.ts", "selectors.ts", "trailblaze.ts", "view-hierarchy.ts",
     ]);
   });
 

@@ -18,6 +18,17 @@ export interface ScreenNode {
   nodeId: string;
   /** One line for messages: `#12 Button "Log in" [0,0][100,40]`. */
   description?: string;
+  /** Upstream's MatchDescriptor of the node (findMatches' `matches`). */
+  match?: NodeMatch;
+}
+
+/** Upstream's MatchDescriptor: where the node is in the tree, its bounds, text and ids. */
+export interface NodeMatch {
+  indexPath: number[];
+  bounds?: { left: number; top: number; right: number; bottom: number };
+  matchedText?: string;
+  resourceId?: string;
+  accessibilityId?: string;
 }
 
 export interface SelectorMatch {

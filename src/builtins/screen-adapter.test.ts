@@ -83,6 +83,12 @@ describe("a static capture on the simulated device", () => {
       message: 'multipleMatches: #11 TextView "ann@example.com" [40,560][700,620], #14 TextView "bob@example.com" [40,680][700,740]',
       structuredContent: { kind: "multipleMatches", nodeIds: ["11", "14"] },
     });
+    // Upstream's MatchDescriptor per match (what captureViewHierarchy reads): tree path, bounds, text.
+    const { structuredContent } = (await call("findMatches", { selector: { androidAccessibility: { textRegex: "ann@example.com" } } })) as unknown as { structuredContent: { matches: unknown[] } };
+    expect(structuredContent.matches).toEqual([
+      { indexPath: expect.any(Array), bounds: { left: 40, top: 560, right: 700, bottom: 620 }, matchedText: "ann@example.com" },
+    ]);
+    expect((structuredContent.matches[0] as { indexPath: number[] }).indexPath.length).toBeGreaterThan(0);
   });
 
   test("assertWaypoint needs a map", async () => {

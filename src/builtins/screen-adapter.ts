@@ -2,11 +2,27 @@
 // selectors are parsed and resolved on the current screen, failures carry the closest
 // candidates, nodes are described for messages, and actions move the device through its app map.
 
-import { describeNode, nodeText, type ScreenNode as EngineNode } from "../screen/screen-model.ts";
+import { describeNode, nodeResourceId, nodeText, type ScreenNode as EngineNode } from "../screen/screen-model.ts";
 import type { Resolution } from "../screen/resolve-selector.ts";
 import { parseSelector, type Selector as EngineSelector } from "../screen/selector.ts";
 import type { ScreenState } from "../screen/screen-state.ts";
-import type { DeviceScreen, ScreenMove, ScreenNode, Selector, SelectorMatch, TextMode, TextQuery } from "./device-screen.ts";
+import type { DeviceScreen, NodeMatch, ScreenMove, ScreenNode, Selector, SelectorMatch, TextMode, TextQuery } from "./device-screen.ts";
+
+/** A node as upstream's MatchDescriptor: its child-index path from the root, bounds, text and ids. */
+function matchOf(node: EngineNode): NodeMatch {
+  const indexPath: number[] = [];
+  for (let at = node; at.parent; at = at.parent) indexPath.unshift(at.parent.children.indexOf(at));
+  const text = nodeText(node.detail);
+  const resourceId = nodeResourceId(node.detail);
+  const accessibilityId = ["accessibilityText", "contentDescription"].map((f) => node.detail[f]).find((v): v is string => typeof v === "string");
+  return {
+    indexPath,
+    ...(node.bounds ? { bounds: { ...node.bounds } } : {}),
+    ...(text !== undefined ? { matchedText: text } : {}),
+    ...(resourceId !== undefined ? { resourceId } : {}),
+    ...(accessibilityId !== undefined ? { accessibilityId } : {}),
+  };
+}
 
 /** A move of the device along a shortcut of its app map. */
 export interface ScreenMoveRecord {
@@ -44,7 +60,7 @@ export class EngineScreen implements DeviceScreen {
 
   #node(node: EngineNode): ScreenNode {
     this.#seen.add(node.id);
-    const out: ScreenNode = { nodeId: String(node.id), description: describeNode(node) };
+    const out: ScreenNode = { nodeId: String(node.id), description: describeNode(node), match: matchOf(node) };
     this.#nodes.set(out, node);
     return out;
   }

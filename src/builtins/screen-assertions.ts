@@ -156,7 +156,7 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
     }),
     defineBuiltin({
       name: "findMatches",
-      description: "Lists the elements `selector` finds (kind singleMatch, multipleMatches or noMatch, with node ids). Unverified without a screen.",
+      description: "Lists the elements `selector` finds (kind singleMatch, multipleMatches or noMatch, node ids, and upstream's match descriptors). Unverified without a screen.",
       args: { selector: selector(), timeoutMs: int(0).optional() },
       meta,
       run: ({ selector: wanted }) =>
@@ -165,7 +165,7 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
           check: (screen) => {
             const match = screen.resolve(wanted);
             return success(`${match.kind}: ${match.nodes.map(nodeName).join(", ") || `no nodes${closestHint(match)}`}`, {
-              structuredContent: { kind: match.kind, nodeIds: match.nodes.map((n) => n.nodeId) },
+              structuredContent: { kind: match.kind, nodeIds: match.nodes.map((n) => n.nodeId), matches: match.nodes.map((n) => n.match ?? { indexPath: [] }) },
             });
           },
         }),

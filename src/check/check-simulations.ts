@@ -13,7 +13,7 @@ import { loadCapture } from "../screen/load-capture.ts";
 /** A check finding about a target's simulated screen (check-workspace.ts adds them to its own). */
 export interface SimulationFinding {
   severity: "error" | "warning";
-  kind: "config" | "waypoint" | "shortcut";
+  kind: "config" | "waypoint" | "shortcut" | "trailhead";
   message: string;
   file?: string;
   line?: number;

@@ -14,7 +14,6 @@ import { didYouMean } from "../core/did-you-mean.ts";
 import {
   displayPath,
   loadWorkspace,
-  resolveTargetServers,
   unknownToolsetRefs,
   type TargetConfig,
   type Workspace,
@@ -40,7 +39,7 @@ import { discoverTrails } from "../trail/discover.ts";
 import { readTrailFiles } from "../trail/trail-file.ts";
 import { skipReason } from "../trail/select-recording.ts";
 import type { Trail } from "../trail/trail-types.ts";
-import { perFileServers } from "../servers/per-file-servers.ts";
+import { targetServers } from "../servers/per-file-servers.ts";
 import { checkSimulations } from "./check-simulations.ts";
 
 export type CheckKind =
@@ -57,6 +56,7 @@ export type CheckKind =
   | "bundle" // the server cannot run on-device
   | "waypoint" // a target's simulation.map: a waypoint's capture fails its own selectors, or the start is not in the map
   | "shortcut" // a target's simulation.map: a shortcut's first selector does not resolve on its `from` capture
+  | "trailhead" // a target's simulation.map: a trailhead that does not parse or lands on an unknown waypoint
   | "session"; // a session could not start for another reason
 
 export interface CheckFinding {
@@ -296,7 +296,7 @@ async function checkBundles(targets: TargetConfig[], findings: Findings, cwd: st
   for (const target of targets) {
     let servers: ResolvedServer[];
     try {
-      servers = [...resolveTargetServers(target, root), ...(await perFileServers(target, root, cwd))];
+      servers = await targetServers(target, root, cwd);
     } catch {
       continue; // missing scripts were reported by the session that tried to start them
     }

@@ -20,6 +20,7 @@ import type { TargetConfig, ToolRef } from "./target-config.ts";
 import { validateWith } from "./validate.ts";
 import { locate, parseYaml } from "../core/yaml-file.ts";
 import type { Where } from "../core/yaml-file.ts";
+import { registeredToolNames, REGISTRY_GLOBAL } from "./registered-tools.ts";
 
 /** Where a per-file tool runs: in QuickJS (the default) or as a bun subprocess (`runtime: subprocess`). */
 export type ToolRuntime = "inProcess" | "subprocess";
@@ -42,6 +43,8 @@ export interface PerFileTool {
   sidecar?: string;
   /** A tool composed in a `.tool.yaml` (`script` is that file): the calls it makes. */
   composed?: ComposedDefinition;
+  /** A pure-JS tool the script registers on `globalThis.__trailblazeTools`: where (file:line:col of its key). */
+  registered?: string;
   /** Where the name is listed in the target. */
   where: Where;
 }
@@ -157,6 +160,8 @@ interface Declared {
   meta: Record<string, unknown>;
   sidecar?: string;
   composed?: ComposedDefinition;
+  /** Registered on `globalThis.__trailblazeTools` (upstream's pure-JS form) rather than exported. */
+  registered?: boolean;
   /** `class:` of a JVM-backed `.tool.yaml`: declared, but not runnable here. */
   jvmClass?: string;
   /** Where it is declared: the sidecar's `name:`, or the script. */
@@ -305,6 +310,12 @@ function declaredTools(dir: string, cwd: string, problems: ConfigProblem[]): Map
   for (const path of files.filter((f) => SCRIPT_EXTENSIONS.includes(extname(f)) && !fromSidecars.has(f))) {
     const source = readFileSync(path, "utf8");
     if (!source.includes("trailblaze")) continue;
+    for (const { name, index } of registeredToolNames(source)) {
+      const before = source.slice(0, index);
+      const line = before.split("\n").length;
+      const col = index - (before.lastIndexOf("\n") + 1) + 1;
+      add({ name, script: path, runtime: "inProcess", meta: {}, registered: true, at: `${shown(path)}:${line}:${col}` });
+    }
     for (const name of scriptExports(path, source, shown(path), problems)) add({ name, script: path, runtime: "inProcess", meta: {}, at: shown(path) });
   }
   return byName;
@@ -324,7 +335,7 @@ export function toolsOfScript(file: string, cwd: string): PerFileTool[] {
   return [...declaredTools(dirname(file), cwd, []).values()]
     .flat()
     .filter((tool) => tool.script === file && !tool.composed && tool.jvmClass === undefined)
-    .map(({ at: _at, jvmClass: _jvmClass, ...tool }) => ({ ...tool, exportName: tool.name, where }));
+    .map(({ at, jvmClass: _jvmClass, registered, ...tool }) => ({ ...tool, exportName: tool.name, ...(registered ? { registered: at } : {}), where }));
 }
 
 /**
@@ -354,7 +365,8 @@ export function resolvePerFileTools(target: TargetConfig, root: string, cwd: str
       problems.push(
         located(ref,
           `tool ${ref.name} not found under ${dir}${hint}; write it as \`export const ${ref.name} = trailblaze.tool(…)\` ` +
-            `in a script there (e.g. tools/${ref.name}.ts), or give a ${ref.name}.yaml sidecar with script: and name:`),
+            `in a script there (e.g. tools/${ref.name}.ts), register it in a .js file as \`globalThis.${REGISTRY_GLOBAL}["${ref.name}"] = { spec, handler }\`, ` +
+            `or give a ${ref.name}.yaml sidecar with script: and name:`),
       );
       continue;
     }
@@ -381,6 +393,7 @@ export function resolvePerFileTools(target: TargetConfig, root: string, cwd: str
       meta: tool.meta,
       ...(tool.sidecar ? { sidecar: tool.sidecar } : {}),
       ...(tool.composed ? { composed: tool.composed } : {}),
+      ...(tool.registered ? { registered: tool.at } : {}),
       where: ref.where,
     });
   }

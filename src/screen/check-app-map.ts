@@ -14,7 +14,7 @@ import { checkWaypoint, platformOf, type Waypoint } from "./waypoint.ts";
 
 export interface MapFinding {
   severity: "error" | "warning";
-  kind: "waypoint" | "shortcut";
+  kind: "waypoint" | "shortcut" | "trailhead";
   message: string;
   file?: string;
   line?: number;
@@ -120,6 +120,9 @@ export async function checkAppMap(dir: string, cwd: string = process.cwd()): Pro
   }));
   const checked = await Promise.all([...map.waypoints.values()].map((w) => checkWaypointCapture(map, w, findings)));
   for (const shortcut of map.shortcuts) await checkShortcut(map, shortcut, findings);
+  for (const trailhead of map.trailheads.filter((t) => !map.waypoints.has(t.to))) {
+    findings.push({ severity: "error", kind: "trailhead", message: `trailhead ${trailhead.id}: to waypoint "${trailhead.to}" is not in the map`, ...at(locate(trailhead.yaml, ["trailhead", "to"])) });
+  }
   const errors = findings.filter((f) => f.severity === "error").length;
   return {
     ok: errors === 0,

@@ -126,6 +126,13 @@ export class ScreenState {
     return isDeepStrictEqual(strip(action.args), strip(args));
   }
 
+  /** Moves the device to waypoint `id` of the map (a shortcut or trailhead run as a whole); `role` names who asked, for errors. */
+  async moveTo(id: string, role: string): Promise<void> {
+    if (!this.map) throw new ConfigError([{ file: this.#screen.file, line: 0, col: 0, path: "", message: `${role}: ${unknownWaypoint(undefined, id)}` }]);
+    this.#screen = await captureOf(this.map, id, role);
+    this.#waypoint = id;
+  }
+
   /** Where a tap on the call's target lands: the target's center. */
   tapPoint(target: CallTarget): { x: number; y: number } | undefined {
     if (target.kind === "point") return { x: target.x, y: target.y };

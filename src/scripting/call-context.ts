@@ -5,7 +5,7 @@
 import { createClient, type TrailblazeClient } from "./client.ts";
 import { contextOf, type TrailblazeContext } from "./context.ts";
 import { executeTool } from "./execute.ts";
-import { createMemory } from "./memory.ts";
+import { createMemory, type TrailblazeMemory } from "./memory.ts";
 import type { ToolExtra } from "./register.ts";
 import type { DevicePlatform, ToolTarget, TrailblazeCallContext } from "./tool-context.ts";
 
@@ -22,17 +22,33 @@ function targetOf(envelope: TrailblazeContext): ToolTarget | undefined {
   };
 }
 
-/** The call context of a tools/call, or undefined when it came without one (a plain MCP client). */
-export function callContextOf(args: unknown, extra: ToolExtra): TrailblazeCallContext | undefined {
-  const envelope = contextOf(args, extra);
-  if (!envelope) return undefined;
+function callContext(envelope: TrailblazeContext, invocationId: string): TrailblazeCallContext & { memory: TrailblazeMemory } {
   const target = targetOf(envelope);
   return {
-    invocationId: String(extra.requestId),
+    invocationId,
     device: { ...envelope.device, platform: envelope.device.platform.toLowerCase() as DevicePlatform },
     ...(target ? { target } : {}),
     memory: createMemory(envelope.memory),
   };
+}
+
+/** The call context of a tools/call, or undefined when it came without one (a plain MCP client). */
+export function callContextOf(args: unknown, extra: ToolExtra): TrailblazeCallContext | undefined {
+  const envelope = contextOf(args, extra);
+  return envelope ? callContext(envelope, String(extra.requestId)) : undefined;
+}
+
+/**
+ * Upstream's `fromMeta(extra._meta)`: the call context in a request's `_meta` (its `trailblaze`
+ * envelope) for an MCP server's handler: device, target, and memory with get/set; undefined when
+ * the request came without one (a plain MCP client).
+ */
+export function fromMeta(meta: unknown): (TrailblazeCallContext & { memory: TrailblazeMemory }) | undefined {
+  const envelope = contextOf({ _meta: meta });
+  if (!envelope) return undefined;
+  const tb = (meta as { trailblaze: Record<string, unknown> }).trailblaze;
+  const invocationId = typeof tb.invocationId === "string" ? tb.invocationId : "";
+  return { ...callContext(envelope, invocationId), ...(typeof tb.sessionId === "string" ? { sessionId: tb.sessionId } : {}) };
 }
 
 const textOf = (content: readonly { type: string; text?: unknown }[]) =>

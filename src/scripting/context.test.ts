@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { CONTEXT_KEY as RUNTIME_CONTEXT_KEY, type TrailblazeContext as RuntimeContext } from "../core/context.ts";
 import { DRIVERS, PLATFORMS } from "../core/drivers.ts";
 import { META_KEYS } from "../registry/tool-meta.ts";
+import { fromMeta } from "./call-context.ts";
 import { CONTEXT_KEY, contextOf, type TrailblazeContext } from "./context.ts";
 import { trailblazeContextSchema, withTrailblazeContext } from "./context-schema.ts";
 import { TRAILBLAZE_META_KEYS, type DriverKey, type Platform } from "./meta.ts";
@@ -31,6 +32,24 @@ describe("contextOf", () => {
     expect(contextOf(undefined)).toBeUndefined();
     expect(contextOf({ [CONTEXT_KEY]: "nope" }, { _meta: { trailblaze: { device: null, memory: {} } } })).toBeUndefined();
     expect(contextOf({ [CONTEXT_KEY]: { device: {} } })).toBeUndefined();
+  });
+});
+
+describe("fromMeta (upstream's name, for an MCP handler's extra._meta)", () => {
+  test("the call context: lower-case platform, target with resolveAppId, memory with get/set", () => {
+    const ctx = fromMeta({ trailblaze: { ...context, target: { id: "shop", appIds: ["com.example.shop"] }, invocationId: "7" } });
+    expect(ctx?.device).toEqual({ platform: "android", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" });
+    expect(ctx?.invocationId).toBe("7");
+    expect(ctx?.target?.resolveAppId()).toBe("com.example.shop");
+    expect(ctx?.memory.get("email")).toBe("a@b.c");
+    ctx?.memory.set("email", "x@y.z");
+    expect(ctx?.memory.get("email")).toBe("x@y.z");
+  });
+
+  test("undefined without an envelope (a plain MCP client) or with a malformed one", () => {
+    expect(fromMeta(undefined)).toBeUndefined();
+    expect(fromMeta({})).toBeUndefined();
+    expect(fromMeta({ trailblaze: { device: null, memory: {} } })).toBeUndefined();
   });
 });
 

@@ -1,8 +1,9 @@
 // @trailblaze/scripting: what a tool author imports. `trailblaze.tool` for per-file tools (with
 // `ToolContext`, `ctx.tools` typed by `TrailblazeToolMap`, selectors, `z`); for whole MCP servers,
-// types for `_meta["trailblaze/*"]` and the `_trailblazeContext` envelope, `contextOf`, result
-// helpers, an optional typed registerTool and `executeTool`. Unit-test helpers are in
-// `@trailblaze/scripting/testing`. Pure: no Node or Bun API, so the same file runs as a
+// types for `_meta["trailblaze/*"]` and the `_trailblazeContext` envelope, `contextOf` (upstream's
+// `fromMeta`), result helpers, an optional typed registerTool and `executeTool`; upstream's
+// ConditionalAction primitive (`captureViewHierarchy`, `runConditionalActions`). Unit-test helpers
+// are in `@trailblaze/scripting/testing`. Pure: no Node or Bun API, so the same file runs as a
 // subprocess and bundled into QuickJS.
 
 import * as z from "zod";
@@ -47,4 +48,9 @@ export type { ToolExtra, TrailblazeToolArgs, TrailblazeToolConfig, TrailblazeToo
 export { registerTrailblazeTool } from "./register.ts";
 export type { TrailblazeTool } from "./tool.ts";
 export type { ExecutedResult } from "./execute.ts";
+export { fromMeta } from "./call-context.ts";
+export type { ViewHierarchy } from "./view-hierarchy.ts";
+export { captureViewHierarchy } from "./view-hierarchy.ts";
+export type { ConditionalAction } from "./conditional-action.ts";
+export { ConditionalActionFailedError, runConditionalActions } from "./conditional-action.ts";
 export { EXECUTE_METHOD, executeTool } from "./execute.ts";

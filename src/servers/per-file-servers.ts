@@ -6,18 +6,20 @@
 // registry filters, dispatcher, context and result mapping as hand-written servers.
 
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { basename, extname, join } from "node:path";
+import { basename, dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeAtomically } from "../core/cache-files.ts";
 import { deriveTools } from "../bundle/tool-schemas.ts";
 import { displayPath } from "../config/config-files.ts";
 import { resolvePerFileTools, toolsOfScript, type PerFileTool, type ToolRuntime } from "../config/per-file-tools.ts";
-import type { ResolvedServer } from "../config/script-paths.ts";
+import { resolveTargetServers, type ResolvedServer } from "../config/script-paths.ts";
+import { registeredToolNames } from "../config/registered-tools.ts";
 import type { TargetConfig } from "../config/target-config.ts";
 import { ConfigError } from "../errors.ts";
 
 const SERVE_TOOLS = fileURLToPath(new URL("../scripting/serve-tools.ts", import.meta.url));
 const COMPOSED_TOOL = fileURLToPath(new URL("../scripting/composed-tool.ts", import.meta.url));
+const REGISTERED_TOOL = fileURLToPath(new URL("../scripting/registered-tool.ts", import.meta.url));
 
 /** How per-file servers are shown (tool sources, logs): `per-file tools (QuickJS)`. */
 export const PER_FILE_DISPLAY: Record<ToolRuntime, string> = {
@@ -29,8 +31,8 @@ export const PER_FILE_DISPLAY: Record<ToolRuntime, string> = {
 async function described(tools: PerFileTool[], root: string): Promise<PerFileTool[]> {
   const cacheDir = join(root, ".cache", "trailblaze-tool-schemas");
   const byScript = new Map<string, PerFileTool[]>();
-  // A composed tool's schema comes from its parameters: nothing to derive.
-  for (const tool of tools.filter((t) => !t.composed)) byScript.set(tool.script, [...(byScript.get(tool.script) ?? []), tool]);
+  // A composed tool's schema comes from its parameters, a registered one's from its spec when it runs: nothing to derive.
+  for (const tool of tools.filter((t) => !t.composed && !t.registered)) byScript.set(tool.script, [...(byScript.get(tool.script) ?? []), tool]);
   const derived = await deriveTools(
     [...byScript].map(([script, group]) => {
       const wanting = new Set(group.filter((tool) => !tool.inputSchema).map((tool) => tool.exportName));
@@ -66,10 +68,18 @@ async function described(tools: PerFileTool[], root: string): Promise<PerFileToo
 
 /** The generated entry serving `tools`, for `owner` (a target's id, or the one script checked). */
 function entrySource(tools: PerFileTool[], runtime: ToolRuntime, owner: string, root: string): string {
-  const scripts = [...new Set(tools.filter((tool) => !tool.composed).map((tool) => tool.script))];
-  const imports = scripts.map((script, i) => `import * as m${i} from ${JSON.stringify(script)};`);
+  const scripts = [...new Set(tools.filter((tool) => !tool.composed && !tool.registered).map((tool) => tool.script))];
+  // A registering script is imported for its side effect: an unused `import * as` is elided from TypeScript.
+  const registering = [...new Set(tools.filter((tool) => tool.registered).map((tool) => tool.script))];
+  const imports = [...registering.map((script) => `import ${JSON.stringify(script)};`), ...scripts.map((script, i) => `import * as m${i} from ${JSON.stringify(script)};`)];
   if (tools.some((tool) => tool.composed)) imports.push(`import { composedTool } from ${JSON.stringify(COMPOSED_TOOL)};`);
+  if (tools.some((tool) => tool.registered)) imports.push(`import { registeredTool } from ${JSON.stringify(REGISTERED_TOOL)};`);
   const served = tools.map((tool) => {
+    // Upstream's pure-JS form: read from globalThis.__trailblazeTools once the scripts above have run.
+    if (tool.registered) {
+      const meta = Object.keys(tool.meta).length > 0 ? `, ${JSON.stringify(tool.meta)}` : "";
+      return `  registeredTool(${JSON.stringify(tool.name)}, ${JSON.stringify(displayPath(tool.script, root))}, ${JSON.stringify(tool.registered)}${meta}),`;
+    }
     const fields = [
       `name: ${JSON.stringify(tool.name)}`,
       tool.composed ? `value: composedTool(${JSON.stringify(tool.composed)})` : `value: m${scripts.indexOf(tool.script)}[${JSON.stringify(tool.exportName)}]`,
@@ -120,6 +130,41 @@ export async function perFileServers(target: TargetConfig, root: string, cwd: st
     });
   }
   return servers;
+}
+
+/**
+ * A `script:` entry that is upstream's pure-JS form (it fills `globalThis.__trailblazeTools` and
+ * is no MCP server) as the per-file server serving every tool it registers; undefined otherwise.
+ */
+function registrationServer(server: ResolvedServer, owner: string, root: string, cwd: string): ResolvedServer | undefined {
+  if (server.kind !== "script" || server.bundle) return undefined;
+  let source: string;
+  try {
+    source = readFileSync(server.script, "utf8");
+  } catch {
+    return undefined;
+  }
+  if (source.includes("@modelcontextprotocol/")) return undefined;
+  const found = registeredToolNames(source);
+  if (found.length === 0) return undefined;
+  const shown = displayPath(server.script, cwd);
+  const tools: PerFileTool[] = found.map(({ name, index }) => {
+    const before = source.slice(0, index);
+    const line = before.split("\n").length;
+    const col = index - (before.lastIndexOf("\n") + 1) + 1;
+    return { name, script: server.script, exportName: name, runtime: "inProcess", meta: {}, registered: `${shown}:${line}:${col}`, where: { file: shown, line, col } };
+  });
+  const dir = join(root, ".cache", "trailblaze-tools");
+  mkdirSync(dir, { recursive: true });
+  const script = join(dir, `${owner}-registered-${basename(server.script, extname(server.script))}.ts`);
+  writeIfChanged(script, entrySource(tools, "inProcess", `${owner} ${shown}`, root));
+  return { ...server, script, perFile: { runtime: "inProcess", tools: tools.map((tool) => tool.name) }, cwd: server.cwd ?? dirname(server.script) };
+}
+
+/** Every server of `target`: its `mcp_servers` entries (pure-JS registrations served as per-file tools), then its per-file tools' servers. */
+export async function targetServers(target: TargetConfig, root: string, cwd: string): Promise<ResolvedServer[]> {
+  const configured = resolveTargetServers(target, root).map((server) => registrationServer(server, target.id, root, cwd) ?? server);
+  return [...configured, ...(await perFileServers(target, root, cwd))];
 }
 
 /**

@@ -8,14 +8,14 @@ import { appendFileSync, mkdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { SessionStartError } from "../errors.ts";
-import { resolveTargetServers, unknownToolsetRefs } from "../config/workspace.ts";
+import { unknownToolsetRefs } from "../config/workspace.ts";
 import { formatProblem } from "../errors.ts";
 import { builtinTools } from "../builtins/index.ts";
 import type { EngineScreen } from "../builtins/screen-adapter.ts";
 import { isSuccess, type ToolResult } from "../core/tool-result.ts";
 import { Dispatcher, type CallRecord, type DispatchOptions } from "../dispatcher/dispatcher.ts";
 import { ExecuteBridge } from "../dispatcher/execute-bridge.ts";
-import { perFileServers } from "../servers/per-file-servers.ts";
+import { targetServers } from "../servers/per-file-servers.ts";
 import { ToolRegistry, type RegisteredTool } from "../registry/registry.ts";
 import { applyFilters, type SessionFacts } from "../registry/filters.ts";
 import { didYouMean } from "../core/did-you-mean.ts";
@@ -34,6 +34,7 @@ import type { Memory } from "./memory.ts";
 import { initialMemory, type SessionSpec } from "./session-spec.ts";
 import { loadSimulatedScreen } from "./simulated-screen.ts";
 import type { ScreenState } from "../screen/screen-state.ts";
+import { navigationTools } from "./navigation-tools.ts";
 
 /** Why a per-file tool that runs as a host subprocess is not in an on-device session. */
 const PER_FILE_HOST_ONLY = "a per-file tool that runs as a host subprocess (runtime: subprocess, or requiresHost: true in its spec)";
@@ -164,10 +165,14 @@ export class Session implements AsyncDisposable {
       if (decision.included) this.registry.register(tool);
       else this.registry.skip({ name: tool.name, source: tool.source, reason: decision.key, detail: decision.reason });
     }
+    // The map's shortcuts and trailheads, callable by their ids (collisions are loud, as for any tool).
+    for (const tool of await navigationTools(this.spec, screen?.state, (name, args) => this.#nestedCall(name, args), (message) => options.onWarning?.(message, "map"))) {
+      this.registry.register(tool);
+    }
 
     if (this.spec.targetChoice) options.onNotice?.(this.spec.targetChoice);
     const launchers = options.launchers ?? DEFAULT_LAUNCHERS;
-    const configured = [...resolveTargetServers(this.spec.target, this.spec.root), ...(await perFileServers(this.spec.target, this.spec.root, this.spec.cwd))];
+    const configured = await targetServers(this.spec.target, this.spec.root, this.spec.cwd);
     const servers = configured.filter((server) => {
       const skipped = skipReason(server, this.spec.agent, launchers);
       if (!skipped) return true;

@@ -23,8 +23,9 @@ servers run in QuickJS), and reports:
     host-only in an on-device session), and steps with no recording for their session;
   - on-device servers that fail check-bundle;
   - for a target with a simulated screen (simulation: in its YAML): a capture that does not
-    load, an app map's waypoints whose capture misses their own selectors, and shortcuts whose
-    first selector does not resolve on their from-waypoint's capture (kinds waypoint, shortcut).
+    load, an app map's waypoints whose capture misses their own selectors, shortcuts whose
+    first selector does not resolve on their from-waypoint's capture, and trailheads that
+    land on no waypoint of the map (kinds waypoint, shortcut, trailhead).
 Every server is stopped before the report is printed. Trails default to every *.trail.yaml
 under the config folder's parent (the workspace root, or trails/ in upstream's layout).
 
