@@ -3,6 +3,7 @@
 // interpolation, and always close the session. Never throws for trail failures:
 // everything ends up in the TrailReport.
 
+import { dirname, resolve } from "node:path";
 import { exitCodeOf, InterpolationError } from "../errors.ts";
 import { displayPath, type Workspace } from "../config/workspace.ts";
 import { exceptionThrown, isSuccess, resultToJson, type ToolResult } from "../core/tool-result.ts";
@@ -120,7 +121,7 @@ export class TrailRun {
     let spec: SessionSpec;
     try {
       const sessionFlags = sessionId === undefined ? flags : { ...flags, "session-id": sessionId };
-      spec = { ...resolveSessionSpec(workspace, sessionFlags, { cwd: io.cwd, env: io.env, trail: trailHints(trail) }), secrets: Object.fromEntries(secrets) };
+      spec = { ...resolveSessionSpec(workspace, sessionFlags, { cwd: io.cwd, env: io.env, trail: trailHints(trail) }), secrets: Object.fromEntries(secrets), trailDir: dirname(resolve(io.cwd, this.file)) };
     } catch (error) {
       return this.#report("error", { error: messageOf(error) });
     }
