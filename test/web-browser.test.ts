@@ -135,7 +135,7 @@ describe("web_* on a real page", () => {
     await a.call("web_navigate", { url: "http://127.0.0.1:9/" }).catch(() => {});
     const cookie = JSON.stringify([{ name: "basket", value: "3", url: "http://127.0.0.1:9/" }]);
     expect(ok(await a.call("web_applyCookies", { cookiesJson: cookie }))).toEqual(passed("Applied 1 cookie."));
-    const state = (r: ToolResult) => (r as { structuredContent: { cookies: { name: string }[] } }).structuredContent.cookies.map((c) => c.name);
+    const state = (r: ToolResult) => (r as unknown as { structuredContent: { cookies: { name: string }[] } }).structuredContent.cookies.map((c) => c.name);
     expect(state(await a.call("web_getStorageState"))).toEqual(["basket"]);
     expect(state(await b.call("web_getStorageState"))).toEqual([]);
   });
