@@ -50,14 +50,17 @@ export async function w3WebTrail(reps: number): Promise<ScenarioResult> {
   // The warm-up round's figures are left out, as its wall times are.
   const actionsOurs = perAction.ours.slice(1);
   const actionsRaw = perAction.baseline.slice(1);
-  return ratioResult(
+  const perActionRatio = median(pairedRatios(actionsOurs, actionsRaw));
+  const result = ratioResult(
     { id: "W3", title: "web trail on Chromium: CLI `run` vs a plain playwright-core script, whole process", unit: "ms", goal: "per action <= 1.2x", limit: Number.POSITIVE_INFINITY },
     series("bun src/cli/main.ts run bench/counter.trail.yaml (fresh process)", runs.ours),
     series("bun bench/raw-browser.ts (fresh process)", runs.baseline),
     {
       "per action, ours (median ms)": Number(median(actionsOurs).toFixed(1)),
       "per action, plain script (median ms)": Number(median(actionsRaw).toFixed(1)),
-      "per action, ours vs plain script": `${median(pairedRatios(actionsOurs, actionsRaw)).toFixed(3)}x`,
+      "per action, ours vs plain script": `${perActionRatio.toFixed(3)}x`,
     },
   );
+  // The issue's goal is per action (the whole process is mostly Chromium starting, in both).
+  return { ...result, met: perActionRatio <= 1.2 };
 }
