@@ -5,7 +5,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { chromiumProcesses } from "../src/browser/chromium-browser.ts";
-import { cli, cliProcess, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
+import { cli, cliProcess, cliUnderTestEnv, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
 
 const FIXTURE = join(REPO, "fixtures/web");
 // Generous: each run starts Chromium on a shared machine.
@@ -67,7 +67,7 @@ describe("web trails on a real Chromium", () => {
   test("SIGINT while a step runs: exit 130 and the browser is gone", async () => {
     const child = Bun.spawn([process.execPath, "--no-install", join(REPO, "src/cli/main.ts"), "run", "failing/slow.trail.yaml", "--no-logging"], {
       cwd: FIXTURE,
-      env: { ...process.env, PATH: TEST_PATH, TRAILBLAZE_PRECOMPILE: "0" } as Record<string, string>,
+      env: { ...process.env, PATH: TEST_PATH, ...(await cliUnderTestEnv()) } as Record<string, string>,
       stdout: "pipe",
       stderr: "pipe",
     });
