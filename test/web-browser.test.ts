@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { ChromiumBrowser, chromiumProcesses } from "../src/browser/chromium-browser.ts";
 import { findChromium } from "../src/browser/find-chromium.ts";
 import { WebPage } from "../src/browser/web-page.ts";
+import { BrowserLaunchError } from "../src/errors.ts";
 import { frameworkTools, SimulatedDevice } from "../src/builtins/index.ts";
 import { buildContext } from "../src/core/context.ts";
 import type { ToolResult } from "../src/core/tool-result.ts";
@@ -149,5 +150,15 @@ describe("web_* on a real page", () => {
     expect(snapshot.outline).toContain('- heading "Corner Shop" [level=1]');
     expect(snapshot.screenshot).toStartWith("data:image/jpeg;base64,/9j/");
     expect(snapshot.screenshot!.length).toBeLessThan(200_000);
+  });
+});
+
+describe("launching", () => {
+  test("a Chromium that does not start is a BrowserLaunchError saying what to do", async () => {
+    const error = await ChromiumBrowser.launch("/bin/false").catch((e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(BrowserLaunchError);
+    expect((error as BrowserLaunchError).code).toBe("BROWSER_LAUNCH");
+    expect((error as Error).message).toStartWith("could not start Chromium at /bin/false: ");
+    expect((error as Error).message).toEndWith("\nSet TRAILBLAZE_CHROMIUM to a working Chromium, or run with --browser none to simulate the page.");
   });
 });
