@@ -85,11 +85,15 @@ export function describeTarget(target: ElementTarget): string {
   return parts.join(" or ") || "no element";
 }
 
+/** What a tool says when nothing matched its target within `timeoutMs`. */
+export const notFound = (target: ElementTarget, timeoutMs: number) => `nothing on the page matches ${describeTarget(target)} (waited ${timeoutMs} ms; web_snapshot lists the page's elements)`;
+
 /**
  * The element a tool acts on: the nodeSelector's and the ref's locators raced (Locator.or), waiting
- * up to `timeoutMs` for one to be attached. Returns the locator, or a message saying what was not found.
+ * up to `timeoutMs` for one to be attached (unless `wait` is false: an action that waits for its
+ * element itself saves the round trip). Returns the locator, or a message saying what was not found.
  */
-export async function locate(page: Page, target: ElementTarget, elements: () => Promise<AriaElementList>, timeoutMs: number): Promise<Locator | string> {
+export async function locate(page: Page, target: ElementTarget, elements: () => Promise<AriaElementList>, timeoutMs: number, wait = true): Promise<Locator | string> {
   const ref = target.ref?.trim() ? target.ref : undefined;
   if (ref === undefined && target.nodeSelector === undefined) return "give the element's ref or nodeSelector";
   const fromSelector = target.nodeSelector ? await byNodeSelector(page, target.nodeSelector) : undefined;
@@ -102,11 +106,12 @@ export async function locate(page: Page, target: ElementTarget, elements: () => 
     }
     return "the nodeSelector has no web matcher (cssSelector, dataTestId or ariaRole) and no ref is given";
   }
+  if (!wait) return candidate;
   try {
     await candidate.first().waitFor({ state: "attached", timeout: timeoutMs });
     return candidate;
   } catch (error) {
     const message = (error as Error).message.split("\n")[0]!;
-    return /Timeout/i.test(message) ? `nothing on the page matches ${describeTarget(target)} (waited ${timeoutMs} ms; web_snapshot lists the page's elements)` : `could not look for ${describeTarget(target)}: ${message}`;
+    return /Timeout/i.test(message) ? notFound(target, timeoutMs) : `could not look for ${describeTarget(target)}: ${message}`;
   }
 }

@@ -81,9 +81,9 @@ export class WebPage implements AsyncDisposable {
     return ariaElements(await page.locator(":root").ariaSnapshot());
   }
 
-  /** The element a tool names, or a message saying why none was found. */
-  async locate(target: ElementTarget): Promise<Locator | string> {
-    return locate(await this.page(), target, () => this.elements(), this.findTimeoutMs);
+  /** The element a tool names (waited for unless `wait` is false), or a message saying why none was found. */
+  async locate(target: ElementTarget, wait = true): Promise<Locator | string> {
+    return locate(await this.page(), target, () => this.elements(), this.findTimeoutMs, wait);
   }
 
   /** A URL as `web_navigate` takes it: with a scheme as is, else a path, looked up in the base folders first. */

@@ -5,7 +5,7 @@
 
 import type { Locator } from "playwright-core";
 import type { WebPage } from "../browser/web-page.ts";
-import { describeTarget, type ElementTarget } from "../browser/locate.ts";
+import { describeTarget, notFound, type ElementTarget } from "../browser/locate.ts";
 import { exceptionThrown, success, type ToolResult } from "../core/tool-result.ts";
 import type { RegisteredTool } from "../registry/registry.ts";
 import { defineBuiltin } from "./define-builtin.ts";
@@ -24,16 +24,20 @@ async function eventually(check: () => Promise<boolean>, timeoutMs: number): Pro
   }
 }
 
-/** A tool that acts on one element: found (or the failure says what was not), then `act`. */
-function onElement(page: WebPage, tool: string, target: ElementTarget, act: (locator: Locator, what: string) => Promise<ToolResult>): Promise<ToolResult> {
+/**
+ * A tool that acts on one element: found (or the failure says what was not), then `act`. An action
+ * (`acts`) waits for its element itself, up to findTimeoutMs: a timeout with nothing matching is "not found".
+ */
+function onElement(page: WebPage, tool: string, target: ElementTarget, act: (locator: Locator, what: string) => Promise<ToolResult>, acts = false): Promise<ToolResult> {
   return (async () => {
     const what = describeTarget(target);
-    const found = await page.locate(target);
+    const found = await page.locate(target, !acts);
     if (typeof found === "string") return exceptionThrown(`${tool}: ${found}`);
     try {
       return await act(found, what);
     } catch (error) {
-      return exceptionThrown(`${tool}: on ${what}: ${firstLine(error)}`);
+      const missing = acts && /Timeout/i.test(firstLine(error)) && (await found.count().catch(() => 1)) === 0;
+      return exceptionThrown(`${tool}: ${missing ? notFound(target, page.findTimeoutMs) : `on ${what}: ${firstLine(error)}`}`);
     }
   })();
 }
@@ -186,7 +190,7 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
       description: "Fills the field `ref` with a secret `value` (never shown).",
       args: WEB_ARGS.web_fillSecret,
       meta: { ...webMeta, "trailblaze/isForLlm": false },
-      run: ({ ref, value }) => onElement(web, "web_fillSecret", { ref }, async (field, what) => (await field.first().fill(value), success(`Filled ${what} with a secret.`))),
+      run: ({ ref, value }) => onElement(web, "web_fillSecret", { ref }, async (field, what) => (await field.first().fill(value, { timeout: web.findTimeoutMs }), success(`Filled ${what} with a secret.`)), true),
     }),
     defineBuiltin({
       name: "web_click",
@@ -199,14 +203,14 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
           const before = page.url();
           await element.first().click({ timeout: web.findTimeoutMs });
           return success(`Clicked ${what}.${navigated(before, page.url())}`);
-        }),
+        }, true),
     }),
     defineBuiltin({
       name: "web_hover",
       description: "Hovers over the element `ref` or `nodeSelector`.",
       args: WEB_ARGS.web_hover,
       meta: webMeta,
-      run: ({ ref, nodeSelector }) => onElement(web, "web_hover", { ref, nodeSelector }, async (element, what) => (await element.first().hover({ timeout: web.findTimeoutMs }), success(`Hovered over ${what}.`))),
+      run: ({ ref, nodeSelector }) => onElement(web, "web_hover", { ref, nodeSelector }, async (element, what) => (await element.first().hover({ timeout: web.findTimeoutMs }), success(`Hovered over ${what}.`)), true),
     }),
     defineBuiltin({
       name: "web_type",
@@ -218,7 +222,7 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
           if (clearFirst) await field.first().fill(text, { timeout: web.findTimeoutMs });
           else await field.first().pressSequentially(text, { timeout: web.findTimeoutMs });
           return success(`${clearFirst ? "Filled" : "Typed"} ${show(text)} into ${what}.`);
-        }),
+        }, true),
     }),
     defineBuiltin({
       name: "web_selectOption",
@@ -229,7 +233,7 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
         onElement(web, "web_selectOption", { ref, nodeSelector }, async (select, what) => {
           const chosen = await select.first().selectOption(values, { timeout: web.findTimeoutMs });
           return success(`Selected ${values.join(", ")} in ${what}.`, { structuredContent: { selected: chosen } });
-        }),
+        }, true),
     }),
     defineBuiltin({
       name: "web_scroll",
@@ -244,7 +248,7 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
           return success(`Scrolled ${what} ${direction} by ${amount} px.`);
         };
         if ((ref === undefined || ref.trim() === "") && nodeSelector === undefined) return wheel("the page");
-        return onElement(web, "web_scroll", { ref, nodeSelector }, async (container, what) => (await container.first().hover({ timeout: web.findTimeoutMs }), wheel(what)));
+        return onElement(web, "web_scroll", { ref, nodeSelector }, async (container, what) => (await container.first().hover({ timeout: web.findTimeoutMs }), wheel(what)), true);
       },
     }),
     defineBuiltin({
