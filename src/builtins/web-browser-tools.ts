@@ -1,53 +1,21 @@
 // Upstream's web_* tools on a real page (the playwright-native driver with a browser): each acts
-// on the session's WebPage, and every check passes or fails on what the page shows; nothing here
+// on the session's WebPage; the checks (web-browser-checks.ts) pass or fail on what the page shows; nothing here
 // is unverified. Tools with nothing real to do here (web_requestDetails, web_assertNetworkEvent,
 // playwright_desktop_launchGoose) stay with the simulated page (web-tools.ts).
 
-import type { Locator } from "playwright-core";
 import type { WebPage } from "../browser/web-page.ts";
-import { describeTarget, notFound, type ElementTarget } from "../browser/locate.ts";
-import { exceptionThrown, success, type ToolResult } from "../core/tool-result.ts";
+import { exceptionThrown, success } from "../core/tool-result.ts";
 import type { RegisteredTool } from "../registry/registry.ts";
 import { defineBuiltin } from "./define-builtin.ts";
-import { parseCookies, verificationMeta, WEB_ARGS, webMeta } from "./web-args.ts";
-
-const show = (value: unknown): string => JSON.stringify(value);
-const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0]!.replace(/^\w+\.\w+: /, "");
-
-/** Polls `check` until it is true or `timeoutMs` has passed (at least one try). */
-async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return true;
-    if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/**
- * A tool that acts on one element: found (or the failure says what was not), then `act`. An action
- * (`acts`) waits for its element itself, up to findTimeoutMs: a timeout with nothing matching is "not found".
- */
-function onElement(page: WebPage, tool: string, target: ElementTarget, act: (locator: Locator, what: string) => Promise<ToolResult>, acts = false): Promise<ToolResult> {
-  return (async () => {
-    const what = describeTarget(target);
-    const found = await page.locate(target, !acts);
-    if (typeof found === "string") return exceptionThrown(`${tool}: ${found}`);
-    try {
-      return await act(found, what);
-    } catch (error) {
-      const missing = acts && /Timeout/i.test(firstLine(error)) && (await found.count().catch(() => 1)) === 0;
-      return exceptionThrown(`${tool}: ${missing ? notFound(target, page.findTimeoutMs) : `on ${what}: ${firstLine(error)}`}`);
-    }
-  })();
-}
+import { parseCookies, WEB_ARGS, webMeta } from "./web-args.ts";
+import { browserChecks } from "./web-browser-checks.ts";
+import { eventually, firstLine, onElement, show } from "./web-browser-element.ts";
 
 function navigated(before: string, after: string): string {
   return before === after ? ` The page URL is unchanged (${after}): the click may have updated the page in place.` : ` The page navigated to ${after}.`;
 }
 
 export function browserWebTools(web: WebPage): RegisteredTool[] {
-  const checkMs = web.checkTimeoutMs;
   return [
     defineBuiltin({
       name: "web_navigate",
@@ -251,74 +219,6 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
         return onElement(web, "web_scroll", { ref, nodeSelector }, async (container, what) => (await container.first().hover({ timeout: web.findTimeoutMs }), wheel(what)), true);
       },
     }),
-    defineBuiltin({
-      name: "web_verifyElementVisible",
-      description: "Verifies that the element `ref` or `nodeSelector` is visible (waits up to 5 s).",
-      args: WEB_ARGS.web_verifyElementVisible,
-      meta: verificationMeta,
-      run: ({ ref, nodeSelector }) =>
-        onElement(web, "web_verifyElementVisible", { ref, nodeSelector }, async (element, what) =>
-          (await eventually(() => element.first().isVisible(), checkMs)) ? success(`Verified ${what} is visible.`) : exceptionThrown(`web_verifyElementVisible: ${what} is on the page but not visible (waited ${checkMs} ms)`),
-        ),
-    }),
-    defineBuiltin({
-      name: "web_verifyTextVisible",
-      description: "Verifies that `text` is visible on the page (case-insensitive substring; waits up to 5 s).",
-      args: WEB_ARGS.web_verifyTextVisible,
-      meta: verificationMeta,
-      run: async ({ text }) => {
-        const found = (await web.page()).getByText(text).first();
-        if (await eventually(() => found.isVisible(), checkMs)) return success(`Verified ${show(text)} is visible on the page.`);
-        return exceptionThrown(`web_verifyTextVisible: ${show(text)} is not visible on the page (waited ${checkMs} ms)`);
-      },
-    }),
-    defineBuiltin({
-      name: "web_verifyListVisible",
-      description: "Verifies that the list `ref` or `nodeSelector` is visible and shows each of `items`.",
-      args: WEB_ARGS.web_verifyListVisible,
-      meta: verificationMeta,
-      run: ({ items, ref, nodeSelector }) => {
-        if (items.length === 0) return exceptionThrown("web_verifyListVisible: items is empty; give at least one expected item");
-        return onElement(web, "web_verifyListVisible", { ref, nodeSelector }, async (list, what) => {
-          const container = list.first();
-          if (!(await eventually(() => container.isVisible(), checkMs))) return exceptionThrown(`web_verifyListVisible: ${what} is not visible (waited ${checkMs} ms)`);
-          let missing: string[] = items;
-          await eventually(async () => {
-            const counts = await Promise.all(items.map((item) => container.getByText(item).count()));
-            missing = items.filter((_, i) => counts[i] === 0);
-            return missing.length === 0;
-          }, checkMs);
-          if (missing.length > 0) return exceptionThrown(`web_verifyListVisible: ${what} is missing ${missing.map((m) => show(m)).join(", ")} (waited ${checkMs} ms)`);
-          return success(`Verified ${what} shows all ${items.length} items.`);
-        });
-      },
-    }),
-    defineBuiltin({
-      name: "web_verifyValue",
-      description: "Verifies the TEXT (default: contains, or the field's value equals), VALUE or ATTRIBUTE (any case) of the element `ref` or `nodeSelector` against `expected` (waits up to 5 s).",
-      args: WEB_ARGS.web_verifyValue,
-      meta: verificationMeta,
-      run: ({ ref, nodeSelector, type, expected, attribute }) => {
-        if (type === "ATTRIBUTE" && attribute === "") return Promise.resolve(exceptionThrown("web_verifyValue: type ATTRIBUTE needs the attribute name"));
-        return onElement(web, "web_verifyValue", { ref, nodeSelector }, async (located, what) => {
-          const element = located.first();
-          const isField = () => element.evaluate((e) => ["INPUT", "TEXTAREA", "SELECT"].includes((e as { tagName: string }).tagName));
-          const read = async (): Promise<string | null> => {
-            if (type === "VALUE") return element.inputValue();
-            if (type === "ATTRIBUTE") return element.getAttribute(attribute);
-            return (await isField()) ? element.inputValue() : element.innerText();
-          };
-          let actual: string | null = null;
-          const ok = await eventually(async () => {
-            actual = await read();
-            if (actual === null) return false;
-            return type === "TEXT" && !(await isField()) ? actual.replace(/\s+/g, " ").includes(expected) : actual === expected;
-          }, checkMs);
-          const label = type === "ATTRIBUTE" ? `attribute ${attribute}` : type.toLowerCase();
-          if (ok) return success(`Verified the ${label} of ${what} is ${show(expected)}.`);
-          return exceptionThrown(`web_verifyValue: the ${label} of ${what} is ${actual === null ? "not set" : show(actual)}, expected ${type === "TEXT" ? "it to contain " : ""}${show(expected)} (waited ${checkMs} ms)`);
-        });
-      },
-    }),
+    ...browserChecks(web),
   ];
 }
