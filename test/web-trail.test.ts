@@ -62,6 +62,12 @@ describe("web trails on a real Chromium", () => {
     const required = await cli(["run", "trails/basket.trail.yaml", "--browser", "chromium", "--reporter", "json", "--no-logging"], { cwd: FIXTURE, env });
     expect(required.code).toBe(2);
     expect(JSON.parse(required.stdout).trails[0]).toMatchObject({ status: "error", error: missing });
+    const misplaced = await cli(["run", "trails/basket.trail.yaml", "--reporter", "json", "--no-logging"], { cwd: FIXTURE, env: { TRAILBLAZE_CHROMIUM: "/nowhere/chromium" } });
+    expect(misplaced.code).toBe(2);
+    expect(JSON.parse(misplaced.stdout).trails[0]).toMatchObject({
+      status: "error",
+      error: "TRAILBLAZE_CHROMIUM=/nowhere/chromium: no such file. Point it at a Chromium or Chrome executable, or unset it to use chromium from PATH.",
+    });
   });
 
   test("SIGINT while a step runs: exit 130 and the browser is gone", async () => {

@@ -397,8 +397,8 @@ export function parseBrowser(value: string | undefined): "chromium" | "none" | u
 
 /**
  * Whether web_* tools drive a real Chromium: only on the playwright-native driver without a simulated
- * screen, unless --browser none. Without --browser, a missing Chromium means a simulated page and a note;
- * with --browser chromium it is a BrowserNotFoundError.
+ * screen, unless --browser none. Without --browser, no Chromium on PATH means a simulated page and a note;
+ * with --browser chromium, or a $TRAILBLAZE_CHROMIUM that does not exist, it is a BrowserNotFoundError.
  */
 function resolveBrowser(flags: SessionFlags, driver: DriverInfo, simulation: SimulationSpec | undefined, env: Record<string, string | undefined>): Pick<SessionSpec, "browser" | "browserNote"> {
   const wanted = parseBrowser(flags.browser);
@@ -406,7 +406,8 @@ function resolveBrowser(flags: SessionFlags, driver: DriverInfo, simulation: Sim
   try {
     return { browser: { executable: findChromium(env as NodeJS.ProcessEnv) } };
   } catch (error) {
-    if (wanted === "chromium" || !(error instanceof BrowserNotFoundError)) throw error;
+    // A TRAILBLAZE_CHROMIUM that points nowhere is a mistake to fix, not a reason to simulate.
+    if (wanted === "chromium" || env.TRAILBLAZE_CHROMIUM || !(error instanceof BrowserNotFoundError)) throw error;
     return { browserNote: `web_* tools simulate the page (their checks are unverified): ${error.message}` };
   }
 }
