@@ -20,6 +20,7 @@ import { p6QuickJsMemory } from "./scenarios/p6-quickjs-memory.ts";
 import { p7Workers } from "./scenarios/p7-workers.ts";
 import { p8BundleSize } from "./scenarios/p8-bundle-size.ts";
 import { w1CliVsRawClient, w2OnDeviceVsHost } from "./scenarios/w-whole-process.ts";
+import { w3WebTrail } from "./scenarios/w3-web-trail.ts";
 
 /**
  * The QuickJS scenarios again on the engine that is not the default, in the same run (ids with a
@@ -54,6 +55,7 @@ const SCENARIOS: { id: string; reps: number; run(reps: number): Promise<Scenario
   { id: "P8", reps: 5, run: p8BundleSize },
   { id: "W1", reps: 9, run: w1CliVsRawClient },
   { id: "W2", reps: 9, run: w2OnDeviceVsHost },
+  { id: "W3", reps: 5, run: w3WebTrail },
 ];
 
 const RESULTS_FILE = resolve(import.meta.dir, "results.json");

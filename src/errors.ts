@@ -60,6 +60,12 @@ export class BrowserNotFoundError extends TrailblazeError {
   override readonly exitCode = 2;
 }
 
+/** Chromium was found but did not start (or the browser went away); the message carries Chromium's words. */
+export class BrowserLaunchError extends TrailblazeError {
+  override readonly code = "BROWSER_LAUNCH";
+  override readonly exitCode = 1;
+}
+
 /** Facts about a finished (or killed) child process. */
 export interface ProcessExit {
   exitCode: number | null;

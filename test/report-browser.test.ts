@@ -57,7 +57,7 @@ describe("the HTML report in Chromium", () => {
   test("summary and both trails, the failing one first and named", async () => {
     expect(await page.locator(".summary").innerText()).toBe("2 trails\n1 failed\n1 passed\n" + (await page.locator(".summary .chip").last().innerText()));
     expect(await page.locator("details.trail .tname").allInnerTexts()).toEqual(["Expects the theme picker one tap too early", "Open the theme picker from the day view"]);
-    expect(await page.locator("details.trail.failed .why").innerText()).toStartWith('step 5 failed: assertWaypoint: assertWaypoint: the screen is not at waypoint "calendar/android/theme_picker"');
+    expect(await page.locator("details.trail.failed .why").innerText()).toStartWith('step 5 failed: assertWaypoint: the screen is not at waypoint "calendar/android/theme_picker"');
     expect(await page.locator("svg.wireframe:visible").count()).toBe(0);
   }, SLOW);
 

@@ -45,7 +45,7 @@ describe("run --reporter html on the calendar map", () => {
     const page = readFileSync(join(dir, "index.html"), "utf8");
     expect(page).not.toContain(SECRET);
     expect(page).not.toContain(SECRET.replaceAll("&", "&amp;"));
-    expect(page).toContain(`<span class="why">step 5 failed: assertWaypoint: assertWaypoint: the screen is not at waypoint &quot;calendar/android/theme_picker&quot;`.replaceAll("&quot;", '"'));
+    expect(page).toContain(`<span class="why">step 5 failed: assertWaypoint: the screen is not at waypoint &quot;calendar/android/theme_picker&quot;`.replaceAll("&quot;", '"'));
     // Failing first; five distinct screens, each stored once.
     expect(page.indexOf('data-status="failed"')).toBeLessThan(page.indexOf('data-status="passed"'));
     expect(page.match(/<template id="screen-[0-9a-f]{12}">/g)).toHaveLength(5);

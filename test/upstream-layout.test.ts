@@ -62,7 +62,8 @@ describe("upstream layout, from the workspace root", () => {
   });
 
   test("run trails: both pass, each in its own target's session (one named by app id)", async () => {
-    const run = await cliProcess(["run", "trails", "--reporter", "json", "--logs", tempDir("upstream-layout-logs")], { cwd: FIXTURE });
+    // The web trail's pages are made up (example.test): its page is simulated, not opened in Chromium.
+    const run = await cliProcess(["run", "trails", "--browser", "none", "--reporter", "json", "--logs", tempDir("upstream-layout-logs")], { cwd: FIXTURE });
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.stdout);
     expect(doc.summary).toMatchObject({ passed: 2, failed: 0, errors: 0 });
@@ -153,13 +154,15 @@ describe("upstream layout, from a subfolder of trails/", () => {
     const here = await cliProcess(["run", ".", "--reporter", "json", "--logs", tempDir("upstream-layout-logs")], { cwd: SUBFOLDER });
     expect(here.code).toBe(0);
     expect(JSON.parse(here.stdout).trails.map((t: Json) => [t.file, t.status])).toEqual([["cart.trail.yaml", "passed"]]);
-    const all = await cli(["run", "..", "--reporter", "json", "--logs", tempDir("upstream-layout-logs")], { cwd: SUBFOLDER });
+    // The web trail's pages are made up (example.test): its page is simulated, not opened in Chromium.
+    const all = await cli(["run", "..", "--browser", "none", "--reporter", "json", "--logs", tempDir("upstream-layout-logs")], { cwd: SUBFOLDER });
     expect(all.code).toBe(0);
     expect(JSON.parse(all.stdout).summary).toMatchObject({ passed: 2, failed: 0, errors: 0 });
   });
 
   test("from outside the workspace, run uses the trails/config above the trail paths given", async () => {
-    const run = await cli(["run", "fixtures/upstream-layout/trails", "--reporter", "json", "--logs", tempDir("upstream-layout-logs")], { cwd: REPO, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
+    // The web trail's pages are made up (example.test): its page is simulated, not opened in Chromium.
+    const run = await cli(["run", "fixtures/upstream-layout/trails", "--browser", "none", "--reporter", "json", "--logs", tempDir("upstream-layout-logs")], { cwd: REPO, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
     expect(run.code).toBe(0);
     expect(run.stderr).toBe("note: using fixtures/upstream-layout/trails/config, found above the given paths\n");
     expect(JSON.parse(run.stdout).summary).toMatchObject({ passed: 2, failed: 0, errors: 0 });

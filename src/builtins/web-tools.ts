@@ -2,17 +2,15 @@
 // viewport, cookies and keys are simulated; anything that finds an element on the page
 // (click, type, verify…) is recorded and unverified without a screen.
 
-import { z } from "zod";
 import { exceptionThrown, success } from "../core/tool-result.ts";
 import type { RegisteredTool } from "../registry/registry.ts";
-import { anyCase, bool, int, reasoning, selector, str, strings, withDefault } from "./arg-types.ts";
+import { reasoning } from "./arg-types.ts";
 import { defineBuiltin } from "./define-builtin.ts";
+import { parseCookies, verificationMeta, WEB_ARGS, webMeta as web } from "./web-args.ts";
 import { elementTool } from "./element-actions.ts";
 import { unverified, type DeviceScreen } from "./screen-checks.ts";
 import { show, type SimulatedDevice } from "./simulated-device.ts";
 
-const web = { "trailblaze/toolset": "web_core", "trailblaze/supportedPlatforms": ["web"] };
-const target = { ref: str().optional(), ...reasoning, nodeSelector: selector().optional() };
 
 /** How a web element is named: its ref, else its nodeSelector. */
 const element = (a: { ref?: string; nodeSelector?: Record<string, unknown> }) => (a.ref !== undefined ? `ref ${show(a.ref)}` : a.nodeSelector ? `the element ${show(a.nodeSelector)}` : "the page");
@@ -46,7 +44,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "web_navigate",
       description: "GOTO `url` (default action), or BACK / FORWARD in the history (any case).",
-      args: { action: withDefault(anyCase(["GOTO", "BACK", "FORWARD"]), "GOTO"), url: withDefault(str(), ""), ...reasoning },
+      args: WEB_ARGS.web_navigate,
       meta: web,
       run: ({ action, url }) => {
         if (action === "GOTO") {
@@ -64,14 +62,14 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "web_currentUrl",
       description: "Returns the page's URL.",
-      args: {},
+      args: WEB_ARGS.web_currentUrl,
       meta: web,
       run: () => (page.url === undefined ? exceptionThrown("web_currentUrl: no page is open; navigate first with web_navigate") : success(page.url, { structuredContent: { url: page.url } })),
     }),
     defineBuiltin({
       name: "web_waitForUrl",
       description: "Succeeds when the page's URL matches the regular expression `pattern` (timeoutMs default 30000); the simulated URL changes only by navigation, so it does not wait.",
-      args: { pattern: str(1), timeoutMs: withDefault(int(0), 30_000) },
+      args: WEB_ARGS.web_waitForUrl,
       meta: web,
       run: ({ pattern }) => {
         let regex: RegExp;
@@ -87,7 +85,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "web_resize",
       description: "Resizes the browser viewport to width x height CSS pixels.",
-      args: { width: int(1), height: int(1), ...reasoning },
+      args: WEB_ARGS.web_resize,
       meta: web,
       run: ({ width, height }) => {
         page.viewport = { width, height };
@@ -97,14 +95,14 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "web_pressKey",
       description: "Presses a key or combination (e.g. Enter, Control+A).",
-      args: { key: str(1), ...reasoning },
+      args: WEB_ARGS.web_pressKey,
       meta: web,
       run: ({ key }) => device.record("web_pressKey", { key }, `press ${key}`),
     }),
     defineBuiltin({
       name: "web_wait",
       description: "Waits `seconds` seconds (default 1, at most 30).",
-      args: { seconds: withDefault(int(), 1), ...reasoning },
+      args: WEB_ARGS.web_wait,
       meta: web,
       run: async ({ seconds }) => {
         const capped = Math.min(30, Math.max(1, seconds));
@@ -115,7 +113,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "web_snapshot",
       description: "Saves a snapshot of the page as `screenName`.",
-      args: { screenName: str(1), ...reasoning },
+      args: WEB_ARGS.web_snapshot,
       meta: web,
       run: ({ screenName }) => {
         device.snapshots.push(screenName);
@@ -125,25 +123,19 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "web_applyCookies",
       description: "Adds cookies (`cookiesJson`: a cookie array or a storage-state object) to the browser context.",
-      args: { cookiesJson: withDefault(str(), "") },
+      args: WEB_ARGS.web_applyCookies,
       meta: web,
       run: ({ cookiesJson }) => {
-        let parsed: unknown;
-        try {
-          parsed = cookiesJson.trim() === "" ? [] : JSON.parse(cookiesJson);
-        } catch (error) {
-          return exceptionThrown(`web_applyCookies: cookiesJson is not JSON: ${(error as Error).message}`);
-        }
-        const list = Array.isArray(parsed) ? parsed : (parsed as { cookies?: unknown })?.cookies;
-        if (!Array.isArray(list)) return exceptionThrown("web_applyCookies: cookiesJson should be a cookie array or a storage state with a cookies array");
-        device.cookies.push(...(list as Record<string, unknown>[]));
+        const list = parseCookies("web_applyCookies", cookiesJson);
+        if (typeof list === "string") return exceptionThrown(list);
+        device.cookies.push(...list);
         return device.record("web_applyCookies", { cookies: list.length }, `applied ${list.length} cookie${list.length === 1 ? "" : "s"}`);
       },
     }),
     defineBuiltin({
       name: "web_getStorageState",
       description: "Returns the browser context's storage state (the cookies applied so far).",
-      args: {},
+      args: WEB_ARGS.web_getStorageState,
       meta: web,
       run: () => {
         const state = { cookies: device.cookies, origins: [] };
@@ -153,35 +145,35 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "web_requestDetails",
       description: "Asks for more detail (BOUNDS, CSS_SELECTORS, OFFSCREEN_ELEMENTS, OCCLUDED_ELEMENTS) in the next snapshot.",
-      args: { include: z.array(anyCase(["BOUNDS", "CSS_SELECTORS", "OFFSCREEN_ELEMENTS", "OCCLUDED_ELEMENTS"])), ...reasoning },
+      args: WEB_ARGS.web_requestDetails,
       meta: web,
       run: ({ include }) => device.record("web_requestDetails", { include }, `next snapshot with ${include.join(", ") || "no extra detail"}`),
     }),
     defineBuiltin({
       name: "web_assertNetworkEvent",
       description: "Asserts that `eventName` appeared in the session's network traffic (timeoutMs default 5000). The simulated session has no traffic: unverified.",
-      args: { eventName: str(1), timeoutMs: withDefault(int(0), 5000), ...reasoning },
+      args: WEB_ARGS.web_assertNetworkEvent,
       meta: web,
       run: ({ eventName }) => unverified("no network traffic is simulated", `would look for ${show(eventName)}`),
     }),
     defineBuiltin({
       name: "web_evaluate",
       description: "Runs JavaScript in the page. The simulated session has no page to run it in: unverified.",
-      args: { script: str(1) },
+      args: WEB_ARGS.web_evaluate,
       meta: { ...web, "trailblaze/isForLlm": false },
       run: () => unverified("no page is simulated", "the script was not run"),
     }),
     defineBuiltin({
       name: "web_fillSecret",
       description: "Fills the field `ref` with a secret `value` (never shown).",
-      args: { ref: str(1), value: str() },
+      args: WEB_ARGS.web_fillSecret,
       meta: { ...web, "trailblaze/isForLlm": false },
       run: ({ ref }) => device.record("web_fillSecret", { ref, value: "***" }, `filled ref ${show(ref)} with a secret`),
     }),
     elementTool(device, {
       name: "web_click",
       description: "Clicks the element `ref` (element id, ARIA descriptor or css=selector) or `nodeSelector`.",
-      args: target,
+      args: WEB_ARGS.web_click,
       meta: web,
       precheck: needsTarget,
       find: (a, screen) => findTarget(a, screen),
@@ -191,7 +183,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "web_hover",
       description: "Hovers over the element `ref` or `nodeSelector`.",
-      args: target,
+      args: WEB_ARGS.web_hover,
       meta: web,
       precheck: needsTarget,
       find: (a, screen) => findTarget(a, screen),
@@ -201,7 +193,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "web_type",
       description: "Types `text` into the element `ref` or `nodeSelector` (clearFirst default true).",
-      args: { text: str(), ...target, clearFirst: withDefault(bool(), true) },
+      args: WEB_ARGS.web_type,
       meta: web,
       precheck: needsTarget,
       find: (a, screen) => findTarget(a, screen),
@@ -211,7 +203,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "web_selectOption",
       description: "Selects `values` in the <select> `ref` or `nodeSelector`.",
-      args: { values: strings(), ...target },
+      args: WEB_ARGS.web_selectOption,
       meta: web,
       precheck: needsTarget,
       find: (a, screen) => findTarget(a, screen),
@@ -223,7 +215,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
       elementTool(device, {
         name: "web_scroll",
         description: "Scrolls the page (or the container `ref` / `nodeSelector`) UP, DOWN (default), LEFT or RIGHT by `amount` pixels (default 500).",
-        args: { direction: withDefault(anyCase(["UP", "DOWN", "LEFT", "RIGHT"]), "DOWN"), amount: withDefault(int(), 500), ...target },
+        args: WEB_ARGS.web_scroll,
         meta: web,
         find: (a, screen) => findTarget(a, screen),
         what: element,
@@ -233,8 +225,8 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "web_verifyElementVisible",
       description: "Verifies that the element `ref` or `nodeSelector` is visible.",
-      args: target,
-      meta: { ...web, "trailblaze/toolset": "web_verification" },
+      args: WEB_ARGS.web_verifyElementVisible,
+      meta: verificationMeta,
       precheck: needsTarget,
       find: (a, screen) => findTarget(a, screen),
       what: element,
@@ -243,8 +235,8 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "web_verifyTextVisible",
       description: "Verifies that `text` is visible on the page.",
-      args: { text: str(1), ...reasoning },
-      meta: { ...web, "trailblaze/toolset": "web_verification" },
+      args: WEB_ARGS.web_verifyTextVisible,
+      meta: verificationMeta,
       find: (a, screen) => screen.findByText({ text: a.text }, "contains"),
       what: (a) => show(a.text),
       record: (a) => ({ details: { text: a.text }, summary: `verify ${show(a.text)} is visible` }),
@@ -252,8 +244,8 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "web_verifyListVisible",
       description: "Verifies that the list `ref` or `nodeSelector` shows `items`.",
-      args: { items: strings(), ...target },
-      meta: { ...web, "trailblaze/toolset": "web_verification" },
+      args: WEB_ARGS.web_verifyListVisible,
+      meta: verificationMeta,
       find: (a, screen) => findTarget(a, screen),
       what: element,
       record: (a) => ({ details: { items: a.items }, summary: `verify ${element(a)} lists ${a.items.join(", ")}` }),
@@ -261,8 +253,8 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "web_verifyValue",
       description: "Verifies the TEXT (default), VALUE or ATTRIBUTE (any case) of the element `ref` or `nodeSelector` equals `expected`.",
-      args: { ...target, type: withDefault(anyCase(["TEXT", "VALUE", "ATTRIBUTE"]), "TEXT"), expected: str(), attribute: withDefault(str(), "") },
-      meta: { ...web, "trailblaze/toolset": "web_verification" },
+      args: WEB_ARGS.web_verifyValue,
+      meta: verificationMeta,
       precheck: (a) => needsTarget(a) ?? (a.type === "ATTRIBUTE" && a.attribute === "" ? "type ATTRIBUTE needs the attribute name" : undefined),
       find: (a, screen) => findTarget(a, screen),
       what: element,

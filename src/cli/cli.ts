@@ -8,6 +8,7 @@ import { exitCodeOf, TrailblazeError } from "../errors.ts";
 import type { CliIO, CommandEntry } from "./command.ts";
 import { invocationOf, renderCommands } from "./invocation.ts";
 import { reapAll } from "./reaper.ts";
+import { closeSharedBrowser } from "../browser/chromium-browser.ts";
 
 /** Every command, loaded only when it runs (or its --help is asked for): `trailblaze --help` loads none. */
 export const COMMANDS: readonly CommandEntry[] = [
@@ -72,6 +73,9 @@ export async function runCli(argv: string[], given: CliIO): Promise<number> {
     const message = error instanceof TrailblazeError || !(error instanceof Error) ? String((error as Error)?.message ?? error) : (error.stack ?? error.message);
     io.stderr(render(`error: ${message}\n`));
     return exitCodeOf(error);
+  } finally {
+    // The browser its sessions shared (if any opened a page) goes with the command.
+    await closeSharedBrowser();
   }
 }
 

@@ -20,12 +20,12 @@ export interface CliModule {
 }
 
 /** Bump when the build settings below change. */
-const CLI_BUNDLER_VERSION = 2;
+const CLI_BUNDLER_VERSION = 3;
 const SOURCE_FOLDERS = ["src", "runtime-quickjs"];
 /** `$TRAILBLAZE_CLI_CACHE`, else `.cache/trailblaze-cli` in the package. */
 const CACHE = process.env.TRAILBLAZE_CLI_CACHE || join(PACKAGE_ROOT, ".cache", "trailblaze-cli");
-/** Left to node_modules: native binaries, WebAssembly and compilers, loaded only when a command needs them. */
-const EXTERNAL = ["esbuild", "quickjs-emscripten", "quickjs-emscripten-core", "@jitl/*", "ts-json-schema-generator", "typescript", "tsx"];
+/** Left to node_modules: native binaries, WebAssembly, compilers and the browser driver, loaded only when a command needs them. */
+const EXTERNAL = ["playwright-core", "esbuild", "quickjs-emscripten", "quickjs-emscripten-core", "@jitl/*", "ts-json-schema-generator", "typescript", "tsx"];
 const EXTERNAL_IMPORT = new RegExp(`^(?:${EXTERNAL.map((name) => name.replace("/", "\\/").replace("*", "[^/]+")).join("|")})(?:/.*)?$`);
 
 /**

@@ -1,10 +1,11 @@
 // Process-wide safety net: every open session is tracked so SIGINT/SIGTERM/SIGHUP, an
 // uncaught exception or unhandled rejection (in the CLI process), or a bare process.exit()
-// still stops every server it started — no child outlives the CLI.
+// still stops every server it started, and the browser — no child outlives the CLI.
 
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { signalGroup } from "../transports/stdio/process-group.ts";
+import { closeSharedBrowser, sharedBrowserPid } from "../browser/chromium-browser.ts";
 
 interface Closeable {
   close(): Promise<void>;
@@ -21,6 +22,8 @@ let crashing = false;
 
 async function closeAll(): Promise<void> {
   await Promise.allSettled([...open].map((s) => s.close()));
+  // Sessions close their browser contexts first; the browser itself goes last.
+  await closeSharedBrowser();
 }
 
 function install(): void {
@@ -40,6 +43,14 @@ function install(): void {
   // Last resort when the process exits with sessions still open (process.exit() from anywhere):
   // exit handlers cannot wait, so the servers' process groups are killed outright.
   process.on("exit", () => {
+    const browser = sharedBrowserPid();
+    if (browser !== undefined) {
+      try {
+        signalGroup(browser, "SIGKILL");
+      } catch {
+        // gone already
+      }
+    }
     for (const session of open) {
       for (const pid of session.runningPids?.() ?? []) {
         try {

@@ -3,6 +3,7 @@
 // interpolation, and always close the session. Never throws for trail failures:
 // everything ends up in the TrailReport.
 
+import { dirname, resolve } from "node:path";
 import { exitCodeOf, InterpolationError } from "../errors.ts";
 import { displayPath, type Workspace } from "../config/workspace.ts";
 import { exceptionThrown, isSuccess, resultToJson, type ToolResult } from "../core/tool-result.ts";
@@ -16,7 +17,7 @@ import { CallLog } from "./call-log.ts";
 import { classifiersFor, needsAgentMessage, planTrail, trailHints, type PlannedStep, type TrailPlan } from "./plan.ts";
 import { ScreenTable } from "./screen-table.ts";
 import { memoryChanges, noteActivity, stepScreenOf } from "./step-record.ts";
-import type { CaptureStepScreen, RunObserver, SessionInfo, StepFailure, StepReport, ToolCallReport, TrailProblem, TrailReport, TrailStatus } from "./run-types.ts";
+import type { CaptureStepScreen, RunObserver, SessionInfo, StepFailure, StepReport, ToolCallReport, TrailProblem, TrailReport, TrailStatus, WebStepScreen } from "./run-types.ts";
 import { resolveTrailArgs, trailLookup } from "./trail-args.ts";
 import { validatePlan } from "./validate.ts";
 
@@ -51,6 +52,8 @@ export interface TrailRunOptions {
   index: number;
   /** The run's table of screens, where each step's screen is stored once (default: the trail's own). */
   screens?: ScreenTable;
+  /** Take each web step's page from the real browser once its calls are done (for a report that shows it). */
+  recordPages?: boolean;
 }
 
 /** Time for a server's stderr to arrive after the failing call's answer, ms. */
@@ -65,8 +68,8 @@ interface CurrentStep {
   planned: PlannedStep;
   tools: ToolCallReport[];
   t0: number;
-  /** The simulated screen the step began on, with what it touched there. */
-  screen?: CaptureStepScreen;
+  /** The simulated screen the step began on, with what it touched there; or the real page it ended on. */
+  screen?: CaptureStepScreen | WebStepScreen;
   /** Session memory when the step began, to report what it changed. */
   memoryBefore?: Record<string, unknown>;
 }
@@ -130,7 +133,7 @@ export class TrailRun {
     let spec: SessionSpec;
     try {
       const sessionFlags = sessionId === undefined ? flags : { ...flags, "session-id": sessionId };
-      spec = { ...resolveSessionSpec(workspace, sessionFlags, { cwd: io.cwd, env: io.env, trail: trailHints(trail) }), secrets: Object.fromEntries(secrets) };
+      spec = { ...resolveSessionSpec(workspace, sessionFlags, { cwd: io.cwd, env: io.env, trail: trailHints(trail) }), secrets: Object.fromEntries(secrets), trailDir: dirname(resolve(io.cwd, this.file)) };
     } catch (error) {
       return this.#report("error", { error: messageOf(error) });
     }
@@ -222,7 +225,7 @@ export class TrailRun {
           } catch (error) {
             result = exceptionThrown(messageOf(error));
           }
-          if (engine && current.screen) noteActivity(current.screen, engine.takeActivity());
+          if (engine && current.screen?.kind === "capture") noteActivity(current.screen, engine.takeActivity());
           current.tools.push({
             name: call.tool,
             args: memory.maskValue(args),
@@ -253,13 +256,18 @@ export class TrailRun {
           break;
         }
       }
+      if (this.#options.recordPages && !current.screen) {
+        const page = await session.pageSnapshot();
+        if (page) current.screen = { ...page, url: memory.mask(page.url), title: memory.mask(page.title), outline: memory.mask(page.outline) };
+      }
       this.#current = undefined;
       const step = this.#stepReport(current, failure ? "failed" : unverified !== undefined ? "unverified" : "passed", failure);
       if (!failure && unverified !== undefined) step.unverified = unverified;
       this.#steps.push(step);
       observer.stepFinished?.({ file: this.file, id: this.trail.id, index }, step);
       if (failure) {
-        const what = failure.tool ? `${failure.tool}: ${failure.message}` : failure.message;
+        // A message that already starts with the tool's name (most framework tools say it) is not prefixed twice.
+        const what = failure.tool && !failure.message.startsWith(`${failure.tool}: `) ? `${failure.tool}: ${failure.message}` : failure.message;
         outcome = { status: broken ? "error" : "failed", error: `step ${planned.index} failed: ${what}` };
       }
     }

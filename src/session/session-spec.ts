@@ -4,7 +4,8 @@
 
 import { randomBytes } from "node:crypto";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { UsageError } from "../errors.ts";
+import { BrowserNotFoundError, UsageError } from "../errors.ts";
+import { findChromium } from "../browser/find-chromium.ts";
 import { type TargetConfig, type ToolsetConfig, type Where, type Workspace } from "../config/workspace.ts";
 import type { AgentMode } from "../core/server-kinds.ts";
 import { DEFAULT_DRIVER, findDriver, knownDriverKeys, parsePlatform, type DriverInfo, type Platform } from "../core/drivers.ts";
@@ -51,6 +52,14 @@ export interface SessionSpec {
   screen: Screen;
   /** A screen for the simulated device (`--capture`/`--map`, else the target's `simulation:`); none: screen checks are unverified. */
   simulation?: SimulationSpec;
+  /**
+   * The real browser web_* tools act on (the playwright-native driver, no simulated screen, and
+   * Chromium found); none: the page is simulated. `note` says why a wanted browser is not used.
+   */
+  browser?: { executable: string };
+  browserNote?: string;
+  /** The trail file's folder, when the session is for a trail: relative web_navigate URLs look there first. */
+  trailDir?: string;
   /** Memory the session starts with (trail `config.memory`, then `--memory`); the session owns the live Memory. */
   memory: Record<string, unknown>;
   /** Secrets (`--secret`): usable in placeholders, masked everywhere. */
@@ -81,6 +90,8 @@ export interface SessionFlags {
   /** An app map folder (waypoints/, shortcuts/) the simulated device moves through, from `start`. */
   map?: string;
   start?: string;
+  /** `chromium` (the real browser, or an error when none is found) or `none` (simulate the page); default: chromium when found. */
+  browser?: string;
 }
 
 /** What a trail contributes when the session is for a run. */
@@ -110,6 +121,7 @@ export const SESSION_FLAG_OPTIONS = {
   capture: { type: "string" },
   map: { type: "string" },
   start: { type: "string" },
+  browser: { type: "string" },
 } as const;
 
 export const SESSION_FLAGS_HELP = `Session flags:
@@ -130,7 +142,11 @@ export const SESSION_FLAGS_HELP = `Session flags:
   --map DIR             a screen for the simulated device: an app map (waypoints/, shortcuts/); actions
                         that are a shortcut's move the device to its waypoint. Needs --start
   --start WAYPOINT_ID   the waypoint the device starts at, with --map or the target's simulation.map
-  --require-screen      a screen check with no screen loaded fails (default: the step is unverified)`;
+  --require-screen      a screen check with no screen loaded fails (default: the step is unverified)
+  --browser chromium|none  web sessions on playwright-native: chromium drives a real headless
+                        Chromium ($TRAILBLAZE_CHROMIUM, else chromium on PATH; an error when none
+                        is found), none simulates the page (default: chromium when one is found,
+                        else simulated with a note; --capture/--map simulate)`;
 
 export function parseKeyValue(flag: string, entry: string): [string, string] {
   const eq = entry.indexOf("=");
@@ -308,6 +324,7 @@ export function checkSessionFlags(flags: SessionFlags, env: Record<string, strin
   if (flags.driver !== undefined) resolveDriver(flags.driver, "--driver");
   if (flags.agent !== undefined) parseAgent(flags.agent);
   if (flags.screen !== undefined) parseScreen(flags.screen);
+  parseBrowser(flags.browser);
   // Said once up front, not once per trail.
   if (flags.map !== undefined && flags.start === undefined && flags.capture === undefined) {
     throw new UsageError(`--map needs --start WAYPOINT_ID, the waypoint the device starts at (e.g. --start myapp/android/login)`);
@@ -360,6 +377,7 @@ export function resolveSessionSpec(
   }
   const id = flags["session-id"] ?? generateSessionId();
   checkSessionId(id);
+  const browser = resolveBrowser(flags, driver, simulation, context.env);
   return {
     id,
     cwd: context.cwd,
@@ -373,11 +391,37 @@ export function resolveSessionSpec(
     agent,
     screen,
     ...(simulation ? { simulation } : {}),
+    ...browser,
     memory,
     ...(flags["no-logging"] ? {} : { logsDir: sessionLogsDir({ root: workspace.root, cwd: context.cwd }, id, flags.logs) }),
     handshakeTimeoutMs: positiveMs(context.env.TRAILBLAZE_HANDSHAKE_TIMEOUT_MS, 60_000),
     callTimeoutMs: positiveMs(context.env.TRAILBLAZE_CALL_TIMEOUT_MS, 60_000),
   };
+}
+
+/** `--browser` as given: chromium, none, or undefined (chromium when one is found). */
+export function parseBrowser(value: string | undefined): "chromium" | "none" | undefined {
+  if (value === undefined) return undefined;
+  const wanted = value.trim().toLowerCase();
+  if (wanted === "chromium" || wanted === "none") return wanted;
+  throw new UsageError(`--browser expects chromium or none, got "${value}"`);
+}
+
+/**
+ * Whether web_* tools drive a real Chromium: only on the playwright-native driver without a simulated
+ * screen, unless --browser none. Without --browser, no Chromium on PATH means a simulated page and a note;
+ * with --browser chromium, or a $TRAILBLAZE_CHROMIUM that does not exist, it is a BrowserNotFoundError.
+ */
+function resolveBrowser(flags: SessionFlags, driver: DriverInfo, simulation: SimulationSpec | undefined, env: Record<string, string | undefined>): Pick<SessionSpec, "browser" | "browserNote"> {
+  const wanted = parseBrowser(flags.browser);
+  if (wanted === "none" || driver.key !== "playwright-native" || simulation !== undefined) return {};
+  try {
+    return { browser: { executable: findChromium(env as NodeJS.ProcessEnv) } };
+  } catch (error) {
+    // A TRAILBLAZE_CHROMIUM that points nowhere is a mistake to fix, not a reason to simulate.
+    if (wanted === "chromium" || env.TRAILBLAZE_CHROMIUM || !(error instanceof BrowserNotFoundError)) throw error;
+    return { browserNote: `web_* tools simulate the page (their checks are unverified): ${error.message}` };
+  }
 }
 
 /** A path for messages: relative to `base` when inside it, else absolute. */

@@ -35,6 +35,8 @@ import { initialMemory, type SessionSpec } from "./session-spec.ts";
 import { loadSimulatedScreen } from "./simulated-screen.ts";
 import type { ScreenState } from "../screen/screen-state.ts";
 import { navigationTools } from "./navigation-tools.ts";
+import { sharedBrowser } from "../browser/chromium-browser.ts";
+import { WebPage, type WebPageSnapshot } from "../browser/web-page.ts";
 
 /** Why a per-file tool that runs as a host subprocess is not in an on-device session. */
 const PER_FILE_HOST_ONLY = "a per-file tool that runs as a host subprocess (runtime: subprocess, or requiresHost: true in its spec)";
@@ -108,9 +110,20 @@ export class Session implements AsyncDisposable {
   readonly #facts: SessionFacts;
   readonly #exclusions: Exclusion[];
   #simulatedScreen: EngineScreen | undefined;
+  /** The session's page in the real browser (spec.browser), opened by the first web_* tool that uses it. */
+  readonly web: WebPage | undefined;
 
   private constructor(spec: SessionSpec, options: SessionOptions) {
     this.spec = spec;
+    const { browser } = spec;
+    this.web = browser
+      ? new WebPage({
+          browser: () => sharedBrowser(browser.executable),
+          viewport: { width: spec.screen.width, height: spec.screen.height },
+          baseDirs: spec.trailDir !== undefined ? [spec.trailDir] : [],
+          cwd: spec.cwd,
+        })
+      : undefined;
     this.#options = options;
     this.#exclusions = exclusionsOf(spec);
     this.#facts = {
@@ -160,7 +173,8 @@ export class Session implements AsyncDisposable {
     const installedApps = this.spec.target.platforms[this.spec.driver.platform.toLowerCase() as keyof typeof this.spec.target.platforms]?.appIds ?? [];
     const screen = this.spec.simulation ? await loadSimulatedScreen(this.spec.simulation, this.spec.cwd, (message) => options.onWarning?.(message, "map")) : undefined;
     this.#simulatedScreen = screen;
-    for (const tool of options.builtins ?? builtinTools({ installedApps, ...(screen ? { screen } : {}) })) {
+    if (this.spec.browserNote) options.onNotice?.(this.spec.browserNote);
+    for (const tool of options.builtins ?? builtinTools({ installedApps, ...(screen ? { screen } : {}), ...(this.web ? { web: this.web } : {}) })) {
       const decision = applyFilters(tool.meta, facts, tool.name);
       if (decision.included) this.registry.register(tool);
       else this.registry.skip({ name: tool.name, source: tool.source, reason: decision.key, detail: decision.reason });
@@ -390,6 +404,14 @@ export class Session implements AsyncDisposable {
     return this.#servers.flatMap(({ current }) => (current.pid === undefined || current.connection.death ? [] : [current.pid]));
   }
 
+  /**
+   * The web page's state now (URL, title, ARIA outline, a small viewport JPEG), for a report of the
+   * step just run; undefined when the session has no real page or no tool has opened it yet.
+   */
+  pageSnapshot(options: { screenshot?: boolean } = {}): Promise<WebPageSnapshot | undefined> {
+    return this.web?.snapshot(options) ?? Promise.resolve(undefined);
+  }
+
   /** Runs once every server of the session is closed. */
   onClosed(listener: () => void): void {
     this.#closedListeners.push(listener);
@@ -399,7 +421,7 @@ export class Session implements AsyncDisposable {
   close(): Promise<void> {
     this.#closed ??= (async () => {
       this.#abort.abort();
-      await Promise.allSettled(this.#servers.map((s) => s.close()));
+      await Promise.allSettled([...this.#servers.map((s) => s.close()), this.web?.close()]);
       for (const listener of this.#closedListeners) listener();
     })();
     return this.#closed;

@@ -64,9 +64,13 @@ export async function cli(argv: string[], options: { cwd: string; env?: Record<s
   return { code, stdout, stderr };
 }
 
+/** The environment that makes `bun src/cli/main.ts` run the CLI under test: the sources, or the bundle main.ts finds for them (built here). */
+export async function cliUnderTestEnv(): Promise<Record<string, string>> {
+  return CLI_UNDER_TEST === "sources" ? { TRAILBLAZE_PRECOMPILE: "0" } : (await precompiledCliEntry(), {});
+}
+
 export async function cliProcess(argv: string[], options: { cwd: string; env?: Record<string, string | undefined> }): Promise<CliRun> {
-  // The process runs the CLI under test: the sources, or the bundle main.ts finds for them.
-  const mode = CLI_UNDER_TEST === "sources" ? { TRAILBLAZE_PRECOMPILE: "0" } : (await precompiledCliEntry(), {});
+  const mode = await cliUnderTestEnv();
   const env = { ...process.env, ...HOW_STARTED, PATH: TEST_PATH, NO_COLOR: "1", ...mode, ...options.env };
   // --no-install, as the bin starts it: resolving a workspace's imports never downloads a package.
   const child = Bun.spawn([process.execPath, "--no-install", join(REPO, "src/cli/main.ts"), ...argv], {

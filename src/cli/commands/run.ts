@@ -198,6 +198,7 @@ export const runCommand: Command = {
       secrets,
       args,
       workers,
+      ...(reporter.pages ? { recordPages: true } : {}),
       observer: list,
       ...(values["session-id"] ? { sessionId: values["session-id"] } : {}),
       ...(sessionSeed ? { sessionSeed } : {}),

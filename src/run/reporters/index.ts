@@ -23,6 +23,8 @@ export interface Reporter {
    * is written to `file` in it; the live list prints on stdout meanwhile.
    */
   folder?: { dir: string; file: string };
+  /** Shows each web step's page (URL, ARIA outline, a screenshot): the run takes them, which costs a few ms a step. */
+  pages?: boolean;
 }
 
 export const REPORTERS: readonly Reporter[] = [
@@ -43,6 +45,7 @@ export const REPORTERS: readonly Reporter[] = [
     live: false,
     format: formatHtmlReport,
     folder: { dir: "trailblaze-report", file: "index.html" },
+    pages: true,
   },
 ];
 
