@@ -3,7 +3,7 @@
 
 import { UsageError } from "../../errors.ts";
 import { resultToJson, isSuccess, type ToolResult } from "../../core/tool-result.ts";
-import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../../session/session-spec.ts";
+import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../session-flags.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { openSession } from "../open-session.ts";

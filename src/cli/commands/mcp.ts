@@ -7,7 +7,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { UsageError } from "../../errors.ts";
 import { serveSession } from "../../mcp-serve/serve-session.ts";
 import { servedTools } from "../../mcp-serve/served-tools.ts";
-import { parseKeyValue, parseSecrets, SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../../session/session-spec.ts";
+import { parseKeyValue } from "../../session/session-spec.ts";
+import { parseSecrets, SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../session-flags.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { CliIO, Command } from "../command.ts";
 import { openSession } from "../open-session.ts";

@@ -4,7 +4,8 @@
 
 import { ConfigError, ConfigNotFoundError, UsageError, type ConfigProblem } from "../../errors.ts";
 import type { Workspace } from "../../config/workspace.ts";
-import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP, checkSessionFlags, parseKeyValue, parseSecrets } from "../../session/session-spec.ts";
+import { checkSessionFlags, parseKeyValue } from "../../session/session-spec.ts";
+import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP, parseSecrets } from "../session-flags.ts";
 import { discoverTrails } from "../../trail/discover.ts";
 import { readTrailFiles } from "../../trail/trail-file.ts";
 import { listTrail } from "../../run/list-plans.ts";
