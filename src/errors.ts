@@ -182,7 +182,7 @@ export class ToolNameError extends TrailblazeError {
  * its start; `not-connected` (the bundle never called connect), `closed` (used after close or
  * stopped unasked), `limits` (bad options), `leak` (a handle outlived the VM: a host bug).
  */
-export type SandboxFailureKind = "out-of-memory" | "stuck" | "interrupted" | "threw" | "not-connected" | "closed" | "limits" | "leak";
+export type SandboxFailureKind = "out-of-memory" | "stuck" | "interrupted" | "threw" | "not-connected" | "closed" | "limits" | "leak" | "thread";
 
 /** Something went wrong inside the QuickJS sandbox itself (not in a tool). */
 export class SandboxError extends TrailblazeError {

@@ -3,7 +3,9 @@
 // JSON/JUnit, and write a partial report when interrupted.
 
 import { mkdirSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
+import { setQuickJsThreads } from "../../../runtime-quickjs/index.ts";
 import { ConfigError, ConfigNotFoundError, UsageError, type ConfigProblem } from "../../errors.ts";
 import type { Workspace } from "../../config/workspace.ts";
 import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP, checkSessionFlags, parseKeyValue } from "../../session/session-spec.ts";
@@ -192,6 +194,8 @@ export const runCommand: Command = {
     const live = reporter.live || output !== undefined;
     const color = io.isTTY && !io.env.NO_COLOR;
     const list = new ListReporter(live ? io.stdout : () => {}, { color, live: workers === 1 });
+    // On-device sessions that run at once go to worker threads, at most one per core.
+    setQuickJsThreads(Math.min(workers, availableParallelism()));
     const startTrailSession: StartTrailSession = (spec, options) => startSession(spec, io, options);
     const suite = new SuiteRun(entries, {
       io,

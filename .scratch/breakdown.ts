@@ -1,0 +1,51 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { newQuickJsInstance } from "/work/wt-perf/runtime-quickjs/quickjs-module.ts";
+import { preludeSource } from "/work/wt-perf/runtime-quickjs/prelude-source.ts";
+import { Sandbox } from "/work/wt-perf/runtime-quickjs/sandbox.ts";
+import { startQuickJsServer } from "/work/wt-perf/runtime-quickjs/index.ts";
+import { bundleEntry } from "/work/wt-perf/src/bundle/bundle-entry.ts";
+const script = "/work/wt-perf/fixtures/bench/tools/echo-a.ts";
+const bundle = await bundleEntry(script, { cwd: "/work/wt-perf/fixtures/bench" });
+const prelude = await preludeSource();
+const rows: Record<string, number[]> = {};
+const add = (k: string, v: number) => (rows[k] ??= []).push(v);
+const origEval = Sandbox.prototype.evaluate, origPrelude = Sandbox.prototype.installPrelude;
+let tEval = 0, tPrelude = 0;
+Sandbox.prototype.evaluate = function (...a: any[]) { const s = performance.now(); try { return (origEval as any).apply(this, a); } finally { tEval += performance.now() - s; } } as any;
+Sandbox.prototype.installPrelude = function (...a: any[]) { const s = performance.now(); try { return (origPrelude as any).apply(this, a); } finally { tPrelude += performance.now() - s; } } as any;
+for (let i = 0; i < 60; i++) {
+  let t = performance.now();
+  const inst = await newQuickJsInstance({ variant: "release", memoryLimitBytes: 64 << 20 });
+  const instMs = performance.now() - t;
+  tEval = tPrelude = 0;
+  t = performance.now();
+  const server = await startQuickJsServer({ name: "a", code: bundle.code });
+  const startMs = performance.now() - t;
+  const client = new Client({ name: "x", version: "1" });
+  t = performance.now();
+  await client.connect(server.transport);
+  const initMs = performance.now() - t;
+  t = performance.now();
+  await client.listTools();
+  const listMs = performance.now() - t;
+  t = performance.now();
+  await client.callTool({ name: "bencha_echo", arguments: { text: "x" } });
+  const firstMs = performance.now() - t;
+  t = performance.now();
+  await client.callTool({ name: "bencha_echo", arguments: { text: "x" } });
+  const secondMs = performance.now() - t;
+  await server.close();
+  if (i >= 20) {
+    add("new instance (wasm instantiate)", instMs);
+    add("prelude", tPrelude);
+    add("evaluate bundle", tEval);
+    add("start total (instance+runtime+prelude+eval)", startMs);
+    add("initialize", initMs);
+    add("tools/list", listMs);
+    add("first call", firstMs);
+    add("second call", secondMs);
+  }
+}
+const med = (v: number[]) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]!; };
+for (const [k, v] of Object.entries(rows)) console.log(k.padEnd(50), med(v).toFixed(2), "ms  (min", Math.min(...v).toFixed(2), ")");
+console.log("bundle bytes", bundle.code.length);
