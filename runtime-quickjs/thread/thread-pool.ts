@@ -188,6 +188,11 @@ export async function startQuickJsServerOnThread(opts: QuickJsServerOptions): Pr
   return { transport: hosted.transport, close, [Symbol.asyncDispose]: close };
 }
 
+/** How many servers each live thread runs, in the order the threads started. */
+export function quickJsThreadLoad(): number[] {
+  return threads.filter((thread) => !thread.dead).map((thread) => thread.servers.size);
+}
+
 /** Stops every worker thread at once (tests; a process that exits needs nothing). */
 export async function stopQuickJsThreads(): Promise<void> {
   const all = threads;
