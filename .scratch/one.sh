@@ -1,2 +1,0 @@
-d=$(mktemp -d); printf 'config: { id: c1, target: counter }\ntrail:\n  - step: Bump\n    recording:\n      tools:\n        - counter_bump: { trail: "c1" }\n        - assertEquals: { actual: "{{seen}}", expected: "1/1" }\n' > $d/c1.trail.yaml
-cd /work/wt-perf/fixtures/ondevice-scale && PATH=/work/wt-perf/node_modules/.bin:$PATH bun /work/wt-perf/src/cli/main.ts run $d --agent on-device --reporter json --logs $d/logs | head -c 1500
