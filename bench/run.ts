@@ -19,6 +19,7 @@ import { p5OnDeviceStart } from "./scenarios/p5-ondevice-start.ts";
 import { p6QuickJsMemory } from "./scenarios/p6-quickjs-memory.ts";
 import { p7Workers } from "./scenarios/p7-workers.ts";
 import { p8BundleSize } from "./scenarios/p8-bundle-size.ts";
+import { s1OnDeviceSuite, s2OnDeviceWorkers } from "./scenarios/s-suite.ts";
 import { w1CliVsRawClient, w2OnDeviceVsHost } from "./scenarios/w-whole-process.ts";
 import { w3WebTrail } from "./scenarios/w3-web-trail.ts";
 
@@ -56,6 +57,8 @@ const SCENARIOS: { id: string; reps: number; run(reps: number): Promise<Scenario
   { id: "W1", reps: 9, run: w1CliVsRawClient },
   { id: "W2", reps: 9, run: w2OnDeviceVsHost },
   { id: "W3", reps: 5, run: w3WebTrail },
+  { id: "S1", reps: 5, run: s1OnDeviceSuite },
+  { id: "S2", reps: 5, run: s2OnDeviceWorkers },
 ];
 
 const RESULTS_FILE = resolve(import.meta.dir, "results.json");

@@ -33,7 +33,7 @@ interface Build {
   wasm: string;
 }
 
-const BUILDS: Record<`${QuickJsEngine}/${QuickJsVariant}`, Build | undefined> = {
+const BUILDS: Record<BuildKey, Build | undefined> = {
   "quickjs-ng/release": { base: QUICKJS_NG_RELEASE_SYNC, wasm: "@jitl/quickjs-ng-wasmfile-release-sync/wasm" },
   "quickjs-ng/debug": undefined,
   "quickjs/release": { base: RELEASE_SYNC, wasm: "@jitl/quickjs-wasmfile-release-sync/wasm" },
@@ -64,6 +64,24 @@ function compiledWasm(key: string, build: Build): Promise<WebAssembly.Module> {
   return module;
 }
 
+/** The key of a build: `engine/variant`, as `compiledQuickJsWasm` and `adoptCompiledWasm` name it. */
+export type BuildKey = `${QuickJsEngine}/${QuickJsVariant}`;
+
+function buildKey(variant: QuickJsVariant, engine: QuickJsEngine | undefined): BuildKey {
+  return `${variant === "debug" ? "quickjs" : (engine ?? DEFAULT_QUICKJS_ENGINE)}/${variant}`;
+}
+
+/** The compiled module a server with these options runs on, compiled once per process: what a worker thread is handed. */
+export async function compiledQuickJsWasm(variant: QuickJsVariant, engine?: QuickJsEngine): Promise<{ key: BuildKey; module: WebAssembly.Module }> {
+  const key = buildKey(variant, engine);
+  return { key, module: await compiledWasm(key, BUILDS[key]!) };
+}
+
+/** Uses a module compiled elsewhere (the host thread posts it to its workers), so this thread compiles nothing. */
+export function adoptCompiledWasm(key: BuildKey, module: WebAssembly.Module): void {
+  if (!compiled.has(key)) compiled.set(key, Promise.resolve(module));
+}
+
 export interface InstanceOptions {
   variant: QuickJsVariant;
   /** Default: DEFAULT_QUICKJS_ENGINE. The debug build exists for `quickjs` only. */
@@ -74,8 +92,7 @@ export interface InstanceOptions {
 
 /** A new QuickJS instance (~2–4 ms once the module is compiled; ~3 MB resident). */
 export async function newQuickJsInstance(opts: InstanceOptions): Promise<QuickJSWASMModule> {
-  const engine = opts.variant === "debug" ? "quickjs" : (opts.engine ?? DEFAULT_QUICKJS_ENGINE);
-  const key = `${engine}/${opts.variant}` as const;
+  const key = buildKey(opts.variant, opts.engine);
   const build = BUILDS[key]!;
   const wasmModule = await compiledWasm(key, build);
   const wasmMemory =

@@ -74,6 +74,8 @@ export interface QuickJsServer {
   readonly transport: ManagedTransport;
   /** `bytes`: live guest heap (QuickJS's accounting); `linearBytes`: the instance's memory size. 0 once closed. */
   memoryUsage(): { bytes: number; linearBytes: number };
+  /** Why the server stopped on its own (out of memory, stuck), once it has; what a send then throws. */
+  readonly stopped: SandboxError | undefined;
   /**
    * Stops timers, frees the VM and reports the close to the client (pending calls fail).
    * Idempotent. Rejects only if QuickJS found a leaked handle while freeing (a host bug).
@@ -294,6 +296,10 @@ class QuickJsServerImpl implements QuickJsServer {
     const during = phase === "startup" ? "during startup (initialize/tools/list)" : "during the session";
     const fatal = this.fatal ?? new SandboxError(`${this.label} stopped unexpectedly ${during}`, "closed");
     return new SandboxError(withTail(fatal.message, this.consoleTail, "guest console"), fatal.kind, { cause: fatal.cause });
+  }
+
+  get stopped(): SandboxError | undefined {
+    return this.fatal;
   }
 
   memoryUsage(): { bytes: number; linearBytes: number } {

@@ -186,9 +186,10 @@ export class ToolNameError extends TrailblazeError {
  * What went wrong in a QuickJS server: `out-of-memory` and `stuck` (kept running after an
  * interrupt) stop it; `interrupted` (a delivery past its deadline) and `threw` fail one request or
  * its start; `not-connected` (the bundle never called connect), `closed` (used after close or
- * stopped unasked), `limits` (bad options), `leak` (a handle outlived the VM: a host bug).
+ * stopped unasked), `limits` (bad options), `leak` (a handle outlived the VM: a host bug), `thread` (the worker
+ * thread running it died).
  */
-export type SandboxFailureKind = "out-of-memory" | "stuck" | "interrupted" | "threw" | "not-connected" | "closed" | "limits" | "leak";
+export type SandboxFailureKind = "out-of-memory" | "stuck" | "interrupted" | "threw" | "not-connected" | "closed" | "limits" | "leak" | "thread";
 
 /** Something went wrong inside the QuickJS sandbox itself (not in a tool). */
 export class SandboxError extends TrailblazeError {

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { quickJsEngineFrom, startQuickJsServer } from "../../runtime-quickjs/index.ts";
+import { quickJsEngineFrom, quickJsThreadsEnabled, startQuickJsServer, startQuickJsServerOnThread } from "../../runtime-quickjs/index.ts";
 import { bundleEntry } from "../bundle/bundle-entry.ts";
 import { SCRIPT_PREFIX } from "../bundle/build-options.ts";
 import { consoleLogFile } from "../core/log-layout.ts";
@@ -79,7 +79,9 @@ async function launchQuickJs(server: ResolvedServer, spec: LaunchSpec, context: 
   if (note) context.onNotice?.(note);
 
   const consoleLog = spec.logsDir === undefined ? undefined : new ConsoleLogFile(consoleLogFile(spec.logsDir, server.display), context.mask ? { mask: context.mask } : {});
-  const quickjs = await startQuickJsServer({
+  // Sessions that run at once (`run --workers N`) each get a worker thread; a lone session stays on this one (faster to start).
+  const start = quickJsThreadsEnabled() ? startQuickJsServerOnThread : startQuickJsServer;
+  const quickjs = await start({
     name: server.display,
     code: bundle.code,
     ...(bundle.sourceMap ? { sourceMap: { map: bundle.sourceMap, shift: SCRIPT_PREFIX.length } } : {}),

@@ -2,6 +2,8 @@
 // session (in parallel with --workers, a slice with --shard), report live and as
 // JSON/JUnit, and write a partial report when interrupted.
 
+import { availableParallelism } from "node:os";
+import { setQuickJsThreads } from "../../../runtime-quickjs/index.ts";
 import { ConfigError, ConfigNotFoundError, UsageError, type ConfigProblem } from "../../errors.ts";
 import type { Workspace } from "../../config/workspace.ts";
 import { checkSessionFlags, parseKeyValue } from "../../session/session-spec.ts";
@@ -190,6 +192,8 @@ export const runCommand: Command = {
     const live = reporter.live || destination !== undefined;
     const color = io.isTTY && !io.env.NO_COLOR;
     const list = new ListReporter(live ? io.stdout : () => {}, { color, live: workers === 1 });
+    // On-device sessions that run at once go to worker threads, at most one per core.
+    setQuickJsThreads(Math.min(workers, availableParallelism()));
     const startTrailSession: StartTrailSession = (spec, options) => startSession(spec, io, options);
     const suite = new SuiteRun(entries, {
       io,

@@ -1,0 +1,87 @@
+// S1 and S2: whole `trailblaze run` processes over 60 generated trails on target `three` (each
+// trail a session of three script servers: a call to each, and an assertEquals on the memory one
+// of them wrote). S1: on-device against host, both `--workers 4`. S2: on-device `--workers 4`
+// against on-device `--workers 1`. Wall time of the process, from spawn to exit.
+
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { BUN, ENV, FIXTURE_DIR, interleaved, ratioResult, series, type ScenarioResult } from "../harness.ts";
+
+const TRAILS = 60;
+const CLI = resolve(import.meta.dir, "../../src/cli/main.ts");
+
+function trailFile(n: number): string {
+  return `config:
+  id: suite-trail-${n}
+  target: three
+trail:
+  - step: Call each server
+    recording:
+      tools:
+        - bencha_echo: { text: "trail ${n}" }
+        - benchb_add: { a: ${n}, b: 1 }
+        - benchc_remember: { key: last, value: "v${n}" }
+  - verify: The value came back through memory
+    recording:
+      tools:
+        - assertEquals: { actual: "{{last}}", expected: "v${n}" }
+`;
+}
+
+/** A folder of TRAILS trails; removed by the caller. */
+function suiteFolder(): { root: string; trails: string } {
+  const root = mkdtempSync(join(tmpdir(), "trailblaze-bench-suite-"));
+  const trails = join(root, "trails");
+  mkdirSync(trails);
+  for (let n = 1; n <= TRAILS; n++) writeFileSync(join(trails, `t${String(n).padStart(3, "0")}.trail.yaml`), trailFile(n));
+  return { root, trails };
+}
+
+/** Wall time of one `trailblaze run`, ms; throws unless every trail passed. */
+function runMs(trails: string, logs: string, agent: "host" | "on-device", workers: number): number {
+  const args = [CLI, "run", trails, "--agent", agent, "--workers", String(workers), "--config", join(FIXTURE_DIR, "trailblaze-config"), "--logs", logs, "--reporter", "json"];
+  const start = performance.now();
+  const run = spawnSync(BUN, args, { cwd: FIXTURE_DIR, env: { ...ENV, NO_COLOR: "1" }, encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+  const ms = performance.now() - start;
+  let passed = -1;
+  try {
+    passed = (JSON.parse(run.stdout) as { summary: { passed: number } }).summary.passed;
+  } catch {
+    // reported below
+  }
+  if (run.status !== 0 || passed !== TRAILS) throw new Error(`bench: run --agent ${agent} --workers ${workers} exited ${run.status} with ${passed} passed: ${run.stderr.slice(-1500)}`);
+  rmSync(logs, { recursive: true, force: true });
+  return ms;
+}
+
+async function suitePair(ours: [agent: "host" | "on-device", workers: number], baseline: [agent: "host" | "on-device", workers: number], reps: number) {
+  const { root, trails } = suiteFolder();
+  let n = 0;
+  const side = ([agent, workers]: [agent: "host" | "on-device", workers: number]) => async () => runMs(trails, join(root, `logs-${n++}`), agent, workers);
+  try {
+    return await interleaved({ ours: side(ours), baseline: side(baseline) }, reps, 1);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+export async function s1OnDeviceSuite(reps: number): Promise<ScenarioResult> {
+  const runs = await suitePair(["on-device", 4], ["host", 4], reps);
+  return ratioResult(
+    { id: "S1", title: `whole process: run ${TRAILS} trails x 3 servers --workers 4, on-device vs host`, unit: "ms", goal: "<= 0.50x", limit: 0.5 },
+    series(`run --agent on-device --workers 4 (${TRAILS} trails)`, runs.ours),
+    series(`run --agent host --workers 4 (${TRAILS} trails)`, runs.baseline),
+    { "per trail on-device (ms, wall / trails, median)": Number((series("", runs.ours).median / TRAILS).toFixed(1)) },
+  );
+}
+
+export async function s2OnDeviceWorkers(reps: number): Promise<ScenarioResult> {
+  const runs = await suitePair(["on-device", 4], ["on-device", 1], reps);
+  return ratioResult(
+    { id: "S2", title: `whole process: run ${TRAILS} trails on-device, --workers 4 vs --workers 1`, unit: "ms", goal: "<= 0.65x", limit: 0.65 },
+    series(`run --agent on-device --workers 4 (${TRAILS} trails)`, runs.ours),
+    series(`run --agent on-device --workers 1 (${TRAILS} trails)`, runs.baseline),
+  );
+}

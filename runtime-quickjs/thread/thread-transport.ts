@@ -1,0 +1,96 @@
+// The host side of a QuickJS server running on a worker thread: the transport contract
+// (src/transports/transport.ts) over the thread's messages, so an SDK `Client` drives it as it
+// drives an in-thread server. Console lines are mirrored here for diagnostics().
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { SandboxError, type TrailblazeError } from "../../src/errors.ts";
+import type { ManagedTransport, ServerPhase } from "../../src/transports/transport.ts";
+import type { WireError } from "./thread-protocol.ts";
+
+/** Guest console lines kept for diagnostics(), as in-thread. */
+const CONSOLE_TAIL_LINES = 64;
+
+/** What the transport needs from the pool that owns the thread. */
+export interface ThreadChannel {
+  send(message: JSONRPCMessage): void;
+  /** Asks the thread to close the server; settles once it reports `closed`. */
+  close(): Promise<void>;
+}
+
+export function fromWire(error: WireError): Error {
+  const copy = error.kind ? new SandboxError(error.message, error.kind) : new Error(error.message);
+  if (!error.kind) copy.name = error.name;
+  return copy;
+}
+
+export class QuickJsThreadTransport implements ManagedTransport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+  readonly pid = undefined;
+  readonly diagnosticsSource = "guest console";
+  private started = false;
+  private done = false;
+  private fatal: Error | undefined;
+  private failures: Record<ServerPhase, WireError> | undefined;
+  private readonly consoleTail: string[] = [];
+
+  constructor(
+    readonly name: string,
+    private readonly channel: ThreadChannel,
+  ) {}
+
+  async start(): Promise<void> {
+    if (this.started) {
+      throw new Error("QuickJsThreadTransport already started! If using Client class, note that connect() calls start() automatically.");
+    }
+    this.started = true;
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.fatal) throw this.fatal;
+    if (this.done) throw new SandboxError(`QuickJS server "${this.name}" is closed`, "closed");
+    this.channel.send(message);
+  }
+
+  close(): Promise<void> {
+    return this.channel.close();
+  }
+
+  /** No grace period to skip: the same as `close()`. */
+  terminate(): Promise<void> {
+    return this.channel.close();
+  }
+
+  async failure(phase: ServerPhase): Promise<TrailblazeError> {
+    const failure = this.failures?.[phase];
+    if (failure) return fromWire(failure) as TrailblazeError;
+    return new SandboxError(`QuickJS server "${this.name}" stopped unexpectedly`, "closed");
+  }
+
+  diagnostics(): readonly string[] {
+    return this.consoleTail;
+  }
+
+  /** A console line of the guest (the pool also hands it to onLog). */
+  logged(line: string): void {
+    this.consoleTail.push(line);
+    if (this.consoleTail.length > CONSOLE_TAIL_LINES) this.consoleTail.shift();
+  }
+
+  fromThread(message: JSONRPCMessage): void {
+    if (!this.done) this.onmessage?.(message);
+  }
+
+  error(error: Error): void {
+    if (!this.done) this.onerror?.(error);
+  }
+
+  /** The server closed on its thread (or the thread is gone): reports the close once. */
+  closed(fatal: WireError | undefined, failures: Record<ServerPhase, WireError>): void {
+    if (this.done) return;
+    this.done = true;
+    this.fatal = fatal && fromWire(fatal);
+    this.failures = failures;
+    this.onclose?.();
+  }
+}

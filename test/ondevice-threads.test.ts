@@ -1,0 +1,115 @@
+// On-device sessions on worker threads (runtime-quickjs/thread/): many trails over several
+// workers each start from a pristine server, the CLI exits once its trails are done and on SIGINT,
+// and a thread that dies closes its servers with a typed error; execute and console cross threads.
+import { afterAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { setQuickJsThreads, startQuickJsServerOnThread, stopQuickJsThreads, quickJsThreadLoad } from "../runtime-quickjs/index.ts";
+import { bundleEntry } from "../src/bundle/bundle-entry.ts";
+import { SandboxError } from "../src/errors.ts";
+import { McpConnection } from "../src/servers/mcp-connection.ts";
+import { cli, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
+
+const WORKSPACE = join(REPO, "fixtures/ondevice-scale");
+type Json = Record<string, any>;
+
+function counterTrails(count: number): string {
+  const dir = tempDir("counter-trails");
+  for (let i = 1; i <= count; i++) {
+    writeFileSync(
+      join(dir, `c${String(i).padStart(2, "0")}.trail.yaml`),
+      `config: { id: c${i}, target: counter }\ntrail:\n  - step: Bump\n    recording:\n      tools:\n        - counter_bump: { trail: "c${i}" }\n` +
+        `        - assertEquals: { actual: "{{seen}}", expected: "1/1" }\n`,
+    );
+  }
+  return dir;
+}
+
+const bundled = (fixture: string) => bundleEntry(join(REPO, "fixtures/bundle", fixture), { cwd: REPO }).then((b) => b.code);
+const text = (result: unknown) => (result as { content: { text: string }[] }).content.map((c) => c.text).join("|");
+
+afterAll(async () => {
+  await stopQuickJsThreads();
+  setQuickJsThreads(0);
+});
+
+describe("isolation across trails and threads", () => {
+  test("24 trails on-device over 4 workers: every session's server starts pristine (module and global state at 0)", async () => {
+    const run = await cli(["run", counterTrails(24), "--agent", "on-device", "--workers", "4", "--reporter", "json", "--logs", tempDir("counter-logs")], { cwd: WORKSPACE });
+    expect(run.stderr).toBe("");
+    const doc = JSON.parse(run.stdout);
+    expect(doc.summary).toMatchObject({ passed: 24, failed: 0, errors: 0 });
+    expect(doc.trails.map((t: Json) => t.steps[0].tools[0].result.message)).toEqual(Array.from({ length: 24 }, (_, i) => `c${i + 1}: 1/1`));
+    expect(run.code).toBe(0);
+  }, 60_000);
+});
+
+describe("servers on worker threads", () => {
+  test("trailblaze.execute and console output cross the thread; servers spread over the threads and leave them when closed", async () => {
+    setQuickJsThreads(2);
+    const logs: string[] = [];
+    const calls: string[] = [];
+    const code = await bundled("execute-server.ts");
+    const servers = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        startQuickJsServerOnThread({
+          name: "exec",
+          code,
+          onLog: (level, line) => logs.push(`${level} ${line}`),
+          onExecute: async (name, args) => {
+            calls.push(name);
+            if (name === "missingTool") throw new Error("no tool named missingTool");
+            return { ok: true, tool: name, args };
+          },
+        }),
+      ),
+    );
+    expect(quickJsThreadLoad()).toEqual([2, 2]);
+    const client = new Client({ name: "thread-test", version: "1.0.0" });
+    await client.connect(servers[0]!.transport);
+    const login = await client.callTool({ name: "login", arguments: { user: "bob" } });
+    expect(JSON.parse(text(login))).toEqual({ typed: { ok: true, tool: "inputText", args: { text: "bob" } }, tapped: { ok: true, tool: "tapOnElement", args: { id: "submit" } } });
+    expect(text(await client.callTool({ name: "try_missing", arguments: {} }))).toBe("caught Error: no tool named missingTool");
+    expect(calls).toEqual(["inputText", "tapOnElement", "missingTool"]);
+    await client.close();
+    await Promise.all(servers.map((server) => server.close()));
+    expect(quickJsThreadLoad()).toEqual([0, 0]);
+  });
+
+  test("a thread that dies closes its servers: calls end as FatalError naming the thread, the death is a SandboxError of kind thread", async () => {
+    setQuickJsThreads(2);
+    const server = await startQuickJsServerOnThread({ name: "doomed", code: await bundled("echo-server.ts") });
+    const { connection } = await McpConnection.open({ name: "doomed", transport: server.transport, handshakeTimeoutMs: 10_000, callTimeoutMs: 5000 });
+    const died = new Promise<Error>((resolve) => connection.onDeath(resolve));
+    await stopQuickJsThreads();
+    const death = await died;
+    expect(death).toBeInstanceOf(SandboxError);
+    expect((death as SandboxError).kind).toBe("thread");
+    expect(death.message).toMatch(/^QuickJS server "doomed" stopped: its worker thread exited with code \d+/);
+    expect(await connection.call("echo", { text: "x" }, { memory: {} } as never)).toMatchObject({ variant: "FatalError" });
+    await server.close();
+  });
+});
+
+describe("the CLI's process", () => {
+  test("SIGINT during an on-device run with workers: exits 130 promptly, no thread keeps it alive", async () => {
+    const dir = tempDir("sleep-trails");
+    for (let i = 1; i <= 4; i++) {
+      writeFileSync(join(dir, `s${i}.trail.yaml`), `config: { id: s${i}, target: counter }\ntrail:\n  - step: Bump\n    recording:\n      tools:\n        - counter_bump: { trail: "s${i}" }\n        - counter_sleep: { ms: 60000 }\n`);
+    }
+    const child = Bun.spawn([process.execPath, join(REPO, "src/cli/main.ts"), "run", dir, "--agent", "on-device", "--workers", "2", "--logs", tempDir("sleep-logs")], {
+      cwd: WORKSPACE,
+      env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1" } as Record<string, string>,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    await Bun.sleep(3000);
+    const sent = Date.now();
+    child.kill("SIGINT");
+    const code = await child.exited;
+    expect(code).toBe(130);
+    expect(await new Response(child.stdout).text()).toContain("Interrupted (interrupted by SIGINT); the report is partial.");
+    expect(Date.now() - sent).toBeLessThan(10_000);
+  }, 30_000);
+});
