@@ -17,3 +17,10 @@ test("the main help speaks the way the CLI was started", async () => {
   expect(bunx.stdout).toStartWith("Usage: bunx trailblaze <command> [options]\n");
   expect(bunx.stdout).toContain("Run `bunx trailblaze <command> --help` for a command's options.\n");
 });
+
+test("the README's command table names every command", async () => {
+  const { COMMANDS } = await import("../src/cli/cli.ts");
+  const table = (await Bun.file(`${REPO}/README.md`).text()).split("## Commands")[1]!.split("\n## ")[0]!;
+  const named = new Set([...table.matchAll(/`(?:npx trailblaze )?([a-z-]+)[` ]/g)].map((m) => m[1]));
+  expect(COMMANDS.map((c) => c.name).filter((name) => !named.has(name))).toEqual([]);
+});

@@ -17,9 +17,9 @@ const WARMUP_TRAILS = WORKERS;
 const CLI = resolve(import.meta.dir, "../../src/cli/main.ts");
 
 /** A trail that calls a tool of each of the target's three servers and checks a memory round trip. */
-function trailFile(n: number): string {
+export function trailFile(n: number, prefix = "bench-trail"): string {
   return `config:
-  id: bench-trail-${n}
+  id: ${prefix}-${n}
   target: three
 trail:
   - step: Call each server

@@ -8,34 +8,17 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { BUN, ENV, FIXTURE_DIR, interleaved, ratioResult, series, type ScenarioResult } from "../harness.ts";
+import { trailFile } from "./p7-workers.ts";
 
 const TRAILS = 60;
 const CLI = resolve(import.meta.dir, "../../src/cli/main.ts");
-
-function trailFile(n: number): string {
-  return `config:
-  id: suite-trail-${n}
-  target: three
-trail:
-  - step: Call each server
-    recording:
-      tools:
-        - bencha_echo: { text: "trail ${n}" }
-        - benchb_add: { a: ${n}, b: 1 }
-        - benchc_remember: { key: last, value: "v${n}" }
-  - verify: The value came back through memory
-    recording:
-      tools:
-        - assertEquals: { actual: "{{last}}", expected: "v${n}" }
-`;
-}
 
 /** A folder of TRAILS trails; removed by the caller. */
 function suiteFolder(): { root: string; trails: string } {
   const root = mkdtempSync(join(tmpdir(), "trailblaze-bench-suite-"));
   const trails = join(root, "trails");
   mkdirSync(trails);
-  for (let n = 1; n <= TRAILS; n++) writeFileSync(join(trails, `t${String(n).padStart(3, "0")}.trail.yaml`), trailFile(n));
+  for (let n = 1; n <= TRAILS; n++) writeFileSync(join(trails, `t${String(n).padStart(3, "0")}.trail.yaml`), trailFile(n, "suite-trail"));
   return { root, trails };
 }
 
