@@ -1,7 +1,7 @@
 // Upstream's web_* tools on a real page (the playwright-native driver with a browser): each acts
 // on the session's WebPage; the checks (web-browser-checks.ts) pass or fail on what the page shows; nothing here
-// is unverified. Tools with nothing real to do here (web_requestDetails, web_assertNetworkEvent,
-// playwright_desktop_launchGoose) stay with the simulated page (web-tools.ts).
+// is unverified. Tools with nothing real to do here (web_wait, web_requestDetails,
+// web_assertNetworkEvent, playwright_desktop_launchGoose) stay with the simulated page (web-tools.ts).
 
 import type { WebPage } from "../browser/web-page.ts";
 import { exceptionThrown, success } from "../core/tool-result.ts";
@@ -89,17 +89,6 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
         } catch (error) {
           return exceptionThrown(`web_pressKey: ${firstLine(error)}`);
         }
-      },
-    }),
-    defineBuiltin({
-      name: "web_wait",
-      description: "Waits `seconds` seconds (default 1, at least 1, at most 30).",
-      args: WEB_ARGS.web_wait,
-      meta: webMeta,
-      run: async ({ seconds }) => {
-        const capped = Math.min(30, Math.max(1, seconds));
-        await new Promise((r) => setTimeout(r, capped * 1000));
-        return success(`Waited ${capped} seconds.`);
       },
     }),
     defineBuiltin({

@@ -101,7 +101,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     }),
     defineBuiltin({
       name: "web_wait",
-      description: "Waits `seconds` seconds (default 1, at most 30).",
+      description: "Waits `seconds` seconds (default 1, at least 1, at most 30).",
       args: WEB_ARGS.web_wait,
       meta: web,
       run: async ({ seconds }) => {
