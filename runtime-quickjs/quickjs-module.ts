@@ -88,6 +88,8 @@ export interface InstanceOptions {
   engine?: QuickJsEngine;
   /** Maximum linear memory, rounded up to 64 KiB pages; at least MIN_MEMORY_BYTES. Not applied to `debug` (its leak sanitizer needs room). */
   memoryLimitBytes: number;
+  /** Linear memory to start with (at least MIN_MEMORY_BYTES): what restoring an image needs. */
+  initialBytes?: number;
 }
 
 /** A new QuickJS instance (~2–4 ms once the module is compiled; ~3 MB resident). */
@@ -98,6 +100,9 @@ export async function newQuickJsInstance(opts: InstanceOptions): Promise<QuickJS
   const wasmMemory =
     opts.variant === "debug"
       ? undefined
-      : new WebAssembly.Memory({ initial: MIN_MEMORY_BYTES / PAGE, maximum: Math.ceil(opts.memoryLimitBytes / PAGE) });
+      : new WebAssembly.Memory({
+          initial: Math.ceil(Math.max(MIN_MEMORY_BYTES, opts.initialBytes ?? 0) / PAGE),
+          maximum: Math.ceil(opts.memoryLimitBytes / PAGE),
+        });
   return newQuickJSWASMModule(newVariant(build.base, { wasmModule, ...(wasmMemory ? { wasmMemory } : {}) }));
 }

@@ -16,8 +16,10 @@ import { ProtocolError, SandboxError, withTail, type TrailblazeError } from "../
 import type { ManagedTransport, ServerPhase } from "../src/transports/transport.ts";
 import { QuickJsHostTransport } from "./host-transport.ts";
 import { preludeSource } from "./prelude-source.ts";
-import { MIN_MEMORY_BYTES, newQuickJsInstance, type QuickJsEngine, type QuickJsVariant } from "./quickjs-module.ts";
+import { DEFAULT_QUICKJS_ENGINE, MIN_MEMORY_BYTES, newQuickJsInstance, type QuickJsEngine, type QuickJsVariant } from "./quickjs-module.ts";
 import { Sandbox, isOutOfMemoryText, type Delivery, type GuestError, type LogLevel } from "./sandbox.ts";
+import { ImageCache, type SandboxImage } from "./sandbox-image.ts";
+import { acquireQuickJsInstance, recycleQuickJsInstance } from "./instance-pool.ts";
 
 export const DEFAULT_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
 export const MAX_STACK_LIMIT_BYTES = 256 * 1024;
@@ -26,6 +28,16 @@ export const DEFAULT_CALL_DEADLINE_MS = 10_000;
 const STACK_FRAMES = 10;
 /** Guest console lines kept for `diagnostics()`. */
 const CONSOLE_TAIL_LINES = 64;
+/** Memory the images of servers may hold, per process (or worker thread). */
+const IMAGE_CACHE_BYTES = 128 * 1024 * 1024;
+
+/** A server's image: its sandbox's, and the console lines its bundle wrote while evaluating. */
+interface ServerImage extends SandboxImage {
+  logs: [LogLevel, string][];
+}
+
+/** Images of servers that started in this process: the next session of each restores one. */
+const images = new ImageCache<ServerImage>(IMAGE_CACHE_BYTES);
 
 export interface QuickJsServerOptions {
   /** Names the server in messages and stack traces (e.g. the toolset id or file name). */
@@ -67,6 +79,15 @@ export interface QuickJsServerOptions {
   sourceMap?: { map: string; shift: number };
   /** Which QuickJS runs the bundle. Default: DEFAULT_QUICKJS_ENGINE (`$TRAILBLAZE_QUICKJS`, else `quickjs`). */
   engine?: QuickJsEngine;
+  /**
+   * Start from an image of an earlier session of the same server in this process (its memory
+   * once its bundle was evaluated and connected) instead of evaluating the bundle again, and
+   * image this session for later ones if there is none. Each session still starts from the
+   * pristine server: what a session did never reaches the image. Only servers whose top-level
+   * code settles without a timer, a host call or a message are imaged. Default: true, unless
+   * `TRAILBLAZE_QUICKJS_IMAGES=0` is in the process's environment. Not for the `debug` variant.
+   */
+  images?: boolean;
 }
 
 export interface QuickJsServer {
@@ -76,6 +97,8 @@ export interface QuickJsServer {
   memoryUsage(): { bytes: number; linearBytes: number };
   /** Why the server stopped on its own (out of memory, stuck), once it has; what a send then throws. */
   readonly stopped: SandboxError | undefined;
+  /** Whether it started from an image of an earlier session of the same server (see `images`). */
+  readonly restored: boolean;
   /**
    * Stops timers, frees the VM and reports the close to the client (pending calls fail).
    * Idempotent. Rejects only if QuickJS found a leaked handle while freeing (a host bug).
@@ -113,8 +136,18 @@ class QuickJsServerImpl implements QuickJsServer {
   private mapper: SourceMap | undefined;
   /** The last guest console lines, oldest first. */
   private readonly consoleTail: string[] = [];
+  /** Whether this server was restored from an image (its bundle is not evaluated again). */
+  readonly restored: boolean;
+  /** Console lines written while the bundle evaluates, kept for the image (when imaging). */
+  private bootLogs: [LogLevel, string][] | undefined;
 
-  constructor(module: Awaited<ReturnType<typeof newQuickJsInstance>>, prelude: string, private readonly opts: QuickJsServerOptions) {
+  /** `image`: restore it if it fits; `imaging`: a server whose image may be taken once it boots. */
+  constructor(
+    module: Awaited<ReturnType<typeof newQuickJsInstance>>,
+    prelude: string,
+    private readonly opts: QuickJsServerOptions,
+    reuse: { image: ServerImage | undefined; imaging: boolean },
+  ) {
     this.deadlineMs = opts.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
     this.startDeadlineMs = opts.startDeadlineMs ?? Math.max(this.deadlineMs, DEFAULT_CALL_DEADLINE_MS);
     this.memoryLimit = opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
@@ -128,26 +161,42 @@ class QuickJsServerImpl implements QuickJsServer {
       memoryLimitBytes: this.memoryLimit,
       stackLimitBytes: opts.stackLimitBytes ?? MAX_STACK_LIMIT_BYTES,
       callDeadlineMs: this.deadlineMs,
-      onLog: (level, text) => {
-        this.consoleTail.push(`${level} ${text}`);
-        if (this.consoleTail.length > CONSOLE_TAIL_LINES) this.consoleTail.shift();
-        opts.onLog?.(level, text);
-      },
+      onLog: (level, text) => this.log(level, text),
       onExecute: opts.onExecute,
       onGuestMessage: (json) => this.fromGuest(json),
       onDetach: () => void this.close(),
       onAsyncDelivery: (delivery, what) => this.afterDelivery(delivery, what, undefined),
+      imaging: reuse.imaging,
     });
-    this.sandbox.installPrelude(prelude);
+    this.restored = reuse.image !== undefined && this.sandbox.restore(reuse.image);
+    if (this.restored) {
+      for (const [level, text] of reuse.image!.logs) this.log(level, text);
+    } else {
+      this.sandbox.installPrelude(prelude);
+    }
+  }
+
+  private log(level: LogLevel, text: string): void {
+    this.bootLogs?.push([level, text]);
+    this.consoleTail.push(`${level} ${text}`);
+    if (this.consoleTail.length > CONSOLE_TAIL_LINES) this.consoleTail.shift();
+    this.opts.onLog?.(level, text);
   }
 
   private get label(): string {
     return `QuickJS server "${this.opts.name}"`;
   }
 
-  /** Evaluates the bundle and waits until it connects its transport. */
-  async boot(): Promise<void> {
-    const { delivery, settled } = this.sandbox.evaluate(this.opts.code, `${this.opts.name}.bundle.js`, this.startDeadlineMs);
+  /**
+   * Evaluates the bundle and waits until it connects its transport (a restored server already
+   * has). Returns this server's image when it was set up for imaging and can be imaged.
+   */
+  async boot(): Promise<ServerImage | undefined> {
+    if (this.restored) return undefined;
+    this.bootLogs = [];
+    const { delivery, settled, settledNow } = this.sandbox.evaluate(this.opts.code, `${this.opts.name}.bundle.js`, this.startDeadlineMs);
+    const logs = this.bootLogs;
+    this.bootLogs = undefined;
     if (delivery.error) throw this.describe(delivery.error, "evaluating its bundle", this.startDeadlineMs);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const outcome = await Promise.race([
@@ -168,6 +217,8 @@ class QuickJsServerImpl implements QuickJsServer {
     }
     // Top-level code that fails after connecting is reported out of band.
     void settled.then((error) => error && this.transport.error(this.describe(error, "running its bundle's top-level code")));
+    const image = settledNow ? this.sandbox.takeImage() : undefined;
+    return image && { ...image, logs };
   }
 
   private describe(error: GuestError, during: string, deadlineMs?: number): SandboxError {
@@ -310,6 +361,8 @@ class QuickJsServerImpl implements QuickJsServer {
   close(): Promise<void> {
     this.closing ??= (async () => {
       const failure = this.sandbox.dispose() ?? this.sandbox.disposeFailure;
+      const freed = this.sandbox.takeFreedInstance();
+      if (freed && !this.fatal) recycleQuickJsInstance(freed);
       this.inFlight.clear();
       await this.transport.closed();
       if (failure) throw new SandboxError(`${this.label} could not free its QuickJS runtime (a handle leaked): ${failure.message}`, "leak", { cause: failure });
@@ -345,16 +398,27 @@ function checkLimits(opts: QuickJsServerOptions): void {
 export async function startQuickJsServer(opts: QuickJsServerOptions): Promise<QuickJsServer> {
   checkLimits(opts);
   const memoryLimitBytes = opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
+  const variant = opts.variant ?? "release";
+  const engine = opts.engine ?? DEFAULT_QUICKJS_ENGINE;
+  const key = variant === "release" && (opts.images ?? process.env.TRAILBLAZE_QUICKJS_IMAGES !== "0") ? imageKey(opts, engine) : undefined;
+  const image = key === undefined ? undefined : images.get(key);
   const [module, prelude] = await Promise.all([
-    newQuickJsInstance({ variant: opts.variant ?? "release", memoryLimitBytes, ...(opts.engine ? { engine: opts.engine } : {}) }),
+    acquireQuickJsInstance({ variant, memoryLimitBytes, engine, ...(image ? { initialBytes: image.linearBytes } : {}) }),
     preludeSource(),
   ]);
-  const server = new QuickJsServerImpl(module, prelude, opts);
+  const server = new QuickJsServerImpl(module, prelude, opts, { image, imaging: key !== undefined && !image });
   try {
-    await server.boot();
+    const taken = await server.boot();
+    if (taken && key !== undefined) images.set(key, taken);
   } catch (error) {
     await server.close();
     throw error;
   }
   return server;
+}
+
+/** What an image depends on besides the prelude (fixed per process): the bundle, its name in stack traces, the engine and limits. */
+function imageKey(opts: QuickJsServerOptions, engine: QuickJsEngine): string {
+  const limits = [opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES, opts.stackLimitBytes ?? MAX_STACK_LIMIT_BYTES];
+  return `${engine}\0${limits.join("\0")}\0${opts.name}\0${opts.code}`;
 }

@@ -3,6 +3,7 @@
 // runs under a fresh deadline and is followed by draining the guest's pending jobs.
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten";
 import { GUEST_GLOBAL, HOST_GLOBAL } from "./guest/host-bridge.ts";
+import { lastTouchedByte, layoutOf, sameLayout, wasmMemoryOf, type InstanceLayout, type SandboxImage } from "./sandbox-image.ts";
 
 /** Timers a guest may have pending at once: a loop that never clears them cannot exhaust the host. */
 export const MAX_PENDING_TIMERS = 10_000;
@@ -63,15 +64,26 @@ export class Sandbox {
   private disposeRequested: "free" | "abandon" | undefined;
   /** A failure of a dispose that had to wait for the guest to return. */
   disposeFailure: Error | undefined;
+  /** The instance, once its runtime was freed without error: what may serve another sandbox. */
+  private freed: QuickJSWASMModule | undefined;
   private receive: QuickJSHandle | undefined;
   private fireTimer: QuickJSHandle | undefined;
   private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
   private readonly deferreds = new Set<QuickJSDeferredPromise>();
+  /** Timers armed, host calls made and messages sent so far: a sandbox that did any of these cannot be imaged. */
+  private effects = 0;
+  /** Where the setup put the runtime, context and global, and how far it wrote (taken while images may be taken). */
+  private readonly setup: { layout: InstanceLayout; extent: number } | undefined;
   /** Resolves when the guest transport attaches (the author's `server.connect(...)`). */
   readonly attached: Promise<void>;
   private markAttached!: () => void;
 
-  constructor(module: QuickJSWASMModule, private readonly opts: SandboxOptions) {
+  /**
+   * The setup every sandbox runs, in the same order, so that on a fresh instance it puts
+   * everything at the same addresses: what lets `restore` adopt an image taken from another
+   * instance. `imaging`: measure the setup's layout, so `takeImage` can be used later.
+   */
+  constructor(module: QuickJSWASMModule, private readonly opts: SandboxOptions & { imaging?: boolean }) {
     this.attached = new Promise((resolve) => (this.markAttached = resolve));
     const runtime = module.newRuntime();
     runtime.setMemoryLimit(opts.memoryLimitBytes);
@@ -79,6 +91,10 @@ export class Sandbox {
     runtime.setInterruptHandler(() => this.shouldInterrupt());
     this.live = { module, runtime, vm: runtime.newContext() };
     this.installBridge();
+    if (opts.imaging) {
+      const memory = wasmMemoryOf(module);
+      this.setup = memory && { layout: layoutOf(runtime, this.vm), extent: lastTouchedByte(memory) };
+    }
   }
 
   private get vm(): QuickJSContext {
@@ -129,7 +145,10 @@ export class Sandbox {
       clearTimeout(this.timers.get(vm.getNumber(id)));
       this.timers.delete(vm.getNumber(id));
     });
-    fn("send", (json) => this.opts.onGuestMessage(vm.getString(json)));
+    fn("send", (json) => {
+      this.effects++;
+      this.opts.onGuestMessage(vm.getString(json));
+    });
     fn("attach", (receive) => {
       if (this.receive) throw new Error("Only one StdioServerTransport can be connected per QuickJS server");
       this.receive = receive.dup();
@@ -138,6 +157,58 @@ export class Sandbox {
     fn("detach", () => this.opts.onDetach());
     fn("execute", (name, argsJson) => this.execute(vm.getString(name), vm.getString(argsJson)));
     vm.defineProp(vm.global, HOST_GLOBAL, { value: bridge, configurable: false, enumerable: false });
+  }
+
+  /**
+   * This sandbox as an image another fresh sandbox can `restore`: undefined unless it was set up
+   * with `imaging` and has done nothing a restore would not repeat (no timer armed, no host call,
+   * no message sent, no job pending, no host function made since the setup) and is attached.
+   */
+  takeImage(): SandboxImage | undefined {
+    const memory = this.live && wasmMemoryOf(this.live.module);
+    if (!this.setup || !memory || !this.alive || this.inGuest || !this.receive || !this.fireTimer) return undefined;
+    if (this.effects > 0 || this.timers.size > 0 || this.deferreds.size > 0 || this.runtime.hasPendingJob()) return undefined;
+    const layout = layoutOf(this.runtime, this.vm);
+    if (!sameLayout(layout, this.setup.layout)) return undefined;
+    const extent = lastTouchedByte(memory);
+    return {
+      bytes: new Uint8Array(memory.buffer, 0, extent).slice(),
+      linearBytes: memory.buffer.byteLength,
+      setupExtent: this.setup.extent,
+      layout,
+      handles: { fireTimer: this.fireTimer.value, receive: this.receive.value },
+    };
+  }
+
+  /**
+   * Turns this fresh sandbox (set up, nothing evaluated) into the one `image` was taken of, with a
+   * new seed for the guest's Math.random. False, with nothing changed, when its setup did not land
+   * where the image's did or its memory is smaller; the caller then evaluates as usual.
+   */
+  restore(image: SandboxImage): boolean {
+    const memory = this.live && wasmMemoryOf(this.live.module);
+    if (!memory || memory.buffer.byteLength < image.linearBytes || this.receive || !sameLayout(layoutOf(this.runtime, this.vm), image.layout)) return false;
+    const heap = new Uint8Array(memory.buffer);
+    heap.set(image.bytes);
+    if (image.setupExtent > image.bytes.byteLength) heap.fill(0, image.bytes.byteLength, image.setupExtent);
+    // The imaged sandbox's handles are in the restored memory: adopt them at their addresses.
+    const adopt = (pointer: number) => (this.vm as unknown as { memory: { heapValueHandle(pointer: number): QuickJSHandle } }).memory.heapValueHandle(pointer);
+    this.fireTimer = adopt(image.handles.fireTimer);
+    this.receive = adopt(image.handles.receive);
+    this.markAttached();
+    const seeds = crypto.getRandomValues(new Uint32Array(4));
+    const { error } = this.deliver(() => {
+      using hooks = this.vm.getProp(this.vm.global, GUEST_GLOBAL);
+      using seed = this.vm.getProp(hooks, "seedRandom");
+      const args = [...seeds].map((n) => this.vm.newNumber(n));
+      const result = this.vm.callFunction(seed, this.vm.undefined, ...args);
+      for (const arg of args) arg.dispose();
+      if (result.error) return result.error;
+      result.value.dispose();
+      return undefined;
+    });
+    if (error) throw new Error(`the QuickJS prelude could not seed Math.random in a restored image: ${error.message}`);
+    return true;
   }
 
   /** Evaluates the guest prelude (trusted setup code) and picks up the hooks it exposes. */
@@ -151,27 +222,49 @@ export class Sandbox {
   /**
    * Evaluates a script as one delivery. `settled` resolves once the script's value settles (a
    * bundle's async wrapper is a promise; anything else settles at once) with its rejection, if
-   * any; it never settles if the sandbox is disposed first.
+   * any; it never settles if the sandbox is disposed first. `settledNow`: it settled within the
+   * delivery itself, fulfilled (nothing the host does later can change what the script did).
    */
-  evaluate(code: string, filename: string, deadlineMs: number): { delivery: Delivery; settled: Promise<GuestError | undefined> } {
+  evaluate(code: string, filename: string, deadlineMs: number): { delivery: Delivery; settled: Promise<GuestError | undefined>; settledNow: boolean } {
     let settled: Promise<GuestError | undefined> = Promise.resolve(undefined);
-    const delivery = this.deliver(() => {
-      const result = this.vm.evalCode(code, filename);
-      if (result.error) return result.error;
-      using value = result.value;
-      settled = this.vm.resolvePromise(value).then((outcome) => {
-        if (!outcome.error) {
-          outcome.value.dispose();
-          return undefined;
+    let settledNow = false;
+    let value: QuickJSHandle | undefined;
+    const delivery = this.deliver(
+      () => {
+        const result = this.vm.evalCode(code, filename);
+        if (result.error) return result.error;
+        value = result.value;
+        return undefined;
+      },
+      deadlineMs,
+      () => {
+        if (!value) return;
+        using _value = value;
+        // Read after the jobs ran: a promise that settled by then needs no host-side callbacks.
+        const state = this.vm.getPromiseState(value);
+        if (state.type === "fulfilled") {
+          if (!state.notAPromise) state.value.dispose();
+          settledNow = true;
+        } else if (state.type === "rejected") {
+          const error = this.copyError(state.error);
+          state.error.dispose();
+          settled = Promise.resolve(error);
+        } else {
+          settled = this.vm.resolvePromise(value).then((outcome) => {
+            if (!outcome.error) {
+              outcome.value.dispose();
+              return undefined;
+            }
+            if (this.disposed) return undefined;
+            const error = this.copyError(outcome.error);
+            outcome.error.dispose();
+            return error;
+          });
         }
-        if (this.disposed) return undefined;
-        const error = this.copyError(outcome.error);
-        outcome.error.dispose();
-        return error;
-      });
-      return undefined;
-    }, deadlineMs);
-    return { delivery, settled };
+      },
+    );
+    if (delivery.error) value = undefined;
+    return { delivery, settled, settledNow };
   }
 
   /** Hands one MCP message (JSON) to the guest transport. */
@@ -193,10 +286,10 @@ export class Sandbox {
 
   /**
    * Runs `enter` (which calls into the guest and returns the exception handle, if any) under a
-   * fresh deadline (`deadlineMs`, default callDeadlineMs), then drains pending jobs under it. A dispose requested meanwhile
-   * happens afterwards.
+   * fresh deadline (`deadlineMs`, default callDeadlineMs), then drains pending jobs under it, then
+   * runs `afterJobs`. A dispose requested meanwhile happens afterwards.
    */
-  private deliver(enter: () => QuickJSHandle | undefined, deadlineMs = this.opts.callDeadlineMs): Delivery {
+  private deliver(enter: () => QuickJSHandle | undefined, deadlineMs = this.opts.callDeadlineMs, afterJobs?: () => void): Delivery {
     if (this.disposed) throw new Error("the QuickJS sandbox is disposed");
     if (this.inGuest) throw new Error("re-entrant delivery into the QuickJS guest");
     this.inGuest = true;
@@ -220,6 +313,7 @@ export class Sandbox {
       if (this.interrupts > 1) {
         first = { kind: "stuck", name: "InternalError", message: "interrupted", stack: "" };
       }
+      afterJobs?.();
     } finally {
       this.inGuest = false;
       if (this.disposeRequested) this.disposeFailure = this.dispose(this.disposeRequested);
@@ -239,6 +333,7 @@ export class Sandbox {
   }
 
   private setTimer(id: number, ms: number): void {
+    this.effects++;
     if (!this.timers.has(id) && this.timers.size >= MAX_PENDING_TIMERS) {
       throw new RangeError(`too many pending timers (at most ${MAX_PENDING_TIMERS} at once on-device); clear the ones you no longer need`);
     }
@@ -260,6 +355,7 @@ export class Sandbox {
   }
 
   private execute(name: string, argsJson: string): QuickJSHandle {
+    this.effects++;
     const deferred = this.vm.newPromise();
     this.deferreds.add(deferred);
     const settle = (apply: () => void) => {
@@ -339,7 +435,15 @@ export class Sandbox {
     this.deferreds.clear();
     this.receive = undefined;
     this.fireTimer = undefined;
+    if (mode === "free" && !failure) this.freed = this.live?.module;
     this.live = undefined;
     return failure;
+  }
+
+  /** The instance, once (and only if) this sandbox freed its runtime without error; given out once. */
+  takeFreedInstance(): QuickJSWASMModule | undefined {
+    const module = this.freed;
+    this.freed = undefined;
+    return module;
   }
 }

@@ -21,6 +21,8 @@ export interface HostBridge {
 /** Guest functions the prelude exposes for the host (hidden global `__trailblazeGuest`). */
 export interface GuestHooks {
   fireTimer(id: number): void;
+  /** Seeds Math.random (four 32-bit words): what a session restored from an image is given first. */
+  seedRandom(a: number, b: number, c: number, d: number): void;
 }
 
 export const HOST_GLOBAL = "__trailblazeHost";

@@ -5,6 +5,7 @@
 import { AbortController, AbortSignal } from "./abort.ts";
 import { atob, btoa } from "./base64.ts";
 import { makeConsole } from "./console.ts";
+import { installSeededRandom } from "./random.ts";
 import { DOMException } from "./dom-exception.ts";
 import { GUEST_GLOBAL, hostBridge, type GuestHooks } from "./host-bridge.ts";
 import { makeTimers } from "./timers.ts";
@@ -45,5 +46,5 @@ for (const [name, value] of Object.entries(globals)) {
   Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
 }
 
-const hooks: GuestHooks = { fireTimer: timers.fireTimer };
+const hooks: GuestHooks = { fireTimer: timers.fireTimer, seedRandom: installSeededRandom().seed };
 Object.defineProperty(globalThis, GUEST_GLOBAL, { value: Object.freeze(hooks), enumerable: false });

@@ -1,0 +1,60 @@
+// Instances of the QuickJS module kept for the next session once a session closes cleanly: a
+// fresh WebAssembly memory costs a page fault per page on first touch (tens of ms for the few MB
+// a server's image fills), while a pooled one is already resident. A released instance is reset
+// to exactly the memory of a newly made one (all zero but what instantiating wrote), so the next
+// session cannot see anything of the last, and its setup lands where a fresh instance's would.
+import type { QuickJSWASMModule } from "quickjs-emscripten";
+import { newQuickJsInstance, type InstanceOptions, type QuickJsEngine } from "./quickjs-module.ts";
+import { lastTouchedByte } from "./sandbox-image.ts";
+
+/** Idle instances kept per build and memory limit. */
+const MAX_IDLE = 4;
+/** Instances whose memory grew past this are dropped, not kept (resetting them would cost more). */
+const MAX_POOLED_BYTES = 64 * 1024 * 1024;
+
+interface Made {
+  memory: WebAssembly.Memory;
+  /** The build and memory limit it was made for: where it goes back to. */
+  pool: string;
+  /** Its memory as instantiating left it, up to the last non-zero byte. */
+  pristine: Uint8Array;
+}
+
+const made = new WeakMap<QuickJSWASMModule, Made>();
+const idle = new Map<string, QuickJSWASMModule[]>();
+/** The memory a new instance starts with, per build (the same for every instance of it). */
+const pristineOf = new Map<string, Uint8Array>();
+
+/**
+ * An instance as if new: a pooled one whose memory is at least `initialBytes`, else a new one.
+ * Only release builds are pooled (the debug build manages its own memory).
+ */
+export async function acquireQuickJsInstance(opts: InstanceOptions & { engine: QuickJsEngine }): Promise<QuickJSWASMModule> {
+  if (opts.variant === "debug") return newQuickJsInstance(opts);
+  const pool = `${opts.engine}/${Math.ceil(opts.memoryLimitBytes / 65536)}`;
+  const list = idle.get(pool);
+  const index = list?.findIndex((module) => made.get(module)!.memory.buffer.byteLength >= (opts.initialBytes ?? 0)) ?? -1;
+  if (index >= 0) return list!.splice(index, 1)[0]!;
+  const module = await newQuickJsInstance(opts);
+  const memory = module.getWasmMemory();
+  let pristine = pristineOf.get(opts.engine);
+  if (!pristine) {
+    pristine = new Uint8Array(memory.buffer, 0, lastTouchedByte(memory)).slice();
+    pristineOf.set(opts.engine, pristine);
+  }
+  made.set(module, { memory, pool, pristine });
+  return module;
+}
+
+/** Takes back an instance whose runtime was freed without error, reset for the next session. */
+export function recycleQuickJsInstance(module: QuickJSWASMModule): void {
+  const instance = made.get(module);
+  if (!instance || instance.memory.buffer.byteLength > MAX_POOLED_BYTES) return;
+  const list = idle.get(instance.pool) ?? [];
+  if (list.length >= MAX_IDLE) return;
+  const heap = new Uint8Array(instance.memory.buffer);
+  heap.fill(0);
+  heap.set(instance.pristine);
+  list.push(module);
+  idle.set(instance.pool, list);
+}

@@ -1,0 +1,106 @@
+// Images of sandboxes: a server's linear memory once its bundle is evaluated and connected, so
+// the next session of the same server restores it into a fresh instance instead of evaluating
+// the bundle again (what Wizer does for QuickJS-on-WebAssembly in Javy). A restore is exact
+// because every sandbox runs the same setup on a fresh instance, which puts the runtime, the
+// context and the host's functions at the same addresses; the image records those addresses and
+// a restore that finds others is refused (the session then evaluates its bundle as usual).
+import type { QuickJSContext, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten";
+
+/** Where a sandbox's setup put what the host refers to by address or id. */
+export interface InstanceLayout {
+  runtime: number;
+  context: number;
+  global: number;
+  /** The next id of a host function: the setup's functions are the only ones. */
+  nextHostRef: number;
+}
+
+export interface SandboxImage {
+  /** The linear memory up to its last non-zero byte. */
+  bytes: Uint8Array;
+  /** The size of the memory when imaged: a restoring instance starts at least this large. */
+  linearBytes: number;
+  /** How far the setup writes: a restore zeroes what its own setup wrote past `bytes`. */
+  setupExtent: number;
+  layout: InstanceLayout;
+  /** The values the host holds handles to, by address in `bytes`. */
+  handles: { fireTimer: number; receive: number };
+}
+
+interface Internals {
+  rt: { value: number };
+  hostRefs: { nextId: number; freelist: unknown[] };
+}
+
+/** The layout of a runtime and context (quickjs-emscripten keeps these on fields it does not type as public). */
+export function layoutOf(runtime: QuickJSRuntime, vm: QuickJSContext): InstanceLayout {
+  const internals = runtime as unknown as Internals;
+  const context = (vm as unknown as { ctx: { value: number } }).ctx.value;
+  // A freed id would be handed out again before nextId: treat a non-empty free list as a different layout.
+  const nextHostRef = internals.hostRefs.freelist.length === 0 ? internals.hostRefs.nextId : Number.NaN;
+  return { runtime: internals.rt.value, context, global: vm.global.value, nextHostRef };
+}
+
+export function sameLayout(a: InstanceLayout, b: InstanceLayout): boolean {
+  return a.runtime === b.runtime && a.context === b.context && a.global === b.global && a.nextHostRef === b.nextHostRef;
+}
+
+/** The instance's memory, when the variant exposes it (the debug build does not). */
+export function wasmMemoryOf(module: QuickJSWASMModule): WebAssembly.Memory | undefined {
+  try {
+    return module.getWasmMemory();
+  } catch {
+    return undefined;
+  }
+}
+
+/** One past the last non-zero byte of `memory`, rounded up to a word. */
+export function lastTouchedByte(memory: WebAssembly.Memory): number {
+  const words = new Uint32Array(memory.buffer);
+  let i = words.length - 1;
+  while (i >= 0 && words[i] === 0) i--;
+  return (i + 1) * 4;
+}
+
+/**
+ * Images by server (bundle code, name, engine, limits), least recently used dropped first once
+ * they hold more than `maxBytes`. One per process or worker thread.
+ */
+export class ImageCache<T extends { bytes: Uint8Array }> {
+  private readonly entries = new Map<string, T>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string): T | undefined {
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  set(key: string, entry: T): void {
+    if (entry.bytes.byteLength > this.maxBytes) return;
+    this.delete(key);
+    this.entries.set(key, entry);
+    this.bytes += entry.bytes.byteLength;
+    for (const [oldest, old] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= old.bytes.byteLength;
+    }
+  }
+
+  delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.bytes.byteLength;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

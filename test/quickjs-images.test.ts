@@ -1,0 +1,122 @@
+// Sessions restored from an image of an earlier session of the same server (runtime-quickjs/
+// sandbox-image.ts), on instances reused from closed sessions (instance-pool.ts): each starts
+// from the pristine server, whatever the sessions before it did.
+import { describe, expect, test } from "bun:test";
+import { resolve } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { bundleEntry } from "../src/bundle/bundle-entry.ts";
+import { startQuickJsServer, type QuickJsServer, type QuickJsServerOptions } from "../runtime-quickjs/index.ts";
+
+const REPO = resolve(import.meta.dir, "..");
+const probeCode = (await bundleEntry("fixtures/bundle/image-probe.ts", { cwd: REPO })).code;
+
+interface Seen {
+  calls: number;
+  global: number;
+  ballast: boolean;
+  random: [number, number];
+}
+
+async function session(opts: Partial<QuickJsServerOptions> & { name: string }, use: (call: (args?: Record<string, unknown>) => Promise<Seen>, server: QuickJsServer) => Promise<void>): Promise<void> {
+  const server = await startQuickJsServer({ code: probeCode, ...opts });
+  const client = new Client({ name: "images-test", version: "1.0.0" });
+  try {
+    await client.connect(server.transport);
+    const call = async (args: Record<string, unknown> = {}) => {
+      const result = (await client.callTool({ name: "probe", arguments: args })) as { content: { text: string }[] };
+      return JSON.parse(result.content[0]!.text) as Seen;
+    };
+    await use(call, server);
+  } finally {
+    await client.close();
+  }
+}
+
+describe("sessions restored from an image", () => {
+  test("the second session of a server is restored; every session sees only its own calls, globals and memory", async () => {
+    const seen: Seen[] = [];
+    const restored: boolean[] = [];
+    for (let i = 0; i < 6; i++) {
+      await session({ name: "probe-state" }, async (call, server) => {
+        restored.push(server.restored);
+        seen.push(await call({ fill: 200_000 }));
+        seen.push(await call());
+      });
+    }
+    expect(restored).toEqual([false, true, true, true, true, true]);
+    // Each session: 1/1 then 2/2, and the ballast its first call left is seen by its second only.
+    expect(seen.map((s) => `${s.calls}/${s.global}/${s.ballast}`)).toEqual(Array.from({ length: 6 }, () => ["1/1/false", "2/2/true"]).flat());
+  });
+
+  test("Math.random draws differently in every restored session", async () => {
+    const draws: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      await session({ name: "probe-random" }, async (call) => {
+        draws.push(...(await call()).random);
+      });
+    }
+    expect(new Set(draws).size).toBe(draws.length);
+    for (const draw of draws) expect(draw >= 0 && draw < 1).toBe(true);
+  });
+
+  test("a restored session's log has the console lines the bundle wrote while it evaluated", async () => {
+    for (let i = 0; i < 2; i++) {
+      const lines: string[] = [];
+      await session({ name: "probe-logs", onLog: (level, text) => lines.push(`${level} ${text}`) }, async (call, server) => {
+        await call();
+        expect(server.restored).toBe(i === 1);
+      });
+      expect(lines).toEqual(["info image-probe loaded"]);
+    }
+  });
+
+  test("a server whose top-level code arms a timer or calls a tool is evaluated every time", async () => {
+    for (const work of ["timer", "execute"]) {
+      const code = `globalThis.__probeTopLevel = ${JSON.stringify(work)};\n${probeCode}`;
+      const executed: string[] = [];
+      const onExecute = async (name: string) => void executed.push(name);
+      for (let i = 0; i < 2; i++) {
+        await session({ name: `probe-${work}`, code, onExecute }, async (call, server) => {
+          expect(server.restored).toBe(false);
+          expect((await call()).calls).toBe(1);
+        });
+      }
+      expect(executed).toEqual(work === "execute" ? ["inputText", "inputText"] : []);
+    }
+  });
+
+  test("images are per server name, engine and limits, and can be turned off", async () => {
+    const restoredOf = async (opts: Partial<QuickJsServerOptions> & { name: string }) => {
+      let restored = false;
+      await session(opts, async (call, server) => {
+        restored = server.restored;
+        expect((await call()).calls).toBe(1);
+      });
+      return restored;
+    };
+    expect(await restoredOf({ name: "probe-keys" })).toBe(false);
+    expect(await restoredOf({ name: "probe-keys" })).toBe(true);
+    expect(await restoredOf({ name: "probe-keys-other" })).toBe(false);
+    expect(await restoredOf({ name: "probe-keys", memoryLimitBytes: 48 * 1024 * 1024 })).toBe(false);
+    expect(await restoredOf({ name: "probe-keys", engine: "quickjs-ng" })).toBe(false);
+    expect(await restoredOf({ name: "probe-keys", engine: "quickjs-ng" })).toBe(true);
+    expect(await restoredOf({ name: "probe-keys", images: false })).toBe(false);
+  });
+
+  test("after a server runs out of memory, the next sessions start pristine", async () => {
+    const bomb = (await bundleEntry("fixtures/bundle/memory-bomb.ts", { cwd: REPO })).code;
+    for (let i = 0; i < 2; i++) {
+      const server = await startQuickJsServer({ name: "bomb", code: bomb, memoryLimitBytes: 24 * 1024 * 1024 });
+      const client = new Client({ name: "images-test", version: "1.0.0" });
+      await client.connect(server.transport);
+      const { tools } = await client.listTools();
+      expect(tools[0]!.name).toBe("bomb");
+      await client.callTool({ name: "bomb", arguments: {} }).catch(() => undefined);
+      expect(server.stopped?.kind).toBe("out-of-memory");
+      await client.close();
+      await session({ name: "probe-after-bomb", memoryLimitBytes: 24 * 1024 * 1024 }, async (call) => {
+        expect((await call()).calls).toBe(1);
+      });
+    }
+  });
+});
