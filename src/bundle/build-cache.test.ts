@@ -1,7 +1,7 @@
 // The build cache never serves a stale build: a file saved while a build reads the old bytes is
 // not stored under the new content's key (a real esbuild build, its onLoad hook saving the file).
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { build, type Plugin } from "esbuild";
@@ -79,6 +79,20 @@ describe("BuildCache", () => {
     age(greeting);
     const after = await buildOnce();
     expect(after.stored).toBe(true);
+    expect(served()).toContain('"newest"');
+  });
+
+  test("repeated lookups in one process skip hashing while inputs stat the same, and still miss a same-size edit with its mtime put back", () => {
+    const before = readFileSync(greeting, "utf8");
+    expect(served()).toContain('"newest"');
+    expect(served()).toContain('"newest"');
+    const stat = statSync(greeting);
+    writeFileSync(greeting, before.replace("newest", "oldest"));
+    utimesSync(greeting, stat.atime, stat.mtime);
+    expect(statSync(greeting).size).toBe(stat.size);
+    expect(served()).toBeUndefined();
+    writeFileSync(greeting, before);
+    utimesSync(greeting, stat.atime, stat.mtime);
     expect(served()).toContain('"newest"');
   });
 

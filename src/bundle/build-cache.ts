@@ -44,6 +44,19 @@ export interface BuildStart {
 
 const fileHash = (path: string): string | undefined => (existsSync(path) ? sha256(readFileSync(path)) : undefined);
 
+/** What a file's stat says about its content: any write changes it (ctime at least). Undefined when it is gone. */
+function statSignature(path: string): string | undefined {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat && `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+}
+
+/**
+ * Manifests whose inputs this process hashed and found matching, with the stat of every input
+ * taken before hashing: a lookup whose inputs still stat the same is a hit without reading them
+ * again (a session start in a long-running process stats the ~100 inputs instead of hashing them).
+ */
+const verified = new Map<string, { key: string; signatures: string }>();
+
 function readManifest(file: string): Manifest | undefined {
   try {
     return JSON.parse(readFileSync(file, "utf8")) as Manifest;
@@ -78,7 +91,14 @@ export class BuildCache {
   /** The cached build, when its output exists and no input changed. */
   lookup(): CacheEntry | undefined {
     const manifest = readManifest(this.#manifestFile);
-    if (!manifest || !existsSync(manifest.file) || contentKey(this.#fingerprint, manifest.inputs) !== manifest.key) return undefined;
+    if (!manifest || !existsSync(manifest.file)) return undefined;
+    const signatures = manifest.inputs.map(statSignature);
+    if (signatures.includes(undefined)) return undefined;
+    const seen = verified.get(this.#manifestFile);
+    if (seen?.key !== manifest.key || seen.signatures !== signatures.join("\n")) {
+      if (contentKey(this.#fingerprint, manifest.inputs) !== manifest.key) return undefined;
+      verified.set(this.#manifestFile, { key: manifest.key, signatures: signatures.join("\n") });
+    }
     markUsed(this.#manifestFile);
     return { file: manifest.file, warnings: manifest.warnings, ...(manifest.supplied ? { supplied: manifest.supplied } : {}) };
   }
