@@ -8,7 +8,7 @@
 // instance gets its own linear memory with a fixed maximum: QuickJS's own memory limit only
 // bounds single allocations under Emscripten (quickjs-emscripten #255/#271), so the hard cap is
 // the WebAssembly.Memory maximum; a server that exhausts it cannot touch any other server.
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { DEBUG_SYNC, RELEASE_SYNC, newQuickJSWASMModule, newVariant, type QuickJSSyncVariant, type QuickJSWASMModule } from "quickjs-emscripten";
 import QUICKJS_NG_RELEASE_SYNC from "@jitl/quickjs-ng-wasmfile-release-sync";
@@ -49,19 +49,42 @@ export function quickJsEngineFrom(env: Record<string, string | undefined>, fallb
   throw new SandboxError(`TRAILBLAZE_QUICKJS must be one of ${QUICKJS_ENGINES.join(", ")} (got "${name}")`, "limits");
 }
 
+/** Where the .wasm file of a build is, resolved where this package's dependencies live (from any working directory). */
+function wasmPath(build: Build): string {
+  const resolveHere = createRequire(import.meta.url);
+  return build.wasm.startsWith("@jitl/quickjs-ng")
+    ? resolveHere.resolve(build.wasm)
+    : createRequire(resolveHere.resolve("quickjs-emscripten")).resolve(build.wasm);
+}
+
 /** The compiled WebAssembly module, once per process and build. */
 function compiledWasm(key: string, build: Build): Promise<WebAssembly.Module> {
   let module = compiled.get(key);
   if (!module) {
-    // The .wasm files are resolved where this package's dependencies live, from any working directory.
-    const resolveHere = createRequire(import.meta.url);
-    const path = build.wasm.startsWith("@jitl/quickjs-ng")
-      ? resolveHere.resolve(build.wasm)
-      : createRequire(resolveHere.resolve("quickjs-emscripten")).resolve(build.wasm);
-    module = WebAssembly.compile(readFileSync(path));
+    module = WebAssembly.compile(readFileSync(wasmPath(build)));
     compiled.set(key, module);
   }
   return module;
+}
+
+const stamps = new Map<QuickJsEngine, string>();
+
+/**
+ * What identifies the release build of `engine` as installed (its .wasm file and the
+ * quickjs-emscripten code driving it, by path, size and mtime): an image on disk is only valid
+ * for the build that made it.
+ */
+export function quickJsBuildStamp(engine: QuickJsEngine): string {
+  let stamp = stamps.get(engine);
+  if (!stamp) {
+    const files = [wasmPath(BUILDS[`${engine}/release`]!), createRequire(import.meta.url).resolve("quickjs-emscripten")];
+    stamp = files.map((file) => {
+      const stat = statSync(file);
+      return `${file}:${stat.size}:${stat.mtimeMs}`;
+    }).join("\n");
+    stamps.set(engine, stamp);
+  }
+  return stamp;
 }
 
 /** The key of a build: `engine/variant`, as `compiledQuickJsWasm` and `adoptCompiledWasm` name it. */

@@ -16,9 +16,10 @@ import { ProtocolError, SandboxError, withTail, type TrailblazeError } from "../
 import type { ManagedTransport, ServerPhase } from "../src/transports/transport.ts";
 import { QuickJsHostTransport } from "./host-transport.ts";
 import { preludeSource } from "./prelude-source.ts";
-import { DEFAULT_QUICKJS_ENGINE, MIN_MEMORY_BYTES, newQuickJsInstance, type QuickJsEngine, type QuickJsVariant } from "./quickjs-module.ts";
+import { DEFAULT_QUICKJS_ENGINE, MIN_MEMORY_BYTES, newQuickJsInstance, quickJsBuildStamp, type QuickJsEngine, type QuickJsVariant } from "./quickjs-module.ts";
 import { Sandbox, isOutOfMemoryText, type Delivery, type GuestError, type LogLevel } from "./sandbox.ts";
-import { ImageCache, type SandboxImage } from "./sandbox-image.ts";
+import { ImageCache } from "./sandbox-image.ts";
+import { imageFile, readImageFile, writeImageFile, type ServerImage } from "./image-store.ts";
 import { acquireQuickJsInstance, recycleQuickJsInstance } from "./instance-pool.ts";
 
 export const DEFAULT_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -30,11 +31,6 @@ const STACK_FRAMES = 10;
 const CONSOLE_TAIL_LINES = 64;
 /** Memory the images of servers may hold, per process (or worker thread). */
 const IMAGE_CACHE_BYTES = 128 * 1024 * 1024;
-
-/** A server's image: its sandbox's, and the console lines its bundle wrote while evaluating. */
-interface ServerImage extends SandboxImage {
-  logs: [LogLevel, string][];
-}
 
 /** Images of servers that started in this process: the next session of each restores one. */
 const images = new ImageCache<ServerImage>(IMAGE_CACHE_BYTES);
@@ -88,6 +84,8 @@ export interface QuickJsServerOptions {
    * `TRAILBLAZE_QUICKJS_IMAGES=0` is in the process's environment. Not for the `debug` variant.
    */
   images?: boolean;
+  /** Also keep images in this folder (e.g. `.cache/trailblaze-images`), for the sessions of later processes. */
+  imageDir?: string;
 }
 
 export interface QuickJsServer {
@@ -400,16 +398,25 @@ export async function startQuickJsServer(opts: QuickJsServerOptions): Promise<Qu
   const memoryLimitBytes = opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
   const variant = opts.variant ?? "release";
   const engine = opts.engine ?? DEFAULT_QUICKJS_ENGINE;
-  const key = variant === "release" && (opts.images ?? process.env.TRAILBLAZE_QUICKJS_IMAGES !== "0") ? imageKey(opts, engine) : undefined;
-  const image = key === undefined ? undefined : images.get(key);
-  const [module, prelude] = await Promise.all([
-    acquireQuickJsInstance({ variant, memoryLimitBytes, engine, ...(image ? { initialBytes: image.linearBytes } : {}) }),
-    preludeSource(),
-  ]);
+  const prelude = await preludeSource();
+  const imaging = variant === "release" && (opts.images ?? process.env.TRAILBLAZE_QUICKJS_IMAGES !== "0");
+  const key = imaging ? imageKey(opts, engine) : undefined;
+  const disk = key !== undefined && opts.imageDir !== undefined ? diskImage(opts.imageDir, opts.name, engine, key, prelude) : undefined;
+  let image = key === undefined ? undefined : images.get(key);
+  if (!image && disk) {
+    image = readImageFile(disk.file, disk.key);
+    if (image) images.set(key!, image);
+  }
+  const module = await acquireQuickJsInstance({ variant, memoryLimitBytes, engine, ...(image ? { initialBytes: image.linearBytes } : {}) });
   const server = new QuickJsServerImpl(module, prelude, opts, { image, imaging: key !== undefined && !image });
+  // An image this instance could not take (its setup landed elsewhere): the next session images anew.
+  if (image && !server.restored) images.delete(key!);
   try {
     const taken = await server.boot();
-    if (taken && key !== undefined) images.set(key, taken);
+    if (taken && key !== undefined) {
+      images.set(key, taken);
+      if (disk) writeImageFile(disk.file, disk.key, taken);
+    }
   } catch (error) {
     await server.close();
     throw error;
@@ -417,8 +424,14 @@ export async function startQuickJsServer(opts: QuickJsServerOptions): Promise<Qu
   return server;
 }
 
-/** What an image depends on besides the prelude (fixed per process): the bundle, its name in stack traces, the engine and limits. */
+/** What an image depends on besides the prelude and the build (fixed per process): the bundle, its name in stack traces, the engine and limits. */
 function imageKey(opts: QuickJsServerOptions, engine: QuickJsEngine): string {
   const limits = [opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES, opts.stackLimitBytes ?? MAX_STACK_LIMIT_BYTES];
   return `${engine}\0${limits.join("\0")}\0${opts.name}\0${opts.code}`;
+}
+
+/** Where the image of a server is kept on disk, and its key there: the in-process key, the prelude and the installed build. */
+function diskImage(dir: string, name: string, engine: QuickJsEngine, key: string, prelude: string): { file: string; key: string } {
+  const diskKey = `${quickJsBuildStamp(engine)}\0${prelude}\0${key}`;
+  return { file: imageFile(dir, name, engine, diskKey), key: diskKey };
 }

@@ -16,12 +16,16 @@ export interface InstanceLayout {
 }
 
 export interface SandboxImage {
-  /** The linear memory up to its last non-zero byte. */
+  /**
+   * The pages to write, as `[offset, length]` pairs in address order: every page holding anything
+   * but zeros, and every page the setup wrote (a restoring instance's own setup dirtied those).
+   * Any other page is zero in the imaged memory and in a fresh one.
+   */
+  runs: number[];
+  /** The runs' bytes, one after another. */
   bytes: Uint8Array;
   /** The size of the memory when imaged: a restoring instance starts at least this large. */
   linearBytes: number;
-  /** How far the setup writes: a restore zeroes what its own setup wrote past `bytes`. */
-  setupExtent: number;
   layout: InstanceLayout;
   /** The values the host holds handles to, by address in `bytes`. */
   handles: { fireTimer: number; receive: number };
@@ -51,6 +55,58 @@ export function wasmMemoryOf(module: QuickJSWASMModule): WebAssembly.Memory | un
     return module.getWasmMemory();
   } catch {
     return undefined;
+  }
+}
+
+/** Pages are compared and copied in units of this many bytes. */
+const PAGE = 4096;
+
+/** One flag per page of `memory`: 1 where it holds anything but zeros. */
+export function dirtyPages(memory: WebAssembly.Memory): Uint8Array {
+  const words = new Uint32Array(memory.buffer);
+  const perPage = PAGE / 4;
+  const flags = new Uint8Array(words.length / perPage);
+  for (let page = 0; page < flags.length; page++) {
+    for (let i = page * perPage, end = i + perPage; i < end; i++) {
+      if (words[i] !== 0) {
+        flags[page] = 1;
+        break;
+      }
+    }
+  }
+  return flags;
+}
+
+/** The runs of pages of `memory` that are dirty now or were in `before`, with their bytes now. */
+export function imagePages(memory: WebAssembly.Memory, before: Uint8Array): { runs: number[]; bytes: Uint8Array } {
+  const now = dirtyPages(memory);
+  const runs: number[] = [];
+  let total = 0;
+  for (let page = 0; page < now.length; ) {
+    if (!now[page] && !before[page]) {
+      page++;
+      continue;
+    }
+    const start = page;
+    while (page < now.length && (now[page] || before[page])) page++;
+    runs.push(start * PAGE, (page - start) * PAGE);
+    total += (page - start) * PAGE;
+  }
+  const heap = new Uint8Array(memory.buffer);
+  const bytes = new Uint8Array(total);
+  for (let i = 0, at = 0; i < runs.length; i += 2) {
+    bytes.set(heap.subarray(runs[i]!, runs[i]! + runs[i + 1]!), at);
+    at += runs[i + 1]!;
+  }
+  return { runs, bytes };
+}
+
+/** Writes an image's pages into `memory`. */
+export function writePages(memory: WebAssembly.Memory, image: Pick<SandboxImage, "runs" | "bytes">): void {
+  const heap = new Uint8Array(memory.buffer);
+  for (let i = 0, at = 0; i < image.runs.length; i += 2) {
+    heap.set(image.bytes.subarray(at, at + image.runs[i + 1]!), image.runs[i]!);
+    at += image.runs[i + 1]!;
   }
 }
 

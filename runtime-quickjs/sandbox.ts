@@ -3,7 +3,7 @@
 // runs under a fresh deadline and is followed by draining the guest's pending jobs.
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten";
 import { GUEST_GLOBAL, HOST_GLOBAL } from "./guest/host-bridge.ts";
-import { lastTouchedByte, layoutOf, sameLayout, wasmMemoryOf, type InstanceLayout, type SandboxImage } from "./sandbox-image.ts";
+import { dirtyPages, imagePages, layoutOf, sameLayout, wasmMemoryOf, writePages, type InstanceLayout, type SandboxImage } from "./sandbox-image.ts";
 
 /** Timers a guest may have pending at once: a loop that never clears them cannot exhaust the host. */
 export const MAX_PENDING_TIMERS = 10_000;
@@ -72,8 +72,8 @@ export class Sandbox {
   private readonly deferreds = new Set<QuickJSDeferredPromise>();
   /** Timers armed, host calls made and messages sent so far: a sandbox that did any of these cannot be imaged. */
   private effects = 0;
-  /** Where the setup put the runtime, context and global, and how far it wrote (taken while images may be taken). */
-  private readonly setup: { layout: InstanceLayout; extent: number } | undefined;
+  /** Where the setup put the runtime, context and global, and the pages it wrote (taken while images may be taken). */
+  private readonly setup: { layout: InstanceLayout; pages: Uint8Array } | undefined;
   /** Resolves when the guest transport attaches (the author's `server.connect(...)`). */
   readonly attached: Promise<void>;
   private markAttached!: () => void;
@@ -93,7 +93,7 @@ export class Sandbox {
     this.installBridge();
     if (opts.imaging) {
       const memory = wasmMemoryOf(module);
-      this.setup = memory && { layout: layoutOf(runtime, this.vm), extent: lastTouchedByte(memory) };
+      this.setup = memory && { layout: layoutOf(runtime, this.vm), pages: dirtyPages(memory) };
     }
   }
 
@@ -170,11 +170,9 @@ export class Sandbox {
     if (this.effects > 0 || this.timers.size > 0 || this.deferreds.size > 0 || this.runtime.hasPendingJob()) return undefined;
     const layout = layoutOf(this.runtime, this.vm);
     if (!sameLayout(layout, this.setup.layout)) return undefined;
-    const extent = lastTouchedByte(memory);
     return {
-      bytes: new Uint8Array(memory.buffer, 0, extent).slice(),
+      ...imagePages(memory, this.setup.pages),
       linearBytes: memory.buffer.byteLength,
-      setupExtent: this.setup.extent,
       layout,
       handles: { fireTimer: this.fireTimer.value, receive: this.receive.value },
     };
@@ -188,9 +186,7 @@ export class Sandbox {
   restore(image: SandboxImage): boolean {
     const memory = this.live && wasmMemoryOf(this.live.module);
     if (!memory || memory.buffer.byteLength < image.linearBytes || this.receive || !sameLayout(layoutOf(this.runtime, this.vm), image.layout)) return false;
-    const heap = new Uint8Array(memory.buffer);
-    heap.set(image.bytes);
-    if (image.setupExtent > image.bytes.byteLength) heap.fill(0, image.bytes.byteLength, image.setupExtent);
+    writePages(memory, image);
     // The imaged sandbox's handles are in the restored memory: adopt them at their addresses.
     const adopt = (pointer: number) => (this.vm as unknown as { memory: { heapValueHandle(pointer: number): QuickJSHandle } }).memory.heapValueHandle(pointer);
     this.fireTimer = adopt(image.handles.fireTimer);

@@ -2,7 +2,10 @@
 // sandbox-image.ts), on instances reused from closed sessions (instance-pool.ts): each starts
 // from the pristine server, whatever the sessions before it did.
 import { describe, expect, test } from "bun:test";
-import { resolve } from "node:path";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { bundleEntry } from "../src/bundle/bundle-entry.ts";
 import { startQuickJsServer, type QuickJsServer, type QuickJsServerOptions } from "../runtime-quickjs/index.ts";
@@ -12,6 +15,7 @@ const probeCode = (await bundleEntry("fixtures/bundle/image-probe.ts", { cwd: RE
 
 interface Seen {
   calls: number;
+  loadedAt: number;
   global: number;
   ballast: boolean;
   random: [number, number];
@@ -117,6 +121,62 @@ describe("sessions restored from an image", () => {
       await session({ name: "probe-after-bomb", memoryLimitBytes: 24 * 1024 * 1024 }, async (call) => {
         expect((await call()).calls).toBe(1);
       });
+    }
+  });
+});
+
+describe("images on disk", () => {
+  /** One fresh `bun` process: a session of the probe with `imageDir`, its first call. */
+  function freshProcess(dir: string): { restored: boolean; seen: Seen } {
+    const script = join(dir, "session.ts");
+    writeFileSync(
+      script,
+      `import { Client } from ${JSON.stringify(require.resolve("@modelcontextprotocol/sdk/client/index.js"))};
+import { startQuickJsServer } from ${JSON.stringify(resolve(REPO, "runtime-quickjs/index.ts"))};
+const server = await startQuickJsServer({ name: "probe-disk", code: await Bun.file(${JSON.stringify(join(dir, "probe.js"))}).text(), imageDir: ${JSON.stringify(join(dir, "images"))} });
+const client = new Client({ name: "disk", version: "1.0.0" });
+await client.connect(server.transport);
+const result = await client.callTool({ name: "probe", arguments: {} });
+console.log(JSON.stringify({ restored: server.restored, seen: JSON.parse(result.content[0].text) }));
+await client.close();
+`,
+    );
+    const run = spawnSync(process.execPath, [script], { encoding: "utf8" });
+    if (run.status !== 0) throw new Error(`the session process exited ${run.status}: ${run.stderr}`);
+    return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { restored: boolean; seen: Seen };
+  }
+
+  test("a fresh process restores the image an earlier one wrote; a damaged file is ignored and written again", () => {
+    const dir = mkdtempSync(join(tmpdir(), "quickjs-images-"));
+    try {
+      writeFileSync(join(dir, "probe.js"), probeCode);
+      const first = freshProcess(dir);
+      expect(first.restored).toBe(false);
+      const [file, ...others] = readdirSync(join(dir, "images"));
+      expect(others).toEqual([]);
+      expect(file).toMatch(/^probe-disk-quickjs-[0-9a-f]{24}\.img$/);
+
+      const second = freshProcess(dir);
+      expect(second.restored).toBe(true);
+      // Restored, not evaluated: the module-level time is the first process's; the state is pristine.
+      expect(second.seen.loadedAt).toBe(first.seen.loadedAt);
+      expect(second.seen.calls).toBe(1);
+      expect(second.seen.random).not.toEqual(first.seen.random);
+
+      truncateSync(join(dir, "images", file!), 1000);
+      const third = freshProcess(dir);
+      expect(third.restored).toBe(false);
+      expect(third.seen.loadedAt).toBeGreaterThan(first.seen.loadedAt);
+      expect(freshProcess(dir)).toMatchObject({ restored: true, seen: { loadedAt: third.seen.loadedAt, calls: 1 } });
+
+      // A new bundle replaces the server's image file.
+      writeFileSync(join(dir, "probe.js"), `${probeCode}\n// edited\n`);
+      expect(freshProcess(dir).restored).toBe(false);
+      const after = readdirSync(join(dir, "images"));
+      expect(after).toHaveLength(1);
+      expect(after[0]).not.toBe(file);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -34,7 +34,7 @@ export function fileStamp(salt: string, folders: readonly string[], files: reado
 }
 
 /** Writes via a temporary file and a rename, so a concurrent reader never sees half a file. */
-export function writeAtomically(file: string, text: string): void {
+export function writeAtomically(file: string, text: string | Uint8Array): void {
   mkdirSync(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   writeFileSync(temporary, text);

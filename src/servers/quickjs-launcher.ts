@@ -86,6 +86,7 @@ async function launchQuickJs(server: ResolvedServer, spec: LaunchSpec, context: 
     code: bundle.code,
     ...(bundle.sourceMap ? { sourceMap: { map: bundle.sourceMap, shift: SCRIPT_PREFIX.length } } : {}),
     engine: quickJsEngineFrom(spec.env),
+    imageDir: resolve(spec.root, ".cache/trailblaze-images"),
     onLog: (level, text) => consoleLog?.line(level, text),
     onExecute: async (name, args) => {
       const result = await context.execute(name, args);

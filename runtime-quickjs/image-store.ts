@@ -1,0 +1,76 @@
+// Server images on disk, so a fresh process's first session of a server is restored too, not
+// evaluated: `.cache/trailblaze-images/<name>-<engine>-<key hash>.img`, one per server and engine
+// (writing one removes the server's older ones). A file is a header line of JSON (the layout, the
+// handles, the runs, the console lines) and the runs' bytes; anything that does not read back
+// whole is ignored, and the session evaluates its bundle and writes the file again.
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { writeAtomically } from "../src/core/cache-files.ts";
+import type { LogLevel } from "./sandbox.ts";
+import type { SandboxImage } from "./sandbox-image.ts";
+
+/** A server's image: its sandbox's, and the console lines its bundle wrote while evaluating. */
+export interface ServerImage extends SandboxImage {
+  logs: [LogLevel, string][];
+}
+
+/** Bump when the file layout or what an image holds changes. */
+const FORMAT = 1;
+const MAGIC = "trailblaze-quickjs-image";
+
+type Header = Omit<ServerImage, "bytes"> & { magic: string; format: number; key: string };
+
+const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80);
+
+/** The file of the image with `key` (everything it depends on) of server `name` on `engine`. */
+export function imageFile(dir: string, name: string, engine: string, key: string): string {
+  return join(dir, `${safeName(name)}-${engine}-${createHash("sha256").update(key).digest("hex").slice(0, 24)}.img`);
+}
+
+/** The image in `file`, if it is one, whole, of `key`; undefined otherwise (never throws). */
+export function readImageFile(file: string, key: string): ServerImage | undefined {
+  let data: Buffer;
+  try {
+    data = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const newline = data.indexOf(10);
+  if (newline < 0) return undefined;
+  let header: Header;
+  try {
+    header = JSON.parse(data.subarray(0, newline).toString("utf8")) as Header;
+  } catch {
+    return undefined;
+  }
+  if (header.magic !== MAGIC || header.format !== FORMAT || header.key !== createHash("sha256").update(key).digest("hex")) return undefined;
+  const bytes = new Uint8Array(data.buffer, data.byteOffset + newline + 1, data.byteLength - newline - 1);
+  let total = 0;
+  for (let i = 1; i < header.runs.length; i += 2) total += header.runs[i]!;
+  const last = header.runs.length === 0 ? 0 : header.runs.at(-2)! + header.runs.at(-1)!;
+  if (total !== bytes.byteLength || last > header.linearBytes) return undefined;
+  const { magic: _magic, format: _format, key: _key, ...image } = header;
+  return { ...image, bytes };
+}
+
+/** Writes `image` to `file` and removes the server's other image files in its folder. Failures are ignored: images are only a speed-up. */
+export function writeImageFile(file: string, key: string, image: ServerImage): void {
+  const { bytes, ...rest } = image;
+  const header: Header = { magic: MAGIC, format: FORMAT, key: createHash("sha256").update(key).digest("hex"), ...rest };
+  const head = Buffer.from(`${JSON.stringify(header)}\n`, "utf8");
+  const data = new Uint8Array(head.byteLength + bytes.byteLength);
+  data.set(head);
+  data.set(bytes, head.byteLength);
+  try {
+    writeAtomically(file, data);
+    const dir = join(file, "..");
+    const mine = file.slice(dir.length + 1);
+    const prefix = mine.slice(0, mine.lastIndexOf("-") + 1);
+    for (const other of readdirSync(dir)) {
+      if (other !== mine && other.startsWith(prefix) && other.endsWith(".img") && other.length === mine.length) rmSync(join(dir, other), { force: true });
+    }
+  } catch {
+    // A read-only or full disk: the next process evaluates the bundle instead.
+  }
+}
