@@ -1,6 +1,6 @@
 // Bundles an author's MCP server file into one script for the on-device QuickJS runtime, and
 // caches the result by the content of every input file plus the build options.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -102,6 +102,22 @@ export async function buildOnDevice(entry: string, cwd: string, minify = true, s
   };
 }
 
+/** Cached bundles this process read, by file, with the stat they had: each session of a `run` reuses the strings. */
+const readBundles = new Map<string, { stamp: string; code: string; sourceMap: string; bytes: number }>();
+
+/** A cached bundle and its source map, read once per process while neither changes; undefined when either is gone. */
+function readCached(file: string): { code: string; sourceMap: string; bytes: number } | undefined {
+  const stats = [file, `${file}.map`].map((path) => statSync(path, { throwIfNoEntry: false }));
+  if (!stats[0] || !stats[1]) return undefined;
+  const stamp = stats.map((stat) => `${stat!.ino}:${stat!.size}:${stat!.mtimeMs}`).join(" ");
+  const known = readBundles.get(file);
+  if (known?.stamp === stamp) return known;
+  const code = readFileSync(file, "utf8");
+  const read = { stamp, code, sourceMap: readFileSync(`${file}.map`, "utf8"), bytes: Buffer.byteLength(code) };
+  readBundles.set(file, read);
+  return read;
+}
+
 /**
  * Bundles `entry` (an author's `.ts`/`.js` MCP server) for QuickJS: platform neutral, ES2020,
  * minified, Node built-ins rejected, the SDK's stdio transport swapped for the in-process one.
@@ -121,11 +137,10 @@ export async function bundleEntry(entry: string, opts: BundleOptions = {}): Prom
   const outFile = opts.outFile === undefined ? undefined : resolve(cwd, opts.outFile);
 
   const hit = cache.lookup();
-  if (hit && existsSync(`${hit.file}.map`)) {
-    const code = readFileSync(hit.file, "utf8");
-    if (outFile) writeAtomically(outFile, code);
-    const sourceMap = readFileSync(`${hit.file}.map`, "utf8");
-    return { code, path: outFile ?? hit.file, bytes: Buffer.byteLength(code), cached: true, warnings: hit.warnings, supplied: hit.supplied ?? [], sourceMap };
+  const read = hit && readCached(hit.file);
+  if (hit && read) {
+    if (outFile) writeAtomically(outFile, read.code);
+    return { code: read.code, path: outFile ?? hit.file, bytes: read.bytes, cached: true, warnings: hit.warnings, supplied: hit.supplied ?? [], sourceMap: read.sourceMap };
   }
 
   const start = cache.begin();

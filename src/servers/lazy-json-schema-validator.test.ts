@@ -25,6 +25,28 @@ describe("LazyJsonSchemaValidator", () => {
     expect(() => validate({})).toThrow("type must be JSONType or JSONType[]: no-such-type");
   });
 
+  test("compiles each schema once per process, and keeps schemas sharing an $id apart", () => {
+    const compiles: unknown[] = [];
+    // The provider as the lazy one loads it (require: the SDK's CommonJS build).
+    const Provider = (require("@modelcontextprotocol/sdk/validation/ajv") as { AjvJsonSchemaValidator: typeof AjvJsonSchemaValidator }).AjvJsonSchemaValidator;
+    const original = Provider.prototype.getValidator;
+    Provider.prototype.getValidator = function (this: AjvJsonSchemaValidator, schema: JsonSchemaType) {
+      compiles.push(schema);
+      return original.call(this, schema);
+    } as typeof original;
+    try {
+      const once: JsonSchemaType = { type: "object", properties: { once: { type: "integer" } } };
+      for (let session = 0; session < 3; session++) expect(new LazyJsonSchemaValidator().getValidator(structuredClone(once))({ once: 1 }).valid).toBe(true);
+      expect(compiles).toHaveLength(1);
+
+      const v1 = new LazyJsonSchemaValidator().getValidator({ $id: "https://example.test/shared.json", type: "object", required: ["a"] } as JsonSchemaType);
+      const v2 = new LazyJsonSchemaValidator().getValidator({ $id: "https://example.test/shared.json", type: "object", required: ["b"] } as JsonSchemaType);
+      expect([v1({ a: 1 }).valid, v1({ b: 1 }).valid, v2({ b: 1 }).valid, v2({ a: 1 }).valid]).toEqual([true, false, true, false]);
+    } finally {
+      Provider.prototype.getValidator = original;
+    }
+  });
+
   test("is what the SDK Client checks structuredContent with", async () => {
     const server = new Server({ name: "sums", version: "1" }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: "sum", inputSchema: { type: "object" }, outputSchema: SUM }] }));
