@@ -77,6 +77,20 @@ describe("servers on worker threads", () => {
     expect(quickJsThreadLoad()).toEqual([0, 0]);
   });
 
+  test("a bundle crosses to a thread once and is sent again after the thread forgot it (more than 32 bundles)", async () => {
+    setQuickJsThreads(2);
+    const echo = await bundled("echo-server.ts");
+    // 34 distinct bundles, then the first again: by then both threads were told to forget it.
+    const codes = Array.from({ length: 34 }, (_, i) => `${echo}\n// variant ${i}\n`);
+    for (const code of [...codes, codes[0]!, codes[0]!]) {
+      const server = await startQuickJsServerOnThread({ name: "echo", code });
+      const client = new Client({ name: "thread-test", version: "1.0.0" });
+      await client.connect(server.transport);
+      expect(text(await client.callTool({ name: "echo", arguments: { text: "hi" } }))).toBe("hi");
+      await client.close();
+    }
+  });
+
   test("a thread that dies closes its servers: calls end as FatalError naming the thread, the death is a SandboxError of kind thread", async () => {
     setQuickJsThreads(2);
     const server = await startQuickJsServerOnThread({ name: "doomed", code: await bundled("echo-server.ts") });

@@ -3,7 +3,7 @@
 // MCP messages, console lines and `trailblaze.execute` calls to the host (thread-pool.ts).
 import { parentPort } from "node:worker_threads";
 import { adoptCompiledWasm } from "../quickjs-module.ts";
-import { startQuickJsServer, type QuickJsServer } from "../quickjs-server.ts";
+import { startQuickJsServer, type QuickJsServer, type QuickJsServerOptions } from "../quickjs-server.ts";
 import { toWire, type FromThread, type ToThread } from "./thread-protocol.ts";
 
 const port = parentPort;
@@ -15,14 +15,18 @@ let nextCall = 1;
 
 const post = (message: FromThread) => port.postMessage(message);
 
-async function start(id: number, message: Extract<ToThread, { t: "start" }>): Promise<void> {
-  adoptCompiledWasm(message.wasm.key, message.wasm.module);
+/** The bundles the host sent, by id (see ThreadBundle). */
+const bundles = new Map<number, Pick<QuickJsServerOptions, "code" | "sourceMap">>();
+
+async function start(id: number, message: Extract<ToThread, { t: "start" }>, bundle: Pick<QuickJsServerOptions, "code" | "sourceMap">): Promise<void> {
+  if (message.wasm) adoptCompiledWasm(message.wasm.key, message.wasm.module);
   const calls = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   executing.set(id, calls);
   let server: QuickJsServer;
   try {
     server = await startQuickJsServer({
       ...message.opts,
+      ...bundle,
       onLog: (level, text) => post({ t: "log", id, level, text }),
       onExecute: (name, args) =>
         new Promise((resolve, reject) => {
@@ -61,8 +65,19 @@ async function closed(id: number, server: QuickJsServer): Promise<void> {
 
 port.on("message", (message: ToThread) => {
   switch (message.t) {
-    case "start":
-      void start(message.id, message);
+    case "start": {
+      const { id: bundleId, ...sent } = message.bundle;
+      if (sent.code !== undefined) bundles.set(bundleId, { code: sent.code, ...(sent.sourceMap ? { sourceMap: sent.sourceMap } : {}) });
+      const bundle = bundles.get(bundleId);
+      if (!bundle) {
+        post({ t: "start-failed", id: message.id, error: { name: "Error", message: `the QuickJS worker thread has no bundle ${bundleId} (a host bug)` } });
+        return;
+      }
+      void start(message.id, message, bundle);
+      return;
+    }
+    case "forget":
+      bundles.delete(message.bundle);
       return;
     case "send": {
       const server = servers.get(message.id);

@@ -4,10 +4,14 @@
 // is compiled once, here, and posted to each thread. A thread keeps the process alive only while
 // it runs a server; when one dies, its servers close with a SandboxError of kind `thread`.
 import { Worker } from "node:worker_threads";
-import { compiledQuickJsWasm } from "../quickjs-module.ts";
+import { compiledQuickJsWasm, type BuildKey } from "../quickjs-module.ts";
 import type { QuickJsServerOptions } from "../quickjs-server.ts";
 import { fromWire, QuickJsThreadTransport } from "./thread-transport.ts";
-import { toWire, type FromThread, type ToThread, type WireError } from "./thread-protocol.ts";
+import { toWire, type FromThread, type ThreadBundle, type ToThread, type WireError } from "./thread-protocol.ts";
+
+/** Bundles a thread keeps (the host tells it to forget the oldest beyond this). */
+const BUNDLES_PER_THREAD = 32;
+let nextBundle = 1;
 
 /** A QuickJS server on a worker thread: what a launcher needs of it. */
 export interface QuickJsThreadServer {
@@ -30,6 +34,11 @@ class Thread {
   readonly worker: Worker;
   readonly servers = new Map<number, Hosted>();
   dead = false;
+  /** The bundles this thread has, by code, then source map (the same strings each session of a process: cheap keys). */
+  private readonly bundles = new Map<string, Map<string, number>>();
+  private bundleCount = 0;
+  /** The builds whose compiled module this thread has. */
+  private readonly modules = new Set<BuildKey>();
 
   constructor(private readonly onDeath: (thread: Thread) => void) {
     this.worker = new Worker(new URL("./thread-entry.ts", import.meta.url));
@@ -41,6 +50,36 @@ class Thread {
 
   post(message: ToThread): void {
     if (!this.dead) this.worker.postMessage(message);
+  }
+
+  /** The bundle as this thread is to be sent it: by id once it has it. */
+  bundle(code: string, sourceMap: QuickJsServerOptions["sourceMap"]): ThreadBundle {
+    const byMap = this.bundles.get(code) ?? new Map<string, number>();
+    const mapKey = sourceMap ? `${sourceMap.shift}\0${sourceMap.map}` : "";
+    const known = byMap.get(mapKey);
+    if (known !== undefined) return { id: known };
+    if (this.bundleCount >= BUNDLES_PER_THREAD) this.forgetOldest();
+    const id = nextBundle++;
+    byMap.set(mapKey, id);
+    this.bundles.set(code, byMap);
+    this.bundleCount++;
+    return { id, code, ...(sourceMap ? { sourceMap } : {}) };
+  }
+
+  private forgetOldest(): void {
+    const [code, byMap] = this.bundles.entries().next().value!;
+    const [mapKey, id] = byMap.entries().next().value!;
+    byMap.delete(mapKey);
+    if (byMap.size === 0) this.bundles.delete(code);
+    this.bundleCount--;
+    this.post({ t: "forget", bundle: id });
+  }
+
+  /** The compiled module, the first time this thread needs it. */
+  module(wasm: { key: BuildKey; module: WebAssembly.Module }): typeof wasm | undefined {
+    if (this.modules.has(wasm.key)) return undefined;
+    this.modules.add(wasm.key);
+    return wasm;
   }
 
   add(id: number, hosted: Hosted): void {
@@ -182,8 +221,8 @@ export async function startQuickJsServerOnThread(opts: QuickJsServerOptions): Pr
   };
   const started = new Promise<void>((resolve, reject) => (hosted.started = { resolve, reject }));
   thread.add(id, hosted);
-  const { onLog: _log, onExecute: _execute, ...serializable } = opts;
-  thread.post({ t: "start", id, opts: serializable, wasm });
+  const { onLog: _log, onExecute: _execute, code, sourceMap, ...serializable } = opts;
+  thread.post({ t: "start", id, opts: serializable, bundle: thread.bundle(code, sourceMap), wasm: thread.module(wasm) });
   await started;
   return { transport: hosted.transport, close, [Symbol.asyncDispose]: close };
 }

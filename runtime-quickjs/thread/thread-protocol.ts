@@ -6,8 +6,19 @@ import type { QuickJsServerOptions } from "../quickjs-server.ts";
 import type { BuildKey } from "../quickjs-module.ts";
 import type { LogLevel } from "../sandbox.ts";
 
-/** QuickJsServerOptions without the host callbacks, which stay on the host thread. */
-export type ThreadServerOptions = Omit<QuickJsServerOptions, "onLog" | "onExecute">;
+/** QuickJsServerOptions without the host callbacks, which stay on the host thread, and without the bundle (see ThreadBundle). */
+export type ThreadServerOptions = Omit<QuickJsServerOptions, "onLog" | "onExecute" | "code" | "sourceMap">;
+
+/**
+ * A bundle, by an id the host gives it: its code and source map cross to a thread the first time
+ * that thread starts a server of it (structured-cloning them for every session was the largest
+ * cost of a start on a thread), until the host tells the thread to `forget` it.
+ */
+export interface ThreadBundle {
+  id: number;
+  code?: string;
+  sourceMap?: QuickJsServerOptions["sourceMap"];
+}
 
 /** An error copied across threads; `kind` set for a SandboxError. */
 export interface WireError {
@@ -17,7 +28,9 @@ export interface WireError {
 }
 
 export type ToThread =
-  | { t: "start"; id: number; opts: ThreadServerOptions; wasm: { key: BuildKey; module: WebAssembly.Module } }
+  /** `wasm`: the compiled module, with the first start on a thread that needs it. */
+  | { t: "start"; id: number; opts: ThreadServerOptions; bundle: ThreadBundle; wasm: { key: BuildKey; module: WebAssembly.Module } | undefined }
+  | { t: "forget"; bundle: number }
   | { t: "send"; id: number; message: JSONRPCMessage }
   | { t: "close"; id: number }
   | { t: "executed"; id: number; call: number; ok: true; value: unknown }
