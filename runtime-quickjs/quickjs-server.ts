@@ -12,6 +12,7 @@ import {
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import { SourceMap, type SourceMapPayload } from "node:module";
+import { isMainThread } from "node:worker_threads";
 import { ProtocolError, SandboxError, withTail, type TrailblazeError } from "../src/errors.ts";
 import type { ManagedTransport, ServerPhase } from "../src/transports/transport.ts";
 import { QuickJsHostTransport } from "./host-transport.ts";
@@ -139,7 +140,7 @@ class QuickJsServerImpl implements QuickJsServer {
   /** Console lines written while the bundle evaluates, kept for the image (when imaging). */
   private bootLogs: [LogLevel, string][] | undefined;
 
-  /** `image`: restore it if it fits; `imaging`: a server whose image may be taken once it boots. */
+  /** `image`: restore it if it fits; `imaging`: unless restored, a server whose image may be taken once it boots. */
   constructor(
     module: Awaited<ReturnType<typeof newQuickJsInstance>>,
     prelude: string,
@@ -164,12 +165,12 @@ class QuickJsServerImpl implements QuickJsServer {
       onGuestMessage: (json) => this.fromGuest(json),
       onDetach: () => void this.close(),
       onAsyncDelivery: (delivery, what) => this.afterDelivery(delivery, what, undefined),
-      imaging: reuse.imaging,
     });
     this.restored = reuse.image !== undefined && this.sandbox.restore(reuse.image);
     if (this.restored) {
       for (const [level, text] of reuse.image!.logs) this.log(level, text);
     } else {
+      if (reuse.imaging) this.sandbox.prepareImage();
       this.sandbox.installPrelude(prelude);
     }
   }
@@ -408,9 +409,8 @@ export async function startQuickJsServer(opts: QuickJsServerOptions): Promise<Qu
     if (image) images.set(key!, image);
   }
   const module = await acquireQuickJsInstance({ variant, memoryLimitBytes, engine, ...(image ? { initialBytes: image.linearBytes } : {}) });
-  const server = new QuickJsServerImpl(module, prelude, opts, { image, imaging: key !== undefined && !image });
-  // An image this instance could not take (its setup landed elsewhere): the next session images anew.
-  if (image && !server.restored) images.delete(key!);
+  // An image this instance could not take (its setup landed elsewhere) is replaced by this session's.
+  const server = new QuickJsServerImpl(module, prelude, opts, { image, imaging: key !== undefined });
   try {
     const taken = await server.boot();
     if (taken && key !== undefined) {
@@ -433,5 +433,6 @@ function imageKey(opts: QuickJsServerOptions, engine: QuickJsEngine): string {
 /** Where the image of a server is kept on disk, and its key there: the in-process key, the prelude and the installed build. */
 function diskImage(dir: string, name: string, engine: QuickJsEngine, key: string, prelude: string): { file: string; key: string } {
   const diskKey = `${quickJsBuildStamp(engine)}\0${prelude}\0${key}`;
-  return { file: imageFile(dir, name, engine, diskKey), key: diskKey };
+  // The setup lands at other addresses on a worker thread than on the main thread: an image for each.
+  return { file: imageFile(dir, name, `${engine}-${isMainThread ? "main" : "thread"}`, diskKey), key: diskKey };
 }

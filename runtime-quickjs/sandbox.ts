@@ -72,18 +72,20 @@ export class Sandbox {
   private readonly deferreds = new Set<QuickJSDeferredPromise>();
   /** Timers armed, host calls made and messages sent so far: a sandbox that did any of these cannot be imaged. */
   private effects = 0;
-  /** Where the setup put the runtime, context and global, and the pages it wrote (taken while images may be taken). */
-  private readonly setup: { layout: InstanceLayout; pages: Uint8Array } | undefined;
+  /** Where the setup put the runtime, context and global, and the pages it wrote (see `prepareImage`). */
+  private setup: { layout: InstanceLayout; pages: Uint8Array } | undefined;
+  /** Whether anything ran in the guest since the setup (the prelude, a restore). */
+  private used = false;
   /** Resolves when the guest transport attaches (the author's `server.connect(...)`). */
   readonly attached: Promise<void>;
   private markAttached!: () => void;
 
   /**
    * The setup every sandbox runs, in the same order, so that on a fresh instance it puts
-   * everything at the same addresses: what lets `restore` adopt an image taken from another
-   * instance. `imaging`: measure the setup's layout, so `takeImage` can be used later.
+   * everything at the same addresses (in a given environment: a worker thread's differ from the
+   * main thread's): what lets `restore` adopt an image taken from another instance.
    */
-  constructor(module: QuickJSWASMModule, private readonly opts: SandboxOptions & { imaging?: boolean }) {
+  constructor(module: QuickJSWASMModule, private readonly opts: SandboxOptions) {
     this.attached = new Promise((resolve) => (this.markAttached = resolve));
     const runtime = module.newRuntime();
     runtime.setMemoryLimit(opts.memoryLimitBytes);
@@ -91,10 +93,13 @@ export class Sandbox {
     runtime.setInterruptHandler(() => this.shouldInterrupt());
     this.live = { module, runtime, vm: runtime.newContext() };
     this.installBridge();
-    if (opts.imaging) {
-      const memory = wasmMemoryOf(module);
-      this.setup = memory && { layout: layoutOf(runtime, this.vm), pages: dirtyPages(memory) };
-    }
+  }
+
+  /** Measures the setup (its layout, the pages it wrote), so `takeImage` can be used later. Only before anything runs in the guest. */
+  prepareImage(): void {
+    const memory = this.live && wasmMemoryOf(this.live.module);
+    if (this.used || !memory) return;
+    this.setup = { layout: layoutOf(this.runtime, this.vm), pages: dirtyPages(memory) };
   }
 
   private get vm(): QuickJSContext {
@@ -160,8 +165,8 @@ export class Sandbox {
   }
 
   /**
-   * This sandbox as an image another fresh sandbox can `restore`: undefined unless it was set up
-   * with `imaging` and has done nothing a restore would not repeat (no timer armed, no host call,
+   * This sandbox as an image another fresh sandbox can `restore`: undefined unless `prepareImage`
+   * measured its setup and it has done nothing a restore would not repeat (no timer armed, no host call,
    * no message sent, no job pending, no host function made since the setup) and is attached.
    */
   takeImage(): SandboxImage | undefined {
@@ -186,6 +191,7 @@ export class Sandbox {
   restore(image: SandboxImage): boolean {
     const memory = this.live && wasmMemoryOf(this.live.module);
     if (!memory || memory.buffer.byteLength < image.linearBytes || this.receive || !sameLayout(layoutOf(this.runtime, this.vm), image.layout)) return false;
+    this.used = true;
     writePages(memory, image);
     // The imaged sandbox's handles are in the restored memory: adopt them at their addresses.
     const adopt = (pointer: number) => (this.vm as unknown as { memory: { heapValueHandle(pointer: number): QuickJSHandle } }).memory.heapValueHandle(pointer);
@@ -209,6 +215,7 @@ export class Sandbox {
 
   /** Evaluates the guest prelude (trusted setup code) and picks up the hooks it exposes. */
   installPrelude(code: string): void {
+    this.used = true;
     const { error } = this.deliver(() => this.vm.evalCode(code, "trailblaze-prelude.js").error);
     if (error) throw new Error(`the QuickJS prelude failed: ${error.stack || error.message}`);
     using hooks = this.vm.getProp(this.vm.global, GUEST_GLOBAL);

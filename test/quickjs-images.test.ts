@@ -146,6 +146,33 @@ await client.close();
     return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { restored: boolean; seen: Seen };
   }
 
+  /** One fresh `bun` process: `count` sessions of the probe one after another on a worker thread, each one's first call. */
+  function threadSessions(dir: string, count: number): Seen[] {
+    const script = join(dir, "thread-sessions.ts");
+    writeFileSync(
+      script,
+      `import { Client } from ${JSON.stringify(require.resolve("@modelcontextprotocol/sdk/client/index.js"))};
+import { setQuickJsThreads, startQuickJsServerOnThread } from ${JSON.stringify(resolve(REPO, "runtime-quickjs/index.ts"))};
+setQuickJsThreads(2);
+const code = await Bun.file(${JSON.stringify(join(dir, "probe.js"))}).text();
+const seen = [];
+for (let i = 0; i < ${count}; i++) {
+  const server = await startQuickJsServerOnThread({ name: "probe-disk", code, imageDir: ${JSON.stringify(join(dir, "images"))} });
+  const client = new Client({ name: "disk", version: "1.0.0" });
+  await client.connect(server.transport);
+  const result = await client.callTool({ name: "probe", arguments: {} });
+  seen.push(JSON.parse(result.content[0].text));
+  await client.close();
+}
+console.log(JSON.stringify(seen));
+process.exit(0);
+`,
+    );
+    const run = spawnSync(process.execPath, [script], { encoding: "utf8" });
+    if (run.status !== 0) throw new Error(`the thread session process exited ${run.status}: ${run.stderr}`);
+    return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as Seen[];
+  }
+
   test("a fresh process restores the image an earlier one wrote; a damaged file is ignored and written again", () => {
     const dir = mkdtempSync(join(tmpdir(), "quickjs-images-"));
     try {
@@ -154,7 +181,7 @@ await client.close();
       expect(first.restored).toBe(false);
       const [file, ...others] = readdirSync(join(dir, "images"));
       expect(others).toEqual([]);
-      expect(file).toMatch(/^probe-disk-quickjs-[0-9a-f]{24}\.img$/);
+      expect(file).toMatch(/^probe-disk-quickjs-main-[0-9a-f]{24}\.img$/);
 
       const second = freshProcess(dir);
       expect(second.restored).toBe(true);
@@ -169,12 +196,21 @@ await client.close();
       expect(third.seen.loadedAt).toBeGreaterThan(first.seen.loadedAt);
       expect(freshProcess(dir)).toMatchObject({ restored: true, seen: { loadedAt: third.seen.loadedAt, calls: 1 } });
 
+      // On a worker thread the setup lands elsewhere: the main thread's image is refused there, and
+      // the thread's first session images itself (a file of its own); its next session restores that.
+      const onThread = threadSessions(dir, 3);
+      expect(onThread[1]!.loadedAt).toBe(onThread[0]!.loadedAt);
+      expect(onThread[2]!.loadedAt).toBe(onThread[0]!.loadedAt);
+      expect(onThread[0]!.loadedAt).toBeGreaterThan(third.seen.loadedAt);
+      expect(onThread.map((seen) => seen.calls)).toEqual([1, 1, 1]);
+      expect(readdirSync(join(dir, "images")).sort()).toEqual([file!, file!.replace("-quickjs-main-", "-quickjs-thread-")]);
+
       // A new bundle replaces the server's image file.
       writeFileSync(join(dir, "probe.js"), `${probeCode}\n// edited\n`);
       expect(freshProcess(dir).restored).toBe(false);
       const after = readdirSync(join(dir, "images"));
-      expect(after).toHaveLength(1);
-      expect(after[0]).not.toBe(file);
+      expect(after).toHaveLength(2);
+      expect(after).not.toContain(file);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
