@@ -7,8 +7,8 @@ import type { QuickJSWASMModule } from "quickjs-emscripten";
 import { newQuickJsInstance, type InstanceOptions, type QuickJsEngine } from "./quickjs-module.ts";
 import { lastTouchedByte } from "./sandbox-image.ts";
 
-/** Idle instances kept per build and memory limit. */
-const MAX_IDLE = 4;
+/** Idle instances kept per build and memory limit, at most: as many as were ever in use at once, up to this. */
+const MAX_IDLE = 16;
 /** Instances whose memory grew past this are dropped, not kept (resetting them would cost more). */
 const MAX_POOLED_BYTES = 64 * 1024 * 1024;
 
@@ -22,6 +22,15 @@ interface Made {
 
 const made = new WeakMap<QuickJSWASMModule, Made>();
 const idle = new Map<string, QuickJSWASMModule[]>();
+/** Instances handed out and not recycled, and the most there were at once, per pool. */
+const inUse = new Map<string, { now: number; peak: number }>();
+
+function countOut(pool: string): void {
+  const use = inUse.get(pool) ?? { now: 0, peak: 0 };
+  use.now++;
+  use.peak = Math.max(use.peak, use.now);
+  inUse.set(pool, use);
+}
 /** The memory a new instance starts with, per build (the same for every instance of it). */
 const pristineOf = new Map<string, Uint8Array>();
 
@@ -34,6 +43,7 @@ export async function acquireQuickJsInstance(opts: InstanceOptions & { engine: Q
   const pool = `${opts.engine}/${Math.ceil(opts.memoryLimitBytes / 65536)}`;
   const list = idle.get(pool);
   const index = list?.findIndex((module) => made.get(module)!.memory.buffer.byteLength >= (opts.initialBytes ?? 0)) ?? -1;
+  countOut(pool);
   if (index >= 0) return list!.splice(index, 1)[0]!;
   const module = await newQuickJsInstance(opts);
   const memory = module.getWasmMemory();
@@ -49,9 +59,12 @@ export async function acquireQuickJsInstance(opts: InstanceOptions & { engine: Q
 /** Takes back an instance whose runtime was freed without error, reset for the next session. */
 export function recycleQuickJsInstance(module: QuickJSWASMModule): void {
   const instance = made.get(module);
-  if (!instance || instance.memory.buffer.byteLength > MAX_POOLED_BYTES) return;
+  if (!instance) return;
+  const use = inUse.get(instance.pool)!;
+  use.now--;
+  if (instance.memory.buffer.byteLength > MAX_POOLED_BYTES) return;
   const list = idle.get(instance.pool) ?? [];
-  if (list.length >= MAX_IDLE) return;
+  if (list.length >= Math.min(use.peak, MAX_IDLE)) return;
   const heap = new Uint8Array(instance.memory.buffer);
   heap.fill(0);
   heap.set(instance.pristine);
