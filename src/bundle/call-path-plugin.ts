@@ -15,7 +15,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Plugin } from "esbuild";
-import { SDK_PATCHES, sdkVersionOf, type SdkPatchId, type SdkPatchLedger } from "./sdk-patches.ts";
+import { SDK_PATCHES, sdkVersionOf, type SdkPatchLedger } from "./sdk-patches.ts";
 
 export const FAST_PATHS_MODULE = fileURLToPath(new URL("../../runtime-quickjs/guest/sdk-fast-paths.ts", import.meta.url));
 
@@ -68,8 +68,11 @@ const SERVER_EDITS: readonly Edit[] = [
   },
 ];
 
-/** The patched text of an SDK file this plugin targets, or undefined when its text is not as expected. */
-export function patchCallPath(id: "protocolFastPaths" | "toolsCallOnce", file: string, text: string): string | undefined {
+/** The two patches this plugin applies. */
+export type CallPathPatch = "protocolFastPaths" | "toolsCallOnce";
+
+/** The patched text of `file` (an SDK file `id` targets), or undefined when its text is not as expected. */
+export function patchCallPath(id: CallPathPatch, file: string, text: string): string | undefined {
   if (id === "protocolFastPaths") {
     const edited = applyEdits(text, PROTOCOL_EDITS);
     return edited && `${prologue(file)}import { CallToolRequestSchema as __tbCallToolRequestSchema } from '../types.js';\n${edited}`;
@@ -78,20 +81,17 @@ export function patchCallPath(id: "protocolFastPaths" | "toolsCallOnce", file: s
   return edited && prologue(file) + edited;
 }
 
+/** Applies both patches, recording each in `ledger`; a file whose text is not as expected is left as is. */
 export function callPathPlugin(ledger: SdkPatchLedger): Plugin {
-  const targets: ["protocolFastPaths" | "toolsCallOnce", RegExp][] = [
-    ["protocolFastPaths", SDK_PATCHES.protocolFastPaths.target],
-    ["toolsCallOnce", SDK_PATCHES.toolsCallOnce.target],
-  ];
   return {
     name: "trailblaze-call-path",
     setup(build) {
-      for (const [id, target] of targets) {
-        build.onLoad({ filter: target }, (args) => {
+      for (const id of ["protocolFastPaths", "toolsCallOnce"] as const) {
+        build.onLoad({ filter: SDK_PATCHES[id].target }, (args) => {
           const text = readFileSync(args.path, "utf8");
           const patched = patchCallPath(id, args.path, text);
           if (patched === undefined) return { contents: text, loader: "js" };
-          ledger.applied(id satisfies SdkPatchId);
+          ledger.applied(id);
           return { contents: patched, loader: "js" };
         });
       }
