@@ -19,19 +19,19 @@ import { SDK_PATCHES, sdkVersionOf, type SdkPatchLedger } from "./sdk-patches.ts
 
 export const FAST_PATHS_MODULE = fileURLToPath(new URL("../../runtime-quickjs/guest/sdk-fast-paths.ts", import.meta.url));
 
-/** One replacement: `from` must occur exactly `count` times (default once). */
+/** One replacement: `from` must occur exactly once. */
 interface Edit {
   from: string;
   to: string;
-  count?: number;
 }
 
-/** The text with every edit applied, or undefined when one does not find its text as expected. */
+/** The text with every edit applied, or undefined when an edit's text is missing or not unique. */
 export function applyEdits(text: string, edits: readonly Edit[]): string | undefined {
   let out = text;
-  for (const { from, to, count = 1 } of edits) {
-    if (out.split(from).length - 1 !== count) return undefined;
-    out = out.replaceAll(from, to);
+  for (const { from, to } of edits) {
+    const at = out.indexOf(from);
+    if (at < 0 || out.indexOf(from, at + 1) >= 0) return undefined;
+    out = out.slice(0, at) + to + out.slice(at + from.length);
   }
   return out;
 }
