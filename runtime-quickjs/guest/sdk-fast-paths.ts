@@ -90,8 +90,11 @@ const TEXT_KEYS: ReadonlySet<string> = new Set(["type", "text"]);
 function toolResult(result: unknown): { success: true; data: Plain } | undefined {
   if (!plain(result) || !keysWithin(result, RESULT_KEYS) || !Array.isArray(result.content)) return undefined;
   if ("isError" in result && typeof result.isError !== "boolean") return undefined;
+  const blocks = result.content as unknown[];
   const content: Plain[] = [];
-  for (const block of result.content as unknown[]) {
+  // By index, as zod reads an array.
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i];
     if (!plain(block) || !keysWithin(block, TEXT_KEYS) || block.type !== "text" || typeof block.text !== "string") return undefined;
     content.push({ type: "text", text: block.text });
   }
