@@ -1,14 +1,16 @@
 // The SDK patches (src/bundle/sdk-patches.ts): every patch of each build applies to the SDK this
 // package ships, and a patch that stops applying fails the build naming the SDK version. What each
 // patched path does at run time is tested where it is used: elicitation replies checked by the ajv
-// stand-in (bundle-entry, host-bundle), the in-process and Bun stdio transports (every session test).
+// stand-in (bundle-entry, host-bundle), the in-process and Bun stdio transports (every session test),
+// the on-device call path's fast paths (sdk-fast-paths.test.ts, call-path.test.ts).
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildOnDevice } from "../src/bundle/bundle-entry.ts";
 import { hostBundle } from "../src/bundle/host-bundle.ts";
-import { SDK_PATCHES, SdkPatchLedger, type SdkPatchId } from "../src/bundle/sdk-patches.ts";
+import { applyEdits, patchCallPath } from "../src/bundle/call-path-plugin.ts";
+import { SDK_PATCHES, SdkPatchLedger, sdkVersionOf, type SdkPatchId } from "../src/bundle/sdk-patches.ts";
 import { BundleError } from "../src/errors.ts";
 import { REPO } from "./support/cli.ts";
 import { rejection } from "./support/rejection.ts";
@@ -22,7 +24,7 @@ describe("SDK patches", () => {
   test("an on-device bundle of an SDK server gets every on-device patch", async () => {
     const built = await buildOnDevice(echo, REPO, false);
     expect(built.patches).toEqual(ofBuild("on-device"));
-    expect(built.patches).toEqual(["guestStdio", "ajvStandIn", "pureSchemas"]);
+    expect(built.patches).toEqual(["guestStdio", "ajvStandIn", "pureSchemas", "protocolFastPaths", "toolsCallOnce"]);
   });
 
   test("a precompiled host server gets every host patch", async () => {
@@ -56,5 +58,30 @@ describe("SDK patches", () => {
     expect(new SdkPatchLedger("cli").missed([ajv]).map((m) => m.id)).toEqual(["lazyAjv"]);
     expect(new SdkPatchLedger("host").missed([ajv]).map((m) => m.id)).toEqual(["ajvStandIn"]);
     expect(new SdkPatchLedger("cli").missed([join(work, "node_modules/@modelcontextprotocol/sdk/dist/cjs/types.js")])).toEqual([]);
+  });
+});
+
+describe("the on-device call-path patches (call-path-plugin.ts)", () => {
+  const sdkDist = join(REPO, "node_modules/@modelcontextprotocol/sdk/dist/esm");
+  const files = { protocolFastPaths: join(sdkDist, "shared/protocol.js"), toolsCallOnce: join(sdkDist, "server/index.js") } as const;
+
+  test("each applies to the shipped SDK, naming the SDK's version for the fast paths", () => {
+    for (const [id, file] of Object.entries(files) as [keyof typeof files, string][]) {
+      const patched = patchCallPath(id, file, readFileSync(file, "utf8"));
+      expect(patched).toContain(`const __tbFast = __tbSdkFastPaths("${sdkVersionOf(file)}");`);
+    }
+  });
+
+  test("a file whose text moved is left unpatched, and the build then fails naming the patch", () => {
+    const text = readFileSync(files.protocolFastPaths, "utf8").replace("const parsed = parseWithCompat(requestSchema, request);", "const parsed = parseWithCompat(schema, request);");
+    expect(patchCallPath("protocolFastPaths", files.protocolFastPaths, text)).toBeUndefined();
+    expect(applyEdits("a a", [{ from: "a", to: "b" }])).toBeUndefined();
+    expect(new SdkPatchLedger("on-device").missed([files.protocolFastPaths, files.toolsCallOnce]).map((m) => m.id)).toEqual(["protocolFastPaths", "toolsCallOnce"]);
+  });
+
+  test("only the SDK's ESM build is targeted, and only on-device", () => {
+    const cjs = join(REPO, "node_modules/@modelcontextprotocol/sdk/dist/cjs/shared/protocol.js");
+    expect(new SdkPatchLedger("on-device").missed([cjs])).toEqual([]);
+    expect(new SdkPatchLedger("host").missed([files.protocolFastPaths, files.toolsCallOnce])).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
 import { dirname, join, relative, resolve } from "node:path";
 import type { BuildFailure, BuildOptions, BuildResult, Message, Plugin, SameShape } from "esbuild";
 import { BundleError } from "../errors.ts";
+import { callPathPlugin } from "./call-path-plugin.ts";
 import { NODE_BUILTINS_PLUGIN, nodeBuiltinsPlugin } from "./node-builtins-plugin.ts";
 import { pureSchemasPlugin } from "./pure-schemas-plugin.ts";
 import { sdkSwapsPlugin, type SdkSwapsOptions } from "./sdk-swaps-plugin.ts";
@@ -59,7 +60,7 @@ export function onDeviceBuildOptions(opts: OnDeviceBuildOptions): BuildOptions &
     charset: "utf8",
     legalComments: "none",
     logLevel: "silent",
-    plugins: [...(opts.stubs?.size ? [stubsPlugin(opts.stubs)] : []), nodeBuiltinsPlugin(), sdkSwapsPlugin(opts.swaps), zodLeanPlugin(), pureSchemasPlugin(opts.swaps.ledger)],
+    plugins: [...(opts.stubs?.size ? [stubsPlugin(opts.stubs)] : []), nodeBuiltinsPlugin(), sdkSwapsPlugin(opts.swaps), zodLeanPlugin(), pureSchemasPlugin(opts.swaps.ledger), callPathPlugin(opts.swaps.ledger)],
   };
 }
 

@@ -39,7 +39,7 @@ export interface BundleResult {
   supplied: string[];
 }
 
-const BUNDLER_SOURCES = ["build-options.ts", "supplied-packages.ts", "node-builtins-plugin.ts", "sdk-patches.ts", "sdk-swaps-plugin.ts", "zod-lean-plugin.ts", "pure-schemas-plugin.ts"];
+const BUNDLER_SOURCES = ["build-options.ts", "supplied-packages.ts", "node-builtins-plugin.ts", "sdk-patches.ts", "sdk-swaps-plugin.ts", "zod-lean-plugin.ts", "pure-schemas-plugin.ts", "call-path-plugin.ts"];
 let bundlerHash: string | undefined;
 
 /** esbuild's version, from its package.json (importing esbuild itself costs ~20 ms a process). */
