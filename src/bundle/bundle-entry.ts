@@ -124,7 +124,7 @@ function readCached(file: string): { code: string; sourceMap: string; bytes: num
  * Throws BundleError naming the importing file for anything that cannot run on-device.
  */
 export async function bundleEntry(entry: string, opts: BundleOptions = {}): Promise<BundleResult> {
-  const cwd = opts.cwd ?? process.cwd();
+  const cwd = resolve(opts.cwd ?? process.cwd());
   const absEntry = resolve(cwd, entry);
   if (!existsSync(absEntry)) {
     throw new BundleError(`${entry}: file not found (resolved against ${cwd}; relative paths resolve against the working directory)`);
