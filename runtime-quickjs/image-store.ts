@@ -1,18 +1,62 @@
-// Server images on disk, so a fresh process's first session of a server is restored too, not
-// evaluated: `.cache/trailblaze-images/<name>-<engine>-<key hash>.img`, one per server and engine
-// (writing one removes the server's older ones). A file is a header line of JSON (the layout, the
-// handles, the runs, the console lines) and the runs' bytes; anything that does not read back
-// whole is ignored, and the session evaluates its bundle and writes the file again.
+// Where server images are kept: in the process (or worker thread), and on disk so that a fresh
+// process's first session of a server is restored too, not evaluated:
+// `.cache/trailblaze-images/<name>-<engine>-<main|thread>-<key hash>.img`, one per server, engine
+// and environment (writing one removes the server's older ones). A file is a header line of JSON
+// (the layout, the handles, the runs, the console lines) and the runs' bytes; anything that does
+// not read back whole is ignored, and the session evaluates its bundle and writes the file again.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { isMainThread } from "node:worker_threads";
 import { writeAtomically } from "../src/core/cache-files.ts";
+import { quickJsBuildStamp, type QuickJsEngine } from "./quickjs-module.ts";
 import type { LogLevel } from "./sandbox.ts";
-import type { SandboxImage } from "./sandbox-image.ts";
+import { ImageCache, type SandboxImage } from "./sandbox-image.ts";
 
 /** A server's image: its sandbox's, and the console lines its bundle wrote while evaluating. */
 export interface ServerImage extends SandboxImage {
   logs: [LogLevel, string][];
+}
+
+/** Memory the images of servers may hold, per process (or worker thread). */
+const IMAGE_CACHE_BYTES = 128 * 1024 * 1024;
+
+/** Images of servers that started in this process: the next session of each restores one. */
+const images = new ImageCache<ServerImage>(IMAGE_CACHE_BYTES);
+
+/** Where one server's image is looked up and kept. */
+export interface ImageSlot {
+  /** Everything the image depends on that may differ within a process: the engine, limits, the name (in stack traces), the bundle. */
+  key: string;
+  /** The file, and its key: the in-process key with the prelude and the installed build. */
+  disk: { file: string; key: string } | undefined;
+}
+
+export function imageSlot(
+  server: { engine: QuickJsEngine; memoryLimitBytes: number; stackLimitBytes: number; name: string; code: string; prelude: string },
+  dir: string | undefined,
+): ImageSlot {
+  const key = `${server.engine}\0${server.memoryLimitBytes}\0${server.stackLimitBytes}\0${server.name}\0${server.code}`;
+  if (dir === undefined) return { key, disk: undefined };
+  const diskKey = `${quickJsBuildStamp(server.engine)}\0${server.prelude}\0${key}`;
+  // The setup lands at other addresses on a worker thread than on the main thread: an image for each.
+  return { key, disk: { file: imageFile(dir, server.name, `${server.engine}-${isMainThread ? "main" : "thread"}`, diskKey), key: diskKey } };
+}
+
+/** The slot's image: the process's, else the one on disk (then kept in the process too). */
+export function findImage(slot: ImageSlot): ServerImage | undefined {
+  let image = images.get(slot.key);
+  if (!image && slot.disk) {
+    image = readImageFile(slot.disk.file, slot.disk.key);
+    if (image) images.set(slot.key, image);
+  }
+  return image;
+}
+
+/** Keeps `image` in the process and, when the slot has a file, on disk. */
+export function keepImage(slot: ImageSlot, image: ServerImage): void {
+  images.set(slot.key, image);
+  if (slot.disk) writeImageFile(slot.disk.file, slot.disk.key, image);
 }
 
 /** Bump when the file layout or what an image holds changes. */
@@ -24,12 +68,12 @@ type Header = Omit<ServerImage, "bytes"> & { magic: string; format: number; key:
 const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80);
 
 /** The file of the image with `key` (everything it depends on) of server `name` on `engine`. */
-export function imageFile(dir: string, name: string, engine: string, key: string): string {
+function imageFile(dir: string, name: string, engine: string, key: string): string {
   return join(dir, `${safeName(name)}-${engine}-${createHash("sha256").update(key).digest("hex").slice(0, 24)}.img`);
 }
 
 /** The image in `file`, if it is one, whole, of `key`; undefined otherwise (never throws). */
-export function readImageFile(file: string, key: string): ServerImage | undefined {
+function readImageFile(file: string, key: string): ServerImage | undefined {
   let data: Buffer;
   try {
     data = readFileSync(file);
@@ -55,7 +99,7 @@ export function readImageFile(file: string, key: string): ServerImage | undefine
 }
 
 /** Writes `image` to `file` and removes the server's other image files in its folder. Failures are ignored: images are only a speed-up. */
-export function writeImageFile(file: string, key: string, image: ServerImage): void {
+function writeImageFile(file: string, key: string, image: ServerImage): void {
   const { bytes, ...rest } = image;
   const header: Header = { magic: MAGIC, format: FORMAT, key: createHash("sha256").update(key).digest("hex"), ...rest };
   const head = Buffer.from(`${JSON.stringify(header)}\n`, "utf8");

@@ -12,15 +12,13 @@ import {
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import { SourceMap, type SourceMapPayload } from "node:module";
-import { isMainThread } from "node:worker_threads";
 import { ProtocolError, SandboxError, withTail, type TrailblazeError } from "../src/errors.ts";
 import type { ManagedTransport, ServerPhase } from "../src/transports/transport.ts";
 import { QuickJsHostTransport } from "./host-transport.ts";
 import { preludeSource } from "./prelude-source.ts";
-import { DEFAULT_QUICKJS_ENGINE, MIN_MEMORY_BYTES, newQuickJsInstance, quickJsBuildStamp, type QuickJsEngine, type QuickJsVariant } from "./quickjs-module.ts";
+import { DEFAULT_QUICKJS_ENGINE, MIN_MEMORY_BYTES, newQuickJsInstance, type QuickJsEngine, type QuickJsVariant } from "./quickjs-module.ts";
 import { Sandbox, isOutOfMemoryText, type Delivery, type GuestError, type LogLevel } from "./sandbox.ts";
-import { ImageCache } from "./sandbox-image.ts";
-import { imageFile, readImageFile, writeImageFile, type ServerImage } from "./image-store.ts";
+import { findImage, imageSlot, keepImage, type ServerImage } from "./image-store.ts";
 import { acquireQuickJsInstance, recycleQuickJsInstance } from "./instance-pool.ts";
 
 export const DEFAULT_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -30,11 +28,6 @@ export const DEFAULT_CALL_DEADLINE_MS = 10_000;
 const STACK_FRAMES = 10;
 /** Guest console lines kept for `diagnostics()`. */
 const CONSOLE_TAIL_LINES = 64;
-/** Memory the images of servers may hold, per process (or worker thread). */
-const IMAGE_CACHE_BYTES = 128 * 1024 * 1024;
-
-/** Images of servers that started in this process: the next session of each restores one. */
-const images = new ImageCache<ServerImage>(IMAGE_CACHE_BYTES);
 
 export interface QuickJsServerOptions {
   /** Names the server in messages and stack traces (e.g. the toolset id or file name). */
@@ -401,38 +394,19 @@ export async function startQuickJsServer(opts: QuickJsServerOptions): Promise<Qu
   const engine = opts.engine ?? DEFAULT_QUICKJS_ENGINE;
   const prelude = await preludeSource();
   const imaging = variant === "release" && (opts.images ?? process.env.TRAILBLAZE_QUICKJS_IMAGES !== "0");
-  const key = imaging ? imageKey(opts, engine) : undefined;
-  const disk = key !== undefined && opts.imageDir !== undefined ? diskImage(opts.imageDir, opts.name, engine, key, prelude) : undefined;
-  let image = key === undefined ? undefined : images.get(key);
-  if (!image && disk) {
-    image = readImageFile(disk.file, disk.key);
-    if (image) images.set(key!, image);
-  }
+  const slot = imaging
+    ? imageSlot({ engine, memoryLimitBytes, stackLimitBytes: opts.stackLimitBytes ?? MAX_STACK_LIMIT_BYTES, name: opts.name, code: opts.code, prelude }, opts.imageDir)
+    : undefined;
+  const image = slot && findImage(slot);
   const module = await acquireQuickJsInstance({ variant, memoryLimitBytes, engine, ...(image ? { initialBytes: image.linearBytes } : {}) });
   // An image this instance could not take (its setup landed elsewhere) is replaced by this session's.
-  const server = new QuickJsServerImpl(module, prelude, opts, { image, imaging: key !== undefined });
+  const server = new QuickJsServerImpl(module, prelude, opts, { image, imaging: slot !== undefined });
   try {
     const taken = await server.boot();
-    if (taken && key !== undefined) {
-      images.set(key, taken);
-      if (disk) writeImageFile(disk.file, disk.key, taken);
-    }
+    if (taken && slot) keepImage(slot, taken);
   } catch (error) {
     await server.close();
     throw error;
   }
   return server;
-}
-
-/** What an image depends on besides the prelude and the build (fixed per process): the bundle, its name in stack traces, the engine and limits. */
-function imageKey(opts: QuickJsServerOptions, engine: QuickJsEngine): string {
-  const limits = [opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES, opts.stackLimitBytes ?? MAX_STACK_LIMIT_BYTES];
-  return `${engine}\0${limits.join("\0")}\0${opts.name}\0${opts.code}`;
-}
-
-/** Where the image of a server is kept on disk, and its key there: the in-process key, the prelude and the installed build. */
-function diskImage(dir: string, name: string, engine: QuickJsEngine, key: string, prelude: string): { file: string; key: string } {
-  const diskKey = `${quickJsBuildStamp(engine)}\0${prelude}\0${key}`;
-  // The setup lands at other addresses on a worker thread than on the main thread: an image for each.
-  return { file: imageFile(dir, name, `${engine}-${isMainThread ? "main" : "thread"}`, diskKey), key: diskKey };
 }

@@ -266,7 +266,6 @@ export class Sandbox {
         }
       },
     );
-    if (delivery.error) value = undefined;
     return { delivery, settled, settledNow };
   }
 
