@@ -80,7 +80,7 @@ export const toolsCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("tools", argv, { ...SESSION_FLAG_OPTIONS, json: { type: "boolean" } });
     if (positionals.length > 0) throw new UsageError(`tools: unexpected argument "${positionals[0]}"; see --help`);
-    await using session = await openSession(values, io);
+    await using session = await openSession(values, io, { listOnly: true });
     io.stdout(values.json ? `${JSON.stringify(toolsJson(session), null, 2)}\n` : toolsText(session));
     return 0;
   },
