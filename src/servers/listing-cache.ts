@@ -32,16 +32,17 @@ interface Entry {
 
 let runtimeStamp: string | undefined;
 
+/** The engine asked for: `TRAILBLAZE_QUICKJS` of the session and of the process, as given (an unknown name fails before anything is stored). */
+const engineOf = (env: Record<string, string | undefined>) => [env.TRAILBLAZE_QUICKJS ?? "", process.env.TRAILBLAZE_QUICKJS ?? ""];
+
 /**
- * The key of a listing: the bundle's content, the engine asked for (`TRAILBLAZE_QUICKJS` of the
- * session and of the process, as given: an unknown name fails before anything is stored), the
- * package version, and a stamp of the QuickJS runtime's files (its limits, prelude and message
- * handling) and of the client side of the handshake.
+ * The key of a listing: the bundle's content, the engine, the package version, and a stamp of the
+ * QuickJS runtime's files (its limits, prelude and message handling) and of the client side of
+ * the handshake.
  */
-export function listingKey(code: string, env: Record<string, string | undefined>): string {
+function listingKey(code: string, env: Record<string, string | undefined>): string {
   runtimeStamp ??= fileStamp(`listing ${LISTING_FORMAT}`, [join(PACKAGE_ROOT, "runtime-quickjs")], ["src/servers/mcp-connection.ts", "src/servers/listing-cache.ts"]);
-  const engine = [env.TRAILBLAZE_QUICKJS ?? "", process.env.TRAILBLAZE_QUICKJS ?? ""];
-  return sha256(JSON.stringify({ format: LISTING_FORMAT, code: sha256(code), engine, version: PACKAGE_VERSION, runtime: runtimeStamp }));
+  return sha256(JSON.stringify({ format: LISTING_FORMAT, code: sha256(code), engine: engineOf(env), version: PACKAGE_VERSION, runtime: runtimeStamp }));
 }
 
 /** The cached listing of one server (a script or prebuilt bundle, by absolute path) in a workspace's `.cache/`. */
@@ -50,13 +51,15 @@ export class ListingCache {
   readonly #file: string;
   readonly #key: string;
 
-  constructor(cacheRoot: string, server: string, key: string) {
+  /** `code`: the server's bundle as it runs now; `env`: the session's environment (the engine it asks for). */
+  constructor(cacheRoot: string, server: string, code: string, env: Record<string, string | undefined>) {
     this.#folder = join(cacheRoot, LISTINGS_FOLDER);
-    this.#file = join(this.#folder, `${basename(server, extname(server))}-${sha256(server).slice(0, 16)}.json`);
-    this.#key = key;
+    const slot = sha256(JSON.stringify([server, ...engineOf(env)])).slice(0, 16);
+    this.#file = join(this.#folder, `${basename(server, extname(server))}-${slot}.json`);
+    this.#key = listingKey(code, env);
   }
 
-  /** Where this server's listing is kept (one file per server, replaced when its key changes). */
+  /** Where this server's listing is kept (one file per server and engine, replaced when its key changes). */
   get file(): string {
     return this.#file;
   }

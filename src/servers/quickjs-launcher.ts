@@ -17,7 +17,7 @@ import { suppliedNote } from "../bundle/supplied-packages.ts";
 import { ConsoleLogFile } from "./console-log-file.ts";
 import { McpConnection } from "./mcp-connection.ts";
 import { ListedConnection } from "./listed-connection.ts";
-import { ListingCache, listingKey } from "./listing-cache.ts";
+import { ListingCache } from "./listing-cache.ts";
 import type { LaunchContext, LaunchedServer, Launcher, LaunchSpec } from "./launch.ts";
 import type { ResolvedServer } from "../config/script-paths.ts";
 import { exportedNames } from "../config/per-file-tools.ts";
@@ -80,7 +80,7 @@ async function launchQuickJs(server: ResolvedServer, spec: LaunchSpec, context: 
   const note = "supplied" in bundle ? suppliedNote(server.script, bundle.supplied) : undefined;
   if (note) context.onNotice?.(note);
 
-  const listings = context.listOnly ? new ListingCache(join(spec.root, ".cache"), server.bundle ?? server.script, listingKey(bundle.code, spec.env)) : undefined;
+  const listings = context.listOnly ? new ListingCache(join(spec.root, ".cache"), server.bundle ?? server.script, bundle.code, spec.env) : undefined;
   const listed = listings?.lookup();
   if (listed) return { connection: new ListedConnection(server.display, listed), tools: listed.tools, transport: "quickjs" };
 
