@@ -29,7 +29,7 @@ export interface BundleResult {
   path: string;
   /** UTF-8 size of `code`. */
   bytes: number;
-  /** The v3 source map of `code` (sources relative to `cwd`), for mapping guest stack frames. */
+  /** The v3 source map of `code` (sources relative to `cwd`), for mapping guest stack frames; a cached one is read on first use. */
   sourceMap?: string;
   /** True when the cached bundle was still valid and no build ran. */
   cached: boolean;
@@ -124,8 +124,20 @@ export async function bundleEntry(entry: string, opts: BundleOptions = {}): Prom
   if (hit && existsSync(`${hit.file}.map`)) {
     const code = readFileSync(hit.file, "utf8");
     if (outFile) writeAtomically(outFile, code);
-    const sourceMap = readFileSync(`${hit.file}.map`, "utf8");
-    return { code, path: outFile ?? hit.file, bytes: Buffer.byteLength(code), cached: true, warnings: hit.warnings, supplied: hit.supplied ?? [], sourceMap };
+    let sourceMap: string | undefined;
+    return {
+      code,
+      path: outFile ?? hit.file,
+      bytes: Buffer.byteLength(code),
+      cached: true,
+      warnings: hit.warnings,
+      supplied: hit.supplied ?? [],
+      // Read when asked for: a session that lists tools from the cache never runs the bundle (servers/listing-cache.ts).
+      get sourceMap() {
+        sourceMap ??= readFileSync(`${hit.file}.map`, "utf8");
+        return sourceMap;
+      },
+    };
   }
 
   const start = cache.begin();
