@@ -140,7 +140,7 @@ export class BuildCache {
 }
 
 /** Dates a manifest's last use (its mtime), at most once a day: lookups stay read-only otherwise. */
-function markUsed(manifestFile: string): void {
+export function markUsed(manifestFile: string): void {
   const now = Date.now();
   try {
     if (now - statSync(manifestFile).mtimeMs > DAY_MS) utimesSync(manifestFile, now / 1000, now / 1000);
@@ -149,8 +149,11 @@ function markUsed(manifestFile: string): void {
   }
 }
 
-/** Removes the entries of `cacheDir` unused for UNUSED_ENTRY_MS: each manifest with its output (and the output's folder of its own). */
-function removeUnused(cacheDir: string, now: number): void {
+/**
+ * Removes the entries of `cacheDir` unused for UNUSED_ENTRY_MS: each manifest with its output (and the
+ * output's folder of its own); a `.json` entry with no output (a cached listing) on its own.
+ */
+export function removeUnused(cacheDir: string, now: number): void {
   for (const name of readdirSync(cacheDir)) {
     if (!name.endsWith(".json")) continue;
     const manifestFile = join(cacheDir, name);

@@ -29,7 +29,7 @@ export interface BundleResult {
   path: string;
   /** UTF-8 size of `code`. */
   bytes: number;
-  /** The v3 source map of `code` (sources relative to `cwd`), for mapping guest stack frames. */
+  /** The v3 source map of `code` (sources relative to `cwd`), for mapping guest stack frames; a cached one is read on first use. */
   sourceMap?: string;
   /** True when the cached bundle was still valid and no build ran. */
   cached: boolean;
@@ -103,17 +103,17 @@ export async function buildOnDevice(entry: string, cwd: string, minify = true, s
 }
 
 /** Cached bundles this process read, by file, with the stat they had: each session of a `run` reuses the strings. */
-const readBundles = new Map<string, { stamp: string; code: string; sourceMap: string; bytes: number }>();
+const readBundles = new Map<string, { stamp: string; code: string; bytes: number; sourceMap?: string }>();
 
-/** A cached bundle and its source map, read once per process while neither changes; undefined when either is gone. */
-function readCached(file: string): { code: string; sourceMap: string; bytes: number } | undefined {
+/** A cached bundle (its source map read on first use), read once per process while neither file changes; undefined when either is gone. */
+function readCached(file: string): { code: string; bytes: number; sourceMap?: string } | undefined {
   const stats = [file, `${file}.map`].map((path) => statSync(path, { throwIfNoEntry: false }));
   if (!stats[0] || !stats[1]) return undefined;
   const stamp = stats.map((stat) => `${stat!.ino}:${stat!.size}:${stat!.mtimeMs}`).join(" ");
   const known = readBundles.get(file);
   if (known?.stamp === stamp) return known;
   const code = readFileSync(file, "utf8");
-  const read = { stamp, code, sourceMap: readFileSync(`${file}.map`, "utf8"), bytes: Buffer.byteLength(code) };
+  const read = { stamp, code, bytes: Buffer.byteLength(code) };
   readBundles.set(file, read);
   return read;
 }
@@ -140,7 +140,19 @@ export async function bundleEntry(entry: string, opts: BundleOptions = {}): Prom
   const read = hit && readCached(hit.file);
   if (hit && read) {
     if (outFile) writeAtomically(outFile, read.code);
-    return { code: read.code, path: outFile ?? hit.file, bytes: read.bytes, cached: true, warnings: hit.warnings, supplied: hit.supplied ?? [], sourceMap: read.sourceMap };
+    return {
+      code: read.code,
+      path: outFile ?? hit.file,
+      bytes: read.bytes,
+      cached: true,
+      warnings: hit.warnings,
+      supplied: hit.supplied ?? [],
+      // Read when asked for: a session that lists tools from the cache never runs the bundle (servers/listing-cache.ts).
+      get sourceMap() {
+        read.sourceMap ??= readFileSync(`${hit.file}.map`, "utf8");
+        return read.sourceMap;
+      },
+    };
   }
 
   const start = cache.begin();

@@ -119,6 +119,8 @@ export interface CheckOptions {
 export interface CheckSessionHooks {
   onWarning(message: string, kind: SessionWarningKind): void;
   onNameWarning(finding: NameFinding, source: string): void;
+  /** The check calls no tool: a server's cached listing will do (the bundle check still runs each on-device bundle). */
+  listOnly: true;
 }
 
 /** What one session of the check is for: a target, a driver and an agent mode, and its trails. */
@@ -395,6 +397,7 @@ export async function checkWorkspace(
           },
           onNameWarning: (finding, source) =>
             findings.add({ severity: "warning", kind: finding.rule.startsWith("trailmap") ? "trailmap-scope" : "name", message: formatNameFinding(finding, source), session: label }),
+          listOnly: true,
         });
       } catch (error) {
         findings.error(error, label);

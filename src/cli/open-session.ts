@@ -13,7 +13,7 @@ import { keepLogs, resolveSessionSpec, type SessionFlags, type SessionSpec, type
 import type { CliIO } from "./command.ts";
 import { track } from "./reaper.ts";
 
-export type StartSessionOptions = Pick<SessionOptions, "builtins" | "onCall" | "onWarning" | "onNameWarning" | "onNotice">;
+export type StartSessionOptions = Pick<SessionOptions, "builtins" | "onCall" | "onWarning" | "onNameWarning" | "onNotice" | "listOnly">;
 
 export interface OpenSessionOptions extends StartSessionOptions {
   trail?: TrailSessionHints;
@@ -72,6 +72,7 @@ export async function startSession(spec: SessionSpec, io: CliIO, options: StartS
     ...(options.onNameWarning ? { onNameWarning: options.onNameWarning } : namingWarningsOff(io.env) ? { onNameWarning: () => {} } : {}),
     onWarning: options.onWarning ?? ((message) => io.stderr(`warning: ${message}\n`)),
     onNotice: options.onNotice ?? ((message) => io.stderr(`note: ${message}\n`)),
+    ...(options.listOnly ? { listOnly: true } : {}),
   });
   const untrack = track(session);
   session.onClosed(untrack);

@@ -4,7 +4,7 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { ToolNameError } from "../errors.ts";
 import { CONTEXT_KEY } from "../core/context.ts";
-import type { McpConnection } from "../servers/mcp-connection.ts";
+import type { ServerConnection } from "../servers/launch.ts";
 import { applyFilters, type SessionFacts } from "./filters.ts";
 import type { ToolRegistry } from "./registry.ts";
 import type { TransportKind } from "../core/server-kinds.ts";
@@ -34,7 +34,7 @@ export function publicInputSchema(schema: Tool["inputSchema"]): Record<string, u
  * when an advertised name (filtered or not) breaks the wire rule, and ToolCollisionError on a
  * taken name.
  */
-export function registerMcpTools(registry: ToolRegistry, connection: McpConnection, tools: Tool[], options: RegisterOptions): void {
+export function registerMcpTools(registry: ToolRegistry, connection: Pick<ServerConnection, "call">, tools: Tool[], options: RegisterOptions): void {
   const badNames = tools.flatMap((tool) => wireNameProblem(tool.name) ?? []);
   if (badNames.length > 0) throw new ToolNameError(options.source, badNames);
   for (const tool of tools) {

@@ -8,8 +8,17 @@ import type { AgentMode, TransportKind } from "../core/server-kinds.ts";
 import type { ToolResult } from "../core/tool-result.ts";
 import type { McpConnection } from "./mcp-connection.ts";
 
+/**
+ * What a session uses of a started server: its McpConnection, or for a session that only lists
+ * tools, a ListedConnection standing in with a listing from the cache (listed-connection.ts).
+ */
+export type ServerConnection = Pick<
+  McpConnection,
+  "name" | "handshake" | "call" | "listTools" | "diagnostics" | "death" | "inFlight" | "onDeath" | "onLog" | "onToolsChanged" | "close"
+>;
+
 export interface LaunchedServer {
-  connection: McpConnection;
+  connection: ServerConnection;
   tools: Tool[];
   transport: Exclude<TransportKind, "builtin">;
   /** Process id, when the server is a subprocess. */
@@ -41,6 +50,11 @@ export interface LaunchContext {
   onNotice?(message: string): void;
   /** The session's secrets masked out of `text`: applied to every log line as it is written. */
   mask?(text: string): string;
+  /**
+   * The session only lists tools and never calls them (`tools`, `types`, `check`): a launcher may
+   * answer from a listing cached by an earlier session instead of running the server.
+   */
+  listOnly?: boolean;
 }
 
 export type Launcher = (server: ResolvedServer, spec: LaunchSpec, context: LaunchContext) => Promise<LaunchedServer>;

@@ -11,7 +11,9 @@ import {
   McpError,
   ProgressNotificationSchema,
   ToolListChangedNotificationSchema,
+  type Implementation,
   type JSONRPCMessage,
+  type ServerCapabilities,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { HandshakeTimeoutError, ProtocolError } from "../errors.ts";
@@ -31,6 +33,13 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Log messages kept while nobody listens yet (e.g. sent during the handshake). */
 const LOG_BACKLOG = 200;
+
+/** What a server said of itself in its initialize result. */
+export interface ServerHandshake {
+  serverInfo: Implementation;
+  capabilities: ServerCapabilities;
+  instructions?: string;
+}
 
 /** A `notifications/progress` update for a call in flight. */
 export type CallProgress = ToolProgress;
@@ -185,6 +194,21 @@ export class McpConnection implements AsyncDisposable {
       }
       seen.add(cursor);
     }
+  }
+
+  /** The server's initialize result (name and version, capabilities, instructions). */
+  get handshake(): ServerHandshake {
+    const instructions = this.#client.getInstructions();
+    return {
+      serverInfo: this.#client.getServerVersion() ?? { name: "", version: "" },
+      capabilities: this.#client.getServerCapabilities() ?? {},
+      ...(instructions !== undefined ? { instructions } : {}),
+    };
+  }
+
+  /** A `notifications/tools/list_changed` has arrived (the tools listed at the handshake may be out of date). */
+  get toolsChanged(): boolean {
+    return this.#toolsChanged;
   }
 
   /** The server's recent output (stderr tail, or guest console tail). */

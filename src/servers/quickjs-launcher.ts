@@ -1,12 +1,12 @@
 // On-device launcher: bundles a `script:` server (or uses its prebuilt `bundle:`)
 // and runs it in QuickJS behind the in-process transport, so the same McpConnection
 // drives it. Guest console output goes to the session log; `trailblaze.execute`
-// goes through the session's ExecuteBridge.
+// goes through the session's ExecuteBridge. A session that only lists tools gets the
+// server's cached listing when there is one, and QuickJS is not even loaded.
 
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
-import { quickJsEngineFrom, quickJsThreadsEnabled, startQuickJsServer, startQuickJsServerOnThread } from "../../runtime-quickjs/index.ts";
+import { join, resolve } from "node:path";
 import { bundleEntry } from "../bundle/bundle-entry.ts";
 import { SCRIPT_PREFIX } from "../bundle/build-options.ts";
 import { consoleLogFile } from "../core/log-layout.ts";
@@ -16,6 +16,8 @@ import { bundleFailure, PER_FILE_HOST_FIX } from "./host-only-fix.ts";
 import { suppliedNote } from "../bundle/supplied-packages.ts";
 import { ConsoleLogFile } from "./console-log-file.ts";
 import { McpConnection } from "./mcp-connection.ts";
+import { ListedConnection } from "./listed-connection.ts";
+import { ListingCache } from "./listing-cache.ts";
 import type { LaunchContext, LaunchedServer, Launcher, LaunchSpec } from "./launch.ts";
 import type { ResolvedServer } from "../config/script-paths.ts";
 import { exportedNames } from "../config/per-file-tools.ts";
@@ -78,6 +80,17 @@ async function launchQuickJs(server: ResolvedServer, spec: LaunchSpec, context: 
   const note = "supplied" in bundle ? suppliedNote(server.script, bundle.supplied) : undefined;
   if (note) context.onNotice?.(note);
 
+  const listings = context.listOnly ? new ListingCache(join(spec.root, ".cache"), server.bundle ?? server.script, bundle.code, spec.env) : undefined;
+  const listed = listings?.lookup();
+  if (listed) return { connection: new ListedConnection(server.display, listed), tools: listed.tools, transport: "quickjs" };
+
+  const { quickJsEngineFrom, quickJsThreadsEnabled, startQuickJsServer, startQuickJsServerOnThread } = await import("../../runtime-quickjs/index.ts");
+  // A server that calls a session tool while starting may list what the session answered: not cached.
+  let calledOut = false;
+  const execute = (name: string, args: Record<string, unknown>) => {
+    calledOut = true;
+    return context.execute(name, args);
+  };
   const consoleLog = spec.logsDir === undefined ? undefined : new ConsoleLogFile(consoleLogFile(spec.logsDir, server.display), context.mask ? { mask: context.mask } : {});
   // Sessions that run at once (`run --workers N`) each get a worker thread; a lone session stays on this one (faster to start).
   const start = quickJsThreadsEnabled() ? startQuickJsServerOnThread : startQuickJsServer;
@@ -89,7 +102,7 @@ async function launchQuickJs(server: ResolvedServer, spec: LaunchSpec, context: 
     imageDir: resolve(spec.root, ".cache/trailblaze-images"),
     onLog: (level, text) => consoleLog?.line(level, text),
     onExecute: async (name, args) => {
-      const result = await context.execute(name, args);
+      const result = await execute(name, args);
       return { ...resultToJson(result), content: result.content };
     },
   });
@@ -99,8 +112,9 @@ async function launchQuickJs(server: ResolvedServer, spec: LaunchSpec, context: 
       transport: quickjs.transport,
       handshakeTimeoutMs: spec.handshakeTimeoutMs,
       callTimeoutMs: server.timeoutMs ?? spec.callTimeoutMs,
-      execute: (name, args) => context.execute(name, args),
+      execute,
     });
+    if (listings && !calledOut && !connection.toolsChanged) listings.store({ handshake: connection.handshake, tools });
     return { connection, tools, transport: "quickjs" };
   } catch (error) {
     await quickjs.close();

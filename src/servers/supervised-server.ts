@@ -5,8 +5,8 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { ServerFailedError } from "../errors.ts";
 import type { ResolvedServer } from "../config/script-paths.ts";
-import type { LaunchContext, LaunchedServer, Launcher, LaunchSpec } from "./launch.ts";
-import type { McpConnection, ServerLogMessage } from "./mcp-connection.ts";
+import type { LaunchContext, LaunchedServer, Launcher, LaunchSpec, ServerConnection } from "./launch.ts";
+import type { ServerLogMessage } from "./mcp-connection.ts";
 
 export interface SupervisorHooks {
   /** Replaces the server's tools in the session (filters and collision checks); throws to fail the server. */
@@ -83,7 +83,7 @@ export class SupervisedServer {
     if (launched.pid !== undefined) this.#pids.push(launched.pid);
   }
 
-  #watch(connection: McpConnection): void {
+  #watch(connection: ServerConnection): void {
     const hooks = this.#hooks!;
     connection.onLog((message) => hooks.onLog(this.server, message));
     connection.onToolsChanged(() => this.#refresh(connection));
@@ -92,7 +92,7 @@ export class SupervisedServer {
     if (connection.death) this.#died(connection, connection.death);
   }
 
-  #died(connection: McpConnection, error: Error): void {
+  #died(connection: ServerConnection, error: Error): void {
     if (this.#closed || connection !== this.#launched.connection) return;
     const max = this.server.restart?.maxAttempts ?? 0;
     if (max === 0) {
@@ -146,7 +146,7 @@ export class SupervisedServer {
   }
 
   /** Re-lists and re-registers; notifications that arrive meanwhile cause one more pass. */
-  #refresh(connection: McpConnection): void {
+  #refresh(connection: ServerConnection): void {
     if (this.#refreshQueued) return;
     this.#refreshQueued = true;
     this.#refreshing = this.#refreshing.then(async () => {

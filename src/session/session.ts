@@ -64,6 +64,11 @@ export interface SessionOptions {
   onServerLog?(entry: ServerLogEntry): void;
   /** A server's tools were re-registered (after tools/list_changed or a restart). */
   onToolsChanged?(source: string): void;
+  /**
+   * The session only lists tools and never calls a server's tool (`tools`, `types`, `check`): a
+   * QuickJS server whose listing is cached is not started (servers/listing-cache.ts). Default false.
+   */
+  listOnly?: boolean;
 }
 
 /**
@@ -208,6 +213,7 @@ export class Session implements AsyncDisposable {
       execute: bridge.execute.bind(bridge),
       mask: (text: string) => this.memory.mask(text),
       ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+      ...(options.listOnly ? { listOnly: true } : {}),
     };
     const started = await Promise.allSettled(
       servers.map((server) => SupervisedServer.launch(server, this.spec, launchers[server.kind][this.spec.agent]!, context).then((supervised) => {

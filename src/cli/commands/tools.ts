@@ -12,7 +12,9 @@ import { formatTable } from "../format.ts";
 const HELP = `Usage: trailblaze tools [session flags] [--json]
 
 Starts the target's MCP servers for one session (target, driver, agent mode), lists the
-tools that registered and the ones a _meta filter skipped, then stops every server.
+tools that registered and the ones a _meta filter skipped, then stops every server. A server
+that runs in QuickJS is listed from .cache/trailblaze-listings/ while its bundle is unchanged,
+without running it again (same output).
 
 Options:
   --json                print one JSON document: {session, tools, skipped}
@@ -80,7 +82,7 @@ export const toolsCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("tools", argv, { ...SESSION_FLAG_OPTIONS, json: { type: "boolean" } });
     if (positionals.length > 0) throw new UsageError(`tools: unexpected argument "${positionals[0]}"; see --help`);
-    await using session = await openSession(values, io);
+    await using session = await openSession(values, io, { listOnly: true });
     io.stdout(values.json ? `${JSON.stringify(toolsJson(session), null, 2)}\n` : toolsText(session));
     return 0;
   },

@@ -54,7 +54,7 @@ export const typesCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("types", argv, { ...SESSION_FLAG_OPTIONS, out: { type: "string", short: "o" } });
     if (positionals.length > 0) throw new UsageError(`types: unexpected argument "${positionals[0]}"; see --help`);
-    await using session = await openSession(values, io);
+    await using session = await openSession(values, io, { listOnly: true });
     const text = sessionClientDts(session);
     if (values.out === "-") {
       io.stdout(text);
