@@ -3,12 +3,15 @@
 // tools/, or a whole script listed under mcp_servers), a ConditionalAction tool, an MCP server reading
 // fromMeta, and an app map's shortcuts and trailheads called as tools; each with both agents.
 import { describe, expect, test } from "bun:test";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli, REPO, tempDir } from "./support/cli.ts";
+import { workspaceCopy } from "./support/workspace-copy.ts";
 
-const dir = join(tempDir("authoring-forms"), "workspace");
-cpSync(join(REPO, "fixtures/authoring-forms"), dir, { recursive: true });
+const FIXTURE = join(REPO, "fixtures/authoring-forms");
+/** Outside the repository: nothing installed. */
+const copy = (key: string) => workspaceCopy(FIXTURE, key, { folder: "workspace", outsideRepo: true });
+const dir = copy("authoring-forms");
 const MAP = ["--map", "trails/config/trailmaps/myapp"];
 const PURE_JS = "trails/config/trailmaps/myapp/tools/quickjs-tools/pure.js";
 
@@ -26,12 +29,6 @@ async function runTrail(root: string, trail: string, agent: "host" | "on-device"
   const report = JSON.parse(run.stdout) as Report;
   const calls = report.trails.flatMap((t) => t.steps.flatMap((s) => s.tools)).map(({ name, result }) => ({ name, status: result.status, text: result.message ?? result.content?.[0]?.text ?? "" }));
   return { report, calls };
-}
-
-function copy(prefix: string): string {
-  const copyDir = join(tempDir(prefix), "workspace");
-  cpSync(join(REPO, "fixtures/authoring-forms"), copyDir, { recursive: true });
-  return copyDir;
 }
 
 describe("pure-JS tools on globalThis.__trailblazeTools", () => {

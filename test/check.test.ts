@@ -1,23 +1,19 @@
 // `bun trailblaze check`: clean on the demo workspace; on a copy of it with one of each problem
 // planted, every problem is listed once, with its place, and no server is left running.
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { CheckReport } from "../src/check/check-workspace.ts";
 import { cli, cliProcess, REPO } from "./support/cli.ts";
 import { processesMentioning } from "./support/faults.ts";
+import { workspaceCopy } from "./support/workspace-copy.ts";
 
 const DEMO = join(REPO, "fixtures/demo");
 // Inside the repository, so the copied tools resolve the SDK from its node_modules.
 mkdirSync(join(REPO, ".cache"), { recursive: true });
 const TMP = mkdtempSync(join(REPO, ".cache", "check-test-"));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
-
-function demoCopy(name: string): string {
-  const dir = join(TMP, name);
-  cpSync(DEMO, dir, { recursive: true, filter: (src) => !/^[/\\](logs|\.cache)([/\\]|$)/.test(src.slice(DEMO.length)) });
-  return dir;
-}
+const demoCopy = (name: string) => workspaceCopy(DEMO, `check-${name}`);
 
 function write(dir: string, file: string, text: string): void {
   mkdirSync(dirname(join(dir, file)), { recursive: true });

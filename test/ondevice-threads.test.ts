@@ -2,7 +2,7 @@
 // workers each start from a pristine server, the CLI exits once its trails are done and on SIGINT,
 // and a thread that dies closes its servers with a typed error; execute and console cross threads.
 import { afterAll, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { setQuickJsThreads, startQuickJsServerOnThread, stopQuickJsThreads, quickJsThreadLoad } from "../runtime-quickjs/index.ts";
@@ -27,6 +27,7 @@ function counterTrails(count: number): string {
 }
 
 const bundled = (fixture: string) => bundleEntry(join(REPO, "fixtures/bundle", fixture), { cwd: REPO }).then((b) => b.code);
+const readIfThere = (file: string) => (existsSync(file) ? readFileSync(file, "utf8") : "");
 const text = (result: unknown) => (result as { content: { text: string }[] }).content.map((c) => c.text).join("|");
 
 afterAll(async () => {
@@ -112,13 +113,17 @@ describe("the CLI's process", () => {
     for (let i = 1; i <= 4; i++) {
       writeFileSync(join(dir, `s${i}.trail.yaml`), `config: { id: s${i}, target: counter }\ntrail:\n  - step: Bump\n    recording:\n      tools:\n        - counter_bump: { trail: "s${i}" }\n        - counter_sleep: { ms: 60000 }\n`);
     }
-    const child = Bun.spawn([process.execPath, join(REPO, "src/cli/main.ts"), "run", dir, "--agent", "on-device", "--workers", "2", "--logs", tempDir("sleep-logs")], {
+    const logs = tempDir("sleep-logs");
+    const child = Bun.spawn([process.execPath, join(REPO, "src/cli/main.ts"), "run", dir, "--agent", "on-device", "--workers", "2", "--logs", logs], {
       cwd: WORKSPACE,
       env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1" } as Record<string, string>,
       stdout: "pipe",
       stderr: "pipe",
     });
-    await Bun.sleep(3000);
+    // Both workers are in counter_sleep once each session's call log holds its counter_bump.
+    const bumped = () => readdirSync(logs).filter((session) => readIfThere(join(logs, session, "calls.jsonl")).includes('"tool":"counter_bump"')).length;
+    for (const deadline = Date.now() + 25_000; bumped() < 2 && Date.now() < deadline; ) await Bun.sleep(50);
+    expect(bumped()).toBe(2);
     const sent = Date.now();
     child.kill("SIGINT");
     const code = await child.exited;

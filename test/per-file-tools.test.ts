@@ -2,18 +2,16 @@
 // served by generated servers in QuickJS (the default runtime, with either agent) and as a bun
 // subprocess (`runtime: subprocess`), with schemas from the input type, the spec or a sidecar,
 // and `ctx.tools` giving the same results with the host and the on-device agent.
-import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cli, REPO } from "./support/cli.ts";
 import { serve } from "./support/mcp-serve.ts";
+import { workspaceCopy } from "./support/workspace-copy.ts";
 
 // Inside the repository, so the tools resolve its node_modules (@trailblaze/scripting).
-mkdirSync(join(REPO, ".cache"), { recursive: true });
-const dir = mkdtempSync(join(REPO, ".cache", "per-file-"));
-cpSync(join(REPO, "fixtures/per-file"), dir, { recursive: true });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = workspaceCopy(join(REPO, "fixtures/per-file"), "per-file-tools");
 const TARGET = join(dir, "trailblaze-config/targets/shop.yaml");
 
 interface Listed {

@@ -171,12 +171,15 @@ describe("resources over many calls", () => {
 
 describe("with the debug build of QuickJS (assertions and leak checks)", () => {
   test("a server starts, serves and frees every handle", async () => {
-    const { server, client } = await connect(await bundled("execute-server.ts"), { name: "debug", variant: "debug", onExecute: async () => ({ ok: 1 }) });
+    // The debug build runs many times slower than the release one: generous deadlines keep this test
+    // about handles, not about speed on a loaded machine.
+    const generous = { callDeadlineMs: 60_000, startDeadlineMs: 60_000 };
+    const { server, client } = await connect(await bundled("execute-server.ts"), { name: "debug", variant: "debug", onExecute: async () => ({ ok: 1 }), ...generous });
     await client.callTool({ name: "login", arguments: { user: "u" } });
     await client.callTool({ name: "wait", arguments: { ms: 1 } });
     const pending = client.callTool({ name: "wait", arguments: { ms: 60_000 } }).catch(() => "closed");
     await new Promise((r) => setTimeout(r, 20));
     await server.close();
     expect(await pending).toBe("closed");
-  });
+  }, 120_000);
 });

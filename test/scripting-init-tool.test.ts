@@ -7,13 +7,19 @@ import { describe, expect, test } from "bun:test";
 import { cpSync, existsSync, lstatSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { cli, cliProcess, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
+import { workspaceCopy } from "./support/workspace-copy.ts";
 
 const FIXTURE = join(REPO, "fixtures/scripting/init-workspace");
 
-/** A fresh copy of a workspace fixture that resolves packages from the repo's node_modules. */
-function workspace(fixture = FIXTURE): string {
-  const dir = join(tempDir("init-tool"), "ws");
-  cpSync(fixture, dir, { recursive: true });
+/**
+ * A fresh copy of a workspace fixture that resolves packages from the repo's node_modules; with a
+ * `key`, at a fixed place that keeps the schemas derived for its tools by the previous run
+ * (support/workspace-copy.ts). The first test's copy stays cold: each pass of npm test derives a
+ * new tool's schemas at least once, with the CLI it runs.
+ */
+function workspace(fixture = FIXTURE, key?: string): string {
+  const dir = key === undefined ? join(tempDir("init-tool"), "ws") : workspaceCopy(fixture, key);
+  if (key === undefined) cpSync(fixture, dir, { recursive: true });
   symlinkSync(join(REPO, "node_modules"), join(dir, "node_modules"));
   return dir;
 }
@@ -92,7 +98,7 @@ describe("init-tool scaffolds a per-file tool by default", () => {
   });
 
   test("in a trailmap: the tool goes to its tools/ folder, target.tools gains the name, a platform name sets supportedPlatforms", async () => {
-    const ws = workspace(join(REPO, "fixtures/upstream-layout"));
+    const ws = workspace(join(REPO, "fixtures/upstream-layout"), "init-tool-trailmap");
     const run = await cli(["init-tool", "shop_ios_resetKeychain", "--target", "shop"], { cwd: join(ws, "trails") });
     expect(run.stderr).toBe("");
     expect(run.stdout.split("\n").slice(0, 4)).toEqual([

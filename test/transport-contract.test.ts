@@ -186,11 +186,14 @@ describe.each(["stdio", "quickjs", "quickjs-thread"] as const)("transport contra
   });
 
   test("a handshake that never answers is a HandshakeTimeoutError with the server's output", async () => {
-    const error = await rejection(connect(kind, "silent-handshake.ts", 800));
+    // A subprocess must start (bun, the SDK) and print before the deadline: on a loaded machine that
+    // takes more than 800 ms, so the stdio server gets a generous one; QuickJS starts in-process.
+    const deadline = kind === "stdio" ? 4000 : 800;
+    const error = await rejection(connect(kind, "silent-handshake.ts", deadline));
     expect(error).toBeInstanceOf(HandshakeTimeoutError);
     const tail = kind === "stdio" ? "--- last 1 stderr line(s) ---\nsilent-handshake: connected, will not answer initialize" : "--- last 1 guest console line(s) ---\nerror silent-handshake: connected, will not answer initialize";
     expect(error.message).toBe(
-      "MCP server contract did not complete initialize + tools/list within 800 ms; it was stopped. " +
+      `MCP server contract did not complete initialize + tools/list within ${deadline} ms; it was stopped. ` +
         `Make sure it calls server.connect(new StdioServerTransport()) and writes nothing else to stdout.\n${tail}`,
     );
   });

@@ -2,18 +2,16 @@
 // per-file tool calling it through ctx.tools): the d.ts it writes, then real tsc on the workspace with
 // that file — a call with wrong arguments fails with exactly its error, everything else compiles.
 
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { clientDts, type ToolTypeSource } from "../src/typegen/client-dts.ts";
 import { cli, cliProcess, REPO, tempDir, type CliRun } from "./support/cli.ts";
+import { workspaceCopy } from "./support/workspace-copy.ts";
 
 // Inside the repository, so the workspace's scripts resolve its node_modules.
-mkdirSync(join(REPO, ".cache"), { recursive: true });
-const dir = mkdtempSync(join(REPO, ".cache", "typed-client-"));
-cpSync(join(REPO, "fixtures/typed-client"), dir, { recursive: true });
+const dir = workspaceCopy(join(REPO, "fixtures/typed-client"), "types-command");
 const logs = tempDir("types-logs");
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const DTS = join(dir, "tools/trailblaze-client.d.ts");
 let written: CliRun;
@@ -187,17 +185,12 @@ describe("tsc with the generated file", () => {
   });
 
   test("the README's per-file workspace (fixtures/per-file) compiles with the file generated for it", async () => {
-    const perFile = mkdtempSync(join(REPO, ".cache", "typed-per-file-"));
-    try {
-      cpSync(join(REPO, "fixtures/per-file"), perFile, { recursive: true });
-      const run = await cli(["types", "--logs", logs], { cwd: perFile });
-      expect(run.stdout).toStartWith("wrote tools/trailblaze-client.d.ts: ");
-      const generated = readFileSync(join(perFile, "tools/trailblaze-client.d.ts"), "utf8");
-      expect(entryNames(generated).filter((name) => name.startsWith("shop_"))).toEqual(["shop_checkout", "shop_countItems", "shop_greet", "shop_writeNote"]);
-      expect(await tsc("generated", undefined, perFile)).toEqual({ code: 0, output: "" });
-    } finally {
-      rmSync(perFile, { recursive: true, force: true });
-    }
+    const perFile = workspaceCopy(join(REPO, "fixtures/per-file"), "types-command-per-file");
+    const run = await cli(["types", "--logs", logs], { cwd: perFile });
+    expect(run.stdout).toStartWith("wrote tools/trailblaze-client.d.ts: ");
+    const generated = readFileSync(join(perFile, "tools/trailblaze-client.d.ts"), "utf8");
+    expect(entryNames(generated).filter((name) => name.startsWith("shop_"))).toEqual(["shop_checkout", "shop_countItems", "shop_greet", "shop_writeNote"]);
+    expect(await tsc("generated", undefined, perFile)).toEqual({ code: 0, output: "" });
   });
 
   test("whatever the schemas, the file is valid TypeScript", async () => {

@@ -3,16 +3,13 @@
 // supplies its own copies (bundles, precompiled host servers and sources run with NODE_PATH alike),
 // says so once, installs nothing, and lets a package the workspace installs win.
 import { describe, expect, test } from "bun:test";
-import { cpSync, existsSync, lstatSync, mkdirSync, symlinkSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { cliProcess, REPO, tempDir } from "./support/cli.ts";
+import { cliProcess, REPO } from "./support/cli.ts";
+import { workspaceCopy } from "./support/workspace-copy.ts";
 
 /** A fresh copy outside the repository, so no node_modules folder above it can help. */
-function checkout(): string {
-  const dir = join(tempDir("upstream-sample"), "notes-sample-app");
-  cpSync(join(REPO, "fixtures/upstream-sample"), dir, { recursive: true });
-  return dir;
-}
+const checkout = (key: string) => workspaceCopy(join(REPO, "fixtures/upstream-sample"), `upstream-sample-${key}`, { folder: "notes-sample-app", outsideRepo: true });
 
 interface Report {
   summary: { passed: number; failed: number; errors: number; unverified: number };
@@ -24,7 +21,7 @@ const NOTE = /^note: this workspace does not install (.+), which its tools impor
 describe("a workspace checked out without node_modules", () => {
   for (const agent of ["host", "on-device"] as const) {
     test(`its trail passes with the ${agent} agent on the packages trailblaze-ts supplies, named once, with nothing installed`, async () => {
-      const dir = checkout();
+      const dir = checkout(agent);
       const run = await cliProcess(["run", "trails", "--agent", agent, "--reporter", "json", "--no-logging"], { cwd: dir });
       expect({ code: run.code, stderr: run.stderr.replace(NOTE, "").trim() }).toEqual({ code: 0, stderr: "" });
       const report = JSON.parse(run.stdout) as Report;
@@ -42,7 +39,7 @@ describe("a workspace checked out without node_modules", () => {
   }
 
   test("a check a scripted tool makes through ctx.tools is unverified without a screen; --require-screen fails its step", async () => {
-    const run = await cliProcess(["run", "trails", "--agent", "on-device", "--require-screen", "--no-logging"], { cwd: checkout() });
+    const run = await cliProcess(["run", "trails", "--agent", "on-device", "--require-screen", "--no-logging"], { cwd: checkout("require-screen") });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
       "step 4 failed: notes_checkSaved: unverified: assertVisibleWithText (through ctx.tools): no screen loaded, and --require-screen makes that a failure",
@@ -50,7 +47,7 @@ describe("a workspace checked out without node_modules", () => {
   });
 
   test("a package the workspace installs is its own: the note leaves it out", async () => {
-    const dir = checkout();
+    const dir = checkout("installs-zod");
     mkdirSync(join(dir, "node_modules"));
     symlinkSync(join(REPO, "node_modules/zod"), join(dir, "node_modules/zod"));
     const run = await cliProcess(["run", "trails", "--agent", "on-device", "--reporter", "json", "--no-logging"], { cwd: dir });

@@ -5,6 +5,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { chromiumProcesses } from "../src/browser/chromium-browser.ts";
+import { processAlive } from "../src/transports/stdio/process-group.ts";
 import { cli, cliProcess, cliUnderTestEnv, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
 
 const FIXTURE = join(REPO, "fixtures/web");
@@ -13,12 +14,16 @@ setDefaultTimeout(120_000);
 
 type Json = Record<string, any>;
 
-/** Chromium processes launched by any process other than this test runner (CLI subprocesses): none may outlive them. */
+/**
+ * Chromium processes whose owner (the process that launched them: here the CLI subprocesses) has
+ * exited: none may outlive it. One whose owner still runs belongs to a run in progress, such as
+ * another test run on the same machine.
+ */
 function strayChromium(): string[] {
   const found: string[] = [];
   for (const line of Bun.spawnSync(["ps", "-eo", "pid=,args="]).stdout.toString().split("\n")) {
     const owner = /--trailblaze-owner=(\d+)/.exec(line)?.[1];
-    if (owner !== undefined && Number(owner) !== process.pid) found.push(line.trim());
+    if (owner !== undefined && !processAlive(Number(owner))) found.push(line.trim());
   }
   return found;
 }
