@@ -383,9 +383,10 @@ function checkLimits(opts: QuickJsServerOptions): void {
 }
 
 /**
- * Starts an MCP server bundle in a fresh QuickJS instance and returns once the bundle has
- * connected its transport. Throws SandboxError (after freeing the VM) if evaluation throws, runs
- * out of memory or time, or never connects.
+ * Starts an MCP server bundle in a QuickJS instance as new (one from the pool, or a new one) and
+ * returns once the bundle has connected its transport: restored from the server's image when
+ * there is one (see `images`), else by evaluating the bundle. Throws SandboxError (after freeing
+ * the VM) if evaluation throws, runs out of memory or time, or never connects.
  */
 export async function startQuickJsServer(opts: QuickJsServerOptions): Promise<QuickJsServer> {
   checkLimits(opts);
