@@ -28,8 +28,8 @@ const images = new ImageCache<ServerImage>(IMAGE_CACHE_BYTES);
 export interface ImageSlot {
   /** Everything the image depends on that may differ within a process: the engine, limits, the name (in stack traces), the bundle. */
   key: string;
-  /** The file, and its key: the in-process key with the prelude and the installed build. */
-  disk: { file: string; key: string } | undefined;
+  /** The file, and its key (the in-process key with the prelude and the installed build), worked out only when the process has no image. */
+  disk: (() => { file: string; key: string }) | undefined;
 }
 
 export function imageSlot(
@@ -38,16 +38,25 @@ export function imageSlot(
 ): ImageSlot {
   const key = `${server.engine}\0${server.memoryLimitBytes}\0${server.stackLimitBytes}\0${server.name}\0${server.code}`;
   if (dir === undefined) return { key, disk: undefined };
-  const diskKey = `${quickJsBuildStamp(server.engine)}\0${server.prelude}\0${key}`;
-  // The setup lands at other addresses on a worker thread than on the main thread: an image for each.
-  return { key, disk: { file: imageFile(dir, server.name, `${server.engine}-${isMainThread ? "main" : "thread"}`, diskKey), key: diskKey } };
+  let disk: { file: string; key: string } | undefined;
+  return {
+    key,
+    // Hashing the bundle and the prelude for the file name is most of a start that restores from the process's image: only when needed.
+    disk: () => {
+      const diskKey = `${quickJsBuildStamp(server.engine)}\0${server.prelude}\0${key}`;
+      // The setup lands at other addresses on a worker thread than on the main thread: an image for each.
+      disk ??= { file: imageFile(dir, server.name, `${server.engine}-${isMainThread ? "main" : "thread"}`, diskKey), key: diskKey };
+      return disk;
+    },
+  };
 }
 
 /** The slot's image: the process's, else the one on disk (then kept in the process too). */
 export function findImage(slot: ImageSlot): ServerImage | undefined {
   let image = images.get(slot.key);
   if (!image && slot.disk) {
-    image = readImageFile(slot.disk.file, slot.disk.key);
+    const { file, key } = slot.disk();
+    image = readImageFile(file, key);
     if (image) images.set(slot.key, image);
   }
   return image;
@@ -56,7 +65,10 @@ export function findImage(slot: ImageSlot): ServerImage | undefined {
 /** Keeps `image` in the process and, when the slot has a file, on disk. */
 export function keepImage(slot: ImageSlot, image: ServerImage): void {
   images.set(slot.key, image);
-  if (slot.disk) writeImageFile(slot.disk.file, slot.disk.key, image);
+  if (slot.disk) {
+    const { file, key } = slot.disk();
+    writeImageFile(file, key, image);
+  }
 }
 
 /** Bump when the file layout or what an image holds changes. */

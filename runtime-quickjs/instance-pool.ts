@@ -42,7 +42,8 @@ export async function acquireQuickJsInstance(opts: InstanceOptions & { engine: Q
   if (opts.variant === "debug") return newQuickJsInstance(opts);
   const pool = `${opts.engine}/${Math.ceil(opts.memoryLimitBytes / 65536)}`;
   const list = idle.get(pool);
-  const index = list?.findIndex((module) => made.get(module)!.memory.buffer.byteLength >= (opts.initialBytes ?? 0)) ?? -1;
+  // The most recently reset first: its memory is likeliest still in the CPU's caches.
+  const index = list?.findLastIndex((module) => made.get(module)!.memory.buffer.byteLength >= (opts.initialBytes ?? 0)) ?? -1;
   countOut(pool);
   if (index >= 0) return list!.splice(index, 1)[0]!;
   const module = await newQuickJsInstance(opts);
