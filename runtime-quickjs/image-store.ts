@@ -28,9 +28,11 @@ const images = new ImageCache<ServerImage>(IMAGE_CACHE_BYTES);
 export interface ImageSlot {
   /** Everything the image depends on that may differ within a process: the engine, limits, the name (in stack traces), the bundle. */
   key: string;
-  /** The file, and its key (the in-process key with the prelude and the installed build), worked out only when the process has no image. */
-  disk: (() => { file: string; key: string }) | undefined;
+  /** The file, and the digest of its key (the in-process key with the prelude and the installed build), worked out only when the process has no image. */
+  disk: (() => DiskSlot) | undefined;
 }
+
+const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80);
 
 export function imageSlot(
   server: { engine: QuickJsEngine; memoryLimitBytes: number; stackLimitBytes: number; name: string; code: string; prelude: string },
@@ -38,14 +40,16 @@ export function imageSlot(
 ): ImageSlot {
   const key = `${server.engine}\0${server.memoryLimitBytes}\0${server.stackLimitBytes}\0${server.name}\0${server.code}`;
   if (dir === undefined) return { key, disk: undefined };
-  let disk: { file: string; key: string } | undefined;
+  let disk: DiskSlot | undefined;
   return {
     key,
     // Hashing the bundle and the prelude for the file name is most of a start that restores from the process's image: only when needed.
     disk: () => {
-      const diskKey = `${quickJsBuildStamp(server.engine)}\0${server.prelude}\0${key}`;
+      if (disk) return disk;
+      const digest = createHash("sha256").update(`${quickJsBuildStamp(server.engine)}\0${server.prelude}\0${key}`).digest("hex");
       // The setup lands at other addresses on a worker thread than on the main thread: an image for each.
-      disk ??= { file: imageFile(dir, server.name, `${server.engine}-${isMainThread ? "main" : "thread"}`, diskKey), key: diskKey };
+      const environment = `${server.engine}-${isMainThread ? "main" : "thread"}`;
+      disk = { file: join(dir, `${safeName(server.name)}-${environment}-${digest.slice(0, 24)}.img`), digest };
       return disk;
     },
   };
@@ -55,8 +59,7 @@ export function imageSlot(
 export function findImage(slot: ImageSlot): ServerImage | undefined {
   let image = images.get(slot.key);
   if (!image && slot.disk) {
-    const { file, key } = slot.disk();
-    image = readImageFile(file, key);
+    image = readImageFile(slot.disk());
     if (image) images.set(slot.key, image);
   }
   return image;
@@ -65,10 +68,7 @@ export function findImage(slot: ImageSlot): ServerImage | undefined {
 /** Keeps `image` in the process and, when the slot has a file, on disk. */
 export function keepImage(slot: ImageSlot, image: ServerImage): void {
   images.set(slot.key, image);
-  if (slot.disk) {
-    const { file, key } = slot.disk();
-    writeImageFile(file, key, image);
-  }
+  if (slot.disk) writeImageFile(slot.disk(), image);
 }
 
 /** Bump when the file layout or what an image holds changes. */
@@ -77,15 +77,14 @@ const MAGIC = "trailblaze-quickjs-image";
 
 type Header = Omit<ServerImage, "bytes"> & { magic: string; format: number; key: string };
 
-const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80);
-
-/** The file of the image with `key` (everything it depends on) of server `name` on `engine`. */
-function imageFile(dir: string, name: string, engine: string, key: string): string {
-  return join(dir, `${safeName(name)}-${engine}-${createHash("sha256").update(key).digest("hex").slice(0, 24)}.img`);
+/** An image's file, and the sha256 of everything the image depends on (in its name, and in full in its header). */
+interface DiskSlot {
+  file: string;
+  digest: string;
 }
 
-/** The image in `file`, if it is one, whole, of `key`; undefined otherwise (never throws). */
-function readImageFile(file: string, key: string): ServerImage | undefined {
+/** The image in the slot's file, if it is one, whole, of the slot's key; undefined otherwise (never throws). */
+function readImageFile({ file, digest }: DiskSlot): ServerImage | undefined {
   let data: Buffer;
   try {
     data = readFileSync(file);
@@ -100,7 +99,7 @@ function readImageFile(file: string, key: string): ServerImage | undefined {
   } catch {
     return undefined;
   }
-  if (header.magic !== MAGIC || header.format !== FORMAT || header.key !== createHash("sha256").update(key).digest("hex")) return undefined;
+  if (header.magic !== MAGIC || header.format !== FORMAT || header.key !== digest) return undefined;
   const bytes = new Uint8Array(data.buffer, data.byteOffset + newline + 1, data.byteLength - newline - 1);
   let total = 0;
   for (let i = 1; i < header.runs.length; i += 2) total += header.runs[i]!;
@@ -111,9 +110,9 @@ function readImageFile(file: string, key: string): ServerImage | undefined {
 }
 
 /** Writes `image` to `file` and removes the server's other image files in its folder. Failures are ignored: images are only a speed-up. */
-function writeImageFile(file: string, key: string, image: ServerImage): void {
+function writeImageFile({ file, digest }: DiskSlot, image: ServerImage): void {
   const { bytes, ...rest } = image;
-  const header: Header = { magic: MAGIC, format: FORMAT, key: createHash("sha256").update(key).digest("hex"), ...rest };
+  const header: Header = { magic: MAGIC, format: FORMAT, key: digest, ...rest };
   const head = Buffer.from(`${JSON.stringify(header)}\n`, "utf8");
   const data = new Uint8Array(head.byteLength + bytes.byteLength);
   data.set(head);

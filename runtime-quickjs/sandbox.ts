@@ -172,7 +172,8 @@ export class Sandbox {
   takeImage(): SandboxImage | undefined {
     const memory = this.live && wasmMemoryOf(this.live.module);
     if (!this.setup || !memory || !this.alive || this.inGuest || !this.receive || !this.fireTimer) return undefined;
-    if (this.effects > 0 || this.timers.size > 0 || this.deferreds.size > 0 || this.runtime.hasPendingJob()) return undefined;
+    // `effects` counts every timer armed and every host call: at 0, no timer or deferred exists.
+    if (this.effects > 0 || this.runtime.hasPendingJob()) return undefined;
     const layout = layoutOf(this.runtime, this.vm);
     if (!sameLayout(layout, this.setup.layout)) return undefined;
     return {

@@ -126,52 +126,40 @@ describe("sessions restored from an image", () => {
 });
 
 describe("images on disk", () => {
-  /** One fresh `bun` process: a session of the probe with `imageDir`, its first call. */
-  function freshProcess(dir: string): { restored: boolean; seen: Seen } {
-    const script = join(dir, "session.ts");
+  /**
+   * One fresh `bun` process: `count` sessions of the probe one after another with `imageDir`, on
+   * the main thread or on a worker thread; whether each was restored (undefined on a thread, whose
+   * server does not say) and what its first call saw.
+   */
+  function sessionsInFreshProcess(dir: string, count: number, where: "main" | "thread"): { restored: boolean | undefined; seen: Seen }[] {
+    const script = join(dir, `sessions-${where}.ts`);
+    const start = where === "thread" ? "startQuickJsServerOnThread" : "startQuickJsServer";
     writeFileSync(
       script,
       `import { Client } from ${JSON.stringify(require.resolve("@modelcontextprotocol/sdk/client/index.js"))};
-import { startQuickJsServer } from ${JSON.stringify(resolve(REPO, "runtime-quickjs/index.ts"))};
-const server = await startQuickJsServer({ name: "probe-disk", code: await Bun.file(${JSON.stringify(join(dir, "probe.js"))}).text(), imageDir: ${JSON.stringify(join(dir, "images"))} });
-const client = new Client({ name: "disk", version: "1.0.0" });
-await client.connect(server.transport);
-const result = await client.callTool({ name: "probe", arguments: {} });
-console.log(JSON.stringify({ restored: server.restored, seen: JSON.parse(result.content[0].text) }));
-await client.close();
-`,
-    );
-    const run = spawnSync(process.execPath, [script], { encoding: "utf8" });
-    if (run.status !== 0) throw new Error(`the session process exited ${run.status}: ${run.stderr}`);
-    return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { restored: boolean; seen: Seen };
-  }
-
-  /** One fresh `bun` process: `count` sessions of the probe one after another on a worker thread, each one's first call. */
-  function threadSessions(dir: string, count: number): Seen[] {
-    const script = join(dir, "thread-sessions.ts");
-    writeFileSync(
-      script,
-      `import { Client } from ${JSON.stringify(require.resolve("@modelcontextprotocol/sdk/client/index.js"))};
-import { setQuickJsThreads, startQuickJsServerOnThread } from ${JSON.stringify(resolve(REPO, "runtime-quickjs/index.ts"))};
-setQuickJsThreads(2);
+import { setQuickJsThreads, ${start} } from ${JSON.stringify(resolve(REPO, "runtime-quickjs/index.ts"))};
+${where === "thread" ? "setQuickJsThreads(2);" : ""}
 const code = await Bun.file(${JSON.stringify(join(dir, "probe.js"))}).text();
-const seen = [];
+const sessions = [];
 for (let i = 0; i < ${count}; i++) {
-  const server = await startQuickJsServerOnThread({ name: "probe-disk", code, imageDir: ${JSON.stringify(join(dir, "images"))} });
+  const server = await ${start}({ name: "probe-disk", code, imageDir: ${JSON.stringify(join(dir, "images"))} });
   const client = new Client({ name: "disk", version: "1.0.0" });
   await client.connect(server.transport);
   const result = await client.callTool({ name: "probe", arguments: {} });
-  seen.push(JSON.parse(result.content[0].text));
+  sessions.push({ restored: server.restored, seen: JSON.parse(result.content[0].text) });
   await client.close();
 }
-console.log(JSON.stringify(seen));
+console.log(JSON.stringify(sessions));
 process.exit(0);
 `,
     );
     const run = spawnSync(process.execPath, [script], { encoding: "utf8" });
-    if (run.status !== 0) throw new Error(`the thread session process exited ${run.status}: ${run.stderr}`);
-    return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as Seen[];
+    if (run.status !== 0) throw new Error(`the session process exited ${run.status}: ${run.stderr}`);
+    return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { restored: boolean | undefined; seen: Seen }[];
   }
+
+  const freshProcess = (dir: string) => sessionsInFreshProcess(dir, 1, "main")[0]!;
+  const threadSessions = (dir: string, count: number) => sessionsInFreshProcess(dir, count, "thread").map((session) => session.seen);
 
   test("a fresh process restores the image an earlier one wrote; a damaged file is ignored and written again", () => {
     const dir = mkdtempSync(join(tmpdir(), "quickjs-images-"));

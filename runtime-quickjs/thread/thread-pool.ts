@@ -34,8 +34,8 @@ class Thread {
   readonly worker: Worker;
   readonly servers = new Map<number, Hosted>();
   dead = false;
-  /** The bundles this thread has, by code, then source map (the same strings each session of a process: cheap keys). */
-  private readonly bundles = new Map<string, Map<string, number>>();
+  /** The bundles this thread has, by code, then source map text (the same strings each session of a process: cheap keys). */
+  private readonly bundles = new Map<string, Map<string, { id: number; shift: number }>>();
   private bundleCount = 0;
   /** The builds whose compiled module this thread has. */
   private readonly modules = new Set<BuildKey>();
@@ -54,22 +54,26 @@ class Thread {
 
   /** The bundle as this thread is to be sent it: by id once it has it. */
   bundle(code: string, sourceMap: QuickJsServerOptions["sourceMap"]): ThreadBundle {
-    const byMap = this.bundles.get(code) ?? new Map<string, number>();
-    const mapKey = sourceMap ? `${sourceMap.shift}\0${sourceMap.map}` : "";
-    const known = byMap.get(mapKey);
-    if (known !== undefined) return { id: known };
-    if (this.bundleCount >= BUNDLES_PER_THREAD) this.forgetOldest();
+    const byMap = this.bundles.get(code) ?? new Map<string, { id: number; shift: number }>();
+    const mapText = sourceMap?.map ?? "";
+    const known = byMap.get(mapText);
+    if (known && known.shift === (sourceMap?.shift ?? 0)) return { id: known.id };
+    if (known) this.forget(code, mapText, known.id);
+    if (this.bundleCount >= BUNDLES_PER_THREAD) {
+      const [oldestCode, oldest] = this.bundles.entries().next().value!;
+      const [oldestMap, { id }] = oldest.entries().next().value!;
+      this.forget(oldestCode, oldestMap, id);
+    }
     const id = nextBundle++;
-    byMap.set(mapKey, id);
+    byMap.set(mapText, { id, shift: sourceMap?.shift ?? 0 });
     this.bundles.set(code, byMap);
     this.bundleCount++;
     return { id, code, ...(sourceMap ? { sourceMap } : {}) };
   }
 
-  private forgetOldest(): void {
-    const [code, byMap] = this.bundles.entries().next().value!;
-    const [mapKey, id] = byMap.entries().next().value!;
-    byMap.delete(mapKey);
+  private forget(code: string, mapText: string, id: number): void {
+    const byMap = this.bundles.get(code)!;
+    byMap.delete(mapText);
     if (byMap.size === 0) this.bundles.delete(code);
     this.bundleCount--;
     this.post({ t: "forget", bundle: id });
