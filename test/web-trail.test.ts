@@ -3,6 +3,7 @@
 // failing, --browser choosing, and no Chromium left behind after a run or after SIGINT.
 
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { chromiumProcesses } from "../src/browser/chromium-browser.ts";
 import { processAlive } from "../src/transports/stdio/process-group.ts";
@@ -95,9 +96,19 @@ describe("web trails on a real Chromium", () => {
       stdout: "pipe",
       stderr: "pipe",
     });
+    // Wait for the browser itself: Debian's chromium is a shell script (exec'ing the browser) whose
+    // passing subshells carry the same command line, so a match that is still a shell may be gone a moment later.
+    const isShell = (pid: number) => {
+      try {
+        return /\/(ba|da)?sh$/.test(readlinkSync(`/proc/${pid}/exe`));
+      } catch {
+        return true;
+      }
+    };
+    const browserUp = () => chromiumProcesses(child.pid).some((process) => process.main && !isShell(process.pid));
     const deadline = Date.now() + 60_000;
-    while (chromiumProcesses(child.pid).length === 0 && Date.now() < deadline) await Bun.sleep(100);
-    expect(chromiumProcesses(child.pid).length).toBeGreaterThan(0);
+    while (!browserUp() && Date.now() < deadline) await Bun.sleep(100);
+    expect(browserUp()).toBe(true);
     await Bun.sleep(500);
     child.kill("SIGINT");
     expect(await child.exited).toBe(130);
