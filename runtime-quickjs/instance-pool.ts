@@ -57,15 +57,27 @@ export async function acquireQuickJsInstance(opts: InstanceOptions & { engine: Q
   return module;
 }
 
-/** Takes back an instance whose runtime was freed without error, reset for the next session. */
+/**
+ * Whether `recycleQuickJsInstance` would keep `module` now: then its runtime need not be freed
+ * inside it, since the reset overwrites everything the runtime held.
+ */
+export function poolTakesBack(module: QuickJSWASMModule): boolean {
+  const instance = made.get(module);
+  if (!instance || instance.memory.buffer.byteLength > MAX_POOLED_BYTES) return false;
+  return (idle.get(instance.pool)?.length ?? 0) < Math.min(inUse.get(instance.pool)!.peak, MAX_IDLE);
+}
+
+/**
+ * Gives back an instance whose session ended (its runtime freed without error, or left in place
+ * when `poolTakesBack` said so): reset for the next session and kept when the pool has room.
+ */
 export function recycleQuickJsInstance(module: QuickJSWASMModule): void {
   const instance = made.get(module);
   if (!instance) return;
-  const use = inUse.get(instance.pool)!;
-  use.now--;
-  if (instance.memory.buffer.byteLength > MAX_POOLED_BYTES) return;
+  const keep = poolTakesBack(module);
+  inUse.get(instance.pool)!.now--;
+  if (!keep) return;
   const list = idle.get(instance.pool) ?? [];
-  if (list.length >= Math.min(use.peak, MAX_IDLE)) return;
   const heap = new Uint8Array(instance.memory.buffer);
   heap.fill(0);
   heap.set(instance.pristine);

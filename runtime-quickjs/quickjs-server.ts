@@ -19,7 +19,7 @@ import { preludeSource } from "./prelude-source.ts";
 import { DEFAULT_QUICKJS_ENGINE, MIN_MEMORY_BYTES, newQuickJsInstance, type QuickJsEngine, type QuickJsVariant } from "./quickjs-module.ts";
 import { Sandbox, isOutOfMemoryText, type Delivery, type GuestError, type LogLevel } from "./sandbox.ts";
 import { findImage, imageSlot, keepImage, type ServerImage } from "./image-store.ts";
-import { acquireQuickJsInstance, recycleQuickJsInstance } from "./instance-pool.ts";
+import { acquireQuickJsInstance, poolTakesBack, recycleQuickJsInstance } from "./instance-pool.ts";
 
 export const DEFAULT_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
 export const MAX_STACK_LIMIT_BYTES = 256 * 1024;
@@ -135,7 +135,7 @@ class QuickJsServerImpl implements QuickJsServer {
 
   /** `image`: restore it if it fits; `imaging`: unless restored, a server whose image may be taken once it boots. */
   constructor(
-    module: Awaited<ReturnType<typeof newQuickJsInstance>>,
+    private readonly module: Awaited<ReturnType<typeof newQuickJsInstance>>,
     prelude: string,
     private readonly opts: QuickJsServerOptions,
     reuse: { image: ServerImage | undefined; imaging: boolean },
@@ -352,9 +352,10 @@ class QuickJsServerImpl implements QuickJsServer {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
-      const failure = this.sandbox.dispose() ?? this.sandbox.disposeFailure;
-      const freed = this.sandbox.takeFreedInstance();
-      if (freed && !this.fatal) recycleQuickJsInstance(freed);
+      // An instance the pool takes back is wiped to a new one's memory: nothing in it needs freeing.
+      const failure = this.sandbox.dispose(!this.fatal && poolTakesBack(this.module) ? "reset" : "free") ?? this.sandbox.disposeFailure;
+      const instance = this.sandbox.takeInstance();
+      if (instance && !this.fatal) recycleQuickJsInstance(instance);
       this.inFlight.clear();
       await this.transport.closed();
       if (failure) throw new SandboxError(`${this.label} could not free its QuickJS runtime (a handle leaked): ${failure.message}`, "leak", { cause: failure });

@@ -61,10 +61,10 @@ export class Sandbox {
   private interrupts = 0;
   private inGuest = false;
   private disposed = false;
-  private disposeRequested: "free" | "abandon" | undefined;
+  private disposeRequested: "free" | "reset" | "abandon" | undefined;
   /** A failure of a dispose that had to wait for the guest to return. */
   disposeFailure: Error | undefined;
-  /** The instance, once its runtime was freed without error: what may serve another sandbox. */
+  /** The instance, once disposed by `free` (without error) or `reset`: what may serve another sandbox. */
   private freed: QuickJSWASMModule | undefined;
   private receive: QuickJSHandle | undefined;
   private fireTimer: QuickJSHandle | undefined;
@@ -408,12 +408,16 @@ export class Sandbox {
   }
 
   /**
-   * Stops timers and frees every handle, the context and the runtime. `abandon` frees nothing
-   * inside the instance (after running out of memory QuickJS may hold leaked objects, and freeing
-   * the runtime would then abort the instance); the instance is simply dropped. Idempotent.
-   * Returns the error if freeing failed (QuickJS found objects still referenced: a handle leak).
+   * Stops timers and ends the runtime. `free` frees every handle, the context and the runtime
+   * inside the instance, and QuickJS checks that nothing is left (a handle leak fails it); the
+   * instance is then handed out (`takeInstance`). `reset` frees nothing inside the instance and
+   * hands it out all the same, for a caller that wipes its memory back to a new instance's
+   * (walking and freeing every object of a server was most of closing a session). `abandon`
+   * frees nothing (after running out of memory QuickJS may hold leaked objects, and freeing the
+   * runtime would then abort the instance) and drops the instance. Idempotent. Returns the error
+   * if freeing failed.
    */
-  dispose(mode: "free" | "abandon" = "free"): Error | undefined {
+  dispose(mode: "free" | "reset" | "abandon" = "free"): Error | undefined {
     if (this.disposed) return undefined;
     if (this.inGuest) {
       if (this.disposeRequested !== "abandon") this.disposeRequested = mode;
@@ -423,7 +427,9 @@ export class Sandbox {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     let failure: Error | undefined;
-    if (mode === "free") {
+    if (mode === "reset" && this.live) {
+      forgetRuntime(this.live.module, this.live.runtime);
+    } else if (mode === "free") {
       try {
         for (const deferred of this.deferreds) deferred.dispose();
         this.receive?.dispose();
@@ -438,15 +444,27 @@ export class Sandbox {
     this.deferreds.clear();
     this.receive = undefined;
     this.fireTimer = undefined;
-    if (mode === "free" && !failure) this.freed = this.live?.module;
+    if (mode !== "abandon" && !failure) this.freed = this.live?.module;
     this.live = undefined;
     return failure;
   }
 
-  /** The instance, once (and only if) this sandbox freed its runtime without error; given out once. */
-  takeFreedInstance(): QuickJSWASMModule | undefined {
+  /** The instance, once (and only if) this sandbox was disposed by `free` without error or by `reset`; given out once. */
+  takeInstance(): QuickJSWASMModule | undefined {
     const module = this.freed;
     this.freed = undefined;
     return module;
   }
+}
+
+/**
+ * Drops the module's references to a runtime and its contexts without freeing them inside the
+ * instance (quickjs-emscripten keeps its C-to-host callbacks per runtime and context pointer, on
+ * fields it does not type as public, and deletes them only when it frees them).
+ */
+function forgetRuntime(module: QuickJSWASMModule, runtime: QuickJSRuntime): void {
+  const { callbacks } = module as unknown as { callbacks: { deleteRuntime(rt: number): void; deleteContext(ctx: number): void } };
+  const internals = runtime as unknown as { rt: { value: number }; contextMap: Map<number, unknown> };
+  for (const context of internals.contextMap.keys()) callbacks.deleteContext(context);
+  callbacks.deleteRuntime(internals.rt.value);
 }

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { bundleEntry } from "../src/bundle/bundle-entry.ts";
-import { startQuickJsServer, type QuickJsServer, type QuickJsServerOptions } from "../runtime-quickjs/index.ts";
+import { DEFAULT_MEMORY_LIMIT_BYTES, DEFAULT_QUICKJS_ENGINE, startQuickJsServer, type QuickJsServer, type QuickJsServerOptions } from "../runtime-quickjs/index.ts";
+import { acquireQuickJsInstance, recycleQuickJsInstance } from "../runtime-quickjs/instance-pool.ts";
 
 const REPO = resolve(import.meta.dir, "..");
 const probeCode = (await bundleEntry("fixtures/bundle/image-probe.ts", { cwd: REPO })).code;
@@ -105,6 +106,15 @@ describe("sessions restored from an image", () => {
     expect(await restoredOf({ name: "probe-keys", engine: "quickjs-ng" })).toBe(false);
     expect(await restoredOf({ name: "probe-keys", engine: "quickjs-ng" })).toBe(true);
     expect(await restoredOf({ name: "probe-keys", images: false })).toBe(false);
+  });
+
+  test("an instance given back to the pool keeps no trace of the runtimes of its sessions", async () => {
+    // Closing a session leaves its runtime in the instance for the pool to wipe; quickjs-emscripten's own tables must forget it too.
+    for (let i = 0; i < 5; i++) await session({ name: "probe-forget" }, async (call) => void (await call()));
+    const module = await acquireQuickJsInstance({ variant: "release", memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES, engine: DEFAULT_QUICKJS_ENGINE });
+    const { callbacks } = module as unknown as { callbacks: { runtimeCallbacks: Map<number, unknown>; contextCallbacks: Map<number, unknown> } };
+    expect({ runtimes: callbacks.runtimeCallbacks.size, contexts: callbacks.contextCallbacks.size }).toEqual({ runtimes: 0, contexts: 0 });
+    recycleQuickJsInstance(module);
   });
 
   test("after a server runs out of memory, the next sessions start pristine", async () => {
