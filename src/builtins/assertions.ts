@@ -42,14 +42,14 @@ export function assertionTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "assertEquals",
       description: "Fails unless `actual` equals `expected`, compared as text (so 5 equals \"5\"). `message` (our extension) prefixes the failure.",
-      args: { actual: text(), expected: text(), message: str().optional() },
+      args: () => ({ actual: text(), expected: text(), message: str().optional() }),
       run: ({ actual, expected, message }): ToolResult =>
         actual === expected ? success(`${show(actual)} equals ${show(expected)}`) : exceptionThrown(`${prefix(message)}expected ${show(expected)} but was ${show(actual)}`),
     }),
     defineBuiltin({
       name: "assertNotEquals",
       description: "Fails if `actual` equals `expected`, compared as text. `message` (our extension) prefixes the failure.",
-      args: { actual: text(), expected: text(), message: str().optional() },
+      args: () => ({ actual: text(), expected: text(), message: str().optional() }),
       run: ({ actual, expected, message }): ToolResult =>
         actual === expected ? exceptionThrown(`${prefix(message)}expected a value other than ${show(expected)}`) : success(`${show(actual)} differs from ${show(expected)}`),
     }),
@@ -58,7 +58,7 @@ export function assertionTools(device: SimulatedDevice): RegisteredTool[] {
       description:
         "Evaluates `expression` (+ - * / % ^, parentheses, abs/sqrt/round/floor/ceil/min/max) and fails unless it equals `expected` within 0.0001. " +
         "[[prompt]] parts read a number from the screen.",
-      args: { expression: str(), expected: str() },
+      args: () => ({ expression: str(), expected: str() }),
       run: ({ expression, expected }) => {
         const prompts = expression.match(/\[\[[^\]]+\]\]/g);
         if (!prompts) return checkMath(expression, expected);
@@ -81,7 +81,7 @@ export function assertionTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "assertWithAi",
       description: "Asks an AI whether `prompt` holds on the screen. Needs an agent: fails in a replay.",
-      args: { prompt: str() },
+      args: () => ({ prompt: str() }),
       run: ({ prompt }) => exceptionThrown(needsAgent("assertWithAi", `judge ${show(prompt)}`)),
     }),
   ];

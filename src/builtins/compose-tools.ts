@@ -38,7 +38,7 @@ export function composeTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "compose_click",
       description: "Clicks the element by elementId (preferred), testTag or text.",
-      args: { elementId: str().optional(), testTag: str().optional(), text: str().optional(), element: withDefault(str(), "") },
+      args: () => ({ elementId: str().optional(), testTag: str().optional(), text: str().optional(), element: withDefault(str(), "") }),
       meta: compose,
       precheck: needsTarget,
       find: (a, screen) => findOn(a, screen),
@@ -48,7 +48,7 @@ export function composeTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "compose_type",
       description: "Types `text` into the element by elementId or testTag (clearFirst default true).",
-      args: { text: str(), elementId: str().optional(), testTag: str().optional(), existingText: str().optional(), element: withDefault(str(), ""), clearFirst: withDefault(bool(), true) },
+      args: () => ({ text: str(), elementId: str().optional(), testTag: str().optional(), existingText: str().optional(), element: withDefault(str(), ""), clearFirst: withDefault(bool(), true) }),
       meta: compose,
       precheck: (a) => (a.elementId === undefined && a.testTag === undefined ? "give elementId or testTag" : undefined),
       find: (a, screen) => findOn({ elementId: a.elementId, testTag: a.testTag }, screen),
@@ -58,7 +58,7 @@ export function composeTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "compose_scroll",
       description: "Scrolls the container (elementId or testTag) to `index` (default 0) or towards `text`.",
-      args: { elementId: str().optional(), testTag: str().optional(), text: str().optional(), index: withDefault(int(0), 0) },
+      args: () => ({ elementId: str().optional(), testTag: str().optional(), text: str().optional(), index: withDefault(int(0), 0) }),
       meta: compose,
       precheck: needsTarget,
       find: (a, screen) => findOn(a, screen),
@@ -68,7 +68,7 @@ export function composeTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "compose_verify_element_visible",
       description: "Verifies that the element (testTag or elementId) is visible.",
-      args: { testTag: str().optional(), elementId: str().optional(), element: withDefault(str(), "") },
+      args: () => ({ testTag: str().optional(), elementId: str().optional(), element: withDefault(str(), "") }),
       meta: verification,
       precheck: (a) => (a.elementId === undefined && a.testTag === undefined ? "give elementId or testTag" : undefined),
       find: (a, screen) => findOn(a, screen),
@@ -78,7 +78,7 @@ export function composeTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "compose_verify_text_visible",
       description: "Verifies that `text` is visible.",
-      args: { text: str(1) },
+      args: () => ({ text: str(1) }),
       meta: verification,
       find: (a, screen) => screen.findByText({ text: a.text }, "contains"),
       what: (a) => show(a.text),
@@ -87,7 +87,7 @@ export function composeTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "compose_wait",
       description: "Waits `seconds` seconds (default 1, at most 30).",
-      args: { seconds: withDefault(int(), 1) },
+      args: () => ({ seconds: withDefault(int(), 1) }),
       meta: compose,
       run: async ({ seconds }) => {
         const capped = Math.min(30, Math.max(1, seconds));
@@ -98,7 +98,7 @@ export function composeTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "compose_request_details",
       description: "Asks for more detail (BOUNDS) in the next view hierarchy.",
-      args: { include: z.array(anyCase(["BOUNDS"])) },
+      args: () => ({ include: z.array(anyCase(["BOUNDS"])) }),
       meta: compose,
       run: ({ include }) => device.record("compose_request_details", { include }, `next view hierarchy with ${include.join(", ") || "no extra detail"}`),
     }),

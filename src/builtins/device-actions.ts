@@ -25,7 +25,7 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "launchApp",
       description: "Opens an app by id (launchMode REINSTALL (default), RESUME or FORCE_RESTART, any case). Simulated: it becomes the foreground app (and installed).",
-      args: { appId: str(1), launchMode: withDefault(anyCase(["REINSTALL", "RESUME", "FORCE_RESTART"]), "REINSTALL"), ...reasoning },
+      args: () => ({ appId: str(1), launchMode: withDefault(anyCase(["REINSTALL", "RESUME", "FORCE_RESTART"]), "REINSTALL"), ...reasoning }),
       meta,
       run: ({ appId, launchMode }) => {
         device.foregroundApp = appId;
@@ -38,7 +38,7 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "inputText",
       description: "Types `text` into the focused field (hideKeyboardAfter default true). Simulated: appended to the focused field's text.",
-      args: { text: str(), ...reasoning, hideKeyboardAfter: withDefault(bool(), true) },
+      args: () => ({ text: str(), ...reasoning, hideKeyboardAfter: withDefault(bool(), true) }),
       meta,
       run: ({ text, hideKeyboardAfter }) => {
         device.type(text, hideKeyboardAfter);
@@ -48,7 +48,7 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "inputTextRandom",
       description: "Types `prefix` (default \"TBZ-\") and `digitCount` (default 6) random digits, and remembers the value as `variable`.",
-      args: { variable: str(1), prefix: withDefault(str(), "TBZ-"), digitCount: withDefault(int(1, 18), 6), hideKeyboardAfter: withDefault(bool(), true) },
+      args: () => ({ variable: str(1), prefix: withDefault(str(), "TBZ-"), digitCount: withDefault(int(1, 18), 6), hideKeyboardAfter: withDefault(bool(), true) }),
       meta,
       run: ({ variable, prefix, digitCount, hideKeyboardAfter }) => {
         const digits = Array.from({ length: digitCount }, () => randomInt(10)).join("");
@@ -60,7 +60,7 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "eraseText",
       description: "Erases `charactersToErase` characters from the end of the focused field, all of them when omitted.",
-      args: { charactersToErase: int(0).optional() },
+      args: () => ({ charactersToErase: int(0).optional() }),
       meta,
       run: ({ charactersToErase }) => {
         const n = charactersToErase ?? device.focusedText.length;
@@ -71,7 +71,7 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "clearText",
       description: "Clears the focused text field.",
-      args: {},
+      args: () => ({}),
       meta,
       run: () => {
         device.focusedText = "";
@@ -81,7 +81,7 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "hideKeyboard",
       description: "Hides the soft keyboard.",
-      args: {},
+      args: () => ({}),
       meta,
       run: () => {
         device.keyboardShown = false;
@@ -91,14 +91,14 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "pressBack",
       description: "Navigates back one screen (the system back button).",
-      args: {},
+      args: () => ({}),
       meta,
       run: () => device.record("pressBack", {}, "pressBack"),
     }),
     defineBuiltin({
       name: "pressKey",
       description: "Presses BACK, ENTER, HOME, BACKSPACE, TAB or ESCAPE (any case). HOME leaves the foreground app; BACKSPACE erases one character.",
-      args: { keyCode: anyCase(["BACK", "ENTER", "HOME", "BACKSPACE", "TAB", "ESCAPE"]) },
+      args: () => ({ keyCode: anyCase(["BACK", "ENTER", "HOME", "BACKSPACE", "TAB", "ESCAPE"]) }),
       meta,
       run: ({ keyCode }) => {
         if (keyCode === "HOME") device.foregroundApp = undefined;
@@ -109,14 +109,14 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "openUrl",
       description: "Opens `url` in the browser (or the app that handles it).",
-      args: { url: str(1) },
+      args: () => ({ url: str(1) }),
       meta: { ...meta, "trailblaze/supportedPlatforms": ["android", "ios"] },
       run: ({ url }) => device.record("openUrl", { url }, `openUrl ${url}`),
     }),
     defineBuiltin({
       name: "networkConnection",
       description: "Turns the network on (`connected: true`) or off (airplane mode).",
-      args: { connected: bool() },
+      args: () => ({ connected: bool() }),
       meta,
       run: ({ connected }) => {
         device.connected = connected;
@@ -126,7 +126,7 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "wait",
       description: "Waits `timeToWaitInSeconds` seconds (default 5).",
-      args: { timeToWaitInSeconds: withDefault(int(0, 600), 5) },
+      args: () => ({ timeToWaitInSeconds: withDefault(int(0, 600), 5) }),
       meta,
       run: async ({ timeToWaitInSeconds }) => {
         await device.sleep(timeToWaitInSeconds * 1000);
@@ -136,7 +136,7 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "waitForChange",
       description: "Waits until the screen changes and settles (timeoutMs default 8000, quietWindowMs default 300, requireChange default true). Unverified without a screen.",
-      args: { timeoutMs: withDefault(int(0), 8000), quietWindowMs: withDefault(int(0), 300), requireChange: withDefault(bool(), true) },
+      args: () => ({ timeoutMs: withDefault(int(0), 8000), quietWindowMs: withDefault(int(0), 300), requireChange: withDefault(bool(), true) }),
       meta,
       run: ({ timeoutMs }) =>
         screenCheck(device, {
@@ -148,7 +148,7 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "takeSnapshot",
       description: "Saves a snapshot of the screen as `screenName` (with an optional `description`).",
-      args: { screenName: str(1), description: str().optional() },
+      args: () => ({ screenName: str(1), description: str().optional() }),
       meta,
       run: ({ screenName, description }) => {
         device.snapshots.push(screenName);
@@ -159,7 +159,7 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "tapOnPoint",
       description: "Taps (or long-presses) the point x, y in pixels.",
-      args: { x: int(), y: int(), longPress: withDefault(bool(), false), ...reasoning },
+      args: () => ({ x: int(), y: int(), longPress: withDefault(bool(), false), ...reasoning }),
       meta,
       run: ({ x, y, longPress }, context) => {
         const outside = outsideScreen(x, y, context);
@@ -179,7 +179,7 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "dragByPoints",
       description: "Drags from (startX, startY) to (endX, endY) in pixels over durationMs (default 1000).",
-      args: { startX: int(), startY: int(), endX: int(), endY: int(), durationMs: withDefault(int(0), 1000) },
+      args: () => ({ startX: int(), startY: int(), endX: int(), endY: int(), durationMs: withDefault(int(0), 1000) }),
       meta,
       run: ({ startX, startY, endX, endY, durationMs }, context) => {
         const outside = outsideScreen(startX, startY, context) ?? outsideScreen(endX, endY, context);
@@ -190,7 +190,7 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "swipe",
       description: "Swipes the finger UP, DOWN (default), LEFT or RIGHT (any case), on the screen's centre or on the element showing swipeOnElementText.",
-      args: { direction: withDefault(anyCase(DIRECTIONS), "DOWN"), swipeOnElementText: str().optional(), ...reasoning },
+      args: () => ({ direction: withDefault(anyCase(DIRECTIONS), "DOWN"), swipeOnElementText: str().optional(), ...reasoning }),
       meta,
       run: ({ direction, swipeOnElementText }) => {
         if (swipeOnElementText === undefined) return device.record("swipe", { direction }, `swipe ${direction}`);
@@ -210,7 +210,7 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "swipeWithRelativeCoordinates",
       description: "Swipes between two points given relative to the screen (e.g. \"50%, 80%\"), optionally on the element showing swipeOnElementText.",
-      args: { startRelative: str(1), endRelative: str(1), swipeOnElementText: str().optional(), durationMs: int(0).optional() },
+      args: () => ({ startRelative: str(1), endRelative: str(1), swipeOnElementText: str().optional(), durationMs: int(0).optional() }),
       meta,
       run: ({ startRelative, endRelative, swipeOnElementText, durationMs }) =>
         device.record(
@@ -222,7 +222,7 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "objectiveStatus",
       description: "Reports the objective's status: IN_PROGRESS, COMPLETED or FAILED (any case), with an explanation. FAILED fails the step.",
-      args: { explanation: str(), status: anyCase(["IN_PROGRESS", "COMPLETED", "FAILED"]) },
+      args: () => ({ explanation: str(), status: anyCase(["IN_PROGRESS", "COMPLETED", "FAILED"]) }),
       run: ({ status, explanation }) =>
         status === "FAILED"
           ? exceptionThrown(`objective failed: ${explanation}`)

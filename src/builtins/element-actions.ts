@@ -18,7 +18,8 @@ const meta = { "trailblaze/toolset": SIMULATED_DEVICE_TOOLSET };
 export interface ElementTool<S extends z.ZodRawShape> {
   name: string;
   description: string;
-  args: S;
+  /** As `BuiltinDefinition.args`: built once per process. */
+  args: () => S;
   meta?: Record<string, unknown>;
   /** How to find the element on a screen, and how to name it in messages. */
   find(args: z.infer<z.ZodObject<S>>, screen: DeviceScreen): SelectorMatch;
@@ -65,7 +66,7 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "tap",
       description: "Taps the element with snapshot ref `ref` (or long-presses it with longPress).",
-      args: { ref: str(1), longPress: withDefault(bool(), false), ...reasoning },
+      args: () => ({ ref: str(1), longPress: withDefault(bool(), false), ...reasoning }),
       find: (a, screen) => screen.findByRef(a.ref),
       what: (a) => `ref ${show(a.ref)}`,
       record: (a) => ({ details: { ref: a.ref, ...(a.longPress ? { longPress: true } : {}) }, summary: `tap ref ${show(a.ref)}${a.longPress ? " (long press)" : ""}` }),
@@ -73,7 +74,7 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "longPress",
       description: "Long-presses the element with snapshot ref `ref`.",
-      args: { ref: str(1), ...reasoning },
+      args: () => ({ ref: str(1), ...reasoning }),
       find: (a, screen) => screen.findByRef(a.ref),
       what: (a) => `ref ${show(a.ref)}`,
       record: (a) => ({ details: { ref: a.ref }, summary: `longPress ref ${show(a.ref)}` }),
@@ -81,7 +82,7 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "dragTo",
       description: "Drags the element `ref` onto `toRef`, or to the point toX, toY, over durationMs (default 1000).",
-      args: { ref: str(1), toRef: str().optional(), toX: int().optional(), toY: int().optional(), durationMs: withDefault(int(0), 1000), ...reasoning },
+      args: () => ({ ref: str(1), toRef: str().optional(), toX: int().optional(), toY: int().optional(), durationMs: withDefault(int(0), 1000), ...reasoning }),
       precheck: (a, context) => {
         const point = a.toX !== undefined || a.toY !== undefined;
         if (point && a.toRef !== undefined) return "give either toRef or toX/toY, not both";
@@ -99,7 +100,7 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "tapOnElementWithText",
       description: "Taps the element showing `text` (a regular expression; index among matches, id to narrow).",
-      args: { text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters },
+      args: () => ({ text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters }),
       find: (a, screen) => screen.findByText(textQuery(a.text, a), "contains"),
       index: (a) => a.index,
       what: (a) => `text ${show(a.text)}`,
@@ -108,7 +109,7 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "longPressOnElementWithText",
       description: "Long-presses the element showing `text` (index is a string upstream, e.g. \"1\").",
-      args: { text: str(1), id: str().optional(), index: str().optional(), ...filters },
+      args: () => ({ text: str(1), id: str().optional(), index: str().optional(), ...filters }),
       find: (a, screen) => screen.findByText(textQuery(a.text, a), "contains"),
       index: (a) => indexOf(a.index),
       what: (a) => `text ${show(a.text)}`,
@@ -117,7 +118,7 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "tapOnElementWithAccessibilityText",
       description: "Taps the element whose accessibility text is `accessibilityText`.",
-      args: { accessibilityText: str(1), id: str().optional(), index: str().optional(), ...filters },
+      args: () => ({ accessibilityText: str(1), id: str().optional(), index: str().optional(), ...filters }),
       // As upstream (Maestro's text matcher also reads accessibility text): the text as a pattern.
       find: (a, screen) => screen.findByText(textQuery(a.accessibilityText, a), "pattern"),
       index: (a) => indexOf(a.index),
@@ -127,7 +128,7 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "longPressElementWithAccessibilityText",
       description: "Long-presses the element whose accessibility text is `accessibilityText`.",
-      args: { accessibilityText: str(1), id: str().optional(), index: str().optional(), ...filters },
+      args: () => ({ accessibilityText: str(1), id: str().optional(), index: str().optional(), ...filters }),
       // As upstream (Maestro's text matcher also reads accessibility text): the text as a pattern.
       find: (a, screen) => screen.findByText(textQuery(a.accessibilityText, a), "pattern"),
       index: (a) => indexOf(a.index),
@@ -137,7 +138,7 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "tapOnElementBySelector",
       description: "Taps the element `nodeSelector` finds (or, in older recordings, the legacy `selector`; longPress default false).",
-      args: { reason: str().optional(), selector: selector().optional(), longPress: withDefault(bool(), false), nodeSelector: selector().optional() },
+      args: () => ({ reason: str().optional(), selector: selector().optional(), longPress: withDefault(bool(), false), nodeSelector: selector().optional() }),
       precheck: (a) => (a.nodeSelector === undefined && a.selector === undefined ? "give the nodeSelector of the element to tap" : undefined),
       // As upstream: the rich nodeSelector when a recording has both.
       find: (a, screen) => screen.resolve((a.nodeSelector ?? a.selector)!),
@@ -150,7 +151,7 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "tapOn",
       description: "Taps the element `selector` finds, at relativePoint inside it (e.g. \"50%, 50%\").",
-      args: { selector: selector(), relativePoint: str().optional(), longPress: withDefault(bool(), false) },
+      args: () => ({ selector: selector(), relativePoint: str().optional(), longPress: withDefault(bool(), false) }),
       find: (a, screen) => screen.resolve(a.selector),
       what: (a) => `the element ${show(a.selector)}`,
       record: (a) => ({ details: { selector: a.selector, ...(a.relativePoint ? { relativePoint: a.relativePoint } : {}), ...(a.longPress ? { longPress: true } : {}) }, summary: `tapOn ${show(a.selector)}` }),
@@ -158,7 +159,7 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "tapOnAccessibilityNode",
       description: "Taps the accessibility node matching the given regexes (content description, text, class name, resource id).",
-      args: { contentDescriptionRegex: str().optional(), textRegex: str().optional(), classNameRegex: str().optional(), resourceIdRegex: str().optional(), longPress: withDefault(bool(), false) },
+      args: () => ({ contentDescriptionRegex: str().optional(), textRegex: str().optional(), classNameRegex: str().optional(), resourceIdRegex: str().optional(), longPress: withDefault(bool(), false) }),
       precheck: (a) =>
         [a.contentDescriptionRegex, a.textRegex, a.classNameRegex, a.resourceIdRegex].every((v) => v === undefined)
           ? "give at least one of contentDescriptionRegex, textRegex, classNameRegex, resourceIdRegex"
@@ -170,7 +171,7 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "scrollUntilTextIsVisible",
       description: "Scrolls (direction UP/DOWN (default)/LEFT/RIGHT, any case) until the element with `text`, `textRegex` or `id` is visible.",
-      args: {
+      args: () => ({
         text: str().optional(),
         textRegex: str().optional(),
         id: str().optional(),
@@ -180,7 +181,7 @@ export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
         centerElement: withDefault(bool(), false),
         scrollStartPosition: withDefault(anyCase(["CENTER", "TOP", "BOTTOM"]), "CENTER"),
         ...reasoning,
-      },
+      }),
       precheck: (a) => (!a.text && !a.textRegex && !a.id ? "give text, textRegex or id" : undefined),
       find: (a, screen) => (a.text ? screen.findByText({ text: a.text }, "pattern") : screen.resolve({ ...(a.textRegex ? { textRegex: a.textRegex } : {}), ...(a.id ? { idRegex: a.id } : {}) })),
       index: (a) => a.index,

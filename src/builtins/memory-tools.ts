@@ -18,7 +18,7 @@ function rememberFromScreen(device: SimulatedDevice, name: "rememberText" | "rem
   return defineBuiltin({
     name,
     description: `Finds ${number ? "a number" : "text"} on the screen by \`prompt\` and remembers it as \`variable\`. Unverified (nothing remembered) without a screen.`,
-    args: { prompt: str(), variable: str(1) },
+    args: () => ({ prompt: str(), variable: str(1) }),
     run: ({ prompt, variable }) =>
       screenCheck(device, {
         wouldCheck: `the ${number ? "number" : "text"} for ${show(prompt)} (not remembered as ${variable})`,
@@ -39,19 +39,19 @@ export function memoryTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "rememberValue",
       description: "Our extension: stores `value` in session memory under `key` (later steps use {{key}}).",
-      args: { key: z.string().min(1), value: z.unknown() },
+      args: () => ({ key: z.string().min(1), value: z.unknown() }),
       run: ({ key, value }) => success(`remembered ${key}`, { memoryDelta: { [key]: value } }),
     }),
     defineBuiltin({
       name: "forgetValue",
       description: "Our extension: deletes `key` from session memory.",
-      args: { key: z.string().min(1) },
+      args: () => ({ key: z.string().min(1) }),
       run: ({ key }) => success(`forgot ${key}`, { memoryDeletions: [key] }),
     }),
     defineBuiltin({
       name: "dumpMemory",
       description: "Returns the session memory (secrets excluded) as structured content.",
-      args: {},
+      args: () => ({}),
       run: (_args, context) => success(JSON.stringify(context.memory), { structuredContent: { memory: context.memory } }),
     }),
     rememberFromScreen(device, "rememberText"),
@@ -59,7 +59,7 @@ export function memoryTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "rememberWithAi",
       description: "Asks an AI for data about the screen and remembers it as `variable`. Needs an agent: fails in a replay.",
-      args: { prompt: str(), variable: str(1) },
+      args: () => ({ prompt: str(), variable: str(1) }),
       run: ({ prompt, variable }) => exceptionThrown(needsAgent("rememberWithAi", `read ${show(prompt)} from the screen into ${variable}`)),
     }),
   ];

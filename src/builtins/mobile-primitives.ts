@@ -27,7 +27,7 @@ export function mobilePrimitiveTools(device: SimulatedDevice): RegisteredTool[] 
     defineBuiltin({
       name: "mobile_setClipboard",
       description: "Sets the device clipboard to `text`.",
-      args: { text: str() },
+      args: () => ({ text: str() }),
       meta: mobile,
       run: ({ text }) => {
         device.clipboard = text;
@@ -37,7 +37,7 @@ export function mobilePrimitiveTools(device: SimulatedDevice): RegisteredTool[] 
     defineBuiltin({
       name: "mobile_pasteClipboard",
       description: "Pastes the clipboard into the focused field.",
-      args: {},
+      args: () => ({}),
       meta: mobile,
       run: () => {
         if (device.clipboard === undefined) return exceptionThrown("mobile_pasteClipboard: the clipboard is empty; set it first with mobile_setClipboard");
@@ -48,7 +48,7 @@ export function mobilePrimitiveTools(device: SimulatedDevice): RegisteredTool[] 
     defineBuiltin({
       name: "mobile_listInstalledApps",
       description: "Returns {\"appIds\":[…]}: the apps installed on the device (the target's app ids, and every app launched).",
-      args: {},
+      args: () => ({}),
       meta: mobile,
       run: () => {
         const appIds = [...device.installedApps].sort();
@@ -58,7 +58,7 @@ export function mobilePrimitiveTools(device: SimulatedDevice): RegisteredTool[] 
     defineBuiltin({
       name: "mobile_listInstalledAppsDetailed",
       description: "Returns {\"apps\":[{appId}]}: the installed apps with what is known of them.",
-      args: { includeSystemApps: withDefault(bool(), true) },
+      args: () => ({ includeSystemApps: withDefault(bool(), true) }),
       meta: mobile,
       run: () => {
         const apps = [...device.installedApps].sort().map((appId) => ({ appId }));
@@ -68,7 +68,7 @@ export function mobilePrimitiveTools(device: SimulatedDevice): RegisteredTool[] 
     defineBuiltin({
       name: "mobile_clearAppData",
       description: "Clears an app's data (its granted permissions are revoked).",
-      args: { appId: str(1) },
+      args: () => ({ appId: str(1) }),
       meta: mobile,
       run: ({ appId }) => {
         device.permissions.delete(appId);
@@ -78,7 +78,7 @@ export function mobilePrimitiveTools(device: SimulatedDevice): RegisteredTool[] 
     defineBuiltin({
       name: "mobile_maestro",
       description: "Runs Maestro commands, given as `commands` (a list) or `yaml` (text). Unverified without a screen (the commands are recorded).",
-      args: { yaml: str().optional(), commands: z.array(z.unknown()).optional() },
+      args: () => ({ yaml: str().optional(), commands: z.array(z.unknown()).optional() }),
       meta: { "trailblaze/toolset": SIMULATED_DEVICE_TOOLSET, "trailblaze/isForLlm": false },
       run: ({ yaml, commands }) => {
         if ((yaml === undefined) === (commands === undefined)) return exceptionThrown("mobile_maestro: give the commands as either `commands` (a list) or `yaml` (text)");
@@ -104,21 +104,21 @@ export function mobilePrimitiveTools(device: SimulatedDevice): RegisteredTool[] 
     defineBuiltin({
       name: "exec",
       description: "Runs a process on the host (argv, no shell). Simulated: recorded, not run; unverified.",
-      args: { argv: strings().min(1), workingDir: str().optional(), expectedExitCode: withDefault(int(), 0), outputFilterRegex: str().optional(), timeoutSeconds: int(1).optional() },
+      args: () => ({ argv: strings().min(1), workingDir: str().optional(), expectedExitCode: withDefault(int(), 0), outputFilterRegex: str().optional(), timeoutSeconds: int(1).optional() }),
       meta: { "trailblaze/requiresHost": true, "trailblaze/isForLlm": false },
       run: ({ argv }) => unverified("exec is not run by the simulated session", `${argv.join(" ")} recorded`, { structuredContent: { simulatedDevice: device.note("exec", { argv }) } }),
     }),
     defineBuiltin({
       name: "android_adbShell",
       description: "Runs a shell command on the Android device (command as a list, optional runAs package). Simulated: recorded, not run; empty output.",
-      args: { command: strings().min(1), runAs: str().optional() },
+      args: () => ({ command: strings().min(1), runAs: str().optional() }),
       meta: { ...android, "trailblaze/isForLlm": false },
       run: ({ command, runAs }) => device.record("android_adbShell", { command, ...(runAs ? { runAs } : {}) }, `adb shell ${command.join(" ")}${runAs ? ` (as ${runAs})` : ""}`),
     }),
     defineBuiltin({
       name: "android_grantPermissions",
       description: "Grants runtime permissions to an app.",
-      args: { appId: str(1), permissions: strings() },
+      args: () => ({ appId: str(1), permissions: strings() }),
       meta: { ...android, "trailblaze/isForLlm": false },
       run: ({ appId, permissions }) => {
         grant(appId, permissions);
@@ -128,7 +128,7 @@ export function mobilePrimitiveTools(device: SimulatedDevice): RegisteredTool[] 
     defineBuiltin({
       name: "android_grantAppOpsPermission",
       description: "Grants an app-ops permission to an app.",
-      args: { appId: str(1), permission: str(1) },
+      args: () => ({ appId: str(1), permission: str(1) }),
       meta: { ...android, "trailblaze/isForLlm": false },
       run: ({ appId, permission }) => {
         grant(appId, [permission]);
@@ -138,12 +138,12 @@ export function mobilePrimitiveTools(device: SimulatedDevice): RegisteredTool[] 
     defineBuiltin({
       name: "android_sendBroadcast",
       description: "Sends a broadcast intent (action, componentPackage, componentClass, extras [{key, value, type}]).",
-      args: {
+      args: () => ({
         action: str(1),
         componentPackage: str(1),
         componentClass: str(1),
         extras: withDefault(z.array(z.object({ key: str(1), value: str(), type: str().optional() }).strict()), []),
-      },
+      }),
       meta: { ...android, "trailblaze/isForLlm": false },
       run: ({ action, componentPackage, componentClass, extras }) => {
         const duplicate = extras.map((e) => e.key).find((k, i, keys) => keys.indexOf(k) !== i);
@@ -154,7 +154,7 @@ export function mobilePrimitiveTools(device: SimulatedDevice): RegisteredTool[] 
     defineBuiltin({
       name: "android_systemUiDemoMode",
       description: "Turns System UI demo mode on (enable default true) or off: a frozen clock and status bar.",
-      args: { enable: withDefault(bool(), true) },
+      args: () => ({ enable: withDefault(bool(), true) }),
       meta: { ...android, "trailblaze/isForLlm": false },
       run: ({ enable }) => {
         device.demoMode = enable;
@@ -164,7 +164,7 @@ export function mobilePrimitiveTools(device: SimulatedDevice): RegisteredTool[] 
     defineBuiltin({
       name: "android_writeBytesToFile",
       description: "Writes base64 content to a file on the device (the content is never shown).",
-      args: { devicePath: str(1), base64Content: str() },
+      args: () => ({ devicePath: str(1), base64Content: str() }),
       meta: { ...android, "trailblaze/isForLlm": false },
       run: ({ devicePath, base64Content }) => {
         device.files.set(devicePath, base64Bytes(base64Content));
@@ -174,7 +174,7 @@ export function mobilePrimitiveTools(device: SimulatedDevice): RegisteredTool[] 
     defineBuiltin({
       name: "android_writeFileToDownloads",
       description: "Writes a UTF-8 text file into the device's Downloads folder.",
-      args: { fileName: str(1), content: str() },
+      args: () => ({ fileName: str(1), content: str() }),
       meta: { ...android, "trailblaze/isForLlm": false },
       run: ({ fileName, content }) => {
         const path = `/sdcard/Download/${fileName}`;
@@ -185,7 +185,7 @@ export function mobilePrimitiveTools(device: SimulatedDevice): RegisteredTool[] 
     defineBuiltin({
       name: "android_writeImageToMediaStore",
       description: "Writes a base64 image into the device's Pictures folder (mimeType default image/png).",
-      args: { fileName: str(1), base64Content: str(), mimeType: withDefault(str(), "image/png") },
+      args: () => ({ fileName: str(1), base64Content: str(), mimeType: withDefault(str(), "image/png") }),
       meta: { ...android, "trailblaze/isForLlm": false },
       run: ({ fileName, base64Content, mimeType }) => {
         const path = `/sdcard/Pictures/${fileName}`;

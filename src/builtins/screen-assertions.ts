@@ -15,7 +15,8 @@ const meta = { "trailblaze/toolset": SIMULATED_DEVICE_TOOLSET };
 interface VisibilityCheck<S extends z.ZodRawShape> {
   name: string;
   description: string;
-  args: S;
+  /** As `BuiltinDefinition.args`: built once per process. */
+  args: () => S;
   /** true: the element must be there; false: it must not. */
   visible: boolean;
   find(args: z.infer<z.ZodObject<S>>, screen: DeviceScreen): SelectorMatch;
@@ -68,7 +69,7 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
     visibilityTool(device, {
       name: "assertVisible",
       description: "Asserts that the element with snapshot ref `ref` is visible (and shows expectedText, when given).",
-      args: { ref: str(1), expectedText: str().optional(), ...reasoning },
+      args: () => ({ ref: str(1), expectedText: str().optional(), ...reasoning }),
       visible: true,
       find: (a, screen) => screen.findByRef(a.ref),
       what: (a) => `ref ${show(a.ref)}`,
@@ -77,7 +78,7 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
     visibilityTool(device, {
       name: "assertVisibleWithText",
       description: "Asserts that an element showing `text` (a regular expression) is visible.",
-      args: { text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters },
+      args: () => ({ text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters }),
       visible: true,
       find: (a, screen) => screen.findByText(textQuery(a.text, a), "pattern"),
       index: (a) => a.index,
@@ -86,7 +87,7 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
     visibilityTool(device, {
       name: "assertNotVisibleWithText",
       description: "Asserts that no element showing `text` (a regular expression) is visible.",
-      args: { text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters },
+      args: () => ({ text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters }),
       visible: false,
       find: (a, screen) => screen.findByText(textQuery(a.text, a), "pattern"),
       what: (a) => show(a.text),
@@ -94,13 +95,13 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
     visibilityTool(device, {
       name: "assertVisibleBySelector",
       description: "Asserts that the element `nodeSelector` finds is visible (expectedText compared by textMatchMode EXACT (default), PREFIX or REGEX, any case).",
-      args: {
+      args: () => ({
         reason: str().optional(),
         nodeSelector: selector().optional(),
         timeoutMs: int(0).optional(),
         expectedText: str().optional(),
         textMatchMode: withDefault(anyCase(["EXACT", "PREFIX", "REGEX"]), "EXACT"),
-      },
+      }),
       visible: true,
       find: (a, screen) => screen.resolve(a.nodeSelector ?? {}),
       what: (a) => `the element ${show(a.nodeSelector ?? {})}`,
@@ -109,7 +110,7 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
     visibilityTool(device, {
       name: "assertNotVisibleBySelector",
       description: "Asserts that nothing `nodeSelector` finds is visible.",
-      args: { reason: str().optional(), nodeSelector: selector().optional(), timeoutMs: int(0).optional() },
+      args: () => ({ reason: str().optional(), nodeSelector: selector().optional(), timeoutMs: int(0).optional() }),
       visible: false,
       find: (a, screen) => screen.resolve(a.nodeSelector ?? {}),
       what: (a) => `the element ${show(a.nodeSelector ?? {})}`,
@@ -117,7 +118,7 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
     visibilityTool(device, {
       name: "assertVisibleWithAccessibilityText",
       description: "Asserts that an element with accessibility text `accessibilityText` is visible.",
-      args: { accessibilityText: str(1), id: str().optional(), index: withDefault(int(0), 0), ...filters },
+      args: () => ({ accessibilityText: str(1), id: str().optional(), index: withDefault(int(0), 0), ...filters }),
       visible: true,
       find: (a, screen) => screen.findByText(textQuery(a.accessibilityText, a), "pattern"),
       index: (a) => a.index,
@@ -126,7 +127,7 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
     visibilityTool(device, {
       name: "assertVisibleWithResourceId",
       description: "Asserts that an element with resource id `resourceId` is visible.",
-      args: { resourceId: str(1), accessibilityText: str().optional(), index: withDefault(int(0), 0), ...filters },
+      args: () => ({ resourceId: str(1), accessibilityText: str().optional(), index: withDefault(int(0), 0), ...filters }),
       visible: true,
       find: (a, screen) => screen.resolve({ idRegex: a.resourceId, ...(a.accessibilityText ? { textRegex: a.accessibilityText } : {}) }),
       index: (a) => a.index,
@@ -135,7 +136,7 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
     visibilityTool(device, {
       name: "waitUntilNotVisible",
       description: "Waits (up to timeoutMs) until nothing `nodeSelector` finds is visible.",
-      args: { nodeSelector: selector(), timeoutMs: int(0).optional() },
+      args: () => ({ nodeSelector: selector(), timeoutMs: int(0).optional() }),
       visible: false,
       find: (a, screen) => screen.resolve(a.nodeSelector),
       what: (a) => `the element ${show(a.nodeSelector)}`,
@@ -143,7 +144,7 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
     defineBuiltin({
       name: "assertWaypoint",
       description: "Asserts that the screen is at waypoint `waypoint` (timeoutMs default 5000, pollIntervalMs default 250). Unverified without a screen.",
-      args: { waypoint: str(1), timeoutMs: withDefault(int(0), 5000), pollIntervalMs: withDefault(int(1), 250) },
+      args: () => ({ waypoint: str(1), timeoutMs: withDefault(int(0), 5000), pollIntervalMs: withDefault(int(1), 250) }),
       meta,
       run: ({ waypoint }) =>
         screenCheck(device, {
@@ -157,7 +158,7 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
     defineBuiltin({
       name: "findMatches",
       description: "Lists the elements `selector` finds (kind singleMatch, multipleMatches or noMatch, node ids, and upstream's match descriptors). Unverified without a screen.",
-      args: { selector: selector(), timeoutMs: int(0).optional() },
+      args: () => ({ selector: selector(), timeoutMs: int(0).optional() }),
       meta,
       run: ({ selector: wanted }) =>
         screenCheck(device, {
@@ -173,7 +174,7 @@ export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] 
     defineBuiltin({
       name: "requestDetailedViewHierarchy",
       description: "Lists the full view hierarchy, off-screen elements included. Unverified without a screen.",
-      args: { ...reasoning },
+      args: () => ({ ...reasoning }),
       meta,
       run: () =>
         screenCheck(device, {

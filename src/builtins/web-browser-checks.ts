@@ -14,7 +14,7 @@ export function browserChecks(web: WebPage): RegisteredTool[] {
     defineBuiltin({
       name: "web_verifyElementVisible",
       description: "Verifies that the element `ref` or `nodeSelector` is visible (waits up to 5 s).",
-      args: WEB_ARGS.web_verifyElementVisible,
+      args: () => WEB_ARGS.web_verifyElementVisible,
       meta: verificationMeta,
       run: ({ ref, nodeSelector }) =>
         onElement(web, "web_verifyElementVisible", { ref, nodeSelector }, async (element, what) =>
@@ -24,7 +24,7 @@ export function browserChecks(web: WebPage): RegisteredTool[] {
     defineBuiltin({
       name: "web_verifyTextVisible",
       description: "Verifies that `text` is visible on the page (case-insensitive substring; waits up to 5 s).",
-      args: WEB_ARGS.web_verifyTextVisible,
+      args: () => WEB_ARGS.web_verifyTextVisible,
       meta: verificationMeta,
       run: async ({ text }) => {
         const found = (await web.page()).getByText(text).first();
@@ -35,7 +35,7 @@ export function browserChecks(web: WebPage): RegisteredTool[] {
     defineBuiltin({
       name: "web_verifyListVisible",
       description: "Verifies that the list `ref` or `nodeSelector` is visible and shows each of `items`.",
-      args: WEB_ARGS.web_verifyListVisible,
+      args: () => WEB_ARGS.web_verifyListVisible,
       meta: verificationMeta,
       run: ({ items, ref, nodeSelector }) => {
         if (items.length === 0) return exceptionThrown("web_verifyListVisible: items is empty; give at least one expected item");
@@ -56,7 +56,7 @@ export function browserChecks(web: WebPage): RegisteredTool[] {
     defineBuiltin({
       name: "web_verifyValue",
       description: "Verifies the TEXT (default: contains, or the field's value equals), VALUE or ATTRIBUTE (any case) of the element `ref` or `nodeSelector` against `expected` (waits up to 5 s).",
-      args: WEB_ARGS.web_verifyValue,
+      args: () => WEB_ARGS.web_verifyValue,
       meta: verificationMeta,
       run: ({ ref, nodeSelector, type, expected, attribute }) => {
         if (type === "ATTRIBUTE" && attribute === "") return Promise.resolve(exceptionThrown("web_verifyValue: type ATTRIBUTE needs the attribute name"));

@@ -20,7 +20,7 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
     defineBuiltin({
       name: "web_navigate",
       description: "GOTO `url` (default action; a relative path resolves against the trail's folder, else the working directory), or BACK / FORWARD in the history (any case).",
-      args: WEB_ARGS.web_navigate,
+      args: () => WEB_ARGS.web_navigate,
       meta: webMeta,
       run: async ({ action, url }) => {
         const page = await web.page();
@@ -43,7 +43,7 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
     defineBuiltin({
       name: "web_currentUrl",
       description: "Returns the page's URL.",
-      args: WEB_ARGS.web_currentUrl,
+      args: () => WEB_ARGS.web_currentUrl,
       meta: webMeta,
       run: async () => {
         const url = (await web.page()).url();
@@ -53,7 +53,7 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
     defineBuiltin({
       name: "web_waitForUrl",
       description: "Waits until the page's URL matches the regular expression `pattern` (timeoutMs default 30000).",
-      args: WEB_ARGS.web_waitForUrl,
+      args: () => WEB_ARGS.web_waitForUrl,
       meta: webMeta,
       run: async ({ pattern, timeoutMs }) => {
         let regex: RegExp;
@@ -70,7 +70,7 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
     defineBuiltin({
       name: "web_resize",
       description: "Resizes the browser viewport to width x height CSS pixels.",
-      args: WEB_ARGS.web_resize,
+      args: () => WEB_ARGS.web_resize,
       meta: webMeta,
       run: async ({ width, height }) => {
         await (await web.page()).setViewportSize({ width, height });
@@ -80,7 +80,7 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
     defineBuiltin({
       name: "web_pressKey",
       description: "Presses a key or combination (e.g. Enter, Control+A) on the focused element.",
-      args: WEB_ARGS.web_pressKey,
+      args: () => WEB_ARGS.web_pressKey,
       meta: webMeta,
       run: async ({ key }) => {
         try {
@@ -94,7 +94,7 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
     defineBuiltin({
       name: "web_snapshot",
       description: "Lists the page's elements with their ids (e1, e2…: what `ref` names), as `screenName`.",
-      args: WEB_ARGS.web_snapshot,
+      args: () => WEB_ARGS.web_snapshot,
       meta: webMeta,
       run: async ({ screenName }) => {
         const page = await web.page();
@@ -105,7 +105,7 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
     defineBuiltin({
       name: "web_applyCookies",
       description: "Adds cookies (`cookiesJson`: a cookie array or a storage-state object) to the session's browser context.",
-      args: WEB_ARGS.web_applyCookies,
+      args: () => WEB_ARGS.web_applyCookies,
       meta: webMeta,
       run: async ({ cookiesJson }) => {
         const list = parseCookies("web_applyCookies", cookiesJson);
@@ -121,7 +121,7 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
     defineBuiltin({
       name: "web_getStorageState",
       description: "Returns the session's browser context storage state (cookies and local storage).",
-      args: WEB_ARGS.web_getStorageState,
+      args: () => WEB_ARGS.web_getStorageState,
       meta: webMeta,
       run: async () => {
         const state = await (await web.context()).storageState();
@@ -131,7 +131,7 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
     defineBuiltin({
       name: "web_evaluate",
       description: "Runs JavaScript in the page and returns its result as JSON.",
-      args: WEB_ARGS.web_evaluate,
+      args: () => WEB_ARGS.web_evaluate,
       meta: { ...webMeta, "trailblaze/isForLlm": false },
       run: async ({ script }) => {
         try {
@@ -145,14 +145,14 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
     defineBuiltin({
       name: "web_fillSecret",
       description: "Fills the field `ref` with a secret `value` (never shown).",
-      args: WEB_ARGS.web_fillSecret,
+      args: () => WEB_ARGS.web_fillSecret,
       meta: { ...webMeta, "trailblaze/isForLlm": false },
       run: ({ ref, value }) => onElement(web, "web_fillSecret", { ref }, async (field, what) => (await field.first().fill(value, { timeout: web.findTimeoutMs }), success(`Filled ${what} with a secret.`)), true),
     }),
     defineBuiltin({
       name: "web_click",
       description: "Clicks the element `ref` (element id such as e5, ARIA descriptor such as 'button \"Submit\"', or css=selector) or `nodeSelector`.",
-      args: WEB_ARGS.web_click,
+      args: () => WEB_ARGS.web_click,
       meta: webMeta,
       run: ({ ref, nodeSelector }) =>
         onElement(web, "web_click", { ref, nodeSelector }, async (element, what) => {
@@ -165,14 +165,14 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
     defineBuiltin({
       name: "web_hover",
       description: "Hovers over the element `ref` or `nodeSelector`.",
-      args: WEB_ARGS.web_hover,
+      args: () => WEB_ARGS.web_hover,
       meta: webMeta,
       run: ({ ref, nodeSelector }) => onElement(web, "web_hover", { ref, nodeSelector }, async (element, what) => (await element.first().hover({ timeout: web.findTimeoutMs }), success(`Hovered over ${what}.`)), true),
     }),
     defineBuiltin({
       name: "web_type",
       description: "Types `text` into the element `ref` or `nodeSelector`: replaces its content (clearFirst, default true) or appends to it.",
-      args: WEB_ARGS.web_type,
+      args: () => WEB_ARGS.web_type,
       meta: webMeta,
       run: ({ text, ref, nodeSelector, clearFirst }) =>
         onElement(web, "web_type", { ref, nodeSelector }, async (field, what) => {
@@ -184,7 +184,7 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
     defineBuiltin({
       name: "web_selectOption",
       description: "Selects `values` (option values or labels) in the <select> `ref` or `nodeSelector`.",
-      args: WEB_ARGS.web_selectOption,
+      args: () => WEB_ARGS.web_selectOption,
       meta: webMeta,
       run: ({ values, ref, nodeSelector }) =>
         onElement(web, "web_selectOption", { ref, nodeSelector }, async (select, what) => {
@@ -195,7 +195,7 @@ export function browserWebTools(web: WebPage): RegisteredTool[] {
     defineBuiltin({
       name: "web_scroll",
       description: "Scrolls the page, or the container `ref` / `nodeSelector` (the mouse over it), UP, DOWN (default), LEFT or RIGHT by `amount` pixels (default 500).",
-      args: WEB_ARGS.web_scroll,
+      args: () => WEB_ARGS.web_scroll,
       meta: webMeta,
       run: async ({ direction, amount, ref, nodeSelector }) => {
         const [dx, dy] = direction === "DOWN" ? [0, amount] : direction === "UP" ? [0, -amount] : direction === "RIGHT" ? [amount, 0] : [-amount, 0];

@@ -44,7 +44,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "web_navigate",
       description: "GOTO `url` (default action), or BACK / FORWARD in the history (any case).",
-      args: WEB_ARGS.web_navigate,
+      args: () => WEB_ARGS.web_navigate,
       meta: web,
       run: ({ action, url }) => {
         if (action === "GOTO") {
@@ -62,14 +62,14 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "web_currentUrl",
       description: "Returns the page's URL.",
-      args: WEB_ARGS.web_currentUrl,
+      args: () => WEB_ARGS.web_currentUrl,
       meta: web,
       run: () => (page.url === undefined ? exceptionThrown("web_currentUrl: no page is open; navigate first with web_navigate") : success(page.url, { structuredContent: { url: page.url } })),
     }),
     defineBuiltin({
       name: "web_waitForUrl",
       description: "Succeeds when the page's URL matches the regular expression `pattern` (timeoutMs default 30000); the simulated URL changes only by navigation, so it does not wait.",
-      args: WEB_ARGS.web_waitForUrl,
+      args: () => WEB_ARGS.web_waitForUrl,
       meta: web,
       run: ({ pattern }) => {
         let regex: RegExp;
@@ -85,7 +85,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "web_resize",
       description: "Resizes the browser viewport to width x height CSS pixels.",
-      args: WEB_ARGS.web_resize,
+      args: () => WEB_ARGS.web_resize,
       meta: web,
       run: ({ width, height }) => {
         page.viewport = { width, height };
@@ -95,14 +95,14 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "web_pressKey",
       description: "Presses a key or combination (e.g. Enter, Control+A).",
-      args: WEB_ARGS.web_pressKey,
+      args: () => WEB_ARGS.web_pressKey,
       meta: web,
       run: ({ key }) => device.record("web_pressKey", { key }, `press ${key}`),
     }),
     defineBuiltin({
       name: "web_wait",
       description: "Waits `seconds` seconds (default 1, at least 1, at most 30).",
-      args: WEB_ARGS.web_wait,
+      args: () => WEB_ARGS.web_wait,
       meta: web,
       run: async ({ seconds }) => {
         const capped = Math.min(30, Math.max(1, seconds));
@@ -113,7 +113,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "web_snapshot",
       description: "Saves a snapshot of the page as `screenName`.",
-      args: WEB_ARGS.web_snapshot,
+      args: () => WEB_ARGS.web_snapshot,
       meta: web,
       run: ({ screenName }) => {
         device.snapshots.push(screenName);
@@ -123,7 +123,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "web_applyCookies",
       description: "Adds cookies (`cookiesJson`: a cookie array or a storage-state object) to the browser context.",
-      args: WEB_ARGS.web_applyCookies,
+      args: () => WEB_ARGS.web_applyCookies,
       meta: web,
       run: ({ cookiesJson }) => {
         const list = parseCookies("web_applyCookies", cookiesJson);
@@ -135,7 +135,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "web_getStorageState",
       description: "Returns the browser context's storage state (the cookies applied so far).",
-      args: WEB_ARGS.web_getStorageState,
+      args: () => WEB_ARGS.web_getStorageState,
       meta: web,
       run: () => {
         const state = { cookies: device.cookies, origins: [] };
@@ -145,35 +145,35 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "web_requestDetails",
       description: "Asks for more detail (BOUNDS, CSS_SELECTORS, OFFSCREEN_ELEMENTS, OCCLUDED_ELEMENTS) in the next snapshot.",
-      args: WEB_ARGS.web_requestDetails,
+      args: () => WEB_ARGS.web_requestDetails,
       meta: web,
       run: ({ include }) => device.record("web_requestDetails", { include }, `next snapshot with ${include.join(", ") || "no extra detail"}`),
     }),
     defineBuiltin({
       name: "web_assertNetworkEvent",
       description: "Asserts that `eventName` appeared in the session's network traffic (timeoutMs default 5000). The simulated session has no traffic: unverified.",
-      args: WEB_ARGS.web_assertNetworkEvent,
+      args: () => WEB_ARGS.web_assertNetworkEvent,
       meta: web,
       run: ({ eventName }) => unverified("no network traffic is simulated", `would look for ${show(eventName)}`),
     }),
     defineBuiltin({
       name: "web_evaluate",
       description: "Runs JavaScript in the page. The simulated session has no page to run it in: unverified.",
-      args: WEB_ARGS.web_evaluate,
+      args: () => WEB_ARGS.web_evaluate,
       meta: { ...web, "trailblaze/isForLlm": false },
       run: () => unverified("no page is simulated", "the script was not run"),
     }),
     defineBuiltin({
       name: "web_fillSecret",
       description: "Fills the field `ref` with a secret `value` (never shown).",
-      args: WEB_ARGS.web_fillSecret,
+      args: () => WEB_ARGS.web_fillSecret,
       meta: { ...web, "trailblaze/isForLlm": false },
       run: ({ ref }) => device.record("web_fillSecret", { ref, value: "***" }, `filled ref ${show(ref)} with a secret`),
     }),
     elementTool(device, {
       name: "web_click",
       description: "Clicks the element `ref` (element id, ARIA descriptor or css=selector) or `nodeSelector`.",
-      args: WEB_ARGS.web_click,
+      args: () => WEB_ARGS.web_click,
       meta: web,
       precheck: needsTarget,
       find: (a, screen) => findTarget(a, screen),
@@ -183,7 +183,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "web_hover",
       description: "Hovers over the element `ref` or `nodeSelector`.",
-      args: WEB_ARGS.web_hover,
+      args: () => WEB_ARGS.web_hover,
       meta: web,
       precheck: needsTarget,
       find: (a, screen) => findTarget(a, screen),
@@ -193,7 +193,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "web_type",
       description: "Types `text` into the element `ref` or `nodeSelector` (clearFirst default true).",
-      args: WEB_ARGS.web_type,
+      args: () => WEB_ARGS.web_type,
       meta: web,
       precheck: needsTarget,
       find: (a, screen) => findTarget(a, screen),
@@ -203,7 +203,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "web_selectOption",
       description: "Selects `values` in the <select> `ref` or `nodeSelector`.",
-      args: WEB_ARGS.web_selectOption,
+      args: () => WEB_ARGS.web_selectOption,
       meta: web,
       precheck: needsTarget,
       find: (a, screen) => findTarget(a, screen),
@@ -215,7 +215,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
       elementTool(device, {
         name: "web_scroll",
         description: "Scrolls the page (or the container `ref` / `nodeSelector`) UP, DOWN (default), LEFT or RIGHT by `amount` pixels (default 500).",
-        args: WEB_ARGS.web_scroll,
+        args: () => WEB_ARGS.web_scroll,
         meta: web,
         find: (a, screen) => findTarget(a, screen),
         what: element,
@@ -225,7 +225,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "web_verifyElementVisible",
       description: "Verifies that the element `ref` or `nodeSelector` is visible.",
-      args: WEB_ARGS.web_verifyElementVisible,
+      args: () => WEB_ARGS.web_verifyElementVisible,
       meta: verificationMeta,
       precheck: needsTarget,
       find: (a, screen) => findTarget(a, screen),
@@ -235,7 +235,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "web_verifyTextVisible",
       description: "Verifies that `text` is visible on the page.",
-      args: WEB_ARGS.web_verifyTextVisible,
+      args: () => WEB_ARGS.web_verifyTextVisible,
       meta: verificationMeta,
       find: (a, screen) => screen.findByText({ text: a.text }, "contains"),
       what: (a) => show(a.text),
@@ -244,7 +244,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "web_verifyListVisible",
       description: "Verifies that the list `ref` or `nodeSelector` shows `items`.",
-      args: WEB_ARGS.web_verifyListVisible,
+      args: () => WEB_ARGS.web_verifyListVisible,
       meta: verificationMeta,
       find: (a, screen) => findTarget(a, screen),
       what: element,
@@ -253,7 +253,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     elementTool(device, {
       name: "web_verifyValue",
       description: "Verifies the TEXT (default), VALUE or ATTRIBUTE (any case) of the element `ref` or `nodeSelector` equals `expected`.",
-      args: WEB_ARGS.web_verifyValue,
+      args: () => WEB_ARGS.web_verifyValue,
       meta: verificationMeta,
       precheck: (a) => needsTarget(a) ?? (a.type === "ATTRIBUTE" && a.attribute === "" ? "type ATTRIBUTE needs the attribute name" : undefined),
       find: (a, screen) => findTarget(a, screen),
@@ -263,7 +263,7 @@ export function webTools(device: SimulatedDevice): RegisteredTool[] {
     defineBuiltin({
       name: "playwright_desktop_launchGoose",
       description: "Launches the Goose desktop app (Electron) and connects to it.",
-      args: { ...reasoning },
+      args: () => ({ ...reasoning }),
       meta: web,
       run: () => {
         device.foregroundApp = "goose";

@@ -11,13 +11,13 @@ function registry(): ToolRegistry {
     defineBuiltin({
       name: "demo_shown",
       description: "shown",
-      args: { text: z.string() },
+      args: () => ({ text: z.string() }),
       meta: { "trailblaze/toolset": "demo_set", "trailblaze/requiresContext": true },
       run: () => success("ok"),
     }),
   );
   tools.register(
-    defineBuiltin({ name: "demo_hidden", description: "hidden", args: {}, meta: { "trailblaze/isForLlm": false }, run: () => success("ok") }),
+    defineBuiltin({ name: "demo_hidden", description: "hidden", args: () => ({}), meta: { "trailblaze/isForLlm": false }, run: () => success("ok") }),
   );
   tools.skip({ name: "demo_iosOnly", source: "tools/demo.ts", reason: "trailblaze/supportedPlatforms", detail: "supports platforms [IOS], session platform is ANDROID" });
   return tools;
