@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { build, type Plugin } from "esbuild";
 import { writeAtomically } from "../core/cache-files.ts";
-import { BuildCache, UNUSED_ENTRY_MS } from "./build-cache.ts";
+import { BuildCache, reusingVerifiedBuilds, UNUSED_ENTRY_MS } from "./build-cache.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "build-cache-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -93,6 +93,19 @@ describe("BuildCache", () => {
     expect(served()).toBeUndefined();
     writeFileSync(greeting, before);
     utimesSync(greeting, stat.atime, stat.mtime);
+    expect(served()).toContain('"newest"');
+  });
+
+  test("while a run reuses verified builds, an input edited after its first lookup is not looked at again; afterwards it is", () => {
+    const before = readFileSync(greeting, "utf8");
+    {
+      using _run = reusingVerifiedBuilds();
+      expect(served()).toContain('"newest"');
+      writeFileSync(greeting, before.replace("newest", "edited"));
+      expect(served()).toContain('"newest"');
+    }
+    expect(served()).toBeUndefined();
+    writeFileSync(greeting, before);
     expect(served()).toContain('"newest"');
   });
 

@@ -57,6 +57,26 @@ function statSignature(path: string): string | undefined {
  */
 const verified = new Map<string, { key: string; signatures: string }>();
 
+/**
+ * On while a `run` runs (`reusingVerifiedBuilds`): a build this process verified is then reused without
+ * statting its inputs again, so the sessions of a run use the tools as the run first built them
+ * (a file edited meanwhile is read by the next run). Statting ~100 inputs per server was ~1 ms of
+ * every session start. Long-running processes (`trailblaze mcp`) keep checking at every lookup.
+ */
+let reuseVerified = false;
+const settled = new Map<string, CacheEntry>();
+
+/** Turns `reuseVerified` on until the result is disposed: around a batch of sessions (a `run`). */
+export function reusingVerifiedBuilds(): Disposable {
+  reuseVerified = true;
+  return {
+    [Symbol.dispose]() {
+      reuseVerified = false;
+      settled.clear();
+    },
+  };
+}
+
 function readManifest(file: string): Manifest | undefined {
   try {
     return JSON.parse(readFileSync(file, "utf8")) as Manifest;
@@ -90,6 +110,8 @@ export class BuildCache {
 
   /** The cached build, when its output exists and no input changed. */
   lookup(): CacheEntry | undefined {
+    const reused = reuseVerified ? settled.get(this.#manifestFile) : undefined;
+    if (reused && existsSync(reused.file)) return reused;
     const manifest = readManifest(this.#manifestFile);
     if (!manifest || !existsSync(manifest.file)) return undefined;
     const signatures = manifest.inputs.map(statSignature);
@@ -100,7 +122,9 @@ export class BuildCache {
       verified.set(this.#manifestFile, { key: manifest.key, signatures: signatures.join("\n") });
     }
     markUsed(this.#manifestFile);
-    return { file: manifest.file, warnings: manifest.warnings, ...(manifest.supplied ? { supplied: manifest.supplied } : {}) };
+    const entry = { file: manifest.file, warnings: manifest.warnings, ...(manifest.supplied ? { supplied: manifest.supplied } : {}) };
+    settled.set(this.#manifestFile, entry);
+    return entry;
   }
 
   /** Call right before building: hashes the inputs known so far, for `store` to check against. */

@@ -18,6 +18,7 @@ import { parseShard, shardSlice, type Shard } from "../../run/shard.ts";
 import { ListReporter } from "../../run/reporters/list.ts";
 import { findReporter, REPORTERS, type Reporter } from "../../run/reporters/index.ts";
 import { parseCommandArgs } from "../args.ts";
+import { reusingVerifiedBuilds } from "../../bundle/build-cache.ts";
 import { parseDevices, parseTags, perDevice, readArgsFile, testNameSeed, withTags } from "./run-flags.ts";
 import type { CliIO, Command } from "../command.ts";
 import { configAbovePaths, loadCliWorkspace, startSession } from "../open-session.ts";
@@ -223,6 +224,8 @@ export const runCommand: Command = {
       list.interrupted(suite.cutShort(reason));
       emit(suite.snapshot(reason));
     });
+    // The run's sessions use the tools as its first session built them.
+    using _builds = reusingVerifiedBuilds();
     let run: RunReport;
     try {
       run = await suite.run();
