@@ -9,4 +9,4 @@ export {
 } from "./quickjs-server.ts";
 export type { LogLevel } from "./sandbox.ts";
 export { DEFAULT_QUICKJS_ENGINE, QUICKJS_ENGINES, quickJsEngineFrom, type QuickJsEngine } from "./quickjs-module.ts";
-export { quickJsThreadLoad, quickJsThreadsEnabled, setQuickJsThreads, startQuickJsServerOnThread, stopQuickJsThreads, type QuickJsThreadServer } from "./thread/thread-pool.ts";
+export { quickJsThreadLoad, quickJsThreadsEnabled, setQuickJsThreads, startQuickJsServerOnThread, stopQuickJsThreads, warmQuickJsThreads, type QuickJsThreadServer } from "./thread/thread-pool.ts";

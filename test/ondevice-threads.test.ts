@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { setQuickJsThreads, startQuickJsServerOnThread, stopQuickJsThreads, quickJsThreadLoad } from "../runtime-quickjs/index.ts";
+import { setQuickJsThreads, startQuickJsServerOnThread, stopQuickJsThreads, quickJsThreadLoad, warmQuickJsThreads } from "../runtime-quickjs/index.ts";
 import { bundleEntry } from "../src/bundle/bundle-entry.ts";
 import { SandboxError } from "../src/errors.ts";
 import { McpConnection } from "../src/servers/mcp-connection.ts";
@@ -90,6 +90,20 @@ describe("servers on worker threads", () => {
       expect(text(await client.callTool({ name: "echo", arguments: { text: "hi" } }))).toBe("hi");
       await client.close();
     }
+  });
+
+  test("warming starts the threads before any server (only when threads are on); the first servers go to them", async () => {
+    await stopQuickJsThreads();
+    setQuickJsThreads(1);
+    warmQuickJsThreads();
+    expect(quickJsThreadLoad()).toEqual([]);
+    setQuickJsThreads(2);
+    warmQuickJsThreads();
+    expect(quickJsThreadLoad()).toEqual([0, 0]);
+    const code = await bundled("echo-server.ts");
+    const servers = await Promise.all([1, 2].map(() => startQuickJsServerOnThread({ name: "warm", code })));
+    expect(quickJsThreadLoad()).toEqual([1, 1]);
+    await Promise.all(servers.map((server) => server.close()));
   });
 
   test("a thread that dies closes its servers: calls end as FatalError naming the thread, the death is a SandboxError of kind thread", async () => {

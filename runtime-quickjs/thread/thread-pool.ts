@@ -4,7 +4,7 @@
 // is compiled once, here, and posted to each thread. A thread keeps the process alive only while
 // it runs a server; when one dies, its servers close with a SandboxError of kind `thread`.
 import { Worker } from "node:worker_threads";
-import { compiledQuickJsWasm, type BuildKey } from "../quickjs-module.ts";
+import { compiledQuickJsWasm, type BuildKey, type QuickJsEngine, type QuickJsVariant } from "../quickjs-module.ts";
 import type { QuickJsServerOptions } from "../quickjs-server.ts";
 import { fromWire, QuickJsThreadTransport } from "./thread-transport.ts";
 import { toWire, type FromThread, type ThreadBundle, type ToThread, type WireError } from "./thread-protocol.ts";
@@ -184,17 +184,29 @@ export function quickJsThreadsEnabled(): boolean {
   return poolSize > 1;
 }
 
-function pickThread(): Thread {
+/** Starts the threads the pool is short of (they load their modules side by side); returns the live ones. */
+function fillPool(): Thread[] {
   const live = threads.filter((thread) => !thread.dead);
-  const idle = live.find((thread) => thread.servers.size === 0);
-  if (idle) return idle;
-  if (live.length < Math.max(1, poolSize)) {
-    // The first server starts them all, so they load their modules side by side.
-    const fresh = Array.from({ length: Math.max(1, poolSize) - live.length }, () => new Thread((gone) => (threads = threads.filter((t) => t !== gone))));
-    threads.push(...fresh);
-    return fresh[0]!;
-  }
-  return live.reduce((a, b) => (b.servers.size < a.servers.size ? b : a));
+  const fresh = Array.from({ length: Math.max(0, Math.max(1, poolSize) - live.length) }, () => new Thread((gone) => (threads = threads.filter((t) => t !== gone))));
+  threads.push(...fresh);
+  return [...live, ...fresh];
+}
+
+function pickThread(): Thread {
+  const live = fillPool();
+  return live.find((thread) => thread.servers.size === 0) ?? live.reduce((a, b) => (b.servers.size < a.servers.size ? b : a));
+}
+
+/**
+ * Starts the worker threads and compiles the QuickJS module now, while the caller still has other
+ * work (reading a suite's trails), instead of at the first server: the threads load their modules
+ * meanwhile. Does nothing unless threads are enabled. Unused threads keep no process alive.
+ */
+export function warmQuickJsThreads(variant: QuickJsVariant = "release", engine?: QuickJsEngine): void {
+  if (!quickJsThreadsEnabled()) return;
+  fillPool();
+  // A failure is the first server's to report (it awaits the same compilation).
+  void compiledQuickJsWasm(variant, engine).catch(() => {});
 }
 
 /** As startQuickJsServer, on a worker thread of the pool. */

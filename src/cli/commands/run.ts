@@ -3,7 +3,7 @@
 // JSON/JUnit, and write a partial report when interrupted.
 
 import { availableParallelism } from "node:os";
-import { setQuickJsThreads } from "../../../runtime-quickjs/index.ts";
+import { quickJsEngineFrom, setQuickJsThreads, warmQuickJsThreads, type QuickJsEngine } from "../../../runtime-quickjs/index.ts";
 import { ConfigError, ConfigNotFoundError, UsageError, type ConfigProblem } from "../../errors.ts";
 import type { Workspace } from "../../config/workspace.ts";
 import { checkSessionFlags, parseKeyValue } from "../../session/session-spec.ts";
@@ -127,6 +127,22 @@ async function listPlans(entries: SuiteEntry[], problems: ConfigProblem[], value
   return failed ? 2 : 0;
 }
 
+/**
+ * On-device sessions that run at once go to worker threads, at most one per core: started (with
+ * the QuickJS module's compilation) as soon as the run knows it has on-device trails, so that
+ * they load while the workspace is read.
+ */
+function startQuickJsThreads(workers: number, env: Record<string, string | undefined>): void {
+  setQuickJsThreads(Math.min(workers, availableParallelism()));
+  let engine: QuickJsEngine;
+  try {
+    engine = quickJsEngineFrom(env);
+  } catch {
+    return; // each session reports the bad TRAILBLAZE_QUICKJS
+  }
+  warmQuickJsThreads("release", engine);
+}
+
 export const runCommand: Command = {
   name: "run",
   help: HELP,
@@ -171,6 +187,9 @@ export const runCommand: Command = {
       if (above) values.config = above;
       const files = await discoverTrails(positionals, io.cwd);
       const { trails, problems } = await readTrailFiles(files, io.cwd);
+      if (!values.list && (values.agent ?? (trails.some((trail) => trail.agent === "on-device") ? "on-device" : "host")) === "on-device") {
+        startQuickJsThreads(workers, io.env);
+      }
       const all: SuiteEntry[] = trails.map((trail) => ({ file: trail.file, trail }));
       const parsed = tags ? withTags(all, tags) : all;
       if (tags && parsed.length < all.length) io.stderr(`note: --tags ${tags.join(",")}: ${all.length - parsed.length} of ${all.length} trail(s) carry none of these tags and are left out\n`);
@@ -193,8 +212,6 @@ export const runCommand: Command = {
     const live = reporter.live || destination !== undefined;
     const color = io.isTTY && !io.env.NO_COLOR;
     const list = new ListReporter(live ? io.stdout : () => {}, { color, live: workers === 1 });
-    // On-device sessions that run at once go to worker threads, at most one per core.
-    setQuickJsThreads(Math.min(workers, availableParallelism()));
     const startTrailSession: StartTrailSession = (spec, options) => startSession(spec, io, options);
     const suite = new SuiteRun(entries, {
       io,
