@@ -10,6 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { bundleEntry } from "../src/bundle/bundle-entry.ts";
 import { DEFAULT_MEMORY_LIMIT_BYTES, DEFAULT_QUICKJS_ENGINE, startQuickJsServer, type QuickJsServer, type QuickJsServerOptions } from "../runtime-quickjs/index.ts";
 import { acquireQuickJsInstance, recycleQuickJsInstance } from "../runtime-quickjs/instance-pool.ts";
+import { newQuickJsInstance } from "../runtime-quickjs/quickjs-module.ts";
 
 const REPO = resolve(import.meta.dir, "..");
 const probeCode = (await bundleEntry("fixtures/bundle/image-probe.ts", { cwd: REPO })).code;
@@ -115,6 +116,19 @@ describe("sessions restored from an image", () => {
     const { callbacks } = module as unknown as { callbacks: { runtimeCallbacks: Map<number, unknown>; contextCallbacks: Map<number, unknown> } };
     expect({ runtimes: callbacks.runtimeCallbacks.size, contexts: callbacks.contextCallbacks.size }).toEqual({ runtimes: 0, contexts: 0 });
     recycleQuickJsInstance(module);
+  });
+
+  test("an instance given back to the pool holds exactly a new instance's memory, however much its sessions wrote", async () => {
+    for (let i = 0; i < 3; i++) await session({ name: "probe-reset" }, async (call) => void (await call({ fill: 2_000_000 })));
+    const opts = { variant: "release", memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES, engine: DEFAULT_QUICKJS_ENGINE } as const;
+    const reused = await acquireQuickJsInstance(opts);
+    const fresh = await newQuickJsInstance(opts);
+    const bytes = (module: typeof fresh) => new Uint8Array(module.getWasmMemory().buffer);
+    const [a, b] = [bytes(reused), bytes(fresh)];
+    const shared = Math.min(a.byteLength, b.byteLength);
+    expect(Buffer.compare(a.subarray(0, shared), b.subarray(0, shared))).toBe(0);
+    expect(a.subarray(shared).every((byte) => byte === 0)).toBe(true);
+    recycleQuickJsInstance(reused);
   });
 
   test("after a server runs out of memory, the next sessions start pristine", async () => {
