@@ -10,12 +10,18 @@ import { join } from "node:path";
 import { isMainThread } from "node:worker_threads";
 import { writeAtomically } from "../src/core/cache-files.ts";
 import { quickJsBuildStamp, type QuickJsEngine } from "./quickjs-module.ts";
+import type { HandshakeRecord } from "./handshake.ts";
 import type { LogLevel } from "./sandbox.ts";
 import { ImageCache, type SandboxImage } from "./sandbox-image.ts";
 
 /** A server's image: its sandbox's, and the console lines its bundle wrote while evaluating. */
 export interface ServerImage extends SandboxImage {
   logs: [LogLevel, string][];
+}
+
+/** A server's image taken once it answered a client's handshake, with what it answered (handshake.ts). */
+export interface HandshakeImage extends ServerImage {
+  handshake: HandshakeRecord;
 }
 
 /** Memory the images of servers may hold, per process (or worker thread). */
@@ -63,6 +69,32 @@ export function findImage(slot: ImageSlot): ServerImage | undefined {
     if (image) images.set(slot.key, image);
   }
   return image;
+}
+
+/**
+ * Handshake images, by slot key: kept in the process only (the cache's budget is shared). A server
+ * whose handshake cannot be imaged, or whose clients open differently, is not tried again.
+ */
+const handshakeKey = (slot: ImageSlot) => `${slot.key}\0handshake`;
+const noHandshakeImage = new Set<string>();
+
+export function findHandshakeImage(slot: ImageSlot): HandshakeImage | undefined {
+  return images.get(handshakeKey(slot)) as HandshakeImage | undefined;
+}
+
+/** Whether a session of the slot's server should record its handshake for an image. */
+export function wantsHandshakeImage(slot: ImageSlot): boolean {
+  return !noHandshakeImage.has(slot.key) && !images.get(handshakeKey(slot));
+}
+
+export function keepHandshakeImage(slot: ImageSlot, image: HandshakeImage): void {
+  images.set(handshakeKey(slot), image);
+}
+
+/** No more handshake images of the slot's server in this process (and the one there is, dropped). */
+export function refuseHandshakeImage(slot: ImageSlot): void {
+  noHandshakeImage.add(slot.key);
+  images.delete(handshakeKey(slot));
 }
 
 /** Keeps `image` in the process and, when the slot has a file, on disk. */

@@ -18,7 +18,19 @@ import { QuickJsHostTransport } from "./host-transport.ts";
 import { preludeSource } from "./prelude-source.ts";
 import { DEFAULT_QUICKJS_ENGINE, MIN_MEMORY_BYTES, newQuickJsInstance, type QuickJsEngine, type QuickJsVariant } from "./quickjs-module.ts";
 import { Sandbox, isOutOfMemoryText, type Delivery, type GuestError, type LogLevel } from "./sandbox.ts";
-import { findImage, imageSlot, keepImage, type ServerImage } from "./image-store.ts";
+import {
+  findHandshakeImage,
+  findImage,
+  imageSlot,
+  keepHandshakeImage,
+  keepImage,
+  refuseHandshakeImage,
+  wantsHandshakeImage,
+  type HandshakeImage,
+  type ImageSlot,
+  type ServerImage,
+} from "./image-store.ts";
+import { HandshakeRecorder, HandshakeReplay } from "./handshake.ts";
 import { acquireQuickJsInstance, poolTakesBack, recycleQuickJsInstance } from "./instance-pool.ts";
 
 export const DEFAULT_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -74,7 +86,10 @@ export interface QuickJsServerOptions {
    * once its bundle was evaluated and connected) instead of evaluating the bundle again, and
    * image this session for later ones if there is none. Each session still starts from the
    * pristine server: what a session did never reaches the image. Only servers whose top-level
-   * code settles without a timer, a host call or a message are imaged. Default: true, unless
+   * code settles without a timer, a host call or a message are imaged. A server is also imaged
+   * once it answered its first session's handshake (initialize, notifications/initialized,
+   * tools/list, with nothing else either way): later sessions whose client opens with the same
+   * messages start from that image and get the recorded answers. Default: true, unless
    * `TRAILBLAZE_QUICKJS_IMAGES=0` is in the process's environment. Not for the `debug` variant.
    */
   images?: boolean;
@@ -91,6 +106,11 @@ export interface QuickJsServer {
   readonly stopped: SandboxError | undefined;
   /** Whether it started from an image of an earlier session of the same server (see `images`). */
   readonly restored: boolean;
+  /**
+   * Whether its client's handshake (initialize, notifications/initialized, tools/list) was answered
+   * from the image it was restored from, the guest being past it already (see `images`).
+   */
+  readonly handshakeReplayed: boolean;
   /**
    * Stops timers, frees the VM and reports the close to the client (pending calls fail).
    * Idempotent. Rejects only if QuickJS found a leaked handle while freeing (a host bug).
@@ -132,13 +152,28 @@ class QuickJsServerImpl implements QuickJsServer {
   readonly restored: boolean;
   /** Console lines written while the bundle evaluates, kept for the image (when imaging). */
   private bootLogs: [LogLevel, string][] | undefined;
+  /** Watching this session's handshake, for an image taken right after it. */
+  private recorder: HandshakeRecorder | undefined;
+  /** Answering this session's handshake from the image it was restored from. */
+  private replay: HandshakeReplay | undefined;
+  handshakeReplayed = false;
+  /** The image of the server before any handshake: what a session whose client opens differently is rewound to. */
+  private bootImage: ServerImage | undefined;
+  /** The server's handshake images: where they are kept, or refused when a client opens differently. */
+  private handshakeSlot: ImageSlot | undefined;
+  /** The console lines of the server's image (restored or taken): a handshake image keeps them. */
+  private imageLogs: [LogLevel, string][] = [];
 
-  /** `image`: restore it if it fits; `imaging`: unless restored, a server whose image may be taken once it boots. */
+  /**
+   * `image`: the server's image, restored if it fits; `handshake`: its image after a handshake,
+   * restored instead when it fits; `imaging`: a server whose image may be taken once it boots
+   * (unless restored) and, with `recordHandshake`, once it answered its handshake.
+   */
   constructor(
     private readonly module: Awaited<ReturnType<typeof newQuickJsInstance>>,
     prelude: string,
     private readonly opts: QuickJsServerOptions,
-    reuse: { image: ServerImage | undefined; imaging: boolean },
+    reuse: { image: ServerImage | undefined; handshake: HandshakeImage | undefined; imaging: boolean; recordHandshake: boolean },
   ) {
     this.deadlineMs = opts.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
     this.startDeadlineMs = opts.startDeadlineMs ?? Math.max(this.deadlineMs, DEFAULT_CALL_DEADLINE_MS);
@@ -159,16 +194,33 @@ class QuickJsServerImpl implements QuickJsServer {
       onDetach: () => void this.close(),
       onAsyncDelivery: (delivery, what) => this.afterDelivery(delivery, what, undefined),
     });
-    this.restored = reuse.image !== undefined && this.sandbox.restore(reuse.image);
-    if (this.restored) {
-      for (const [level, text] of reuse.image!.logs) this.log(level, text);
+    // Measured before a restore too when this session may be imaged after its handshake.
+    if (reuse.imaging && reuse.recordHandshake) this.sandbox.prepareImage();
+    const image =
+      reuse.handshake && reuse.image && this.sandbox.restore(reuse.handshake) ? reuse.handshake : reuse.image && this.sandbox.restore(reuse.image) ? reuse.image : undefined;
+    this.restored = image !== undefined;
+    if (image) {
+      this.imageLogs = image.logs;
+      for (const [level, text] of image.logs) this.log(level, text);
+      if (image === reuse.handshake) {
+        this.replay = new HandshakeReplay(reuse.handshake.handshake);
+        this.bootImage = reuse.image;
+      }
     } else {
       if (reuse.imaging) this.sandbox.prepareImage();
       this.sandbox.installPrelude(prelude);
     }
   }
 
+  /** Once booted: `slot` is where this session's handshake image goes (`record`), or where to refuse them if it rewinds. */
+  handshakeImages(slot: ImageSlot, record: boolean): void {
+    this.handshakeSlot = slot;
+    if (record && !this.replay) this.recorder = new HandshakeRecorder();
+  }
+
   private log(level: LogLevel, text: string): void {
+    // A guest that writes during its handshake is not imaged after it (a restore would not repeat the lines).
+    this.recorder?.fail();
     this.bootLogs?.push([level, text]);
     this.consoleTail.push(`${level} ${text}`);
     if (this.consoleTail.length > CONSOLE_TAIL_LINES) this.consoleTail.shift();
@@ -189,6 +241,7 @@ class QuickJsServerImpl implements QuickJsServer {
     const { delivery, settled, settledNow } = this.sandbox.evaluate(this.opts.code, `${this.opts.name}.bundle.js`, this.startDeadlineMs);
     const logs = this.bootLogs;
     this.bootLogs = undefined;
+    this.imageLogs = logs;
     if (delivery.error) throw this.describe(delivery.error, "evaluating its bundle", this.startDeadlineMs);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const outcome = await Promise.race([
@@ -260,6 +313,21 @@ class QuickJsServerImpl implements QuickJsServer {
   private toGuest(message: JSONRPCMessage): void {
     if (this.fatal) throw this.fatal;
     if (this.closing || !this.sandbox.alive) throw new SandboxError(`${this.label} is closed`, "closed");
+    if (this.replay) {
+      const step = this.replay.next(message);
+      if (step === "drop") return;
+      if (typeof step === "object") {
+        this.handshakeReplayed = this.replay.done;
+        return this.transport.fromGuest(step.reply);
+      }
+      this.replay = undefined;
+      if (step === "rewind") {
+        // Another client than the recorded one's: before the handshake, and no handshake images of this server from now on.
+        this.sandbox.rewind(this.bootImage!);
+        if (this.handshakeSlot) refuseHandshakeImage(this.handshakeSlot);
+      }
+    }
+    this.recorder?.toGuest(message);
     let id: RequestId | undefined;
     if (isJSONRPCRequest(message)) {
       id = message.id;
@@ -268,7 +336,19 @@ class QuickJsServerImpl implements QuickJsServer {
     }
     const delivery = this.sandbox.deliverMessage(JSON.stringify(message));
     const what = id === undefined ? `handling ${"method" in message ? message.method : "a response"}` : `handling ${this.inFlight.get(id)?.label ?? "a request"}`;
+    if (delivery.error) this.recorder?.fail();
     this.afterDelivery(delivery, what, id);
+    if (this.recorder) this.afterHandshakeStep(this.recorder);
+  }
+
+  /** Takes the handshake image once the recorder has the whole handshake (two replies sent); gives up when it failed. */
+  private afterHandshakeStep(recorder: HandshakeRecorder): void {
+    if (!recorder.record && !recorder.failed) return;
+    this.recorder = undefined;
+    const image = recorder.record && this.sandbox.takeImage(2);
+    if (!this.handshakeSlot) return;
+    if (image) keepHandshakeImage(this.handshakeSlot, { ...image, logs: this.imageLogs, handshake: recorder.record! });
+    else refuseHandshakeImage(this.handshakeSlot);
   }
 
   private fromGuest(json: string): void {
@@ -280,6 +360,7 @@ class QuickJsServerImpl implements QuickJsServer {
       this.transport.error(new ProtocolError(`${this.label} sent a message that is not JSON-RPC (skipped): ${json.slice(0, 200)}`, { cause: error }));
       return;
     }
+    this.recorder?.fromGuest(message);
     const responseId = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) ? message.id : undefined;
     const pending = responseId === undefined ? undefined : this.inFlight.get(responseId);
     if (responseId !== undefined && pending) {
@@ -400,12 +481,16 @@ export async function startQuickJsServer(opts: QuickJsServerOptions): Promise<Qu
     ? imageSlot({ engine, memoryLimitBytes, stackLimitBytes: opts.stackLimitBytes ?? MAX_STACK_LIMIT_BYTES, name: opts.name, code: opts.code, prelude }, opts.imageDir)
     : undefined;
   const image = slot && findImage(slot);
-  const module = await acquireQuickJsInstance({ variant, memoryLimitBytes, engine, ...(image ? { initialBytes: image.linearBytes } : {}) });
+  const handshake = image && findHandshakeImage(slot);
+  const recordHandshake = slot !== undefined && !handshake && wantsHandshakeImage(slot);
+  const initialBytes = Math.max(image?.linearBytes ?? 0, handshake?.linearBytes ?? 0);
+  const module = await acquireQuickJsInstance({ variant, memoryLimitBytes, engine, initialBytes });
   // An image this instance could not take (its setup landed elsewhere) is replaced by this session's.
-  const server = new QuickJsServerImpl(module, prelude, opts, { image, imaging: slot !== undefined });
+  const server = new QuickJsServerImpl(module, prelude, opts, { image, handshake, imaging: slot !== undefined, recordHandshake });
   try {
     const taken = await server.boot();
     if (taken && slot) keepImage(slot, taken);
+    if (slot) server.handshakeImages(slot, recordHandshake);
   } catch (error) {
     await server.close();
     throw error;

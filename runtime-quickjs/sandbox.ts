@@ -70,8 +70,10 @@ export class Sandbox {
   private fireTimer: QuickJSHandle | undefined;
   private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
   private readonly deferreds = new Set<QuickJSDeferredPromise>();
-  /** Timers armed, host calls made and messages sent so far: a sandbox that did any of these cannot be imaged. */
+  /** Timers armed and host calls made so far: a sandbox that did any of these cannot be imaged. */
   private effects = 0;
+  /** Messages the guest sent so far (an image may be taken after the replies of a handshake). */
+  private sends = 0;
   /** Where the setup put the runtime, context and global, and the pages it wrote (see `prepareImage`). */
   private setup: { layout: InstanceLayout; pages: Uint8Array } | undefined;
   /** Whether anything ran in the guest since the setup (the prelude, a restore). */
@@ -98,7 +100,7 @@ export class Sandbox {
   /** Measures the setup (its layout, the pages it wrote), so `takeImage` can be used later. Only before anything runs in the guest. */
   prepareImage(): void {
     const memory = this.live && wasmMemoryOf(this.live.module);
-    if (this.used || !memory) return;
+    if (this.used || !memory || this.setup) return;
     this.setup = { layout: layoutOf(this.runtime, this.vm), pages: dirtyPages(memory) };
   }
 
@@ -151,7 +153,7 @@ export class Sandbox {
       this.timers.delete(vm.getNumber(id));
     });
     fn("send", (json) => {
-      this.effects++;
+      this.sends++;
       this.opts.onGuestMessage(vm.getString(json));
     });
     fn("attach", (receive) => {
@@ -167,13 +169,14 @@ export class Sandbox {
   /**
    * This sandbox as an image another fresh sandbox can `restore`: undefined unless `prepareImage`
    * measured its setup and it has done nothing a restore would not repeat (no timer armed, no host call,
-   * no message sent, no job pending, no host function made since the setup) and is attached.
+   * no message sent but the `sends` expected, no job pending, no host function made since the setup)
+   * and is attached.
    */
-  takeImage(): SandboxImage | undefined {
+  takeImage(sends = 0): SandboxImage | undefined {
     const memory = this.live && wasmMemoryOf(this.live.module);
     if (!this.setup || !memory || !this.alive || this.inGuest || !this.receive || !this.fireTimer) return undefined;
     // `effects` counts every timer armed and every host call: at 0, no timer or deferred exists.
-    if (this.effects > 0 || this.runtime.hasPendingJob()) return undefined;
+    if (this.effects > 0 || this.sends !== sends || this.runtime.hasPendingJob()) return undefined;
     const layout = layoutOf(this.runtime, this.vm);
     if (!sameLayout(layout, this.setup.layout)) return undefined;
     return {
@@ -199,6 +202,27 @@ export class Sandbox {
     this.fireTimer = adopt(image.handles.fireTimer);
     this.receive = adopt(image.handles.receive);
     this.markAttached();
+    this.reseed();
+    return true;
+  }
+
+  /**
+   * Puts a sandbox restored from an image taken after a later one of the same lineage (the same
+   * handles, at the same addresses) back to `image`: its memory becomes exactly the image's. Only
+   * while nothing ran in the guest since the restore but what the image accounts for.
+   */
+  rewind(image: SandboxImage): void {
+    const memory = this.live && wasmMemoryOf(this.live.module);
+    if (!memory || this.inGuest || image.handles.receive !== this.receive?.value || image.handles.fireTimer !== this.fireTimer?.value) {
+      throw new Error("the QuickJS sandbox cannot be rewound to an image of another lineage (a host bug)");
+    }
+    new Uint8Array(memory.buffer).fill(0);
+    writePages(memory, image);
+    this.reseed();
+  }
+
+  /** A new seed for the guest's Math.random (the prelude's generator), so no two restored sessions draw alike. */
+  private reseed(): void {
     const seeds = crypto.getRandomValues(new Uint32Array(4));
     const { error } = this.deliver(() => {
       using hooks = this.vm.getProp(this.vm.global, GUEST_GLOBAL);
@@ -211,7 +235,6 @@ export class Sandbox {
       return undefined;
     });
     if (error) throw new Error(`the QuickJS prelude could not seed Math.random in a restored image: ${error.message}`);
-    return true;
   }
 
   /** Evaluates the guest prelude (trusted setup code) and picks up the hooks it exposes. */

@@ -21,6 +21,7 @@ interface Seen {
   global: number;
   ballast: boolean;
   random: [number, number];
+  initialized: number;
 }
 
 async function session(opts: Partial<QuickJsServerOptions> & { name: string }, use: (call: (args?: Record<string, unknown>) => Promise<Seen>, server: QuickJsServer) => Promise<void>): Promise<void> {
@@ -145,6 +146,76 @@ describe("sessions restored from an image", () => {
       await session({ name: "probe-after-bomb", memoryLimitBytes: 24 * 1024 * 1024 }, async (call) => {
         expect((await call()).calls).toBe(1);
       });
+    }
+  });
+});
+
+/** A session as a session's McpConnection opens it: connect, tools/list, then calls. */
+async function listedSession(
+  opts: Partial<QuickJsServerOptions> & { name: string },
+  client: string,
+  use: (call: () => Promise<Seen>, server: QuickJsServer) => Promise<void>,
+): Promise<string[]> {
+  const server = await startQuickJsServer({ code: probeCode, ...opts });
+  const sdk = new Client({ name: client, version: "1.0.0" });
+  try {
+    await sdk.connect(server.transport);
+    const { tools } = await sdk.listTools();
+    await use(async () => JSON.parse(((await sdk.callTool({ name: "probe", arguments: {} })) as { content: { text: string }[] }).content[0]!.text) as Seen, server);
+    return tools.map((tool) => tool.name);
+  } finally {
+    await sdk.close();
+  }
+}
+
+describe("sessions restored after their handshake", () => {
+  test("later sessions get the handshake answered from the image taken after the first one's, and still start pristine", async () => {
+    const replayed: boolean[] = [];
+    const seen: Seen[] = [];
+    for (let i = 0; i < 5; i++) {
+      const tools = await listedSession({ name: "probe-handshake" }, "handshake-test", async (call, server) => {
+        seen.push(await call(), await call());
+        replayed.push(server.handshakeReplayed);
+      });
+      expect(tools).toEqual(["probe", "fail"]);
+    }
+    expect(replayed).toEqual([false, true, true, true, true]);
+    // Each session saw its handshake once (the guest's own, or the image's), and its own calls only.
+    expect(seen.map((s) => `${s.calls}/${s.global}/${s.initialized}`)).toEqual(Array.from({ length: 5 }, () => ["1/1/1", "2/2/1"]).flat());
+    expect(new Set(seen.map((s) => s.random[0])).size).toBe(seen.length);
+  });
+
+  test("a client that opens differently gets the guest's own answers, and the server is not restored after a handshake again", async () => {
+    const opts = { name: "probe-handshake-clients" };
+    const run = (client: string) =>
+      listedSession(opts, client, async (call, server) => {
+        expect(await call()).toMatchObject({ calls: 1, global: 1, initialized: 1 });
+        replayedBefore.push(server.handshakeReplayed);
+      });
+    const replayedBefore: boolean[] = [];
+    await run("first-client");
+    expect(await run("first-client")).toEqual(["probe", "fail"]);
+    expect(await run("second-client")).toEqual(["probe", "fail"]);
+    expect(replayedBefore).toEqual([false, true, false]);
+    const replayed: boolean[] = [];
+    for (const client of ["first-client", "second-client"]) {
+      await listedSession(opts, client, async (call, server) => {
+        expect((await call()).initialized).toBe(1);
+        replayed.push(server.handshakeReplayed);
+      });
+    }
+    expect(replayed).toEqual([false, false]);
+  });
+
+  test("a server that writes to its console during the handshake is not imaged after it; its lines reach every session", async () => {
+    const code = `globalThis.__probeTopLevel = "log-on-initialized";\n${probeCode}`;
+    for (let i = 0; i < 3; i++) {
+      const lines: string[] = [];
+      await listedSession({ name: "probe-handshake-logs", code, onLog: (_level, text) => lines.push(text) }, "handshake-test", async (call, server) => {
+        expect((await call()).initialized).toBe(1);
+        expect(server.handshakeReplayed).toBe(false);
+      });
+      expect(lines).toEqual(["image-probe loaded", "image-probe initialized"]);
     }
   });
 });
