@@ -82,17 +82,33 @@ export function findHandshakeImage(slot: ImageSlot): HandshakeImage | undefined 
   return images.get(handshakeKey(slot)) as HandshakeImage | undefined;
 }
 
-/** Whether a session of the slot's server should record its handshake for an image. */
-export function wantsHandshakeImage(slot: ImageSlot): boolean {
-  return !noHandshakeImage.has(slot.key) && !images.get(handshakeKey(slot));
+/** Servers one of whose sessions is recording its handshake: the others of the moment do not (measuring the setup and imaging cost a few ms each). */
+const recording = new Set<string>();
+
+/**
+ * Whether a session of the slot's server is to record its handshake for an image: when none is,
+ * and the server has neither an image past its handshake nor a refusal. Then the session owns the
+ * recording until `keepHandshakeImage`, `refuseHandshakeImage` or `releaseHandshakeRecording`.
+ */
+export function claimHandshakeRecording(slot: ImageSlot): boolean {
+  if (recording.has(slot.key) || noHandshakeImage.has(slot.key) || images.get(handshakeKey(slot))) return false;
+  recording.add(slot.key);
+  return true;
+}
+
+/** The session that claimed the recording ended without an outcome (it closed, or failed to boot): another may record. */
+export function releaseHandshakeRecording(slot: ImageSlot): void {
+  recording.delete(slot.key);
 }
 
 export function keepHandshakeImage(slot: ImageSlot, image: HandshakeImage): void {
+  recording.delete(slot.key);
   images.set(handshakeKey(slot), image);
 }
 
 /** No more handshake images of the slot's server in this process (and the one there is, dropped). */
 export function refuseHandshakeImage(slot: ImageSlot): void {
+  recording.delete(slot.key);
   noHandshakeImage.add(slot.key);
   images.delete(handshakeKey(slot));
 }

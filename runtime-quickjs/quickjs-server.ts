@@ -25,7 +25,8 @@ import {
   keepHandshakeImage,
   keepImage,
   refuseHandshakeImage,
-  wantsHandshakeImage,
+  claimHandshakeRecording,
+  releaseHandshakeRecording,
   type HandshakeImage,
   type ImageSlot,
   type ServerImage,
@@ -433,6 +434,8 @@ class QuickJsServerImpl implements QuickJsServer {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
+      if (this.recorder && this.handshakeSlot) releaseHandshakeRecording(this.handshakeSlot);
+      this.recorder = undefined;
       // An instance the pool takes back is wiped to a new one's memory: nothing in it needs freeing.
       const failure = this.sandbox.dispose(!this.fatal && poolTakesBack(this.module) ? "reset" : "free") ?? this.sandbox.disposeFailure;
       const instance = this.sandbox.takeInstance();
@@ -482,7 +485,7 @@ export async function startQuickJsServer(opts: QuickJsServerOptions): Promise<Qu
     : undefined;
   const image = slot && findImage(slot);
   const handshake = image && findHandshakeImage(slot);
-  const recordHandshake = slot !== undefined && !handshake && wantsHandshakeImage(slot);
+  const recordHandshake = slot !== undefined && !handshake && claimHandshakeRecording(slot);
   const initialBytes = Math.max(image?.linearBytes ?? 0, handshake?.linearBytes ?? 0);
   const module = await acquireQuickJsInstance({ variant, memoryLimitBytes, engine, initialBytes });
   // An image this instance could not take (its setup landed elsewhere) is replaced by this session's.
@@ -492,6 +495,7 @@ export async function startQuickJsServer(opts: QuickJsServerOptions): Promise<Qu
     if (taken && slot) keepImage(slot, taken);
     if (slot) server.handshakeImages(slot, recordHandshake);
   } catch (error) {
+    if (recordHandshake) releaseHandshakeRecording(slot);
     await server.close();
     throw error;
   }

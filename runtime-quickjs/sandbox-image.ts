@@ -61,18 +61,14 @@ export function wasmMemoryOf(module: QuickJSWASMModule): WebAssembly.Memory | un
 /** Pages are compared and copied in units of this many bytes. */
 const PAGE = 4096;
 
-/** One flag per page of `memory`: 1 where it holds anything but zeros. */
+const ZERO_PAGE = Buffer.alloc(PAGE);
+
+/** One flag per page of `memory`: 1 where it holds anything but zeros (compared natively: a loop over words took ~30 ms for 16 MiB). */
 export function dirtyPages(memory: WebAssembly.Memory): Uint8Array {
-  const words = new Uint32Array(memory.buffer);
-  const perPage = PAGE / 4;
-  const flags = new Uint8Array(words.length / perPage);
-  for (let page = 0; page < flags.length; page++) {
-    for (let i = page * perPage, end = i + perPage; i < end; i++) {
-      if (words[i] !== 0) {
-        flags[page] = 1;
-        break;
-      }
-    }
+  const heap = Buffer.from(memory.buffer);
+  const flags = new Uint8Array(heap.byteLength / PAGE);
+  for (let page = 0, at = 0; page < flags.length; page++, at += PAGE) {
+    if (heap.compare(ZERO_PAGE, 0, PAGE, at, at + PAGE) !== 0) flags[page] = 1;
   }
   return flags;
 }

@@ -207,6 +207,17 @@ describe("sessions restored after their handshake", () => {
     expect(replayed).toEqual([false, false]);
   });
 
+  test("a session that closes before its handshake is done leaves the recording to a later one", async () => {
+    const opts = { name: "probe-handshake-unfinished" };
+    const server = await startQuickJsServer({ code: probeCode, ...opts });
+    const client = new Client({ name: "handshake-test", version: "1.0.0" });
+    await client.connect(server.transport);
+    await client.close();
+    const replayed: boolean[] = [];
+    for (let i = 0; i < 2; i++) await listedSession(opts, "handshake-test", async (_call, session) => void replayed.push(session.handshakeReplayed));
+    expect(replayed).toEqual([false, true]);
+  });
+
   test("a server that writes to its console during the handshake is not imaged after it; its lines reach every session", async () => {
     const code = `globalThis.__probeTopLevel = "log-on-initialized";\n${probeCode}`;
     for (let i = 0; i < 3; i++) {
