@@ -80,6 +80,7 @@ export type ReplayStep =
 /** Answers a session's handshake from a record, as long as the client opens the same way. */
 export class HandshakeReplay {
   #stage: "initialize" | "initialized" | "list" | "over" = "initialize";
+  #answered = false;
 
   constructor(private readonly record: HandshakeRecord) {}
 
@@ -87,7 +88,6 @@ export class HandshakeReplay {
   get done(): boolean {
     return this.#answered;
   }
-  #answered = false;
 
   next(message: JSONRPCMessage): ReplayStep {
     const stage = this.#stage;
