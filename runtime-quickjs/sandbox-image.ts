@@ -59,7 +59,8 @@ export function wasmMemoryOf(module: QuickJSWASMModule): WebAssembly.Memory | un
 }
 
 /** Pages are compared and copied in units of this many bytes. */
-const PAGE = 4096;
+export const PAGE_BYTES = 4096;
+const PAGE = PAGE_BYTES;
 
 const ZERO_PAGE = Buffer.alloc(PAGE);
 
