@@ -196,7 +196,7 @@ class QuickJsServerImpl implements QuickJsServer {
       onAsyncDelivery: (delivery, what) => this.afterDelivery(delivery, what, undefined),
     });
     // Measured before a restore too when this session may be imaged after its handshake.
-    if (reuse.imaging && reuse.recordHandshake) this.sandbox.prepareImage();
+    if (reuse.recordHandshake) this.sandbox.prepareImage();
     const image =
       reuse.handshake && reuse.image && this.sandbox.restore(reuse.handshake) ? reuse.handshake : reuse.image && this.sandbox.restore(reuse.image) ? reuse.image : undefined;
     this.restored = image !== undefined;
@@ -346,10 +346,11 @@ class QuickJsServerImpl implements QuickJsServer {
   private afterHandshakeStep(recorder: HandshakeRecorder): void {
     if (!recorder.record && !recorder.failed) return;
     this.recorder = undefined;
+    // A recorder exists only once `handshakeImages` gave the slot.
+    const slot = this.handshakeSlot!;
     const image = recorder.record && this.sandbox.takeImage(2);
-    if (!this.handshakeSlot) return;
-    if (image) keepHandshakeImage(this.handshakeSlot, { ...image, logs: this.imageLogs, handshake: recorder.record! });
-    else refuseHandshakeImage(this.handshakeSlot);
+    if (image) keepHandshakeImage(slot, { ...image, logs: this.imageLogs, handshake: recorder.record! });
+    else refuseHandshakeImage(slot);
   }
 
   private fromGuest(json: string): void {
@@ -434,7 +435,7 @@ class QuickJsServerImpl implements QuickJsServer {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
-      if (this.recorder && this.handshakeSlot) releaseHandshakeRecording(this.handshakeSlot);
+      if (this.recorder) releaseHandshakeRecording(this.handshakeSlot!);
       this.recorder = undefined;
       // An instance the pool takes back is wiped to a new one's memory: nothing in it needs freeing.
       const failure = this.sandbox.dispose(!this.fatal && poolTakesBack(this.module) ? "reset" : "free") ?? this.sandbox.disposeFailure;

@@ -24,16 +24,23 @@ interface Seen {
   initialized: number;
 }
 
-async function session(opts: Partial<QuickJsServerOptions> & { name: string }, use: (call: (args?: Record<string, unknown>) => Promise<Seen>, server: QuickJsServer) => Promise<void>): Promise<void> {
+/** A session on a probe server: `use` calls its probe tool. With `listAs`, a client of that name lists the tools first (as a session's McpConnection does), and they are returned. */
+async function session(
+  opts: Partial<QuickJsServerOptions> & { name: string },
+  use: (call: (args?: Record<string, unknown>) => Promise<Seen>, server: QuickJsServer) => Promise<void>,
+  listAs?: string,
+): Promise<string[]> {
   const server = await startQuickJsServer({ code: probeCode, ...opts });
-  const client = new Client({ name: "images-test", version: "1.0.0" });
+  const client = new Client({ name: listAs ?? "images-test", version: "1.0.0" });
   try {
     await client.connect(server.transport);
+    const tools = listAs === undefined ? [] : (await client.listTools()).tools.map((tool) => tool.name);
     const call = async (args: Record<string, unknown> = {}) => {
       const result = (await client.callTool({ name: "probe", arguments: args })) as { content: { text: string }[] };
       return JSON.parse(result.content[0]!.text) as Seen;
     };
     await use(call, server);
+    return tools;
   } finally {
     await client.close();
   }
@@ -150,23 +157,9 @@ describe("sessions restored from an image", () => {
   });
 });
 
-/** A session as a session's McpConnection opens it: connect, tools/list, then calls. */
-async function listedSession(
-  opts: Partial<QuickJsServerOptions> & { name: string },
-  client: string,
-  use: (call: () => Promise<Seen>, server: QuickJsServer) => Promise<void>,
-): Promise<string[]> {
-  const server = await startQuickJsServer({ code: probeCode, ...opts });
-  const sdk = new Client({ name: client, version: "1.0.0" });
-  try {
-    await sdk.connect(server.transport);
-    const { tools } = await sdk.listTools();
-    await use(async () => JSON.parse(((await sdk.callTool({ name: "probe", arguments: {} })) as { content: { text: string }[] }).content[0]!.text) as Seen, server);
-    return tools.map((tool) => tool.name);
-  } finally {
-    await sdk.close();
-  }
-}
+/** A session as a session's McpConnection opens it, by a client named `client`: connect, tools/list, then calls. */
+const listedSession = (opts: Partial<QuickJsServerOptions> & { name: string }, client: string, use: (call: () => Promise<Seen>, server: QuickJsServer) => Promise<void>) =>
+  session(opts, use, client);
 
 describe("sessions restored after their handshake", () => {
   test("later sessions get the handshake answered from the image taken after the first one's, and still start pristine", async () => {
