@@ -10,7 +10,7 @@
 // the WebAssembly.Memory maximum; a server that exhausts it cannot touch any other server.
 import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { DEBUG_SYNC, RELEASE_SYNC, newQuickJSWASMModule, newVariant, type QuickJSSyncVariant, type QuickJSWASMModule } from "quickjs-emscripten";
+import { DEBUG_SYNC, QuickJSWASMModule, RELEASE_SYNC, newVariant, type QuickJSSyncVariant } from "quickjs-emscripten";
 import QUICKJS_NG_RELEASE_SYNC from "@jitl/quickjs-ng-wasmfile-release-sync";
 import { SandboxError } from "../src/errors.ts";
 
@@ -115,11 +115,33 @@ export interface InstanceOptions {
   initialBytes?: number;
 }
 
+/** Each build's Emscripten loader and FFI class, imported once per thread. */
+const loaded = new Map<BuildKey, Promise<{ FFI: Awaited<ReturnType<QuickJSSyncVariant["importFFI"]>>; variant: QuickJSSyncVariant }>>();
+
+/**
+ * The build's code, imported once per thread. quickjs-emscripten's `newQuickJSWASMModule` imports
+ * it (three `import()`s) for every instance, and inside a busy `run` Bun settled some of those
+ * only once the thread went idle: sessions of `--workers 4` waited seconds for an instance, most
+ * of the run ran on the few instances made first, and no handshake was recorded until the end.
+ */
+function buildCode(key: BuildKey, build: Build) {
+  let code = loaded.get(key);
+  if (!code) {
+    code = (async () => {
+      const [loader, FFI] = await Promise.all([build.base.importModuleLoader(), build.base.importFFI()]);
+      const variant: QuickJSSyncVariant = { type: "sync", importFFI: async () => FFI, importModuleLoader: async () => loader };
+      return { FFI, variant };
+    })();
+    loaded.set(key, code);
+  }
+  return code;
+}
+
 /** A new QuickJS instance (~2–4 ms once the module is compiled; ~3 MB resident). */
 export async function newQuickJsInstance(opts: InstanceOptions): Promise<QuickJSWASMModule> {
   const key = buildKey(opts.variant, opts.engine);
   const build = BUILDS[key]!;
-  const wasmModule = await compiledWasm(key, build);
+  const [wasmModule, { FFI, variant }] = await Promise.all([compiledWasm(key, build), buildCode(key, build)]);
   const wasmMemory =
     opts.variant === "debug"
       ? undefined
@@ -127,5 +149,10 @@ export async function newQuickJsInstance(opts: InstanceOptions): Promise<QuickJS
           initial: Math.ceil(Math.max(MIN_MEMORY_BYTES, opts.initialBytes ?? 0) / PAGE),
           maximum: Math.ceil(opts.memoryLimitBytes / PAGE),
         });
-  return newQuickJSWASMModule(newVariant(build.base, { wasmModule, ...(wasmMemory ? { wasmMemory } : {}) }));
+  const load = await newVariant(variant, { wasmModule, ...(wasmMemory ? { wasmMemory } : {}) }).importModuleLoader();
+  // The loader newVariant wraps (the base builds' loader is the module's default export, unwrapped).
+  const emscripten = await (load as Extract<typeof load, (...args: never[]) => unknown>)();
+  // What newQuickJSWASMModule does with them, without its own import() of the class.
+  emscripten.type = "sync";
+  return new QuickJSWASMModule(emscripten, new FFI(emscripten));
 }
