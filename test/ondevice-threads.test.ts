@@ -145,4 +145,18 @@ describe("the CLI's process", () => {
     expect(await new Response(child.stdout).text()).toContain("Interrupted (interrupted by SIGINT); the report is partial.");
     expect(Date.now() - sent).toBeLessThan(10_000);
   }, 30_000);
+
+  test("the installed command gives every QuickJS memory of a run the fast kind: 12 sessions at once, where JavaScriptCore's default is 8", async () => {
+    // JavaScriptCore aborts instead of falling back to a bounds-checked memory with this option.
+    const child = Bun.spawn([join(REPO, "src/cli/launcher.sh"), "run", counterTrails(24), "--agent", "on-device", "--workers", "12", "--reporter", "json", "--logs", tempDir("fast-logs")], {
+      cwd: WORKSPACE,
+      env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", BUN_JSC_crashIfWasmCantFastMemory: "1" } as Record<string, string>,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [code, stdout, stderr] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()]);
+    expect(stderr).toBe("");
+    expect(JSON.parse(stdout).summary).toMatchObject({ passed: 24, failed: 0, errors: 0 });
+    expect(code).toBe(0);
+  }, 60_000);
 });

@@ -1,17 +1,18 @@
 // S1 and S2: whole `trailblaze run` processes over 60 generated trails on target `three` (each
 // trail a session of three script servers: a call to each, and an assertEquals on the memory one
 // of them wrote). S1: on-device against host, both `--workers 4`. S2: on-device `--workers 4`
-// against on-device `--workers 1`. Wall time of the process, from spawn to exit.
+// against on-device `--workers 1`. Wall time of the process, from spawn to exit, started as an
+// installed `trailblaze` starts (the package's bin, src/cli/launcher.sh, which sets Bun up).
 
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { BUN, ENV, FIXTURE_DIR, interleaved, ratioResult, series, type ScenarioResult } from "../harness.ts";
+import { ENV, FIXTURE_DIR, interleaved, ratioResult, series, type ScenarioResult } from "../harness.ts";
 import { trailFile } from "./p7-workers.ts";
 
 const TRAILS = 60;
-const CLI = resolve(import.meta.dir, "../../src/cli/main.ts");
+const LAUNCHER = resolve(import.meta.dir, "../../src/cli/launcher.sh");
 
 /** A folder of TRAILS trails; removed by the caller. */
 function suiteFolder(): { root: string; trails: string } {
@@ -24,9 +25,9 @@ function suiteFolder(): { root: string; trails: string } {
 
 /** Wall time of one `trailblaze run`, ms; throws unless every trail passed. */
 function runMs(trails: string, logs: string, agent: "host" | "on-device", workers: number): number {
-  const args = [CLI, "run", trails, "--agent", agent, "--workers", String(workers), "--config", join(FIXTURE_DIR, "trailblaze-config"), "--logs", logs, "--reporter", "json"];
+  const args = ["run", trails, "--agent", agent, "--workers", String(workers), "--config", join(FIXTURE_DIR, "trailblaze-config"), "--logs", logs, "--reporter", "json"];
   const start = performance.now();
-  const run = spawnSync(BUN, args, { cwd: FIXTURE_DIR, env: { ...ENV, NO_COLOR: "1" }, encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+  const run = spawnSync(LAUNCHER, args, { cwd: FIXTURE_DIR, env: { ...ENV, NO_COLOR: "1" }, encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
   const ms = performance.now() - start;
   let passed = -1;
   try {

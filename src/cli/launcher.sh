@@ -38,5 +38,10 @@ done
 }
 # How it was called, so the commands it prints run as typed (invocation.ts).
 export TRAILBLAZE_LAUNCHED_AS="$0"
+# Every QuickJS server has a WebAssembly memory of its own, and JavaScriptCore gives only the first
+# 8 of a process the fast kind (guard pages, not bounds checks): past that it compiles QuickJS a
+# second time and runs it slower (`run --workers 4` of three-server trails has 12 at once).
+# Fast memories reserve address space, not memory.
+export BUN_JSC_maxNumWasmFastMemories="${BUN_JSC_maxNumWasmFastMemories:-128}"
 # --no-install: resolving a workspace's imports never downloads a package (Bun's auto-install).
 exec "$bun" --no-install "$cli/main.ts" "$@"
