@@ -9,6 +9,7 @@ import { setQuickJsThreads, startQuickJsServerOnThread, stopQuickJsThreads, quic
 import { bundleEntry } from "../src/bundle/bundle-entry.ts";
 import { SandboxError } from "../src/errors.ts";
 import { McpConnection } from "../src/servers/mcp-connection.ts";
+import { quickJsThreadsFor } from "../src/cli/commands/run.ts";
 import { cli, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
 
 const WORKSPACE = join(REPO, "fixtures/ondevice-scale");
@@ -36,8 +37,14 @@ afterAll(async () => {
 });
 
 describe("isolation across trails and threads", () => {
-  test("24 trails on-device over 4 workers: every session's server starts pristine (module and global state at 0)", async () => {
-    const run = await cli(["run", counterTrails(24), "--agent", "on-device", "--workers", "4", "--reporter", "json", "--logs", tempDir("counter-logs")], { cwd: WORKSPACE });
+  test.each([
+    ["on two worker threads", "2"],
+    ["on the CLI's thread", "0"],
+  ])("24 trails on-device over 4 workers %s: every session's server starts pristine (module and global state at 0)", async (_where, threads) => {
+    const run = await cli(["run", counterTrails(24), "--agent", "on-device", "--workers", "4", "--reporter", "json", "--logs", tempDir("counter-logs")], {
+      cwd: WORKSPACE,
+      env: { TRAILBLAZE_QUICKJS_THREADS: threads },
+    });
     expect(run.stderr).toBe("");
     const doc = JSON.parse(run.stdout);
     expect(doc.summary).toMatchObject({ passed: 24, failed: 0, errors: 0 });
@@ -121,6 +128,26 @@ describe("servers on worker threads", () => {
   });
 });
 
+describe("how many threads a run's on-device sessions get", () => {
+  test("one per session at once, up to the cores the CLI's thread leaves, and none unless that makes two", () => {
+    expect(quickJsThreadsFor(4, 2, {})).toBe(0);
+    expect(quickJsThreadsFor(4, 1, {})).toBe(0);
+    expect(quickJsThreadsFor(4, 3, {})).toBe(2);
+    expect(quickJsThreadsFor(4, 8, {})).toBe(4);
+    expect(quickJsThreadsFor(8, 4, {})).toBe(3);
+    expect(quickJsThreadsFor(1, 8, {})).toBe(0);
+  });
+
+  test("TRAILBLAZE_QUICKJS_THREADS sets the number; anything but a whole number from 0 to 64 is a usage error (exit 2) naming it", async () => {
+    expect(quickJsThreadsFor(4, 2, { TRAILBLAZE_QUICKJS_THREADS: "3" })).toBe(3);
+    expect(quickJsThreadsFor(4, 16, { TRAILBLAZE_QUICKJS_THREADS: "0" })).toBe(0);
+    expect(quickJsThreadsFor(4, 16, { TRAILBLAZE_QUICKJS_THREADS: "" })).toBe(4);
+    const run = await cli(["run", counterTrails(1), "--agent", "on-device"], { cwd: WORKSPACE, env: { TRAILBLAZE_QUICKJS_THREADS: "many" } });
+    expect(run.stderr).toContain('TRAILBLAZE_QUICKJS_THREADS expects a whole number of worker threads from 0 to 64 (0 or 1 keeps on-device sessions on the CLI\'s thread), got "many"');
+    expect(run.code).toBe(2);
+  });
+});
+
 describe("the CLI's process", () => {
   test("SIGINT during an on-device run with workers: exits 130 promptly, no thread keeps it alive", async () => {
     const dir = tempDir("sleep-trails");
@@ -130,7 +157,8 @@ describe("the CLI's process", () => {
     const logs = tempDir("sleep-logs");
     const child = Bun.spawn([process.execPath, join(REPO, "src/cli/main.ts"), "run", dir, "--agent", "on-device", "--workers", "2", "--logs", logs], {
       cwd: WORKSPACE,
-      env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1" } as Record<string, string>,
+      // On threads whatever the cores: a thread must not keep the process alive.
+      env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", TRAILBLAZE_QUICKJS_THREADS: "2" } as Record<string, string>,
       stdout: "pipe",
       stderr: "pipe",
     });

@@ -128,12 +128,33 @@ async function listPlans(entries: SuiteEntry[], problems: ConfigProblem[], value
 }
 
 /**
- * On-device sessions that run at once go to worker threads, at most one per core: started (with
- * the QuickJS module's compilation) as soon as the run knows it has on-device trails, so that
- * they load while the workspace is read.
+ * How many worker threads the on-device sessions of a run get: one per session that runs at once,
+ * up to the cores the CLI's own thread leaves free (it keeps about one busy: the runs' clients
+ * and steps, and Bun compiling code), and none unless that makes two or more. A session's server
+ * costs ~1.7x the CPU on a thread while another thread runs beside it, so on 2 cores 60 trails of
+ * `--workers 4` take 1.9 s on the CLI's thread and 2.4 s on two threads (BENCHMARKS.md, S2).
+ * `TRAILBLAZE_QUICKJS_THREADS` sets the number (0 or 1: the CLI's thread).
  */
-function startQuickJsThreads(workers: number, env: Record<string, string | undefined>): void {
-  setQuickJsThreads(Math.min(workers, availableParallelism()));
+export function quickJsThreadsFor(workers: number, cores: number, env: Record<string, string | undefined>): number {
+  const text = env.TRAILBLAZE_QUICKJS_THREADS;
+  if (text !== undefined && text !== "") {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 0 || n > 64) {
+      throw new UsageError(`TRAILBLAZE_QUICKJS_THREADS expects a whole number of worker threads from 0 to 64 (0 or 1 keeps on-device sessions on the CLI's thread), got "${text}"`);
+    }
+    return n;
+  }
+  const threads = Math.min(workers, cores - 1);
+  return threads >= 2 ? threads : 0;
+}
+
+/**
+ * Starts the worker threads for on-device sessions (quickJsThreadsFor), with the QuickJS module's
+ * compilation, as soon as the run knows it has on-device trails, so that they load while the
+ * workspace is read.
+ */
+function startQuickJsThreads(threads: number, env: Record<string, string | undefined>): void {
+  setQuickJsThreads(threads);
   let engine: QuickJsEngine;
   try {
     engine = quickJsEngineFrom(env);
@@ -178,6 +199,7 @@ export const runCommand: Command = {
     const destination = reportDestination(reporter, values.output, rawIo.cwd);
 
     checkSessionFlags(values, rawIo.env);
+    const quickJsThreads = quickJsThreadsFor(workers, availableParallelism(), rawIo.env);
     const io = onceStderr(rawIo);
     let workspace: Workspace;
     let entries: SuiteEntry[];
@@ -188,7 +210,7 @@ export const runCommand: Command = {
       const files = await discoverTrails(positionals, io.cwd);
       const { trails, problems } = await readTrailFiles(files, io.cwd);
       if (!values.list && (values.agent ?? (trails.some((trail) => trail.agent === "on-device") ? "on-device" : "host")) === "on-device") {
-        startQuickJsThreads(workers, io.env);
+        startQuickJsThreads(quickJsThreads, io.env);
       }
       const all: SuiteEntry[] = trails.map((trail) => ({ file: trail.file, trail }));
       const parsed = tags ? withTags(all, tags) : all;
