@@ -32,7 +32,7 @@ const images = new ImageCache<ServerImage>(IMAGE_CACHE_BYTES);
 
 /** Where one server's image is looked up and kept. */
 export interface ImageSlot {
-  /** Everything the image depends on that may differ within a process: the engine, limits, the name (in stack traces), the bundle. */
+  /** Everything the image depends on that may differ within a process: the engine, limits, the name (in stack traces), the bundle (by number). */
   key: string;
   /** The file, and the digest of its key (the in-process key with the prelude and the installed build), worked out only when the process has no image. */
   disk: (() => DiskSlot) | undefined;
@@ -40,11 +40,31 @@ export interface ImageSlot {
 
 const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80);
 
+/**
+ * A number per bundle text, so that keys stay short: a key holding the bundle was hashed whole
+ * (hundreds of KB) at each of a start's lookups, ~0.4 ms of it. The same text (the build cache's
+ * string) hashes once. Forgotten wholesale past BUNDLE_IDS texts: new numbers only cost images.
+ */
+const bundleIds = new Map<string, number>();
+const BUNDLE_IDS = 256;
+let nextBundleId = 1;
+
+function bundleId(code: string): number {
+  let id = bundleIds.get(code);
+  if (id === undefined) {
+    if (bundleIds.size >= BUNDLE_IDS) bundleIds.clear();
+    id = nextBundleId++;
+    bundleIds.set(code, id);
+  }
+  return id;
+}
+
 export function imageSlot(
   server: { engine: QuickJsEngine; memoryLimitBytes: number; stackLimitBytes: number; name: string; code: string; prelude: string },
   dir: string | undefined,
 ): ImageSlot {
-  const key = `${server.engine}\0${server.memoryLimitBytes}\0${server.stackLimitBytes}\0${server.name}\0${server.code}`;
+  const limits = `${server.engine}\0${server.memoryLimitBytes}\0${server.stackLimitBytes}\0${server.name}`;
+  const key = `${limits}\0#${bundleId(server.code)}`;
   if (dir === undefined) return { key, disk: undefined };
   let disk: DiskSlot | undefined;
   return {
@@ -52,7 +72,7 @@ export function imageSlot(
     // Hashing the bundle and the prelude for the file name is most of a start that restores from the process's image: only when needed.
     disk: () => {
       if (disk) return disk;
-      const digest = createHash("sha256").update(`${quickJsBuildStamp(server.engine)}\0${server.prelude}\0${key}`).digest("hex");
+      const digest = createHash("sha256").update(`${quickJsBuildStamp(server.engine)}\0${server.prelude}\0${limits}\0${server.code}`).digest("hex");
       // The setup lands at other addresses on a worker thread than on the main thread: an image for each.
       const environment = `${server.engine}-${isMainThread ? "main" : "thread"}`;
       disk = { file: join(dir, `${safeName(server.name)}-${environment}-${digest.slice(0, 24)}.img`), digest };

@@ -99,7 +99,7 @@ describe("sessions restored from an image", () => {
     }
   });
 
-  test("images are per server name, engine and limits, and can be turned off", async () => {
+  test("images are per server name, engine, limits and bundle text, and can be turned off", async () => {
     const restoredOf = async (opts: Partial<QuickJsServerOptions> & { name: string }) => {
       let restored = false;
       await session(opts, async (call, server) => {
@@ -115,6 +115,9 @@ describe("sessions restored from an image", () => {
     expect(await restoredOf({ name: "probe-keys", engine: "quickjs-ng" })).toBe(false);
     expect(await restoredOf({ name: "probe-keys", engine: "quickjs-ng" })).toBe(true);
     expect(await restoredOf({ name: "probe-keys", images: false })).toBe(false);
+    // Another bundle text under the same name is another server; an equal text built anew is the same one.
+    expect(await restoredOf({ name: "probe-keys", code: `${probeCode}\n// changed` })).toBe(false);
+    expect(await restoredOf({ name: "probe-keys", code: `${probeCode} `.slice(0, -1) })).toBe(true);
   });
 
   test("an instance given back to the pool keeps no trace of the runtimes of its sessions", async () => {
