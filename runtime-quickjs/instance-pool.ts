@@ -5,7 +5,7 @@
 // session cannot see anything of the last, and its setup lands where a fresh instance's would.
 import type { QuickJSWASMModule } from "quickjs-emscripten";
 import { newQuickJsInstance, type InstanceOptions, type QuickJsEngine } from "./quickjs-module.ts";
-import { lastTouchedByte, zeroPages } from "./sandbox-image.ts";
+import { imagePages, writePages, zeroPages } from "./sandbox-image.ts";
 
 /** Idle instances kept per build and memory limit, at most: as many as were ever in use at once, up to this. */
 const MAX_IDLE = 16;
@@ -16,9 +16,11 @@ interface Made {
   memory: WebAssembly.Memory;
   /** The build and memory limit it was made for: where it goes back to. */
   pool: string;
-  /** Its memory as instantiating left it, up to the last non-zero byte. */
-  pristine: Uint8Array;
+  /** Its memory as instantiating left it: the pages holding anything (a few dozen; the last is megabytes in). */
+  pristine: Pristine;
 }
+
+type Pristine = ReturnType<typeof imagePages>;
 
 const made = new WeakMap<QuickJSWASMModule, Made>();
 const idle = new Map<string, QuickJSWASMModule[]>();
@@ -32,7 +34,7 @@ function countOut(pool: string): void {
   inUse.set(pool, use);
 }
 /** The memory a new instance starts with, per build (the same for every instance of it). */
-const pristineOf = new Map<string, Uint8Array>();
+const pristineOf = new Map<string, Pristine>();
 
 /**
  * An instance as if new: a pooled one whose memory is at least `initialBytes`, else a new one.
@@ -50,7 +52,7 @@ export async function acquireQuickJsInstance(opts: InstanceOptions & { engine: Q
   const memory = module.getWasmMemory();
   let pristine = pristineOf.get(opts.engine);
   if (!pristine) {
-    pristine = new Uint8Array(memory.buffer, 0, lastTouchedByte(memory)).slice();
+    pristine = imagePages(memory);
     pristineOf.set(opts.engine, pristine);
   }
   made.set(module, { memory, pool, pristine });
@@ -79,7 +81,7 @@ export function recycleQuickJsInstance(module: QuickJSWASMModule): void {
   if (!keep) return;
   const list = idle.get(instance.pool) ?? [];
   zeroPages(instance.memory);
-  new Uint8Array(instance.memory.buffer).set(instance.pristine);
+  writePages(instance.memory, instance.pristine);
   list.push(module);
   idle.set(instance.pool, list);
 }

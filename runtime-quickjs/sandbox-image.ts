@@ -99,7 +99,7 @@ export function zeroPages(memory: WebAssembly.Memory): void {
 }
 
 /** The runs of pages of `memory` that are dirty now or were in `before`, with their bytes now. */
-export function imagePages(memory: WebAssembly.Memory, before: Uint8Array): { runs: number[]; bytes: Uint8Array } {
+export function imagePages(memory: WebAssembly.Memory, before?: Uint8Array): { runs: number[]; bytes: Uint8Array } {
   const runs = runsOf(dirtyPages(memory), before);
   let total = 0;
   for (let i = 1; i < runs.length; i += 2) total += runs[i]!;
@@ -119,14 +119,6 @@ export function writePages(memory: WebAssembly.Memory, image: Pick<SandboxImage,
     heap.set(image.bytes.subarray(at, at + image.runs[i + 1]!), image.runs[i]!);
     at += image.runs[i + 1]!;
   }
-}
-
-/** One past the last non-zero byte of `memory`, rounded up to a word. */
-export function lastTouchedByte(memory: WebAssembly.Memory): number {
-  const words = new Uint32Array(memory.buffer);
-  let i = words.length - 1;
-  while (i >= 0 && words[i] === 0) i--;
-  return (i + 1) * 4;
 }
 
 /**

@@ -3,7 +3,7 @@
 // runs under a fresh deadline and is followed by draining the guest's pending jobs.
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten";
 import { GUEST_GLOBAL, HOST_GLOBAL } from "./guest/host-bridge.ts";
-import { dirtyPages, imagePages, layoutOf, sameLayout, wasmMemoryOf, writePages, type InstanceLayout, type SandboxImage } from "./sandbox-image.ts";
+import { dirtyPages, imagePages, layoutOf, sameLayout, wasmMemoryOf, writePages, zeroPages, type InstanceLayout, type SandboxImage } from "./sandbox-image.ts";
 
 /** Timers a guest may have pending at once: a loop that never clears them cannot exhaust the host. */
 export const MAX_PENDING_TIMERS = 10_000;
@@ -216,7 +216,7 @@ export class Sandbox {
     if (!memory || this.inGuest || image.handles.receive !== this.receive?.value || image.handles.fireTimer !== this.fireTimer?.value) {
       throw new Error("the QuickJS sandbox cannot be rewound to an image of another lineage (a host bug)");
     }
-    new Uint8Array(memory.buffer).fill(0);
+    zeroPages(memory);
     writePages(memory, image);
     this.reseed();
   }
