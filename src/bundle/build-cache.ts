@@ -123,7 +123,7 @@ export class BuildCache {
     }
     markUsed(this.#manifestFile);
     const entry = { file: manifest.file, warnings: manifest.warnings, ...(manifest.supplied ? { supplied: manifest.supplied } : {}) };
-    settled.set(this.#manifestFile, entry);
+    if (reuseVerified) settled.set(this.#manifestFile, entry);
     return entry;
   }
 
