@@ -131,9 +131,10 @@ async function listPlans(entries: SuiteEntry[], problems: ConfigProblem[], value
  * How many worker threads the on-device sessions of a run get: one per session that runs at once,
  * up to the cores the CLI's own thread leaves free (it keeps about one busy: the runs' clients
  * and steps, and Bun compiling code), and none unless that makes two or more. A session's server
- * costs about twice the CPU on a thread while another thread runs beside it, so on 2 cores 60
- * trails of `--workers 4` take ~2.0 s (2.8 s of CPU) on the CLI's thread and ~2.2 s (4.0 s of CPU)
- * on two threads (BENCHMARKS.md, "S2 on 2 cores, second round").
+ * costs about twice the CPU on a worker thread that it costs on the CLI's thread (on one core as
+ * on two, and still at 300 trails), so on 2 cores 60 trails of `--workers 4` take ~2.0 s (2.8 s of
+ * CPU) on the CLI's thread and ~2.2 s (4.0 s of CPU) on two threads (BENCHMARKS.md, "S2 on 2
+ * cores, second round" and "What a worker thread costs").
  * `TRAILBLAZE_QUICKJS_THREADS` sets the number (0 or 1: the CLI's thread).
  */
 export function quickJsThreadsFor(workers: number, cores: number, env: Record<string, string | undefined>): number {
