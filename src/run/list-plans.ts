@@ -4,7 +4,7 @@
 import type { Workspace } from "../config/workspace.ts";
 import { UsageError } from "../errors.ts";
 import { DEFAULT_DRIVER, findDriver, knownDriverKeys, type DriverInfo } from "../core/drivers.ts";
-import { parseAgent, resolveSessionSpec, type SessionFlags } from "../session/session-spec.ts";
+import { agentFor, resolveSessionSpec, type SessionFlags } from "../session/session-spec.ts";
 import type { AgentMode } from "../core/server-kinds.ts";
 import { classifierChain, skipReason } from "../trail/select-recording.ts";
 import type { Trail } from "../trail/trail-types.ts";
@@ -27,7 +27,7 @@ export function planSession(trail: Trail, flags: SessionFlags, workspace: Worksp
     return { target: spec.target.id, driver: spec.driver, agent: spec.agent };
   }
   const named = flags.driver ?? trail.driver ?? (Object.keys(trail.devices).length === 1 ? Object.values(trail.devices)[0] : undefined);
-  const agent = flags.agent !== undefined ? parseAgent(flags.agent) : (trail.agent ?? "host");
+  const agent = agentFor(flags.agent, trail.agent);
   const target = flags.target ?? trail.target;
   if (named !== undefined) {
     const driver = findDriver(named);

@@ -124,6 +124,11 @@ export function parseAgent(value: string): AgentMode {
   throw new UsageError(`--agent expects host or on-device, got "${value}"`);
 }
 
+/** The agent a trail runs with: `--agent` when given, else the trail's `config.agent`, else host. */
+export function agentFor(flagAgent: string | undefined, trailAgent: AgentMode | undefined): AgentMode {
+  return flagAgent !== undefined ? parseAgent(flagAgent) : (trailAgent ?? "host");
+}
+
 function resolveDriver(name: string, where: string): DriverInfo {
   const driver = findDriver(name);
   if (!driver) throw new UsageError(`${where}: unknown driver "${name}"; known drivers: ${knownDriverKeys().join(", ")}`);
@@ -314,7 +319,7 @@ export function resolveSessionSpec(
     driver = resolveDriver(Object.values(trail.devices)[0]!, "trail config.devices");
   } else driver = driverFromRecordings(trail.classifiers ?? [], target) ?? defaultDriver(target);
 
-  const agent = flags.agent !== undefined ? parseAgent(flags.agent) : (trail.agent ?? "host");
+  const agent = agentFor(flags.agent, trail.agent);
   const screen = flags.screen !== undefined ? parseScreen(flags.screen) : DEFAULT_SCREEN[driver.platform];
   const simulation = resolveSimulation(flags, target, workspace.root, context.cwd);
   const memory: Record<string, unknown> = { ...trail.memory };

@@ -6,7 +6,7 @@ import { availableParallelism } from "node:os";
 import { quickJsEngineFrom, setQuickJsThreads, warmQuickJsThreads, type QuickJsEngine } from "../../../runtime-quickjs/index.ts";
 import { ConfigError, ConfigNotFoundError, UsageError, type ConfigProblem } from "../../errors.ts";
 import type { Workspace } from "../../config/workspace.ts";
-import { checkSessionFlags, parseKeyValue } from "../../session/session-spec.ts";
+import { agentFor, checkSessionFlags, parseKeyValue } from "../../session/session-spec.ts";
 import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP, parseSecrets } from "../session-flags.ts";
 import { discoverTrails } from "../../trail/discover.ts";
 import { readTrailFiles } from "../../trail/trail-file.ts";
@@ -211,7 +211,7 @@ export const runCommand: Command = {
       if (above) values.config = above;
       const files = await discoverTrails(positionals, io.cwd);
       const { trails, problems } = await readTrailFiles(files, io.cwd);
-      if (!values.list && (values.agent ?? (trails.some((trail) => trail.agent === "on-device") ? "on-device" : "host")) === "on-device") {
+      if (!values.list && trails.some((trail) => agentFor(values.agent, trail.agent) === "on-device")) {
         startQuickJsThreads(quickJsThreads, io.env);
       }
       const all: SuiteEntry[] = trails.map((trail) => ({ file: trail.file, trail }));
