@@ -1,9 +1,12 @@
 // Where server images are kept: in the process (or worker thread), and on disk so that a fresh
 // process's first session of a server is restored too, not evaluated:
 // `.cache/trailblaze-images/<name>-<engine>-<main|thread>-<key hash>.img`, one per server, engine
-// and environment (writing one removes the server's older ones). A file is a header line of JSON
-// (the layout, the handles, the runs, the console lines) and the runs' bytes; anything that does
-// not read back whole is ignored, and the session evaluates its bundle and writes the file again.
+// and environment (writing one removes the server's older ones), and beside it the image taken
+// after the server's handshake, `….handshake.img`, so that a fresh process's first session has its
+// handshake answered from the record too. A file is a header line of JSON (the layout, the
+// handles, the runs, the console lines, the handshake) and the runs' bytes; anything that does not
+// read back whole is ignored, and the session evaluates its bundle (or answers its handshake) and
+// writes the file again.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -12,7 +15,7 @@ import { writeAtomically } from "../src/core/cache-files.ts";
 import { quickJsBuildStamp, type QuickJsEngine } from "./quickjs-module.ts";
 import type { HandshakeRecord } from "./handshake.ts";
 import type { LogLevel } from "./sandbox.ts";
-import { ImageCache, type SandboxImage } from "./sandbox-image.ts";
+import { ImageCache, sameLayout, type SandboxImage } from "./sandbox-image.ts";
 
 /** A server's image: its sandbox's, and the console lines its bundle wrote while evaluating. */
 export interface ServerImage extends SandboxImage {
@@ -92,14 +95,45 @@ export function findImage(slot: ImageSlot): ServerImage | undefined {
 }
 
 /**
- * Handshake images, by slot key: kept in the process only (the cache's budget is shared). A server
- * whose handshake cannot be imaged, or whose clients open differently, is not tried again.
+ * Handshake images, by slot key, in the process (the cache's budget is shared) and on disk. A
+ * server whose handshake cannot be imaged, or whose clients open differently, is not tried again
+ * in the process (its file stays, for the clients that open as the recorded one did).
  */
 const handshakeKey = (slot: ImageSlot) => `${slot.key}\0handshake`;
 const noHandshakeImage = new Set<string>();
+/** Slots whose handshake file this process has read (or found missing): once is enough. */
+const handshakeFilesRead = new Set<string>();
 
-export function findHandshakeImage(slot: ImageSlot): HandshakeImage | undefined {
-  return images.get(handshakeKey(slot)) as HandshakeImage | undefined;
+/**
+ * The slot's image after a handshake, when it belongs with `boot`: a session that turns out to
+ * need the guest is rewound to `boot`, which must hold the same handles at the same addresses. A
+ * handshake image of an earlier boot image (a bundle evaluated again) is left for a new one.
+ */
+export function findHandshakeImage(slot: ImageSlot, boot: ServerImage): HandshakeImage | undefined {
+  if (noHandshakeImage.has(slot.key)) return undefined;
+  const key = handshakeKey(slot);
+  let image = images.get(key) as HandshakeImage | undefined;
+  if (!image && slot.disk && !handshakeFilesRead.has(slot.key)) {
+    handshakeFilesRead.add(slot.key);
+    const read = readImageFile(handshakeFileOf(slot.disk()));
+    if (read && isHandshakeRecord((read as Partial<HandshakeImage>).handshake)) image = read as HandshakeImage;
+  }
+  if (!image || !sameLineage(image, boot)) {
+    images.delete(key);
+    return undefined;
+  }
+  images.set(key, image);
+  return image;
+}
+
+function sameLineage(a: SandboxImage, b: SandboxImage): boolean {
+  return sameLayout(a.layout, b.layout) && a.handles.fireTimer === b.handles.fireTimer && a.handles.receive === b.handles.receive;
+}
+
+function isHandshakeRecord(value: unknown): value is HandshakeRecord {
+  const exchange = (part: unknown) =>
+    typeof part === "object" && part !== null && typeof (part as { params?: unknown }).params === "string" && typeof (part as { result?: unknown }).result === "string";
+  return typeof value === "object" && value !== null && exchange((value as HandshakeRecord).initialize) && exchange((value as HandshakeRecord).list);
 }
 
 /** Servers one of whose sessions is recording its handshake: the others of the moment do not (measuring the setup and imaging cost a few ms each). */
@@ -121,9 +155,11 @@ export function releaseHandshakeRecording(slot: ImageSlot): void {
   recording.delete(slot.key);
 }
 
+/** Keeps `image` in the process and, when the slot has a file, on disk. */
 export function keepHandshakeImage(slot: ImageSlot, image: HandshakeImage): void {
   recording.delete(slot.key);
   images.set(handshakeKey(slot), image);
+  if (slot.disk) writeImageFile(handshakeFileOf(slot.disk()), image);
 }
 
 /** No more handshake images of the slot's server in this process (and the one there is, dropped). */
@@ -151,6 +187,9 @@ interface DiskSlot {
   digest: string;
 }
 
+/** Where the image after the server's handshake goes: beside its image, with a name that one's clean-up leaves alone. */
+const handshakeFileOf = (slot: DiskSlot): DiskSlot => ({ ...slot, file: slot.file.replace(/\.img$/, ".handshake.img") });
+
 /** The image in the slot's file, if it is one, whole, of the slot's key; undefined otherwise (never throws). */
 function readImageFile({ file, digest }: DiskSlot): ServerImage | undefined {
   let data: Buffer;
@@ -177,8 +216,11 @@ function readImageFile({ file, digest }: DiskSlot): ServerImage | undefined {
   return { ...image, bytes };
 }
 
-/** Writes `image` to `file` and removes the server's other image files in its folder. Failures are ignored: images are only a speed-up. */
-function writeImageFile({ file, digest }: DiskSlot, image: ServerImage): void {
+/**
+ * Writes `image` to `file` and removes the server's other image files of the kind in its folder
+ * (the same name but for the key hash). Failures are ignored: images are only a speed-up.
+ */
+function writeImageFile({ file, digest }: DiskSlot, image: ServerImage | HandshakeImage): void {
   const { bytes, ...rest } = image;
   const header: Header = { magic: MAGIC, format: FORMAT, key: digest, ...rest };
   const head = Buffer.from(`${JSON.stringify(header)}\n`, "utf8");

@@ -485,7 +485,7 @@ export async function startQuickJsServer(opts: QuickJsServerOptions): Promise<Qu
     ? imageSlot({ engine, memoryLimitBytes, stackLimitBytes: opts.stackLimitBytes ?? MAX_STACK_LIMIT_BYTES, name: opts.name, code: opts.code, prelude }, opts.imageDir)
     : undefined;
   const image = slot && findImage(slot);
-  const handshake = image && findHandshakeImage(slot);
+  const handshake = image && findHandshakeImage(slot, image);
   const recordHandshake = slot !== undefined && !handshake && claimHandshakeRecording(slot);
   const initialBytes = Math.max(image?.linearBytes ?? 0, handshake?.linearBytes ?? 0);
   const module = await acquireQuickJsInstance({ variant, memoryLimitBytes, engine, initialBytes });

@@ -3,7 +3,7 @@
 // from the pristine server, whatever the sessions before it did.
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -230,10 +230,17 @@ describe("sessions restored after their handshake", () => {
 describe("images on disk", () => {
   /**
    * One fresh `bun` process: `count` sessions of the probe one after another with `imageDir`, on
-   * the main thread or on a worker thread; whether each was restored (undefined on a thread, whose
-   * server does not say) and what its first call saw.
+   * the main thread or on a worker thread; whether each was restored and had its handshake
+   * answered from an image (undefined on a thread, whose server does not say), and what its first
+   * call saw. With `listAs`, a client of that name lists the tools first, as a session's
+   * McpConnection does; else it only calls.
    */
-  function sessionsInFreshProcess(dir: string, count: number, where: "main" | "thread"): { restored: boolean | undefined; seen: Seen }[] {
+  function sessionsInFreshProcess(
+    dir: string,
+    count: number,
+    where: "main" | "thread",
+    listAs?: string,
+  ): { restored: boolean | undefined; replayed: boolean | undefined; seen: Seen }[] {
     const script = join(dir, `sessions-${where}.ts`);
     const start = where === "thread" ? "startQuickJsServerOnThread" : "startQuickJsServer";
     writeFileSync(
@@ -245,10 +252,11 @@ const code = await Bun.file(${JSON.stringify(join(dir, "probe.js"))}).text();
 const sessions = [];
 for (let i = 0; i < ${count}; i++) {
   const server = await ${start}({ name: "probe-disk", code, imageDir: ${JSON.stringify(join(dir, "images"))} });
-  const client = new Client({ name: "disk", version: "1.0.0" });
+  const client = new Client({ name: ${JSON.stringify(listAs ?? "disk")}, version: "1.0.0" });
   await client.connect(server.transport);
+  ${listAs === undefined ? "" : "await client.listTools();"}
   const result = await client.callTool({ name: "probe", arguments: {} });
-  sessions.push({ restored: server.restored, seen: JSON.parse(result.content[0].text) });
+  sessions.push({ restored: server.restored, replayed: server.handshakeReplayed, seen: JSON.parse(result.content[0].text) });
   await client.close();
 }
 console.log(JSON.stringify(sessions));
@@ -257,7 +265,7 @@ process.exit(0);
     );
     const run = spawnSync(process.execPath, [script], { encoding: "utf8" });
     if (run.status !== 0) throw new Error(`the session process exited ${run.status}: ${run.stderr}`);
-    return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { restored: boolean | undefined; seen: Seen }[];
+    return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { restored: boolean | undefined; replayed: boolean | undefined; seen: Seen }[];
   }
 
   const freshProcess = (dir: string) => sessionsInFreshProcess(dir, 1, "main")[0]!;
@@ -301,6 +309,47 @@ process.exit(0);
       const after = readdirSync(join(dir, "images"));
       expect(after).toHaveLength(2);
       expect(after).not.toContain(file);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a fresh process has its first handshake answered from the image an earlier one took after it; other clients, damaged files and other lineages get the guest", () => {
+    const dir = mkdtempSync(join(tmpdir(), "quickjs-images-"));
+    const listed = (client: string) => sessionsInFreshProcess(dir, 1, "main", client)[0]!;
+    try {
+      writeFileSync(join(dir, "probe.js"), probeCode);
+      const first = listed("disk-client");
+      expect(first).toMatchObject({ restored: false, replayed: false });
+      const files = readdirSync(join(dir, "images")).sort();
+      expect(files).toHaveLength(2);
+      const [handshakeFile, imageFile] = files as [string, string];
+      expect(imageFile).toMatch(/^probe-disk-quickjs-main-[0-9a-f]{24}\.img$/);
+      expect(handshakeFile).toBe(imageFile.replace(/\.img$/, ".handshake.img"));
+
+      // Restored past its handshake: the first process's module-level state, pristine, one handshake seen.
+      const second = listed("disk-client");
+      expect(second).toMatchObject({ restored: true, replayed: true, seen: { loadedAt: first.seen.loadedAt, calls: 1, global: 1, initialized: 1 } });
+      expect(second.seen.random).not.toEqual(first.seen.random);
+
+      // Another client: rewound to the image before the handshake, the guest answers it; the file stays.
+      expect(listed("other-client")).toMatchObject({ restored: true, replayed: false, seen: { loadedAt: first.seen.loadedAt, calls: 1, initialized: 1 } });
+      expect(readdirSync(join(dir, "images")).sort()).toEqual(files);
+
+      // A damaged file is ignored, and the session's own handshake image replaces it.
+      const handshakePath = join(dir, "images", handshakeFile);
+      truncateSync(handshakePath, 1000);
+      expect(listed("disk-client")).toMatchObject({ restored: true, replayed: false, seen: { calls: 1, initialized: 1 } });
+      expect(listed("disk-client")).toMatchObject({ restored: true, replayed: true, seen: { calls: 1, initialized: 1 } });
+
+      // One taken after another image of the server (its handles elsewhere) is not put with this one.
+      const data = readFileSync(handshakePath);
+      const newline = data.indexOf(10);
+      const header = JSON.parse(data.subarray(0, newline).toString("utf8")) as { handles: { receive: number } };
+      header.handles.receive += 8;
+      writeFileSync(handshakePath, Buffer.concat([Buffer.from(JSON.stringify(header)), data.subarray(newline)]));
+      expect(listed("disk-client")).toMatchObject({ restored: true, replayed: false, seen: { calls: 1, initialized: 1 } });
+      expect(listed("disk-client")).toMatchObject({ restored: true, replayed: true, seen: { calls: 1, initialized: 1 } });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
