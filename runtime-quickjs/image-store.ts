@@ -216,9 +216,12 @@ function readImageFile({ file, digest }: DiskSlot): ServerImage | undefined {
   return { ...image, bytes };
 }
 
+/** What follows `<name>-<engine>-<environment>-` in an image file's name: the key hash, then the kind. */
+const IMAGE_FILE_TAIL = /^([0-9a-f]{24})(?:\.handshake)?\.img$/;
+
 /**
- * Writes `image` to `file` and removes the server's other image files of the kind in its folder
- * (the same name but for the key hash). Failures are ignored: images are only a speed-up.
+ * Writes `image` to `file` and removes the server's image files of other key hashes (an earlier
+ * bundle's, of either kind) in its folder. Failures are ignored: images are only a speed-up.
  */
 function writeImageFile({ file, digest }: DiskSlot, image: ServerImage | HandshakeImage): void {
   const { bytes, ...rest } = image;
@@ -232,8 +235,10 @@ function writeImageFile({ file, digest }: DiskSlot, image: ServerImage | Handsha
     const dir = join(file, "..");
     const mine = file.slice(dir.length + 1);
     const prefix = mine.slice(0, mine.lastIndexOf("-") + 1);
+    const hash = IMAGE_FILE_TAIL.exec(mine.slice(prefix.length))?.[1];
     for (const other of readdirSync(dir)) {
-      if (other !== mine && other.startsWith(prefix) && other.endsWith(".img") && other.length === mine.length) rmSync(join(dir, other), { force: true });
+      const otherHash = other.startsWith(prefix) ? IMAGE_FILE_TAIL.exec(other.slice(prefix.length))?.[1] : undefined;
+      if (otherHash !== undefined && otherHash !== hash) rmSync(join(dir, other), { force: true });
     }
   } catch {
     // A read-only or full disk: the next process evaluates the bundle instead.

@@ -350,8 +350,15 @@ process.exit(0);
       writeFileSync(handshakePath, Buffer.concat([Buffer.from(JSON.stringify(header)), data.subarray(newline)]));
       expect(listed("disk-client")).toMatchObject({ restored: true, replayed: false, seen: { calls: 1, initialized: 1 } });
       expect(listed("disk-client")).toMatchObject({ restored: true, replayed: true, seen: { calls: 1, initialized: 1 } });
+
+      // A new bundle's two files replace the old bundle's.
+      writeFileSync(join(dir, "probe.js"), `${probeCode}\n// edited\n`);
+      expect(listed("disk-client")).toMatchObject({ restored: false, replayed: false });
+      const after = readdirSync(join(dir, "images"));
+      expect(after).toHaveLength(2);
+      expect(after.filter((name) => files.includes(name))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 });
