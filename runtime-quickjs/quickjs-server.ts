@@ -146,7 +146,8 @@ class QuickJsServerImpl implements QuickJsServer {
   private readonly deadlineMs: number;
   private readonly startDeadlineMs: number;
   private readonly memoryLimit: number;
-  private mapper: SourceMap | undefined;
+  /** The bundle's source map, parsed on first use; null when it could not be read. */
+  private mapper: SourceMap | null | undefined;
   /** The last guest console lines, oldest first. */
   private readonly consoleTail: string[] = [];
   /** Whether this server was restored from an image (its bundle is not evaluated again). */
@@ -295,11 +296,16 @@ class QuickJsServerImpl implements QuickJsServer {
     }
   }
 
-  /** `at f (x.bundle.js:1:4077)` → `at f (tools/x.ts:12:5)` through the source map, when there is one. */
+  /** `at f (x.bundle.js:1:4077)` → `at f (tools/x.ts:12:5)` through the source map, when there is one and it reads. */
   private mapFrame(line: string): string {
     const sourceMap = this.opts.sourceMap;
-    if (!sourceMap) return line;
-    this.mapper ??= new SourceMap(JSON.parse(sourceMap.map) as SourceMapPayload);
+    if (!sourceMap || this.mapper === null) return line;
+    try {
+      this.mapper ??= new SourceMap(JSON.parse(sourceMap.map) as SourceMapPayload);
+    } catch {
+      this.mapper = null; // a map file gone or damaged since the bundle was checked: frames stay as they are
+      return line;
+    }
     const bundleFile = `${this.opts.name}.bundle.js:`;
     return line.replace(/(\(|at )([^()\s]+):(\d+):(\d+)(\)?)$/, (frame, open: string, file: string, row: string, column: string, close: string) => {
       if (`${file}:` !== bundleFile) return frame;

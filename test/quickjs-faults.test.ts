@@ -101,6 +101,19 @@ describe("bundles that fail to start", () => {
     );
   });
 
+  test("a source map that cannot be read (deleted since the bundle was checked) leaves the frames as they are", async () => {
+    const code = `function configure() { throw new RangeError("port must be positive"); }\nconfigure();`;
+    const sourceMap = {
+      get map(): string {
+        throw new Error("ENOENT: no such file or directory, open 'broken.js.map'");
+      },
+      shift: 0,
+    };
+    const error = await rejection(startQuickJsServer({ name: "broken", code, sourceMap }));
+    expect(error).toBeInstanceOf(SandboxError);
+    expect(error.message).toStartWith('QuickJS server "broken" threw while evaluating its bundle: RangeError: port must be positive\n    at configure (broken.bundle.js:1:');
+  });
+
   test("a rejection in top-level async code before connecting is reported the same way", async () => {
     const code = `(async () => { await null; throw new Error("no config"); })();`;
     const error = await rejection(startQuickJsServer({ name: "async-broken", code }));

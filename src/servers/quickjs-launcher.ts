@@ -97,7 +97,8 @@ async function launchQuickJs(server: ResolvedServer, spec: LaunchSpec, context: 
   const quickjs = await start({
     name: server.display,
     code: bundle.code,
-    ...(bundle.sourceMap ? { sourceMap: { map: bundle.sourceMap, shift: SCRIPT_PREFIX.length } } : {}),
+    // A built bundle's map is read only when a guest stack is shown (hundreds of KB a server otherwise).
+    ...(server.bundle ? {} : { sourceMap: { get map() { return bundle.sourceMap ?? ""; }, shift: SCRIPT_PREFIX.length } }),
     engine: quickJsEngineFrom(spec.env),
     imageDir: resolve(spec.root, ".cache/trailblaze-images"),
     onLog: (level, text) => consoleLog?.line(level, text),
