@@ -11,7 +11,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { DEBUG_SYNC, QuickJSWASMModule, RELEASE_SYNC, newVariant, type QuickJSSyncVariant } from "quickjs-emscripten";
-import QUICKJS_NG_RELEASE_SYNC from "@jitl/quickjs-ng-wasmfile-release-sync";
+import * as quickjsNgPackage from "@jitl/quickjs-ng-wasmfile-release-sync";
 import { SandboxError } from "../src/errors.ts";
 
 /** `release` is what sessions run; `debug` is Bellard QuickJS's assertion and leak-checking build (tests). */
@@ -32,6 +32,13 @@ interface Build {
   /** The package and export of its .wasm file. */
   wasm: string;
 }
+
+/**
+ * QuickJS-ng's variant, the package's default export. The precompiled CLI is CommonJS: it requires
+ * the package's ES module and sees the whole namespace as the default, the variant one level down.
+ */
+const ngDefault = quickjsNgPackage.default as QuickJSSyncVariant | { default: QuickJSSyncVariant };
+const QUICKJS_NG_RELEASE_SYNC: QuickJSSyncVariant = "importFFI" in ngDefault ? ngDefault : ngDefault.default;
 
 const BUILDS: Record<BuildKey, Build | undefined> = {
   "quickjs-ng/release": { base: QUICKJS_NG_RELEASE_SYNC, wasm: "@jitl/quickjs-ng-wasmfile-release-sync/wasm" },

@@ -103,4 +103,5 @@ export async function main(argv: string[]): Promise<void> {
   process.exitCode = code;
 }
 
-if (import.meta.main) await main(process.argv.slice(2));
+// Not awaited: the precompiled CLI is CommonJS, which has no top-level await (the process lives until main is done).
+if (import.meta.main) void main(process.argv.slice(2));

@@ -1,8 +1,9 @@
 // The CLI precompiled: cli.ts and everything it loads (our sources, the MCP SDK, zod, yaml) built
-// by Bun's bundler into a few cached files, so a `trailblaze` process skips resolving and
-// transpiling a few hundred modules one by one (BENCHMARKS.md, W1). Commands stay in chunks of
-// their own, loaded only when they run. A start whose sources have no bundle runs them directly
-// and builds one when its command is done; `TRAILBLAZE_PRECOMPILE=0` always runs the sources.
+// by Bun's bundler into one cached CommonJS file with its bytecode, so a `trailblaze` process
+// skips resolving and transpiling a few hundred modules one by one, and parsing the code it runs
+// (BENCHMARKS.md, W1). A command's modules are still initialized only when it runs. A start whose
+// sources have no bundle runs them directly and builds one when its command is done;
+// `TRAILBLAZE_PRECOMPILE=0` always runs the sources.
 //
 // Kept to node: imports only: main.ts loads this before anything else.
 
@@ -20,7 +21,7 @@ export interface CliModule {
 }
 
 /** Bump when the build settings below change. */
-const CLI_BUNDLER_VERSION = 3;
+const CLI_BUNDLER_VERSION = 4;
 const SOURCE_FOLDERS = ["src", "runtime-quickjs"];
 /** `$TRAILBLAZE_CLI_CACHE`, else `.cache/trailblaze-cli` in the package. */
 const CACHE = process.env.TRAILBLAZE_CLI_CACHE || join(PACKAGE_ROOT, ".cache", "trailblaze-cli");
@@ -50,7 +51,7 @@ const STALE_BUNDLE_MS = 10 * 60_000;
 /** The folder of a bundle holding one empty file per process using it, named by pid. */
 const USERS = ".users";
 
-/** Marks `dir` as used by this process until it exits: its command chunks load lazily, so no build may remove it meanwhile. */
+/** Marks `dir` as used by this process until it exits: its source map is read when a stack is shown, so no build may remove it meanwhile. */
 function lease(dir: string): void {
   const file = join(dir, USERS, String(process.pid));
   try {
@@ -197,11 +198,14 @@ async function precompile(dir: string): Promise<void> {
     const result = await Bun.build({
       entrypoints: [join(PACKAGE_ROOT, "src/cli/cli.ts")],
       target: "bun",
-      splitting: true,
+      // Bytecode (`cli.js.jsc`, read by Bun in place of parsing) is built for CommonJS only; the
+      // commands' dynamic imports become lazy initializers in the one file.
+      format: "cjs",
+      bytecode: true,
       minify: { whitespace: true, syntax: true, identifiers: false },
       sourcemap: "linked",
       outdir: staging,
-      naming: { entry: "[name].js", chunk: "[name]-[hash].js" },
+      naming: { entry: "[name].js" },
       plugins: [externalsFromPackage(), await sourceImportMeta(), lazyAjv(ledger, SDK_DIST)],
       metafile: true,
       throw: false,
