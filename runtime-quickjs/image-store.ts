@@ -116,13 +116,15 @@ export function findHandshakeImage(slot: ImageSlot, boot: ServerImage): Handshak
   if (!image && slot.disk && !handshakeFilesRead.has(slot.key)) {
     handshakeFilesRead.add(slot.key);
     const read = readImageFile(handshakeFileOf(slot.disk()));
-    if (read && isHandshakeRecord((read as Partial<HandshakeImage>).handshake)) image = read as HandshakeImage;
+    if (read && isHandshakeRecord((read as Partial<HandshakeImage>).handshake)) {
+      image = read as HandshakeImage;
+      images.set(key, image);
+    }
   }
-  if (!image || !sameLineage(image, boot)) {
+  if (image && !sameLineage(image, boot)) {
     images.delete(key);
     return undefined;
   }
-  images.set(key, image);
   return image;
 }
 
