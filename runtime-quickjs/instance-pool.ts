@@ -1,8 +1,9 @@
 // Instances of the QuickJS module kept for the next session once a session closes cleanly: a
 // fresh WebAssembly memory costs a page fault per page on first touch (tens of ms for the few MB
-// a server's image fills), while a pooled one is already resident. A released instance is reset
-// to exactly the memory of a newly made one (all zero but what instantiating wrote), so the next
-// session cannot see anything of the last, and its setup lands where a fresh instance's would.
+// a server's image fills), while a pooled one is already resident. A pooled instance is reset to
+// exactly the memory of a newly made one (all zero but what instantiating wrote) when it is handed
+// out again, so the next session cannot see anything of the last and its setup lands where a fresh
+// instance's would; the instances still idle when the process exits are never reset at all.
 import type { QuickJSWASMModule } from "quickjs-emscripten";
 import { newQuickJsInstance, type InstanceOptions, type QuickJsEngine } from "./quickjs-module.ts";
 import { imagePages, writePages, zeroPages } from "./sandbox-image.ts";
@@ -18,6 +19,8 @@ interface Made {
   pool: string;
   /** Its memory as instantiating left it: the pages holding anything (a few dozen; the last is megabytes in). */
   pristine: Pristine;
+  /** Given back and not reset since: it still holds what its last session wrote. */
+  used: boolean;
 }
 
 type Pristine = ReturnType<typeof imagePages>;
@@ -44,10 +47,14 @@ export async function acquireQuickJsInstance(opts: InstanceOptions & { engine: Q
   if (opts.variant === "debug") return newQuickJsInstance(opts);
   const pool = `${opts.engine}/${Math.ceil(opts.memoryLimitBytes / 65536)}`;
   const list = idle.get(pool);
-  // The most recently reset first: its memory is likeliest still in the CPU's caches.
+  // The most recently given back first: its memory is likeliest still in the CPU's caches.
   const index = list?.findLastIndex((module) => made.get(module)!.memory.buffer.byteLength >= (opts.initialBytes ?? 0)) ?? -1;
   countOut(pool);
-  if (index >= 0) return list!.splice(index, 1)[0]!;
+  if (index >= 0) {
+    const module = list!.splice(index, 1)[0]!;
+    reset(made.get(module)!);
+    return module;
+  }
   const module = await newQuickJsInstance(opts);
   const memory = module.getWasmMemory();
   let pristine = pristineOf.get(opts.engine);
@@ -55,7 +62,7 @@ export async function acquireQuickJsInstance(opts: InstanceOptions & { engine: Q
     pristine = imagePages(memory);
     pristineOf.set(opts.engine, pristine);
   }
-  made.set(module, { memory, pool, pristine });
+  made.set(module, { memory, pool, pristine, used: false });
   return module;
 }
 
@@ -71,7 +78,8 @@ export function poolTakesBack(module: QuickJSWASMModule): boolean {
 
 /**
  * Gives back an instance whose session ended (its runtime freed without error, or left in place
- * when `poolTakesBack` said so): reset for the next session and kept when the pool has room.
+ * when `poolTakesBack` said so): kept for the next session when the pool has room, and reset when
+ * it is handed out.
  */
 export function recycleQuickJsInstance(module: QuickJSWASMModule): void {
   const instance = made.get(module);
@@ -79,9 +87,16 @@ export function recycleQuickJsInstance(module: QuickJSWASMModule): void {
   const keep = poolTakesBack(module);
   inUse.get(instance.pool)!.now--;
   if (!keep) return;
+  instance.used = true;
   const list = idle.get(instance.pool) ?? [];
-  zeroPages(instance.memory);
-  writePages(instance.memory, instance.pristine);
   list.push(module);
   idle.set(instance.pool, list);
+}
+
+/** Makes a pooled instance's memory a new instance's again, if a session has used it since. */
+function reset(instance: Made): void {
+  if (!instance.used) return;
+  zeroPages(instance.memory);
+  writePages(instance.memory, instance.pristine);
+  instance.used = false;
 }
