@@ -2,13 +2,17 @@
 // trail a session of three script servers: a call to each, and an assertEquals on the memory one
 // of them wrote). S1: on-device against host, both `--workers 4`. S2: on-device `--workers 4`
 // against on-device `--workers 1`. Wall time of the process, from spawn to exit, started as an
-// installed `trailblaze` starts (the package's bin, src/cli/launcher.sh, which sets Bun up).
+// installed `trailblaze` starts (the package's bin, src/cli/launcher.sh, which sets Bun up), and
+// its CPU (user + system, with its children's). A `--workers 4` run cannot take less than the CPU
+// of a `--workers 1` run spread over every core, which bounds S2 on this many cores.
 
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ENV, FIXTURE_DIR, interleaved, ratioResult, series, type ScenarioResult } from "../harness.ts";
+import { reapedChildrenCpuMs } from "../proc.ts";
+import { median } from "../stats.ts";
 import { trailFile } from "./p7-workers.ts";
 
 const TRAILS = 60;
@@ -23,12 +27,16 @@ function suiteFolder(): { root: string; trails: string } {
   return { root, trails };
 }
 
-/** Wall time of one `trailblaze run`, ms; throws unless every trail passed. */
-function runMs(trails: string, logs: string, agent: "host" | "on-device", workers: number): number {
+type Side = [agent: "host" | "on-device", workers: number];
+
+/** Wall time and CPU (user + system) of one `trailblaze run`, ms; throws unless every trail passed. */
+function runOnce(trails: string, logs: string, [agent, workers]: Side): { ms: number; cpuMs: number } {
   const args = ["run", trails, "--agent", agent, "--workers", String(workers), "--config", join(FIXTURE_DIR, "trailblaze-config"), "--logs", logs, "--reporter", "json"];
+  const cpuBefore = reapedChildrenCpuMs();
   const start = performance.now();
   const run = spawnSync(LAUNCHER, args, { cwd: FIXTURE_DIR, env: { ...ENV, NO_COLOR: "1" }, encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
   const ms = performance.now() - start;
+  const cpuMs = reapedChildrenCpuMs() - cpuBefore;
   let passed = -1;
   try {
     passed = (JSON.parse(run.stdout) as { summary: { passed: number } }).summary.passed;
@@ -37,15 +45,22 @@ function runMs(trails: string, logs: string, agent: "host" | "on-device", worker
   }
   if (run.status !== 0 || passed !== TRAILS) throw new Error(`bench: run --agent ${agent} --workers ${workers} exited ${run.status} with ${passed} passed: ${run.stderr.slice(-1500)}`);
   rmSync(logs, { recursive: true, force: true });
-  return ms;
+  return { ms, cpuMs };
 }
 
-async function suitePair(ours: [agent: "host" | "on-device", workers: number], baseline: [agent: "host" | "on-device", workers: number], reps: number) {
+/** Wall times of the two sides, interleaved after one warm-up run each, and the CPU of each measured run. */
+async function suitePair(ours: Side, baseline: Side, reps: number) {
   const { root, trails } = suiteFolder();
+  const cpu = { ours: [] as number[], baseline: [] as number[] };
   let n = 0;
-  const side = ([agent, workers]: [agent: "host" | "on-device", workers: number]) => async () => runMs(trails, join(root, `logs-${n++}`), agent, workers);
+  const side = (which: "ours" | "baseline", run: Side) => async () => {
+    const { ms, cpuMs } = runOnce(trails, join(root, `logs-${n++}`), run);
+    cpu[which].push(cpuMs);
+    return ms;
+  };
   try {
-    return await interleaved({ ours: side(ours), baseline: side(baseline) }, reps, 1);
+    const runs = await interleaved({ ours: side("ours", ours), baseline: side("baseline", baseline) }, reps, 1);
+    return { ...runs, cpu: { ours: cpu.ours.slice(1), baseline: cpu.baseline.slice(1) } };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -57,15 +72,29 @@ export async function s1OnDeviceSuite(reps: number): Promise<ScenarioResult> {
     { id: "S1", title: `whole process: run ${TRAILS} trails x 3 servers --workers 4, on-device vs host`, unit: "ms", goal: "<= 0.50x", limit: 0.5 },
     series(`run --agent on-device --workers 4 (${TRAILS} trails)`, runs.ours),
     series(`run --agent host --workers 4 (${TRAILS} trails)`, runs.baseline),
-    { "per trail on-device (ms, wall / trails, median)": Number((series("", runs.ours).median / TRAILS).toFixed(1)) },
+    {
+      "per trail on-device (ms, wall / trails, median)": Number((series("", runs.ours).median / TRAILS).toFixed(1)),
+      "CPU of the on-device run, user + system (ms, median)": Math.round(median(runs.cpu.ours)),
+      "CPU of the host run with its bun servers, user + system (ms, median)": Math.round(median(runs.cpu.baseline)),
+    },
   );
 }
 
 export async function s2OnDeviceWorkers(reps: number): Promise<ScenarioResult> {
   const runs = await suitePair(["on-device", 4], ["on-device", 1], reps);
+  const cores = availableParallelism();
+  const oneWorkerCpu = median(runs.cpu.baseline);
+  const floor = oneWorkerCpu / cores;
   return ratioResult(
     { id: "S2", title: `whole process: run ${TRAILS} trails on-device, --workers 4 vs --workers 1`, unit: "ms", goal: "<= 0.65x", limit: 0.65 },
     series(`run --agent on-device --workers 4 (${TRAILS} trails)`, runs.ours),
     series(`run --agent on-device --workers 1 (${TRAILS} trails)`, runs.baseline),
+    {
+      "CPU of a --workers 1 run, user + system (ms, median)": Math.round(oneWorkerCpu),
+      "CPU of a --workers 4 run, user + system (ms, median)": Math.round(median(runs.cpu.ours)),
+      cores,
+      "CPU-bound floor: --workers 1 CPU / cores (ms)": Math.round(floor),
+      "CPU-bound floor as a ratio of the --workers 1 wall": Number((floor / median(runs.baseline)).toFixed(2)),
+    },
   );
 }
