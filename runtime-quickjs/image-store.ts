@@ -7,7 +7,6 @@
 // handles, the runs, the console lines, the handshake) and the runs' bytes; anything that does not
 // read back whole is ignored, and the session evaluates its bundle (or answers its handshake) and
 // writes the file again.
-import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { isMainThread } from "node:worker_threads";
@@ -75,7 +74,7 @@ export function imageSlot(
     // Hashing the bundle and the prelude for the file name is most of a start that restores from the process's image: only when needed.
     disk: () => {
       if (disk) return disk;
-      const digest = createHash("sha256").update(`${quickJsBuildStamp(server.engine)}\0${server.prelude}\0${limits}\0${server.code}`).digest("hex");
+      const digest = new Bun.CryptoHasher("sha256").update(`${quickJsBuildStamp(server.engine)}\0${server.prelude}\0${limits}\0${server.code}`).digest("hex");
       // The setup lands at other addresses on a worker thread than on the main thread: an image for each.
       const environment = `${server.engine}-${isMainThread ? "main" : "thread"}`;
       disk = { file: join(dir, `${safeName(server.name)}-${environment}-${digest.slice(0, 24)}.img`), digest };

@@ -2,7 +2,6 @@
 // pacing, network, gestures at points. Each is performed on the simulated device
 // (its state changes) and recorded; a loaded screen hears every action.
 
-import { randomInt } from "node:crypto";
 import { exceptionThrown, success } from "../core/tool-result.ts";
 import type { RegisteredTool } from "../registry/registry.ts";
 import type { TrailblazeContext } from "../core/context.ts";
@@ -51,7 +50,7 @@ export function deviceActionTools(device: SimulatedDevice): RegisteredTool[] {
       args: () => ({ variable: str(1), prefix: withDefault(str(), "TBZ-"), digitCount: withDefault(int(1, 18), 6), hideKeyboardAfter: withDefault(bool(), true) }),
       meta,
       run: ({ variable, prefix, digitCount, hideKeyboardAfter }) => {
-        const digits = Array.from({ length: digitCount }, () => randomInt(10)).join("");
+        const digits = Array.from({ length: digitCount }, () => Math.floor(Math.random() * 10)).join("");
         const value = `${prefix}${digits}`;
         device.type(value, hideKeyboardAfter);
         return device.record("inputTextRandom", { text: value, variable }, `inputTextRandom ${show(value)} → ${variable}`, { memoryDelta: { [variable]: value } });

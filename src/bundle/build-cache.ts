@@ -5,7 +5,6 @@
 // `store()` refuses when any input changed since (content differs, or modified after the start).
 // Entries no lookup has used for 30 days (an entry of a file since deleted or renamed, or of older
 // build settings) are removed by the next build stored in the same folder.
-import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { writeAtomically } from "../core/cache-files.ts";
@@ -24,11 +23,11 @@ interface Manifest extends CacheEntry {
   inputs: string[];
 }
 
-export const sha256 = (text: string | Buffer) => createHash("sha256").update(text).digest("hex");
+export const sha256 = (text: string | Buffer) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
 
 /** Hash of the settings and every input's path and content; undefined when an input is gone. */
 function contentKey(fingerprint: string, inputs: readonly string[]): string | undefined {
-  const hash = createHash("sha256").update(fingerprint);
+  const hash = new Bun.CryptoHasher("sha256").update(fingerprint);
   for (const input of inputs) {
     if (!existsSync(input)) return undefined;
     hash.update(`\0${input}\0`).update(readFileSync(input));

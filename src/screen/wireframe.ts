@@ -2,7 +2,6 @@
 // interactive), as plain JSON: what reports store once per distinct screen, and what the SVG
 // wireframe is drawn from.
 
-import { createHash } from "node:crypto";
 import { isInteractive, nodeText, nodeType, type Screen } from "./screen-model.ts";
 
 export interface WireNode {
@@ -48,5 +47,5 @@ export function wireframeOf(screen: Screen, mask: (text: string) => string = (t)
 
 /** A stable id for a wireframe (same screen, same id, in any run or shard): 12 hex digits of its SHA-1. */
 export function wireframeId(wireframe: WireframeScreen): string {
-  return createHash("sha1").update(JSON.stringify(wireframe)).digest("hex").slice(0, 12);
+  return new Bun.CryptoHasher("sha1").update(JSON.stringify(wireframe)).digest("hex").slice(0, 12);
 }

@@ -2,7 +2,6 @@
 // `run`) a trail's config: target, driver → platform, agent mode, screen,
 // memory, id, logs folder. Pure: nothing is started here.
 
-import { randomBytes } from "node:crypto";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { BrowserNotFoundError, UsageError } from "../errors.ts";
 import { findChromium } from "../browser/find-chromium.ts";
@@ -264,7 +263,7 @@ export function initialMemory(spec: Pick<SessionSpec, "memory" | "secrets">): Me
 
 export function generateSessionId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-  return `${stamp}-${randomBytes(3).toString("hex")}`;
+  return `${stamp}-${Buffer.from(crypto.getRandomValues(new Uint8Array(3))).toString("hex")}`;
 }
 
 /**
