@@ -1,7 +1,7 @@
 // bundleEntry on real author files: lean output, caching, Node built-ins rejected with the
 // importing file, and the zod/SDK stand-ins still behaving like the real thing in QuickJS.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { buildOnDevice, bundleEntry } from "../src/bundle/bundle-entry.ts";
@@ -165,6 +165,42 @@ await s.connect(new StdioServerTransport());
       expect((result.content as { text: string }[])[0]!.text).toBe(expected);
       await client.close();
     }
+  });
+});
+
+describe("zod's export names, worked out once per installed zod", () => {
+  /** Bundles `entry` in a fresh process (nothing of this one's memory): its exit code and the end of its stderr. */
+  function bundleInFreshProcess(entry: string, cacheDir: string): { code: number | null; stderr: string } {
+    const script = join(TMP, "bundle-once.ts");
+    writeFileSync(
+      script,
+      `import { bundleEntry } from ${JSON.stringify(join(REPO, "src/bundle/bundle-entry.ts"))};\n` +
+        `await bundleEntry(process.argv[2]!, { cwd: ${JSON.stringify(REPO)}, cacheDir: process.argv[3]! });\n`,
+    );
+    const run = Bun.spawnSync([process.execPath, script, entry, cacheDir], { cwd: REPO, stderr: "pipe", stdout: "ignore" });
+    return { code: run.exitCode, stderr: run.stderr.toString().slice(-2000) };
+  }
+  const keptFile = (dir: string) => join(dir, readdirSync(dir).find((name) => /^zod-exports-[0-9a-f]{16}\.json$/.test(name))!);
+
+  test("are kept in the cache folder, read from there by a fresh process, and worked out again once zod changes", () => {
+    const dir = join(TMP, "zod-names");
+    const server = readFileSync(join(REPO, "fixtures/bundle/echo-server.ts"), "utf8");
+    expect(bundleInFreshProcess(author("names-1.ts", server), dir).code).toBe(0);
+    const kept = JSON.parse(readFileSync(keptFile(dir), "utf8")) as { root: string; stamp: string; external: string[]; core: string[] };
+    expect(kept.root).toBe(join(REPO, "node_modules/zod"));
+    expect(kept.external).toEqual(expect.arrayContaining(["string", "object", "ZodType", "locales", "core"]));
+    expect(kept.core).toEqual(expect.arrayContaining(["$ZodType", "locales"]));
+
+    // A name zod does not export, under the same stamp: a fresh process takes the list as kept (and esbuild then refuses it).
+    writeFileSync(keptFile(dir), JSON.stringify({ ...kept, external: [...kept.external, "notAZodExport"] }));
+    const misled = bundleInFreshProcess(author("names-2.ts", server), dir);
+    expect(misled.code).not.toBe(0);
+    expect(misled.stderr).toContain("notAZodExport");
+
+    // Under another stamp (zod reinstalled or updated), the names are worked out again and kept anew.
+    writeFileSync(keptFile(dir), JSON.stringify({ ...kept, stamp: "an older zod", external: [...kept.external, "notAZodExport"] }));
+    expect(bundleInFreshProcess(author("names-3.ts", server), dir).code).toBe(0);
+    expect(JSON.parse(readFileSync(keptFile(dir), "utf8"))).toEqual(kept);
   });
 });
 

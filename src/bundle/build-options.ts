@@ -24,6 +24,8 @@ export interface OnDeviceBuildOptions {
   minify: boolean;
   /** Modules whose source the build uses instead of the file's (absolute path → source). */
   stubs?: ReadonlyMap<string, string>;
+  /** The bundle cache's folder, where what the plugins work out once per installed package is kept (zod-lean-plugin.ts). */
+  cacheDir?: string;
 }
 
 /**
@@ -37,6 +39,9 @@ export function onDeviceBuildOptions(opts: OnDeviceBuildOptions): BuildOptions &
     // Names the output so the source map's `sources` are relative to the working directory.
     outfile: join(opts.cwd, ON_DEVICE_OUTFILE),
     sourcemap: "external",
+    // Maps place a guest's stack frames in the author's files; nothing shows the sources from the
+    // map, and leaving their text out makes it ~3x smaller (0.68 → 0.25 MB with the SDK and zod).
+    sourcesContent: false,
     stdin: {
       contents: `import ${JSON.stringify(opts.entry)};\n`,
       resolveDir: dirname(opts.entry),
@@ -60,7 +65,7 @@ export function onDeviceBuildOptions(opts: OnDeviceBuildOptions): BuildOptions &
     charset: "utf8",
     legalComments: "none",
     logLevel: "silent",
-    plugins: [...(opts.stubs?.size ? [stubsPlugin(opts.stubs)] : []), nodeBuiltinsPlugin(), sdkSwapsPlugin(opts.swaps), zodLeanPlugin(), pureSchemasPlugin(opts.swaps.ledger), callPathPlugin(opts.swaps.ledger)],
+    plugins: [...(opts.stubs?.size ? [stubsPlugin(opts.stubs)] : []), nodeBuiltinsPlugin(), sdkSwapsPlugin(opts.swaps), zodLeanPlugin(opts.cacheDir), pureSchemasPlugin(opts.swaps.ledger), callPathPlugin(opts.swaps.ledger)],
   };
 }
 

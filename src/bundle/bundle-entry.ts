@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { BundleError } from "../errors.ts";
 import { writeAtomically } from "../core/cache-files.ts";
 import { BuildCache, sha256 } from "./build-cache.ts";
-import { BUNDLER_VERSION, buildOrThrow, formatMessage, onDeviceBuildOptions, wrapAsScript } from "./build-options.ts";
+import { BUNDLER_VERSION, buildOrThrow, formatMessage, onDeviceBuildOptions, wrapAsScript, type OnDeviceBuildOptions } from "./build-options.ts";
 import { SdkPatchLedger, type SdkPatchId } from "./sdk-patches.ts";
 import { suppliedIn } from "./supplied-packages.ts";
 
@@ -69,11 +69,15 @@ export interface RawBuild {
 }
 
 /** Runs esbuild once (falling back to the real zod v3 when the author's code uses it). */
-export async function buildOnDevice(entry: string, cwd: string, minify = true, stubs?: ReadonlyMap<string, string>): Promise<RawBuild> {
+export async function buildOnDevice(
+  entry: string,
+  cwd: string,
+  minify = true,
+  more: Pick<OnDeviceBuildOptions, "stubs" | "cacheDir"> = {},
+): Promise<RawBuild> {
   const seen = { authorUsesZod3: false };
   let ledger = new SdkPatchLedger("on-device");
-  const run = (stubZod3: boolean) =>
-    buildOrThrow(onDeviceBuildOptions({ entry, cwd, minify, swaps: { stubZod3, seen, ledger }, ...(stubs ? { stubs } : {}) }), entry, cwd);
+  const run = (stubZod3: boolean) => buildOrThrow(onDeviceBuildOptions({ ...more, entry, cwd, minify, swaps: { stubZod3, seen, ledger } }), entry, cwd);
   let result = await run(true);
   if (seen.authorUsesZod3) {
     ledger = new SdkPatchLedger("on-device");
@@ -156,7 +160,7 @@ export async function bundleEntry(entry: string, opts: BundleOptions = {}): Prom
   }
 
   const start = cache.begin();
-  const built = await buildOnDevice(absEntry, cwd, true, opts.stubs);
+  const built = await buildOnDevice(absEntry, cwd, true, { ...(opts.stubs ? { stubs: opts.stubs } : {}), cacheDir: cache.cacheDir });
   const file = join(cache.cacheDir, `${cache.stem}.js`);
   writeAtomically(`${file}.map`, built.map);
   writeAtomically(file, built.code);

@@ -6,26 +6,92 @@
 //     property accesses (`z.string()`) esbuild does tree-shake;
 //  2. where `z` is still used as a whole value, the "zod" and "zod/v4" entries resolve to generated
 //     modules re-exporting the same bindings from the same files, with `locales` replaced by a
-//     stub that names the direct import to use instead.
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, extname, join } from "node:path";
+//     stub that names the direct import to use instead. The names they re-export come from a build
+//     of zod's two namespaces (~150 ms, most of a first bundle in a fresh process), so they are kept
+//     in the bundle cache's folder while zod stays as installed.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Plugin } from "esbuild";
+import { writeAtomically } from "../core/cache-files.ts";
+import { markUsed, sha256 } from "./build-cache.ts";
 
 const SKIP = "trailblazeZodLeanSkip";
 const NAMESPACE = "trailblaze-zod-lean";
 const LOCALES_STUB = fileURLToPath(new URL("./stubs/zod-locales.ts", import.meta.url));
 
-const exportNames = new Map<string, Promise<string[]>>();
+/** The runtime export names of zod's `v4/classic/external.js` and `v4/core/index.js`. */
+interface ZodExports {
+  external: string[];
+  core: string[];
+}
 
-/** The runtime export names of one module (via esbuild's metafile; nothing is executed). */
-function namesOf(file: string): Promise<string[]> {
-  let names = exportNames.get(file);
+const exportsByRoot = new Map<string, Promise<ZodExports>>();
+
+/** The export names of the zod v4 at `root`, once per process: from `cacheDir` when they are kept there for zod as it is now, else built. */
+function zodExports(root: string, cacheDir: string | undefined): Promise<ZodExports> {
+  let names = exportsByRoot.get(root);
   if (!names) {
-    names = import("esbuild")
-      .then((esbuild) => esbuild.build({ entryPoints: [file], bundle: true, write: false, metafile: true, format: "esm", platform: "neutral", logLevel: "silent" }))
-      .then((result) => Object.values(result.metafile.outputs).flatMap((output) => output.exports));
-    exportNames.set(file, names);
+    names = keptOrBuilt(root, cacheDir);
+    exportsByRoot.set(root, names);
+  }
+  return names;
+}
+
+const namespaceFiles = (root: string) => ({ external: join(root, "v4/classic/external.js"), core: join(root, "v4/core/index.js") });
+
+async function keptOrBuilt(root: string, cacheDir: string | undefined): Promise<ZodExports> {
+  const files = namespaceFiles(root);
+  // An install or update of zod rewrites these files (and its package.json holds the version).
+  const stamp = [join(root, "package.json"), files.external, files.core]
+    .map((file) => {
+      const stat = statSync(file, { throwIfNoEntry: false });
+      return stat ? `${stat.size}:${stat.mtimeMs}` : "-";
+    })
+    .join(" ");
+  const kept = cacheDir === undefined ? undefined : join(cacheDir, `zod-exports-${sha256(root).slice(0, 16)}.json`);
+  if (kept) {
+    try {
+      const entry = JSON.parse(readFileSync(kept, "utf8")) as Partial<ZodExports> & { root?: string; stamp?: string };
+      if (entry.root === root && entry.stamp === stamp && isNames(entry.external) && isNames(entry.core)) {
+        markUsed(kept);
+        return { external: entry.external, core: entry.core };
+      }
+    } catch {
+      // not kept yet, or unreadable: built below
+    }
+  }
+  const names = await buildExports(files);
+  if (kept) {
+    try {
+      writeAtomically(kept, JSON.stringify({ root, stamp, ...names }));
+    } catch {
+      // a cache that cannot be written is no error
+    }
+  }
+  return names;
+}
+
+const isNames = (value: unknown): value is string[] => Array.isArray(value) && value.every((name) => typeof name === "string");
+
+/** Both namespaces' export names from one esbuild build (its metafile; nothing is executed or written). */
+async function buildExports(files: Record<keyof ZodExports, string>): Promise<ZodExports> {
+  const esbuild = await import("esbuild");
+  const result = await esbuild.build({
+    entryPoints: files,
+    outdir: join(dirname(files.core), "trailblaze-zod-exports"),
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: "esm",
+    platform: "neutral",
+    minify: true,
+    logLevel: "silent",
+  });
+  const names: ZodExports = { external: [], core: [] };
+  for (const [output, { exports }] of Object.entries(result.metafile.outputs)) {
+    const entry = basename(output, ".js");
+    if (entry === "external" || entry === "core") names[entry] = exports;
   }
   return names;
 }
@@ -49,17 +115,16 @@ function reexport(names: string[], from: string, except: string[]): string {
   return `export { ${kept.join(", ")} } from ${JSON.stringify(from)};\n`;
 }
 
-async function moduleText(kind: string, root: string): Promise<string> {
-  const external = join(root, "v4/classic/external.js");
-  const core = join(root, "v4/core/index.js");
+async function moduleText(kind: string, root: string, cacheDir: string | undefined): Promise<string> {
+  const { external, core } = namespaceFiles(root);
   const stub = `export { locales } from ${JSON.stringify(LOCALES_STUB)};\n`;
   switch (kind) {
     case "index":
       return `import * as z from "${NAMESPACE}:external:${root}";\nexport * from "${NAMESPACE}:external:${root}";\nexport { z, z as default };\n`;
     case "external":
-      return reexport(await namesOf(external), external, ["locales", "core"]) + `export * as core from "${NAMESPACE}:core:${root}";\n` + stub;
+      return reexport((await zodExports(root, cacheDir)).external, external, ["locales", "core"]) + `export * as core from "${NAMESPACE}:core:${root}";\n` + stub;
     case "core":
-      return reexport(await namesOf(core), core, ["locales"]) + stub;
+      return reexport((await zodExports(root, cacheDir)).core, core, ["locales"]) + stub;
     default:
       throw new Error(`unknown zod-lean module ${kind}`);
   }
@@ -97,7 +162,8 @@ export function rewriteZodImports(source: string): string | undefined {
   return changed ? out : undefined;
 }
 
-export function zodLeanPlugin(): Plugin {
+/** `cacheDir`: where zod's export names are kept for later processes (the bundle cache's folder); none, then only in the process. */
+export function zodLeanPlugin(cacheDir?: string): Plugin {
   return {
     name: "trailblaze-zod-lean",
     setup(build) {
@@ -126,7 +192,7 @@ export function zodLeanPlugin(): Plugin {
       build.onLoad({ filter: /.*/, namespace: NAMESPACE }, async (args) => {
         const colon = args.path.indexOf(":");
         const root = args.path.slice(colon + 1);
-        return { contents: await moduleText(args.path.slice(0, colon), root), loader: "js", resolveDir: root };
+        return { contents: await moduleText(args.path.slice(0, colon), root, cacheDir), loader: "js", resolveDir: root };
       });
     },
   };
