@@ -22,6 +22,7 @@ import { p8BundleSize } from "./scenarios/p8-bundle-size.ts";
 import { s1OnDeviceSuite, s2OnDeviceWorkers } from "./scenarios/s-suite.ts";
 import { w1CliVsRawClient, w2OnDeviceVsHost } from "./scenarios/w-whole-process.ts";
 import { w3WebTrail } from "./scenarios/w3-web-trail.ts";
+import { w4EditLoop } from "./scenarios/w4-edit-loop.ts";
 
 /**
  * The QuickJS scenarios again on the engine that is not the default, in the same run (ids with a
@@ -57,6 +58,7 @@ const SCENARIOS: { id: string; reps: number; run(reps: number): Promise<Scenario
   { id: "W1", reps: 9, run: w1CliVsRawClient },
   { id: "W2", reps: 9, run: w2OnDeviceVsHost },
   { id: "W3", reps: 5, run: w3WebTrail },
+  { id: "W4", reps: 9, run: w4EditLoop },
   { id: "S1", reps: 5, run: s1OnDeviceSuite },
   { id: "S2", reps: 5, run: s2OnDeviceWorkers },
 ];
