@@ -1,6 +1,7 @@
 // What every scenario shares: the fixture workspace, sessions opened the way the CLI opens them,
 // interleaved ours/baseline repetitions, and the result shape written to results.json.
 
+import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
@@ -12,6 +13,7 @@ import type { Session } from "../src/session/session.ts";
 import { detectRuntime } from "../src/transports/stdio/runtime.ts";
 import { resolveSessionSpec } from "../src/session/session-spec.ts";
 import type { AgentMode } from "../src/core/server-kinds.ts";
+import { reapedChildrenCpuMs } from "./proc.ts";
 import { pairedRatios, summarize, type Summary } from "./stats.ts";
 
 /** The bench workspace: `trailblaze-config/` with targets one / three / five, `tools/echo-*.ts`. */
@@ -77,6 +79,29 @@ export async function sessionStartMs(target: string, agent: AgentMode = "host"):
   });
   await session?.close();
   return ms;
+}
+
+const LAUNCHER = resolve(import.meta.dir, "../src/cli/launcher.sh");
+
+/**
+ * One `trailblaze run … --reporter json` as an installed `trailblaze` starts (the package's bin,
+ * src/cli/launcher.sh, which sets Bun up): its wall time and CPU (user + system, its children's
+ * included), ms. Throws with the end of its stderr unless it exits 0 with `passed` trails passed.
+ */
+export function launchedRun(args: string[], cwd: string, passed: number): { ms: number; cpuMs: number } {
+  const cpuBefore = reapedChildrenCpuMs();
+  const start = performance.now();
+  const run = spawnSync(LAUNCHER, ["run", ...args, "--reporter", "json"], { cwd, env: { ...ENV, NO_COLOR: "1" }, encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+  const ms = performance.now() - start;
+  const cpuMs = reapedChildrenCpuMs() - cpuBefore;
+  let reported = -1;
+  try {
+    reported = (JSON.parse(run.stdout) as { summary: { passed: number } }).summary.passed;
+  } catch {
+    // reported below
+  }
+  if (run.status !== 0 || reported !== passed) throw new Error(`bench: trailblaze run ${args.join(" ")} exited ${run.status} with ${reported} passed: ${run.stderr.slice(-1500)}`);
+  return { ms, cpuMs };
 }
 
 /** Milliseconds `fn` takes. */

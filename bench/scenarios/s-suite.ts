@@ -6,17 +6,16 @@
 // its CPU (user + system, with its children's). A `--workers 4` run cannot take less than the CPU
 // of a `--workers 1` run spread over every core, which bounds S2 on this many cores.
 
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { ENV, FIXTURE_DIR, interleaved, ratioResult, series, type ScenarioResult } from "../harness.ts";
-import { reapedChildrenCpuMs } from "../proc.ts";
+import { join } from "node:path";
+import { FIXTURE_DIR, interleaved, launchedRun, ratioResult, series, type ScenarioResult } from "../harness.ts";
 import { median } from "../stats.ts";
 import { trailFile } from "./p7-workers.ts";
 
 const TRAILS = 60;
-const LAUNCHER = resolve(import.meta.dir, "../../src/cli/launcher.sh");
+/** Untimed runs of each side first (their CPU is left out too). */
+const WARMUP = 1;
 
 /** A folder of TRAILS trails; removed by the caller. */
 function suiteFolder(): { root: string; trails: string } {
@@ -29,26 +28,15 @@ function suiteFolder(): { root: string; trails: string } {
 
 type Side = [agent: "host" | "on-device", workers: number];
 
-/** Wall time and CPU (user + system) of one `trailblaze run`, ms; throws unless every trail passed. */
+/** Wall time and CPU of one `trailblaze run` over the suite, ms; throws unless every trail passed. */
 function runOnce(trails: string, logs: string, [agent, workers]: Side): { ms: number; cpuMs: number } {
-  const args = ["run", trails, "--agent", agent, "--workers", String(workers), "--config", join(FIXTURE_DIR, "trailblaze-config"), "--logs", logs, "--reporter", "json"];
-  const cpuBefore = reapedChildrenCpuMs();
-  const start = performance.now();
-  const run = spawnSync(LAUNCHER, args, { cwd: FIXTURE_DIR, env: { ...ENV, NO_COLOR: "1" }, encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
-  const ms = performance.now() - start;
-  const cpuMs = reapedChildrenCpuMs() - cpuBefore;
-  let passed = -1;
-  try {
-    passed = (JSON.parse(run.stdout) as { summary: { passed: number } }).summary.passed;
-  } catch {
-    // reported below
-  }
-  if (run.status !== 0 || passed !== TRAILS) throw new Error(`bench: run --agent ${agent} --workers ${workers} exited ${run.status} with ${passed} passed: ${run.stderr.slice(-1500)}`);
+  const args = [trails, "--agent", agent, "--workers", String(workers), "--config", join(FIXTURE_DIR, "trailblaze-config"), "--logs", logs];
+  const measured = launchedRun(args, FIXTURE_DIR, TRAILS);
   rmSync(logs, { recursive: true, force: true });
-  return { ms, cpuMs };
+  return measured;
 }
 
-/** Wall times of the two sides, interleaved after one warm-up run each, and the CPU of each measured run. */
+/** Wall times of the two sides, interleaved after the warm-up runs, and the CPU of each measured run. */
 async function suitePair(ours: Side, baseline: Side, reps: number) {
   const { root, trails } = suiteFolder();
   const cpu = { ours: [] as number[], baseline: [] as number[] };
@@ -59,8 +47,8 @@ async function suitePair(ours: Side, baseline: Side, reps: number) {
     return ms;
   };
   try {
-    const runs = await interleaved({ ours: side("ours", ours), baseline: side("baseline", baseline) }, reps, 1);
-    return { ...runs, cpu: { ours: cpu.ours.slice(1), baseline: cpu.baseline.slice(1) } };
+    const runs = await interleaved({ ours: side("ours", ours), baseline: side("baseline", baseline) }, reps, WARMUP);
+    return { ...runs, cpu: { ours: cpu.ours.slice(WARMUP), baseline: cpu.baseline.slice(WARMUP) } };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -5,14 +5,11 @@
 // node_modules, as upstream's workspaces are checked out (trailblaze-ts supplies the SDK and zod),
 // and each side edits the tool before its own run. The CLI starts through the package's bin.
 
-import { spawnSync } from "node:child_process";
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { ENV, FIXTURE_DIR, interleaved, ratioResult, series, type ScenarioResult } from "../harness.ts";
+import { join } from "node:path";
+import { FIXTURE_DIR, interleaved, launchedRun, ratioResult, series, type ScenarioResult } from "../harness.ts";
 import { median } from "../stats.ts";
-
-const LAUNCHER = resolve(import.meta.dir, "../../src/cli/launcher.sh");
 
 const TRAIL = `config:
   id: edit-loop
@@ -39,18 +36,7 @@ function workspace(): string {
 /** Wall time of one run, ms, after editing the tool when `edit` says so; throws unless the trail passed. */
 function runMs(root: string, agent: "host" | "on-device", edit: string | undefined): number {
   if (edit !== undefined) appendFileSync(join(root, "tools/echo-a.ts"), `// ${edit}\n`);
-  const args = ["run", "trails", "--agent", agent, "--config", "trailblaze-config", "--reporter", "json", "--no-logging"];
-  const started = performance.now();
-  const run = spawnSync(LAUNCHER, args, { cwd: root, env: { ...ENV, NO_COLOR: "1" }, encoding: "utf8" });
-  const ms = performance.now() - started;
-  let passed = -1;
-  try {
-    passed = (JSON.parse(run.stdout) as { summary: { passed: number } }).summary.passed;
-  } catch {
-    // reported below
-  }
-  if (run.status !== 0 || passed !== 1) throw new Error(`bench: W4 run --agent ${agent} exited ${run.status} with ${passed} passed: ${run.stderr.slice(-1500)}`);
-  return ms;
+  return launchedRun(["trails", "--agent", agent, "--config", "trailblaze-config", "--no-logging"], root, 1).ms;
 }
 
 export async function w4EditLoop(reps: number): Promise<ScenarioResult> {
