@@ -13,12 +13,10 @@ import { keepLogs, resolveSessionSpec, type SessionFlags, type SessionSpec, type
 import type { CliIO } from "./command.ts";
 import { track } from "./reaper.ts";
 
-export type StartSessionOptions = Pick<SessionOptions, "builtins" | "onCall" | "onWarning" | "onNameWarning" | "onNotice" | "listOnly">;
+export type StartSessionOptions = Pick<SessionOptions, "builtins" | "onCall" | "onWarning" | "onNameWarning" | "onNotice" | "listOnly" | "secrets">;
 
 export interface OpenSessionOptions extends StartSessionOptions {
   trail?: TrailSessionHints;
-  /** `--secret` values: usable as `{{KEY}}`, masked everywhere. */
-  secrets?: Record<string, string>;
 }
 
 /**
@@ -73,6 +71,7 @@ export async function startSession(spec: SessionSpec, io: CliIO, options: StartS
     onWarning: options.onWarning ?? ((message) => io.stderr(`warning: ${message}\n`)),
     onNotice: options.onNotice ?? ((message) => io.stderr(`note: ${message}\n`)),
     ...(options.listOnly ? { listOnly: true } : {}),
+    ...(options.secrets ? { secrets: options.secrets } : {}),
   });
   const untrack = track(session);
   session.onClosed(untrack);
@@ -86,5 +85,6 @@ export async function openSession(
 ): Promise<Session> {
   const workspace = await loadCliWorkspace(flags, io);
   const spec = resolveSessionSpec(workspace, flags, { cwd: io.cwd, env: io.env, ...(options.trail ? { trail: options.trail } : {}) });
-  return startSession(options.secrets ? { ...spec, secrets: options.secrets } : spec, io, options);
+  // `--secret` values: each session binds them afresh, and their values are masked everywhere.
+  return startSession(options.secrets ? { ...spec, secrets: options.secrets.given } : spec, io, options);
 }

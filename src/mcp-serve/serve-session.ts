@@ -6,6 +6,7 @@
 
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { InterpolationError } from "../errors.ts";
 import type { Session } from "../session/session.ts";
@@ -57,16 +58,14 @@ export function createSessionServer(session: Session, options: ServeOptions = {}
     return recordPromptResult(recording, request.params.arguments?.goal);
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name, arguments: args = {} } = request.params;
-    if (recording && controls.some((tool) => tool.name === name)) return session.memory.maskValue(await recording.control(name, args));
+  const call = async (name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> => {
+    if (recording && controls.some((tool) => tool.name === name)) return recording.control(name, args);
     const refused = refusal(name, registry) ?? recording?.refusal();
     if (refused !== undefined) {
       options.log?.(`call ${name} refused: ${refused}`);
       return refusedResult(refused);
     }
-    // A --secret's value never reaches the client: results are masked as logs and reports are.
-    if (!recording) return session.memory.maskValue(toCallToolResult(await session.call(name, args, { signal: extra.signal })));
+    if (!recording) return toCallToolResult(await session.call(name, args, { signal }));
     // Recording: {{KEY}} placeholders (a --secret, a memory value, with --trail {{args.NAME}}) are replaced as a trail's are, and recorded as written.
     let dispatched: Record<string, unknown>;
     try {
@@ -74,11 +73,20 @@ export function createSessionServer(session: Session, options: ServeOptions = {}
       dispatched = interpolate(args, lookup, { knownKeys, context: name }) as Record<string, unknown>;
     } catch (error) {
       if (!(error instanceof InterpolationError)) throw error;
-      return refusedResult(session.memory.mask(error.message));
+      return refusedResult(error.message);
     }
-    const result = await session.call(name, dispatched, { signal: extra.signal });
+    const result = await session.call(name, dispatched, { signal });
     await recording.called(name, args, result);
-    return session.memory.maskValue(toCallToolResult(result));
+    return toCallToolResult(result);
+  };
+  // A secret's value never reaches the client: every answer and every error is masked, as logs and reports are.
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    try {
+      return session.secrets.maskValue(await call(request.params.name, request.params.arguments ?? {}, extra.signal));
+    } catch (error) {
+      if (error instanceof Error) error.message = session.secrets.mask(error.message);
+      throw error;
+    }
   });
 
   return server;

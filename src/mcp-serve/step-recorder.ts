@@ -6,7 +6,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { writeAtomically } from "../core/cache-files.ts";
 import { isSuccess, type ToolResult } from "../core/tool-result.ts";
 import type { Session } from "../session/session.ts";
-import { recordedTrailText, withPlaceholders, type CallToRecord, type RecordedTrailConfig } from "../trail/trail-record.ts";
+import { recordedTrailText, type CallToRecord, type RecordedTrailConfig } from "../trail/trail-record.ts";
 import { CONTROL_TOOL_DEFINITIONS, CONTROL_TOOLS, controlError, controlResult, screenInfo, type RecordingMode } from "./control-tools.ts";
 
 interface OpenStep {
@@ -56,7 +56,8 @@ export class StepRecorder implements RecordingMode {
 
   async control(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     if (name === CONTROL_TOOLS.beginStep) {
-      const text = typeof args.step === "string" ? args.step.trim() : "";
+      // A secret typed into the step's text is written (and answered) as its {{KEY}}, as in arguments.
+      const text = typeof args.step === "string" ? this.#session.secrets.withPlaceholders(args.step.trim()) : "";
       if (text === "") return controlError(`${CONTROL_TOOLS.beginStep}: expected {"step": "<what the step does>"}, a non-empty text, got ${JSON.stringify(args)}`);
       if (args.verify !== undefined && typeof args.verify !== "boolean") {
         return controlError(`${CONTROL_TOOLS.beginStep}: verify is true (a step that checks something) or false, got ${JSON.stringify(args.verify)}`);
@@ -82,7 +83,7 @@ export class StepRecorder implements RecordingMode {
   async called(name: string, args: Record<string, unknown>, result: ToolResult): Promise<void> {
     if (!isSuccess(result)) return;
     const open = this.#open ?? this.#begin(name);
-    open.calls.push({ tool: name, args: withPlaceholders(args, this.#session.spec.secrets ?? {}) });
+    open.calls.push({ tool: name, args: this.#session.secrets.withPlaceholders(args) });
     this.#write();
   }
 

@@ -14,7 +14,7 @@ import type { Session } from "../session/session.ts";
 import { interpolate } from "../trail/interpolate.ts";
 import { selectRecording, type SessionClassifiers } from "../trail/select-recording.ts";
 import { parseTrailFile } from "../trail/trail-file.ts";
-import { spliceRecording, withPlaceholders, type CallToRecord } from "../trail/trail-record.ts";
+import { spliceRecording, type CallToRecord } from "../trail/trail-record.ts";
 import type { Trail } from "../trail/trail-types.ts";
 import { CONTROL_TOOL_DEFINITIONS, CONTROL_TOOLS, controlError, controlResult, screenInfo, type RecordingMode } from "./control-tools.ts";
 
@@ -111,7 +111,7 @@ export class TrailFiller implements RecordingMode {
 
   async called(name: string, args: Record<string, unknown>, result: ToolResult): Promise<void> {
     if (this.#open === undefined || !isSuccess(result)) return;
-    this.#open.calls.push({ tool: name, args: withPlaceholders(args, this.#session.spec.secrets ?? {}) });
+    this.#open.calls.push({ tool: name, args: this.#session.secrets.withPlaceholders(args) });
   }
 
   /** `{index, step, done}` for the open step (or done), with the screen. */
@@ -144,7 +144,7 @@ export class TrailFiller implements RecordingMode {
           else result = exceptionThrown(error.message);
         }
         if (!isSuccess(result)) {
-          this.#broken = this.#session.memory.mask(
+          this.#broken = this.#session.secrets.mask(
             `step ${index + 1} "${step.title}" failed on replay at ${where}: ${call.tool}: ${result.message}; ` +
               `fix or remove that recording in ${this.file}, then start trailblaze mcp --trail again`,
           );

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import type { CallRecord } from "../dispatcher/dispatcher.ts";
 import { resultStatus } from "../core/tool-result.ts";
 import { callLogFile } from "../core/log-layout.ts";
-import type { Memory } from "../session/memory.ts";
+import type { Secrets } from "../core/secrets.ts";
+import { maskReport } from "./mask-report.ts";
 
 /** Where in the trail the next calls happen. */
 export interface CallPosition {
@@ -17,13 +18,13 @@ export interface CallPosition {
 export class CallLog {
   /** Undefined when the session writes no logs (`--no-logging`). */
   readonly path: string | undefined;
-  readonly #memory: Memory;
+  readonly #secrets: Secrets;
   #position: CallPosition;
   #ready = false;
 
-  constructor(logsDir: string | undefined, memory: Memory, position: CallPosition) {
+  constructor(logsDir: string | undefined, secrets: Secrets, position: CallPosition) {
     this.path = logsDir === undefined ? undefined : callLogFile(logsDir);
-    this.#memory = memory;
+    this.#secrets = secrets;
     this.#position = position;
   }
 
@@ -50,6 +51,6 @@ export class CallLog {
       mkdirSync(join(this.path, ".."), { recursive: true });
       this.#ready = true;
     }
-    appendFileSync(this.path, `${this.#memory.mask(JSON.stringify(this.#memory.maskValue(line)))}\n`);
+    appendFileSync(this.path, `${JSON.stringify(maskReport(line, this.#secrets))}\n`);
   }
 }

@@ -7,6 +7,7 @@ import { dirname, resolve } from "node:path";
 import { exitCodeOf, InterpolationError } from "../errors.ts";
 import { displayPath, type Workspace } from "../config/workspace.ts";
 import { exceptionThrown, isSuccess, resultToJson, type ToolResult } from "../core/tool-result.ts";
+import type { Secrets } from "../core/secrets.ts";
 import type { Memory } from "../session/memory.ts";
 import { initialMemory, resolveSessionSpec, type SessionFlags, type SessionSpec } from "../session/session-spec.ts";
 import type { Session, SessionOptions } from "../session/session.ts";
@@ -14,6 +15,7 @@ import { interpolate } from "../trail/interpolate.ts";
 import { skipReason } from "../trail/select-recording.ts";
 import type { Trail } from "../trail/trail-types.ts";
 import { CallLog } from "./call-log.ts";
+import { maskReport } from "./mask-report.ts";
 import { classifiersFor, needsAgentMessage, planTrail, trailHints, type PlannedStep, type TrailPlan } from "./plan.ts";
 import { ScreenTable } from "./screen-table.ts";
 import { memoryChanges, noteActivity, stepScreenOf } from "./step-record.ts";
@@ -31,7 +33,7 @@ export interface RunIO {
 }
 
 /** Starts (and tracks) the session for one trail; the CLI's adds reaper tracking and warnings on stderr. */
-export type StartTrailSession = (spec: SessionSpec, options: Pick<SessionOptions, "onCall">) => Promise<Session>;
+export type StartTrailSession = (spec: SessionSpec, options: Pick<SessionOptions, "onCall" | "secrets">) => Promise<Session>;
 
 export interface TrailRunOptions {
   io: RunIO;
@@ -41,8 +43,11 @@ export interface TrailRunOptions {
   flags: SessionFlags;
   /** Session id for this trail (default: generated). */
   sessionId?: string;
-  /** `--secret KEY=VALUE` pairs: usable in placeholders, masked everywhere. */
-  secrets: readonly (readonly [string, string])[];
+  /**
+   * The run's secrets: `--secret KEY=VALUE` pairs each session binds afresh (usable as `{{KEY}}`),
+   * and every secret value, masked in the report (as it is built), the call log and the logs.
+   */
+  secrets: Secrets;
   /** `--arg NAME=VALUE` values as given. */
   args: Readonly<Record<string, string>>;
   /** Aborted on interrupt: no further call starts. */
@@ -120,7 +125,7 @@ export class TrailRun {
     try {
       report = await this.#run();
     } catch (error) {
-      report = this.#report("error", { error: this.#mask(messageOf(error)) });
+      report = this.#report("error", { error: messageOf(error) });
     }
     this.#final = report;
     observer.trailFinished?.(report, index);
@@ -133,7 +138,7 @@ export class TrailRun {
     let spec: SessionSpec;
     try {
       const sessionFlags = sessionId === undefined ? flags : { ...flags, "session-id": sessionId };
-      spec = { ...resolveSessionSpec(workspace, sessionFlags, { cwd: io.cwd, env: io.env, trail: trailHints(trail) }), secrets: Object.fromEntries(secrets), trailDir: dirname(resolve(io.cwd, this.file)) };
+      spec = { ...resolveSessionSpec(workspace, sessionFlags, { cwd: io.cwd, env: io.env, trail: trailHints(trail) }), secrets: secrets.given, trailDir: dirname(resolve(io.cwd, this.file)) };
     } catch (error) {
       return this.#report("error", { error: messageOf(error) });
     }
@@ -150,8 +155,8 @@ export class TrailRun {
     const skip = skipReason(trail, classifiers);
     if (skip !== undefined) return this.#report("skipped", { skipReason: skip });
 
-    // Masks secrets until the session (which owns the live memory) has started.
-    let memory = initialMemory(spec);
+    // Reports the trail's memory until the session (which owns the live memory) has started.
+    let memory = initialMemory(spec, secrets);
     this.#memory = memory;
     const args = resolveTrailArgs(trail, this.#options.args);
     if (args.problems.length > 0) {
@@ -159,12 +164,12 @@ export class TrailRun {
     }
 
     const plan = planTrail(trail, classifiers);
-    const callLog = new CallLog(spec.logsDir, memory, { trail: trail.id });
+    const callLog = new CallLog(spec.logsDir, secrets, { trail: trail.id });
     let session: Session;
     try {
-      session = await startSession(spec, { onCall: (record) => callLog.write(record) });
+      session = await startSession(spec, { onCall: (record) => callLog.write(record), secrets });
     } catch (error) {
-      return this.#report("error", { error: this.#mask(messageOf(error)), exitCode: exitCodeOf(error) });
+      return this.#report("error", { error: messageOf(error), exitCode: exitCodeOf(error) });
     }
     memory = session.memory;
     this.#memory = memory;
@@ -190,7 +195,7 @@ export class TrailRun {
       callLog.at({ trail: this.trail.id, step: planned.index });
       const current: CurrentStep = { planned, tools: [], t0: performance.now(), memoryBefore: memory.snapshot() };
       const engine = session.simulatedScreen;
-      if (engine) current.screen = stepScreenOf(engine, this.#screens, memory);
+      if (engine) current.screen = stepScreenOf(engine, this.#screens, memory.secrets);
       this.#current = current;
       let failure: StepFailure | undefined;
       let unverified: string | undefined;
@@ -205,7 +210,7 @@ export class TrailRun {
             break;
           }
           if (session.fatal) {
-            failure = { tool: call.tool, message: this.#mask(session.fatal.message) };
+            failure = { tool: call.tool, message: session.fatal.message };
             broken = true;
             break;
           }
@@ -214,7 +219,7 @@ export class TrailRun {
             args = interpolate(call.args, lookup, { knownKeys }) as Record<string, unknown>;
           } catch (error) {
             if (!(error instanceof InterpolationError)) throw error;
-            failure = { tool: call.tool, args: memory.maskValue(call.args), message: memory.mask(error.message), line: call.where.line, col: call.where.col };
+            failure = { tool: call.tool, args: call.args, message: error.message, line: call.where.line, col: call.where.col };
             break;
           }
           const startedAt = new Date();
@@ -228,17 +233,17 @@ export class TrailRun {
           if (engine && current.screen?.kind === "capture") noteActivity(current.screen, engine.takeActivity());
           current.tools.push({
             name: call.tool,
-            args: memory.maskValue(args),
-            result: memory.maskValue(resultToJson(result)),
+            args,
+            result: resultToJson(result),
             startedAt: startedAt.toISOString(),
             durationMs: round(performance.now() - t0),
           });
           if (isSuccess(result) && result.unverified !== undefined && this.#options.flags["require-screen"]) {
             failure = {
               tool: call.tool,
-              args: memory.maskValue(args),
+              args,
               variant: result.variant,
-              message: memory.mask(`unverified: ${result.unverified}, and --require-screen makes that a failure (${result.message})`),
+              message: `unverified: ${result.unverified}, and --require-screen makes that a failure (${result.message})`,
               line: call.where.line,
               col: call.where.col,
             };
@@ -249,8 +254,8 @@ export class TrailRun {
             continue;
           }
           broken = session.fatal !== undefined;
-          failure = { tool: call.tool, args: memory.maskValue(args), variant: result.variant, message: memory.mask(result.message), line: call.where.line, col: call.where.col };
-          const stderr = broken ? [] : await this.#stderrOf(session, call.tool, memory);
+          failure = { tool: call.tool, args, variant: result.variant, message: result.message, line: call.where.line, col: call.where.col };
+          const stderr = broken ? [] : await this.#stderrOf(session, call.tool);
           const source = session.registry.get(call.tool)?.source;
           if (stderr.length > 0 && source) failure.stderr = { source, lines: stderr };
           break;
@@ -258,13 +263,13 @@ export class TrailRun {
       }
       if (this.#options.recordPages && !current.screen) {
         const page = await session.pageSnapshot();
-        if (page) current.screen = { ...page, url: memory.mask(page.url), title: memory.mask(page.title), outline: memory.mask(page.outline) };
+        if (page) current.screen = page;
       }
       this.#current = undefined;
       const step = this.#stepReport(current, failure ? "failed" : unverified !== undefined ? "unverified" : "passed", failure);
       if (!failure && unverified !== undefined) step.unverified = unverified;
       this.#steps.push(step);
-      observer.stepFinished?.({ file: this.file, id: this.trail.id, index }, step);
+      observer.stepFinished?.({ file: this.file, id: this.trail.id, index }, maskReport(step, this.#options.secrets));
       if (failure) {
         // A message that already starts with the tool's name (most framework tools say it) is not prefixed twice.
         const what = failure.tool && !failure.message.startsWith(`${failure.tool}: `) ? `${failure.tool}: ${failure.message}` : failure.message;
@@ -274,12 +279,12 @@ export class TrailRun {
     return outcome ? this.#report(outcome.status, outcome) : this.#report("passed", {});
   }
 
-  /** The last lines the failing tool's server wrote (stderr, or the guest console), secrets masked. */
-  async #stderrOf(session: Session, tool: string, memory: Memory): Promise<string[]> {
+  /** The last lines the failing tool's server wrote (stderr, or the guest console). */
+  async #stderrOf(session: Session, tool: string): Promise<string[]> {
     const registered = session.registry.get(tool);
     if (registered === undefined || registered.transport === "builtin") return [];
     await new Promise((resolve) => setTimeout(resolve, STDERR_SETTLE_MS));
-    return session.diagnostics(registered.source).filter((line) => line.trim() !== "").slice(-STDERR_LINES).map((line) => memory.mask(line));
+    return session.diagnostics(registered.source).filter((line) => line.trim() !== "").slice(-STDERR_LINES);
   }
 
   #failBeforeStart(problems: TrailProblem[]): TrailReport {
@@ -305,10 +310,6 @@ export class TrailRun {
     return step;
   }
 
-  #mask(text: string): string {
-    return this.#memory ? this.#memory.mask(text) : text;
-  }
-
   #report(status: TrailStatus, extra: Partial<Pick<TrailReport, "error" | "exitCode" | "problems" | "skipReason" | "steps">>): TrailReport {
     const steps = extra.steps ?? [...this.#steps];
     const report: TrailReport = {
@@ -328,7 +329,9 @@ export class TrailRun {
     if (extra.exitCode !== undefined) report.exitCode = extra.exitCode;
     if (extra.problems !== undefined) report.problems = extra.problems;
     if (extra.skipReason !== undefined) report.skipReason = extra.skipReason;
-    if (this.#memory) report.memory = this.#memory.maskValue(this.#memory.snapshot());
-    return report;
+    if (this.#memory) report.memory = this.#memory.snapshot();
+    // The one place a trail's report is masked: every value, message, title and screen in it, with
+    // every value that was secret by the time the trail ended (a step reported earlier included).
+    return maskReport(report, this.#options.secrets);
   }
 }

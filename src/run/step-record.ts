@@ -4,14 +4,15 @@
 
 import { isDeepStrictEqual } from "node:util";
 import type { EngineScreen, ScreenActivity } from "../builtins/screen-adapter.ts";
+import type { Secrets } from "../core/secrets.ts";
 import type { Memory } from "../session/memory.ts";
 import type { CaptureStepScreen, StepReport } from "./run-types.ts";
 import type { ScreenTable } from "./screen-table.ts";
 
 /** The screen a step begins on; what the screen saw before it (earlier steps') is dropped. */
-export function stepScreenOf(engine: EngineScreen, table: ScreenTable, memory: Memory): CaptureStepScreen {
+export function stepScreenOf(engine: EngineScreen, table: ScreenTable, secrets: Secrets): CaptureStepScreen {
   engine.takeActivity();
-  const screen: CaptureStepScreen = { kind: "capture", screen: table.add(engine.state.screen, (text) => memory.mask(text)), matched: [] };
+  const screen: CaptureStepScreen = { kind: "capture", screen: table.add(engine.state.screen, (text) => secrets.mask(text)), matched: [] };
   if (engine.state.waypoint !== undefined) screen.waypoint = engine.state.waypoint;
   return screen;
 }
@@ -22,11 +23,11 @@ export function noteActivity(screen: CaptureStepScreen, activity: ScreenActivity
   if (activity.moves.length > 0) screen.moves = [...(screen.moves ?? []), ...activity.moves];
 }
 
-/** What changed in memory since `before` (values masked), or undefined when nothing did. */
+/** What changed in memory since `before` (masked with the rest of the report), or undefined when nothing did. */
 export function memoryChanges(before: Record<string, unknown>, memory: Memory): StepReport["memory"] {
   const after = memory.snapshot();
   const set = Object.entries(after).filter(([key, value]) => !(key in before) || !isDeepStrictEqual(before[key], value));
   const deleted = Object.keys(before).filter((key) => !(key in after));
   if (set.length === 0 && deleted.length === 0) return undefined;
-  return { ...(set.length > 0 ? { set: memory.maskValue(Object.fromEntries(set)) } : {}), ...(deleted.length > 0 ? { deleted } : {}) };
+  return { ...(set.length > 0 ? { set: Object.fromEntries(set) } : {}), ...(deleted.length > 0 ? { deleted } : {}) };
 }

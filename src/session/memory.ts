@@ -1,47 +1,65 @@
-// Session memory: values tools and trails share, plus secrets that can be used
-// in interpolation but never leave the process unmasked.
+// Session memory: values tools and trails share, and the keys that hold secrets. A secret's key
+// stays secret for the whole session: writing it (rememberValue, a tool's memoryDelta) gives it a
+// new secret value, never a plain one, and deleting it unbinds the key but keeps its values
+// masked. Masking itself belongs to the run's Secrets, which memory only adds to.
 
-export const MASK = "***";
+import { Secrets } from "../core/secrets.ts";
 
 export class Memory {
   readonly #values = new Map<string, unknown>();
-  readonly #secrets = new Map<string, string>();
+  /** Every key that was ever a secret's, with its value now (undefined once deleted). */
+  readonly #secretKeys = new Map<string, string | undefined>();
+  /** What is masked in everything the session writes; shared with the run, only ever added to. */
+  readonly secrets: Secrets;
 
-  constructor(initial: Record<string, unknown> = {}) {
+  constructor(initial: Record<string, unknown> = {}, secrets: Secrets = new Secrets()) {
+    this.secrets = secrets;
     for (const [key, value] of Object.entries(initial)) this.#values.set(key, value);
   }
 
+  /** A plain value; on a secret's key, a new secret value (a non-string is kept as its JSON). */
   set(key: string, value: unknown): void {
-    this.#secrets.delete(key);
+    if (this.#secretKeys.has(key)) {
+      const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
+      this.secrets.add(key, text);
+      this.#secretKeys.set(key, text);
+      return;
+    }
     this.#values.set(key, value);
   }
 
-  /** A secret is readable through `lookup` (interpolation) only; snapshots omit it and `mask` hides it. */
+  /** A secret is readable through `lookup` (interpolation) only; snapshots omit it and every output masks it. */
   setSecret(key: string, value: string): void {
     this.#values.delete(key);
-    this.#secrets.set(key, value);
+    this.#secretKeys.set(key, undefined);
+    this.set(key, value);
+  }
+
+  isSecret(key: string): boolean {
+    return this.#secretKeys.has(key);
   }
 
   delete(key: string): void {
-    this.#values.delete(key);
-    this.#secrets.delete(key);
+    if (this.#secretKeys.has(key)) this.#secretKeys.set(key, undefined);
+    else this.#values.delete(key);
   }
 
   has(key: string): boolean {
-    return this.#values.has(key) || this.#secrets.has(key);
+    return this.lookup(key).found;
   }
 
   lookup(key: string): { found: true; value: unknown } | { found: false } {
+    const secret = this.#secretKeys.get(key);
+    if (secret !== undefined) return { found: true, value: secret };
     if (this.#values.has(key)) return { found: true, value: this.#values.get(key) };
-    if (this.#secrets.has(key)) return { found: true, value: this.#secrets.get(key) };
     return { found: false };
   }
 
   keys(): string[] {
-    return [...this.#values.keys(), ...this.#secrets.keys()];
+    return [...this.#values.keys(), ...[...this.#secretKeys].filter(([, value]) => value !== undefined).map(([key]) => key)];
   }
 
-  /** Non-secret values: what `_trailblazeContext.memory` carries and `dumpMemory` shows. */
+  /** Non-secret values: what `_trailblazeContext.memory` carries and `dumpMemory` shows (masked, as every output is). */
   snapshot(): Record<string, unknown> {
     return Object.fromEntries(this.#values);
   }
@@ -49,24 +67,5 @@ export class Memory {
   apply(delta: Record<string, unknown> | undefined, deletions: readonly string[] | undefined): void {
     for (const key of deletions ?? []) this.delete(key);
     for (const [key, value] of Object.entries(delta ?? {})) this.set(key, value);
-  }
-
-  /** Replaces every secret value in `text` with `***` (longest first, so overlaps mask fully). */
-  mask(text: string): string {
-    const values = [...this.#secrets.values()].filter((v) => v.length > 0).sort((a, b) => b.length - a.length);
-    let masked = text;
-    for (const value of values) masked = masked.replaceAll(value, MASK);
-    return masked;
-  }
-
-  /** Deep copy of a JSON-like value with every string masked. */
-  maskValue<T>(value: T): T {
-    if (this.#secrets.size === 0) return value;
-    if (typeof value === "string") return this.mask(value) as T;
-    if (Array.isArray(value)) return value.map((v) => this.maskValue(v)) as T;
-    if (typeof value === "object" && value !== null) {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.maskValue(v)])) as T;
-    }
-    return value;
   }
 }

@@ -9,6 +9,7 @@ import { type TargetConfig, type ToolsetConfig, type Where, type Workspace } fro
 import type { AgentMode } from "../core/server-kinds.ts";
 import { DEFAULT_DRIVER, findDriver, knownDriverKeys, parsePlatform, type DriverInfo, type Platform } from "../core/drivers.ts";
 import { Memory } from "./memory.ts";
+import { Secrets } from "../core/secrets.ts";
 import { builtinTools } from "../builtins/index.ts";
 import { driverOfClassifier } from "../trail/select-recording.ts";
 import { DEFAULT_KEEP_SESSIONS, sessionLogsDir } from "../core/log-layout.ts";
@@ -254,9 +255,9 @@ function defaultDriver(target: TargetConfig): DriverInfo {
   return findDriver(DEFAULT_DRIVER[platform])!;
 }
 
-/** A session's memory as it starts: the spec's values and secrets. */
-export function initialMemory(spec: Pick<SessionSpec, "memory" | "secrets">): Memory {
-  const memory = new Memory(spec.memory);
+/** A session's memory as it starts: the spec's values and secrets, whose values `secrets` masks from then on. */
+export function initialMemory(spec: Pick<SessionSpec, "memory" | "secrets">, secrets = new Secrets()): Memory {
+  const memory = new Memory(spec.memory, secrets);
   for (const [key, value] of Object.entries(spec.secrets ?? {})) memory.setSecret(key, value);
   return memory;
 }

@@ -31,6 +31,7 @@ import { serverLogFile } from "../core/log-layout.ts";
 import { SupervisedServer } from "../servers/supervised-server.ts";
 import { buildContext, type TargetInfo } from "../core/context.ts";
 import type { Memory } from "./memory.ts";
+import { Secrets } from "../core/secrets.ts";
 import { initialMemory, type SessionSpec } from "./session-spec.ts";
 import { loadSimulatedScreen } from "./simulated-screen.ts";
 import type { ScreenState } from "../screen/screen-state.ts";
@@ -69,6 +70,11 @@ export interface SessionOptions {
    * QuickJS server whose listing is cached is not started (servers/listing-cache.ts). Default false.
    */
   listOnly?: boolean;
+  /**
+   * What every output of the session masks: the run's secret values, shared by its sessions and
+   * added to when a secret's key is written. Default: the spec's `secrets` alone.
+   */
+  secrets?: Secrets;
 }
 
 /**
@@ -137,7 +143,7 @@ export class Session implements AsyncDisposable {
       agent: spec.agent,
       excluded: new Map(this.#exclusions.map((e) => [e.name, describeExclusion(spec.target.id, e)])),
     };
-    this.memory = initialMemory(spec);
+    this.memory = initialMemory(spec, options.secrets ?? new Secrets(spec.secrets));
     this.dispatcher = new Dispatcher(this.registry, {
       ready: (source) => this.#servers.find((s) => s.server.display === source)?.ready(),
       context: () =>
@@ -211,7 +217,7 @@ export class Session implements AsyncDisposable {
     const context = {
       signal: this.#abort.signal,
       execute: bridge.execute.bind(bridge),
-      mask: (text: string) => this.memory.mask(text),
+      mask: (text: string) => this.secrets.mask(text),
       ...(options.onNotice ? { onNotice: options.onNotice } : {}),
       ...(options.listOnly ? { listOnly: true } : {}),
     };
@@ -282,7 +288,7 @@ export class Session implements AsyncDisposable {
 
   #serverLog(server: ResolvedServer, message: ServerLogMessage): void {
     // Secrets are masked before the message is kept anywhere: a server may log what it was given.
-    const entry: ServerLogEntry = { time: new Date(), server: server.display, ...this.memory.maskValue(message) };
+    const entry: ServerLogEntry = { time: new Date(), server: server.display, ...this.secrets.maskValue(message) };
     try {
       if (this.spec.logsDir !== undefined) {
         mkdirSync(this.spec.logsDir, { recursive: true });
@@ -379,6 +385,11 @@ export class Session implements AsyncDisposable {
     const result = await this.dispatcher.dispatch(name, args, options);
     if (isSuccess(result)) this.memory.apply(result.memoryDelta, result.memoryDeletions);
     return result;
+  }
+
+  /** What everything the session writes masks (secret values, as `***`). */
+  get secrets(): Secrets {
+    return this.memory.secrets;
   }
 
   /** The recent output of the server behind `source` (stderr tail, or guest console tail); empty for built-ins. */

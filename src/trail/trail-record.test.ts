@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { parseTrailFile } from "./trail-file.ts";
-import { recordedTrailText, spliceRecording, withPlaceholders, type CallToRecord } from "./trail-record.ts";
+import { recordedTrailText, spliceRecording, type CallToRecord } from "./trail-record.ts";
 
 const tap = { tool: "tapOnElementWithText", args: { text: "Settings" } };
 
@@ -44,19 +44,6 @@ describe("spliceRecording", () => {
     const edited = fill("# keep me\ntrail:\n  - { step: Open it }\n  - step: Next   # and me\n", 0);
     expect(edited).toContain("# keep me\n");
     expect(edited).toContain("# and me");
-  });
-});
-
-describe("withPlaceholders", () => {
-  test("a value equal to a secret becomes {{KEY}}, one inside a longer string is replaced in place; other values stay", () => {
-    expect(withPlaceholders({ a: "hunter2", b: ["x hunter2 y", 7, true], c: { d: "pin 1234" }, e: null }, { PASSWORD: "hunter2", PIN: "1234", EMPTY: "" })).toEqual({
-      a: "{{PASSWORD}}",
-      b: ["x {{PASSWORD}} y", 7, true],
-      c: { d: "pin {{PIN}}" },
-      e: null,
-    });
-    const args = { a: "free" };
-    expect(withPlaceholders(args, {})).toBe(args);
   });
 });
 

@@ -1,6 +1,7 @@
 // Writing recordings into trail files: a new trail from recorded steps (`trailblaze mcp --record`),
 // or one step's `recording: tools:` spliced into an existing file with every other byte kept
-// (`--trail`), and secret values turned back into their `{{KEY}}` placeholders before either.
+// (`--trail`). Secret values are turned back into their `{{KEY}}` placeholders before either
+// (Secrets.withPlaceholders).
 
 import { Document, isMap, parseDocument, stringify } from "yaml";
 import { afterLastEntry, columnOf, indentBlock, splice } from "../config/yaml-splice.ts";
@@ -18,27 +19,6 @@ export interface StepToRecord {
   text: string;
   verify?: boolean;
   calls: readonly CallToRecord[];
-}
-
-/**
- * `value` with every secret value written as its placeholder: a string equal to a secret becomes
- * `{{KEY}}`, and a secret inside a longer string is replaced in place (longest secret first), so a
- * secret never reaches the file. Maps and lists are walked; other values are kept.
- */
-export function withPlaceholders<T>(value: T, secrets: Readonly<Record<string, string>>): T {
-  const pairs = Object.entries(secrets).filter(([, secret]) => secret.length > 0).sort((a, b) => b[1].length - a[1].length);
-  if (pairs.length === 0) return value;
-  const visit = (v: unknown): unknown => {
-    if (typeof v === "string") {
-      const exact = pairs.find(([, secret]) => secret === v);
-      if (exact) return `{{${exact[0]}}}`;
-      return pairs.reduce((text, [key, secret]) => text.split(secret).join(`{{${key}}}`), v);
-    }
-    if (Array.isArray(v)) return v.map(visit);
-    if (typeof v === "object" && v !== null) return Object.fromEntries(Object.entries(v).map(([k, inner]) => [k, visit(inner)]));
-    return v;
-  };
-  return visit(value) as T;
 }
 
 const callNode = (call: CallToRecord) => ({ [call.tool]: call.args });

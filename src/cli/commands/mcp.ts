@@ -9,6 +9,8 @@ import { serveSession } from "../../mcp-serve/serve-session.ts";
 import { servedTools } from "../../mcp-serve/served-tools.ts";
 import { parseKeyValue } from "../../session/session-spec.ts";
 import { parseSecrets, SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../session-flags.ts";
+import { maskedIo } from "../masked-io.ts";
+import { Secrets } from "../../core/secrets.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { CliIO, Command } from "../command.ts";
 import { openSession } from "../open-session.ts";
@@ -74,17 +76,18 @@ export const mcpCommand: Command = {
       arg: { type: "string", multiple: true },
     });
     if (positionals.length > 0) throw new UsageError(`mcp: unexpected argument "${positionals[0]}"; see --help`);
-    const secrets = parseSecrets("mcp", values.secret, io.env);
+    const secrets = new Secrets(Object.fromEntries(parseSecrets("mcp", values.secret, io.env)));
     const given = Object.fromEntries((values.arg ?? []).map((entry) => parseKeyValue("--arg", entry)));
 
     // stdout belongs to the protocol from here on: anything the session path prints goes to stderr.
-    const sessionIo: CliIO = { ...io, cwd: values.cwd === undefined ? io.cwd : resolve(io.cwd, values.cwd), stdout: io.stderr };
+    // Every line printed, notes and errors included, is masked with the secrets the session adds to.
+    const sessionIo: CliIO = maskedIo({ ...io, cwd: values.cwd === undefined ? io.cwd : resolve(io.cwd, values.cwd), stdout: io.stderr }, secrets);
     const prepared = prepareRecording(values, sessionIo.cwd);
     await using session = await openSession(values, sessionIo, {
       ...(prepared?.kind === "trail" ? { trail: prepared.hints } : {}),
-      ...(secrets.length > 0 ? { secrets: Object.fromEntries(secrets) } : {}),
+      secrets,
     });
-    session.onFatal((error) => io.stderr(`error: ${error.message}\nnote: that server's tools now fail with FatalError\n`));
+    session.onFatal((error) => sessionIo.stderr(`error: ${error.message}\nnote: that server's tools now fail with FatalError\n`));
     const recording = prepared && startRecording(prepared, session, given, replayCommand(prepared.file, values));
 
     const transport = new StdioServerTransport();
@@ -101,7 +104,7 @@ export const mcpCommand: Command = {
     try {
       const { spec } = session;
       const served = servedTools(session.registry).length;
-      const serving = serveSession(session, transport, { log: (line) => io.stderr(`note: ${line}\n`), ...(recording ? { recording } : {}) });
+      const serving = serveSession(session, transport, { log: (line) => sessionIo.stderr(`note: ${line}\n`), ...(recording ? { recording } : {}) });
       io.stderr(
         `trailblaze mcp: serving ${served} tool(s) of target ${spec.target.id} ` +
           `(driver ${spec.driver.key}, agent ${spec.agent}, session ${spec.id}) on stdio\n`,

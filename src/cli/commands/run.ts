@@ -8,6 +8,9 @@ import { ConfigError, ConfigNotFoundError, UsageError, type ConfigProblem } from
 import type { Workspace } from "../../config/workspace.ts";
 import { agentFor, checkSessionFlags, parseKeyValue } from "../../session/session-spec.ts";
 import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP, parseSecrets } from "../session-flags.ts";
+import { maskedIo } from "../masked-io.ts";
+import { maskReport } from "../../run/mask-report.ts";
+import { Secrets } from "../../core/secrets.ts";
 import { discoverTrails } from "../../trail/discover.ts";
 import { readTrailFiles } from "../../trail/trail-file.ts";
 import { listTrail } from "../../run/list-plans.ts";
@@ -189,7 +192,7 @@ export const runCommand: Command = {
     const reporter = parseReporter(values.reporter);
     const workers = parseWorkers(values.workers);
     const shard: Shard | undefined = values.shard === undefined ? undefined : parseShard(values.shard);
-    const secrets = parseSecrets("run", values.secret, rawIo.env);
+    const secrets = new Secrets(Object.fromEntries(parseSecrets("run", values.secret, rawIo.env)));
     const args = { ...(values["args-file"] === undefined ? {} : readArgsFile(values["args-file"], rawIo.cwd)), ...Object.fromEntries(parsePairs("--arg", values.arg)) };
     const tags = parseTags(values.tags);
     const devices = parseDevices(values.device);
@@ -202,7 +205,7 @@ export const runCommand: Command = {
 
     checkSessionFlags(values, rawIo.env);
     const quickJsThreads = quickJsThreadsFor(workers, availableParallelism(), rawIo.env);
-    const io = onceStderr(rawIo);
+    const io = onceStderr(maskedIo(rawIo, secrets));
     let workspace: Workspace;
     let entries: SuiteEntry[];
     let parsedCount: number;
@@ -254,7 +257,8 @@ export const runCommand: Command = {
 
     const emit = (run: RunReport): void => {
       if (live) io.stdout(list.summary(run));
-      emitReport(run, reporter, destination, io);
+      // Screens and steps were masked as they were recorded; a value that became secret later is masked here.
+      emitReport(maskReport(run, secrets), reporter, destination, io);
     };
     // On SIGINT/SIGTERM the reaper runs this, then closes every session and exits 130/143.
     let interrupted = false;
