@@ -1,4 +1,4 @@
-// The on-device console log: created with its first line, masked, batched, capped.
+// The on-device console log: created with its first line, masked whole then cut, batched, capped.
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,18 +8,26 @@ import { ConsoleLogFile } from "./console-log-file.ts";
 const dir = mkdtempSync(join(tmpdir(), "console-log-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-test("lines are masked, written together on the next turn, and stop at the cap with one marker line", async () => {
+test("lines are masked, written together a turn later, and stop at the cap; close writes the note", async () => {
   const file = join(dir, "session", "quickjs_console_tools.log");
   const log = new ConsoleLogFile(file, { mask: (text) => text.replaceAll("hunter2", "***"), maxBytes: 200 });
   log.line("info", "token hunter2");
   expect(existsSync(file)).toBe(false);
   for (let i = 0; i < 20; i++) log.line("warn", `line ${i}`);
-  await new Promise((resolve) => setImmediate(resolve));
+  await log.close();
   const lines = readFileSync(file, "utf8").trimEnd().split("\n");
   expect(lines[0]).toMatch(/^\S+ info token \*\*\*$/);
-  expect(lines.at(-1)).toMatch(/^\[trailblaze\] console log stopped at \d+ bytes \(limit 200\); later lines are not written$/);
-  expect(readFileSync(file, "utf8").length).toBeLessThan(300);
-  log.line("info", "after the cap");
-  log.flush();
-  expect(readFileSync(file, "utf8")).not.toContain("after the cap");
+  expect(lines.at(-1)).toMatch(/^\[trailblaze\] … console log cut at 200 bytes: \d+ more bytes \(\d+ lines\) not written \(TRAILBLAZE_LOG_MAX_BYTES\)$/);
+  expect(readFileSync(file, "utf8").length).toBeLessThan(320);
+  log.line("info", "after the close");
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(readFileSync(file, "utf8")).not.toContain("after the close");
+});
+
+test("a long line is masked whole, then cut: a secret across the cut leaves no prefix", async () => {
+  const file = join(dir, "session", "quickjs_console_long.log");
+  const log = new ConsoleLogFile(file, { mask: (text) => text.replaceAll("SECRET42", "***"), maxLineChars: 10 });
+  log.line("info", `${"x".repeat(6)}SECRET42${"y".repeat(5000)}`);
+  await log.close();
+  expect(readFileSync(file, "utf8")).toMatch(/^\S+ info xxxxxx\*\*\*y … \[4999 more bytes\]\n$/);
 });

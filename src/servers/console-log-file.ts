@@ -1,65 +1,36 @@
 // An on-device server's console log: `<logs>/<session>/quickjs_console_<server>.log`, created with
-// its first line, each line masked as it arrives, written in batches (one append per turn of the
-// event loop, not one per line) and capped like a subprocess's stderr log, so a guest that logs in
-// a loop can neither slow the session to a crawl nor fill the disk.
+// its first line. Each line is masked whole, then cut to MAX_LOG_LINE_CHARS, and written in batches
+// without blocking the event loop; the file is capped like every log (CappedLogFile), so a guest
+// that logs in a loop can neither slow the session to a crawl, nor fill the disk, nor the memory.
 
-import { appendFileSync, mkdirSync } from "node:fs";
-import { dirname } from "node:path";
-
-/** Most bytes a console log holds; then one marker line says where it stopped. As for stderr logs. */
-export const MAX_CONSOLE_LOG_BYTES = 256 * 1024 * 1024;
-
-/** Logs with lines queued: a process that exits before the next turn still writes them. */
-const queued = new Set<ConsoleLogFile>();
-process.once("exit", () => queued.forEach((log) => log.flush()));
+import { CappedLogFile } from "../core/capped-log-file.ts";
+import { MAX_LOG_LINE_CHARS, maskLine } from "../core/log-line.ts";
 
 export class ConsoleLogFile {
-  readonly #file: string;
+  readonly #file: CappedLogFile;
   readonly #mask: (text: string) => string;
-  readonly #maxBytes: number;
-  #pending: string[] = [];
-  #bytes = 0;
-  #full = false;
-  #scheduled = false;
-  #ready = false;
+  readonly #maxLineChars: number;
 
-  constructor(file: string, options: { mask?: (text: string) => string; maxBytes?: number } = {}) {
-    this.#file = file;
+  /**
+   * @param options.maxBytes most bytes the file holds (default TRAILBLAZE_LOG_MAX_BYTES, else 32 MiB);
+   * @param options.maxLineChars longest line kept, in characters (default 1 MiB).
+   */
+  constructor(file: string, options: { mask?: (text: string) => string; maxBytes?: number; maxLineChars?: number } = {}) {
+    this.#file = new CappedLogFile(file, { what: "console log", ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}) });
     this.#mask = options.mask ?? ((text) => text);
-    this.#maxBytes = options.maxBytes ?? MAX_CONSOLE_LOG_BYTES;
+    this.#maxLineChars = options.maxLineChars ?? MAX_LOG_LINE_CHARS;
   }
 
-  /** Queues one console line; it is on disk by the next turn of the event loop. */
+  /** Queues one console line; it is on disk within a few turns of the event loop. */
   line(level: string, text: string): void {
-    if (this.#full) return;
-    const line = `${new Date().toISOString()} ${level} ${this.#mask(text)}\n`;
-    const bytes = Buffer.byteLength(line);
-    if (this.#bytes + bytes > this.#maxBytes) {
-      this.#full = true;
-      this.#pending.push(`[trailblaze] console log stopped at ${this.#bytes} bytes (limit ${this.#maxBytes}); later lines are not written\n`);
-    } else {
-      this.#bytes += bytes;
-      this.#pending.push(line);
-    }
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    queued.add(this);
-    setImmediate(() => this.flush());
+    // Once the file is cut, a line is only counted: no masking of what is never written.
+    if (this.#file.full) return this.#file.dropped(Buffer.byteLength(text));
+    const { text: kept, cutBytes } = maskLine(text, this.#mask, this.#maxLineChars);
+    this.#file.append(`${new Date().toISOString()} ${level} ${kept}${cutBytes > 0 ? ` … [${cutBytes} more bytes]` : ""}\n`);
   }
 
-  /** Writes what is queued now. */
-  flush(): void {
-    this.#scheduled = false;
-    queued.delete(this);
-    if (this.#pending.length === 0) return;
-    const text = this.#pending.join("");
-    this.#pending = [];
-    try {
-      if (!this.#ready) mkdirSync(dirname(this.#file), { recursive: true });
-      this.#ready = true;
-      appendFileSync(this.#file, text);
-    } catch {
-      // An unwritable logs folder: the guest console tail still shows in errors.
-    }
+  /** Writes what is queued, and the note of a cut. Idempotent; later lines are ignored. */
+  close(): Promise<void> {
+    return this.#file.close();
   }
 }

@@ -1,4 +1,4 @@
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,7 +37,7 @@ test("cuts very long lines in the tail but keeps them whole in the file", async 
 test("marks lines over the file limit", async () => {
   const dir = mkdtempSync(join(tmpdir(), "stderr-capture-"));
   const logFile = join(dir, "x.log");
-  const capture = new StderrCapture({ maxFileLineBytes: 4, logFile });
+  const capture = new StderrCapture({ maxLineLength: 4, maskWindow: 2, logFile });
   capture.write("abcdefgh\n");
   await capture.close();
   expect(capture.tail()).toEqual(["abcd … [4 more bytes]"]);
@@ -76,14 +76,62 @@ test("attach drains a stream to its end, flushing an unterminated last line", as
   expect(capture.tail()).toEqual(["a", "b"]);
 });
 
-test("stops writing the file at maxFileBytes with one marker; the tail goes on", async () => {
+test("stops writing the file at maxFileBytes; at close one note says how much was not written; the tail goes on", async () => {
   const dir = mkdtempSync(join(tmpdir(), "stderr-capture-"));
   const logFile = join(dir, "x.log");
   const capture = new StderrCapture({ maxFileBytes: 12, logFile, tailLines: 2 });
   capture.write("12345\n67890\nabcde\nfghij\n");
   await capture.close();
   expect(readFileSync(logFile, "utf8")).toBe(
-    "12345\n67890\n[trailblaze] stderr log stopped at 12 bytes (limit 12); later lines are not written\n",
+    "12345\n67890\n[trailblaze] … stderr log cut at 12 bytes: 12 more bytes (2 lines) not written (TRAILBLAZE_LOG_MAX_BYTES)\n",
   );
   expect(capture.tail()).toEqual(["abcde", "fghij"]);
+});
+
+describe("a line is masked whole before it is cut", () => {
+  const SECRET = "SECRET42";
+  const mask = (text: string) => text.replaceAll(SECRET, "***");
+  /** Every prefix of the secret longer than 2 characters. */
+  const prefixes = [...SECRET].map((_, i) => SECRET.slice(0, i + 1)).filter((p) => p.length > 2);
+
+  test("a secret right after 1 MiB - 6 bytes (the default limit) is masked in the file and the tail", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "stderr-capture-"));
+    const logFile = join(dir, "x.log");
+    const capture = new StderrCapture({ logFile, mask });
+    capture.write(`${"x".repeat(1024 * 1024 - 6)}${SECRET}\nafter\n`);
+    await capture.close();
+    const text = readFileSync(logFile, "utf8");
+    for (const prefix of prefixes) expect({ prefix, inFile: text.includes(prefix), inTail: capture.tail().join("\n").includes(prefix) }).toEqual({ prefix, inFile: false, inTail: false });
+    expect(text.endsWith("\nafter\n")).toBe(true);
+  });
+
+  test("a secret across the line limit of a line held whole is masked, then the line is cut", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "stderr-capture-"));
+    const logFile = join(dir, "x.log");
+    const capture = new StderrCapture({ logFile, mask, maxLineLength: 10, maskWindow: 8 });
+    capture.write(`${"x".repeat(8)}${SECRET}\n`);
+    await capture.close();
+    expect(readFileSync(logFile, "utf8")).toBe("xxxxxxxx** … [1 more bytes]\n");
+  });
+
+  test("a line longer than any buffer (one that never ends) drops the window before its cut, where a secret may straddle", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "stderr-capture-"));
+    const logFile = join(dir, "x.log");
+    const capture = new StderrCapture({ logFile, mask, maxLineLength: 10, maskWindow: 8 });
+    // The splitter holds 18 bytes: the line's first 15 x's and "SEC"; the rest never reaches memory.
+    capture.write(`${"x".repeat(15)}${SECRET}`);
+    for (let i = 0; i < 100; i++) capture.write("y".repeat(1000));
+    await capture.close();
+    expect(readFileSync(logFile, "utf8")).toBe(`xxxxxxxxxx … [${15 + SECRET.length + 100_000 - 10} more bytes]\n`);
+    expect(capture.tail()).toEqual(["xxxxxxxxxx … [100013 more bytes]"]);
+  });
+});
+
+test("the tail is bounded in characters too: the oldest lines go first", () => {
+  const capture = new StderrCapture({ maxTailChars: 25, maxTailLineLength: 20 });
+  capture.write("one\ntwo\n");
+  capture.write(`${"z".repeat(30)}\n`);
+  expect(capture.tail()).toEqual(["z".repeat(20) + " … [line cut at 20 of 30 chars]"]);
+  capture.write("three\n");
+  expect(capture.tail()).toEqual(["three"]);
 });

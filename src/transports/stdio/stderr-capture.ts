@@ -1,8 +1,10 @@
-// A child's stderr as lines: a rolling in-memory tail for error messages, and an optional append-only log file.
+// A child's stderr as lines: a rolling in-memory tail for error messages, and an optional log file.
+// Every line is masked whole before it is cut (for the tail or the file), and everything is bounded:
+// a line's length in memory, the tail's lines and characters, and the file's bytes (CappedLogFile).
 
-import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
-import { dirname } from "node:path";
 import type { Readable } from "node:stream";
+import { CappedLogFile } from "../../core/capped-log-file.ts";
+import { MASK_WINDOW_CHARS, MAX_LOG_LINE_CHARS, maskHead } from "../../core/log-line.ts";
 import { LineSplitter, type Line } from "./line-splitter.ts";
 
 export interface StderrCaptureOptions {
@@ -10,11 +12,19 @@ export interface StderrCaptureOptions {
   tailLines?: number;
   /** Longest line kept in the tail, in characters; longer lines are cut and marked. Default 2000 characters. */
   maxTailLineLength?: number;
-  /** Longest line written to the log file, in bytes; the rest is replaced by a marker. Default 1 MiB. */
-  maxFileLineBytes?: number;
+  /** Most characters of the whole tail; the oldest lines go first (the newest is always kept). Default 16384 characters. */
+  maxTailChars?: number;
+  /** Longest line written to the log file, in characters; the rest is counted in a marker. Default 1 MiB (MAX_LOG_LINE_CHARS). */
+  maxLineLength?: number;
   /**
-   * Most bytes written to the log file; once reached, one marker line is written and later lines
-   * are only kept in the tail (a flooding server cannot fill the disk). Default 256 MiB.
+   * Characters dropped at the end of a line that was too long to hold whole (longer than
+   * `maxLineLength + maskWindow` bytes): a secret up to this long straddling where the line was cut
+   * is dropped rather than half shown. Default 64 KiB (MASK_WINDOW_CHARS).
+   */
+  maskWindow?: number;
+  /**
+   * Most bytes written to the log file; then later lines are only counted, and a note at close says
+   * how much was not written (a flooding server cannot fill the disk). Default: TRAILBLAZE_LOG_MAX_BYTES, else 32 MiB.
    */
   maxFileBytes?: number;
   /**
@@ -24,34 +34,42 @@ export interface StderrCaptureOptions {
   logFile?: string;
   /** Called once if the log file cannot be written; capture into the tail continues. */
   onFileError?: (error: Error) => void;
-  /** Applied to every line before it is kept or written (secrets masked as they arrive, so no file ever holds one). */
+  /** Applied to every whole line before it is cut, kept or written (secrets masked as they arrive, so no file ever holds one). */
   mask?: (line: string) => string;
 }
 
 export class StderrCapture {
   readonly #tailLines: number;
   readonly #maxTailLineLength: number;
+  readonly #maxTailChars: number;
+  readonly #maxLineLength: number;
+  readonly #maskWindow: number;
   readonly #splitter: LineSplitter;
   readonly #tail: string[] = [];
-  readonly #onFileError: ((error: Error) => void) | undefined;
+  #tailChars = 0;
   readonly #mask: (line: string) => string;
-  #file: WriteStream | undefined;
-  /** The log file, opened with the first line: a server that writes nothing leaves no file. */
-  #filePath: string | undefined;
-  #fileFailed = false;
-  readonly #maxFileBytes: number;
-  #fileBytes = 0;
-  #fileFull = false;
+  /** Opens with the first line written: a server that writes nothing leaves no file. */
+  readonly #file: CappedLogFile | undefined;
   #closed: Promise<void> | undefined;
 
   constructor(options: StderrCaptureOptions = {}) {
     this.#tailLines = options.tailLines ?? 64;
     this.#maxTailLineLength = options.maxTailLineLength ?? 2000;
-    this.#splitter = new LineSplitter(options.maxFileLineBytes ?? 1024 * 1024);
-    this.#onFileError = options.onFileError;
+    this.#maxTailChars = options.maxTailChars ?? 16 * 1024;
+    this.#maxLineLength = options.maxLineLength ?? MAX_LOG_LINE_CHARS;
+    this.#maskWindow = options.maskWindow ?? MASK_WINDOW_CHARS;
+    // Bytes are at least as many as characters: a line of up to maxLineLength + maskWindow bytes is masked whole.
+    this.#splitter = new LineSplitter(this.#maxLineLength + this.#maskWindow);
     this.#mask = options.mask ?? ((line) => line);
-    this.#maxFileBytes = options.maxFileBytes ?? 256 * 1024 * 1024;
-    this.#filePath = options.logFile;
+    const onError = options.onFileError;
+    this.#file =
+      options.logFile === undefined
+        ? undefined
+        : new CappedLogFile(options.logFile, {
+            what: "stderr log",
+            ...(options.maxFileBytes !== undefined ? { maxBytes: options.maxFileBytes } : {}),
+            ...(onError ? { onError } : {}),
+          });
   }
 
   /**
@@ -97,62 +115,29 @@ export class StderrCapture {
     return [...this.#tail];
   }
 
-  /** Ends the stream and flushes the log file. Idempotent. */
+  /** Ends the stream and writes out the log file (and its cut note, if it was cut). Idempotent. */
   close(): Promise<void> {
     this.#closed ??= (async () => {
       this.end();
-      const file = this.#file;
-      this.#file = undefined;
-      if (!file || this.#fileFailed) return;
-      await new Promise<void>((resolve) => {
-        file.once("close", resolve);
-        file.end();
-      });
+      await this.#file?.close();
     })();
     return this.#closed;
   }
 
   #line(line: Line): void {
-    const { droppedBytes } = line;
-    const text = this.#mask(line.text);
-    const marker = droppedBytes > 0 ? ` … [${droppedBytes} more bytes]` : "";
-    this.#toFile(text + marker + "\n");
+    // Masked whole, then cut: a secret is never split by a cut (maskHead).
+    const { text, cutBytes } = maskHead(line.text, line.droppedBytes === 0, this.#mask, this.#maxLineLength, this.#maskWindow);
+    const more = cutBytes + line.droppedBytes;
+    const marker = more > 0 ? ` … [${more} more bytes]` : "";
+    this.#file?.append(text + marker + "\n");
     let shown = text + marker;
     if (shown.length > this.#maxTailLineLength) {
-      shown = `${text.slice(0, this.#maxTailLineLength)} … [line cut at ${this.#maxTailLineLength} of ${text.length} chars${droppedBytes > 0 ? ` + ${droppedBytes} bytes` : ""}]`;
+      shown = `${text.slice(0, this.#maxTailLineLength)} … [line cut at ${this.#maxTailLineLength} of ${text.length} chars${more > 0 ? ` + ${more} bytes` : ""}]`;
     }
     this.#tail.push(shown);
-    if (this.#tail.length > this.#tailLines) this.#tail.splice(0, this.#tail.length - this.#tailLines);
-  }
-
-  #toFile(line: string): void {
-    if (this.#filePath !== undefined && !this.#file && !this.#fileFailed && this.#closed === undefined) this.#openFile(this.#filePath);
-    if (!this.#file || this.#fileFull) return;
-    const bytes = Buffer.byteLength(line);
-    if (this.#fileBytes + bytes <= this.#maxFileBytes) {
-      this.#fileBytes += bytes;
-      this.#file.write(line);
-      return;
+    this.#tailChars += shown.length;
+    while (this.#tail.length > 1 && (this.#tail.length > this.#tailLines || this.#tailChars > this.#maxTailChars)) {
+      this.#tailChars -= this.#tail.shift()!.length;
     }
-    this.#fileFull = true;
-    this.#file.write(`[trailblaze] stderr log stopped at ${this.#fileBytes} bytes (limit ${this.#maxFileBytes}); later lines are not written\n`);
-  }
-
-  #openFile(path: string): void {
-    try {
-      mkdirSync(dirname(path), { recursive: true });
-      this.#file = createWriteStream(path, { flags: "a" });
-      this.#file.on("error", (error) => this.#fail(error));
-    } catch (error) {
-      this.#fail(error as Error);
-    }
-  }
-
-  #fail(error: Error): void {
-    if (this.#fileFailed) return;
-    this.#fileFailed = true;
-    this.#file?.destroy();
-    this.#file = undefined;
-    this.#onFileError?.(error);
   }
 }
