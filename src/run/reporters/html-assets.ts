@@ -1,6 +1,8 @@
 // The HTML report's inline CSS and script: status colours, the trail and step layout, and the
 // script that filters trails (status, tag, target, text) and draws a step's wireframe from the
-// run's screen table when its trail is opened. Nothing here loads anything from the network.
+// run's screen table when its trail is opened. Nothing here loads anything from the network. The
+// page's CSP allows these two by their SHA-256 (html.ts): no style="…" attributes, no inline
+// handlers, and the script reads the page's data only through attributes and text, never as markup.
 
 import { WIREFRAME_CSS } from "../../screen/wireframe-svg.ts";
 
@@ -83,7 +85,8 @@ bind("f-tag","tag");bind("f-target","target");bind("f-text","text",true);
 function draw(root){Array.prototype.forEach.call(root.querySelectorAll(".wf[data-screen]:not([data-drawn])"),function(wf){
 var tpl=document.getElementById("screen-"+wf.getAttribute("data-screen"));if(!tpl)return;
 var svg=tpl.content.firstElementChild.cloneNode(true);
-(wf.getAttribute("data-match")||"").split(",").forEach(function(id){if(!id)return;var r=svg.querySelector('rect[data-node-id="'+id+'"]');if(r)r.setAttribute("data-match","");});
+var marks=(wf.getAttribute("data-match")||"").split(",");
+Array.prototype.forEach.call(svg.querySelectorAll("rect[data-node-id]"),function(r){if(marks.indexOf(r.getAttribute("data-node-id"))>=0)r.setAttribute("data-match","");});
 wf.insertBefore(svg,wf.firstChild);wf.setAttribute("data-drawn","");});}
 document.addEventListener("click",function(e){var wf=e.target.closest&&e.target.closest(".wf[data-drawn]");if(wf)wf.classList.toggle("big");});
 document.addEventListener("toggle",function(e){if(e.target.open)draw(e.target);},true);

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { WireframeScreen } from "../../screen/wireframe.ts";
 import type { RunReport, StepReport, TrailReport } from "../run-types.ts";
+import { cspHash } from "../../core/html-template.ts";
 import { failuresFirst, formatHtmlReport, REPORT_CSP } from "./html.ts";
 
 const screen: WireframeScreen = {
@@ -67,9 +68,16 @@ const run: RunReport = { trails: [passing, failing], summary: { passed: 1, faile
 describe("html reporter", () => {
   const page = formatHtmlReport(run);
 
-  test("one self-contained page: CSP allowing nothing from the network, inline style and script only", () => {
+  test("one self-contained page: CSP allowing nothing from the network, its own style and script only, by their hashes", () => {
     expect(page.startsWith("<!DOCTYPE html>")).toBe(true);
     expect(page).toContain(`<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP.replaceAll("'", "&apos;")}">`);
+    expect(REPORT_CSP).not.toContain("unsafe");
+    const style = /<style>([^]*?)<\/style>/.exec(page)![1]!;
+    const script = /<script>([^]*?)<\/script>/.exec(page)![1]!;
+    expect(REPORT_CSP).toBe(`default-src 'none'; style-src ${cspHash(style)}; script-src ${cspHash(script)}; img-src data:; base-uri 'none'; form-action 'none'`);
+    expect(page.match(/<script|<style/g)).toEqual(["<style", "<script"]);
+    // A hashed style-src allows no style="…" attribute: the page has none.
+    expect(page).not.toMatch(/\sstyle=/);
     expect(page).not.toMatch(/<(?:script|img|link|iframe)[^>]+(?:src|href)="(?!data:)/);
     expect(page).toContain("<title>Trailblaze report: 1 of 2 failed</title>");
   });
@@ -106,6 +114,33 @@ describe("html reporter", () => {
     const notRun = formatHtmlReport({ trails: [], summary: { passed: 0, failed: 0, errors: 0, skipped: 0, unverified: 0, durationMs: 0 }, problems: [{ message: "trail: expected a list", file: "trails/x.trail.yaml", line: 3, col: 1 }] });
     expect(notRun).toContain("<title>Trailblaze report: not run</title>");
     expect(notRun).toContain(`<h2>The run stopped before any trail started (1 problem)</h2><pre>trails/x.trail.yaml:3:1: trail: expected a list</pre>`);
+  });
+
+  test("every value is escaped where it lands, even one of the wrong type (a report that skipped validation)", () => {
+    const payload = `"><img src=x onerror=alert(1)>`;
+    const wrong = <T>(value: unknown) => value as T;
+    const crafted: RunReport = {
+      ...run,
+      trails: [
+        trail({
+          status: wrong(`failed${payload}`),
+          unverified: wrong(`1${payload}`),
+          tags: [payload],
+          session: { id: payload, target: payload, driver: payload, platform: payload, agent: payload },
+          steps: [step({ index: wrong(payload), status: wrong(payload), kind: wrong(payload), line: wrong(payload), screen: { kind: "capture", screen: payload, matched: wrong([payload]) } })],
+        }),
+      ],
+      summary: { ...run.summary, passed: wrong(payload), failed: wrong(payload) },
+      shard: wrong({ index: payload, total: payload }),
+      screens: { [payload]: { ...screen, width: wrong(payload), height: wrong(payload), nodes: [{ id: wrong(payload), bounds: wrong([payload, "1", 2, 3]), text: payload }] } },
+    };
+    const out = formatHtmlReport(crafted);
+    expect(out).not.toContain("<img");
+    expect(out).not.toContain(`onerror=alert(1)>`);
+    expect(out).toContain(`&quot;&gt;&lt;img src=x onerror=alert(1)&gt;`);
+    // Coordinates that are not numbers are drawn at 0.
+    expect(out).toContain(`<svg xmlns="http://www.w3.org/2000/svg" class="wireframe" viewBox="0 0 1 1" width="190" height="190"`);
+    expect(out).toContain(`<rect data-node-id="0" x="0" y="0" width="2" height="3">`);
   });
 
   test("100 trails on a few screens stay small: each screen once", () => {
