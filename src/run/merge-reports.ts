@@ -1,9 +1,11 @@
 // Joins the JSON reports of `run --shard I/N` runs into one run, as if it had not been sharded:
-// trails in shard order (each shard is a contiguous slice of the sorted trail list), screens
-// united (their ids are content hashes), the summary recounted, the longest shard's time.
+// each report checked against the report format first (report-schema.ts), then trails in shard
+// order (each shard is a contiguous slice of the sorted trail list), screens united (their ids
+// are content hashes), the summary recounted, the longest shard's time.
 
 import { ReportFileError } from "../errors.ts";
-import { summarize, type RunProblem, type RunReport, type TrailReport } from "./run-types.ts";
+import { parseReport } from "./report-schema.ts";
+import { summarize, type RunReport } from "./run-types.ts";
 
 /** A report as `run --reporter json` wrote it, read from `file` (for messages). */
 export interface ReportInput {
@@ -11,34 +13,33 @@ export interface ReportInput {
   json: unknown;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+/** A report checked against the format, with the file it came from. */
+export interface ReadReport {
+  file: string;
+  report: RunReport;
+}
 
-/** Checks the shape merge relies on and rebuilds what the JSON leaves out (whether a trail ran). */
-function readReport({ file, json }: ReportInput): RunReport {
-  const expected = "expected a report written by `trailblaze run --reporter json` ({trails: […], summary: {…}})";
-  if (!isObject(json) || !Array.isArray(json.trails) || !isObject(json.summary)) throw new ReportFileError(file, expected);
-  const trails = json.trails.map((trail, i) => {
-    if (!isObject(trail) || typeof trail.file !== "string" || typeof trail.id !== "string" || typeof trail.status !== "string" || !Array.isArray(trail.steps)) {
-      throw new ReportFileError(file, `trails[${i}]: expected a trail with file, id, status and steps; ${expected}`);
-    }
-    const steps = trail.steps as TrailReport["steps"];
-    // A trail ran when any of its steps started (a trail that failed before its first step has none).
-    return { ...(trail as unknown as TrailReport), ran: steps.some((s) => s.status !== "skipped") };
-  });
-  const report: RunReport = { trails, summary: json.summary as unknown as RunReport["summary"] };
-  if (isObject(json.screens)) report.screens = json.screens as RunReport["screens"] & object;
-  if (Array.isArray(json.problems)) report.problems = json.problems as RunProblem[];
-  if (typeof json.interrupted === "string") report.interrupted = json.interrupted;
-  if (isObject(json.shard) && typeof json.shard.index === "number" && typeof json.shard.total === "number") report.shard = { index: json.shard.index, total: json.shard.total };
-  return report;
+/** Each input checked against the report format (a ReportFileError naming the file and field when one does not fit). */
+export function readReports(inputs: readonly ReportInput[]): ReadReport[] {
+  return inputs.map(({ file, json }) => ({ file, report: parseReport(file, json) }));
+}
+
+/** The shards of a sharded run that none of `reports` holds (none when the reports are not all shards). */
+export function missingShards(reports: readonly ReadReport[]): { index: number; total: number }[] {
+  const shards = reports.map((r) => r.report.shard);
+  const total = shards[0]?.total;
+  if (total === undefined || shards.some((s) => s === undefined)) return [];
+  return Array.from({ length: total }, (_, i) => i + 1)
+    .filter((index) => !shards.some((s) => s!.index === index))
+    .map((index) => ({ index, total }));
 }
 
 /**
  * One run from several reports: ordered by shard index when every report has one (else as
  * given); a shard given twice, or shards of different totals, is an error.
  */
-export function mergeReports(inputs: readonly ReportInput[]): RunReport {
-  const reports = inputs.map((input) => ({ file: input.file, report: readReport(input) }));
+export function mergeReports(read: readonly ReadReport[]): RunReport {
+  const reports = [...read];
   const sharded = reports.every((r) => r.report.shard !== undefined);
   if (sharded) {
     const totals = new Set(reports.map((r) => r.report.shard!.total));
@@ -52,7 +53,7 @@ export function mergeReports(inputs: readonly ReportInput[]): RunReport {
     reports.sort((a, b) => a.report.shard!.index - b.report.shard!.index);
   }
   const trails = reports.flatMap((r) => r.report.trails);
-  const merged: RunReport = { trails, summary: summarize(trails, Math.max(0, ...reports.map((r) => r.report.summary.durationMs ?? 0))) };
+  const merged: RunReport = { trails, summary: summarize(trails, Math.max(0, ...reports.map((r) => r.report.summary.durationMs))) };
   const screens = Object.assign({}, ...reports.map((r) => r.report.screens ?? {}));
   if (Object.keys(screens).length > 0) merged.screens = screens;
   const problems = reports.flatMap((r) => r.report.problems ?? []);

@@ -1,10 +1,11 @@
 // `trailblaze merge-reports`: joins the JSON reports of `run --shard` runs into one run and
 // reports it with any reporter (list, json, junit, html), as CI's merge job after a shard matrix.
+// Each file is validated against the report format (run/report-schema.ts) before it is used.
 
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ReportFileError, UsageError } from "../../errors.ts";
-import { mergeReports, type ReportInput } from "../../run/merge-reports.ts";
+import { mergeReports, missingShards, readReports, type ReportInput } from "../../run/merge-reports.ts";
 import { findReporter, REPORTERS } from "../../run/reporters/index.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
@@ -22,9 +23,14 @@ Options:
   --output FILE|DIR     write the report to FILE (html: DIR/index.html, default trailblaze-report/)
   -h, --help            show this help
 
+Each file is checked against the JSON report format (every field's type and value) before
+anything is written: a report of a newer format ("upgrade"), or one with a field that does not
+fit, is refused naming the file and the field. A report without \`reportFormat\` (written before
+formats were numbered) is read as format 1.
+
 Exit codes: 0 every merged trail passed (or was skipped) · 1 a trail failed or errored, or a
-shard's run stopped before it started · 2 a file that is not a JSON report, a shard given twice,
-a bad flag.`;
+shard's run stopped before it started · 2 a file that is not a JSON report (or not one this
+version reads), a shard given twice, a bad flag.`;
 
 function readInput(file: string, cwd: string): ReportInput {
   let text: string;
@@ -52,14 +58,10 @@ export const mergeReportsCommand: Command = {
     if (positionals.length === 0) throw new UsageError("merge-reports: name the JSON reports to merge, e.g. `trailblaze merge-reports reports/*.json --reporter html`");
     const reporter = findReporter(values.reporter ?? "list");
     if (!reporter) throw new UsageError(`merge-reports: --reporter expects one of ${REPORTERS.map((r) => r.name).join(", ")}, got "${values.reporter}"`);
-    const inputs = positionals.map((file) => readInput(file, io.cwd));
-    const run = mergeReports(inputs);
-    const shardsOf = inputs.map((i) => (i.json as { shard?: { index: number; total: number } }).shard).filter((s) => s !== undefined);
-    const total = shardsOf[0]?.total;
-    if (total !== undefined && shardsOf.length === inputs.length) {
-      const missing = Array.from({ length: total }, (_, i) => i + 1).filter((index) => !shardsOf.some((s) => s.index === index));
-      if (missing.length > 0) io.stderr(`warning: shard${missing.length === 1 ? "" : "s"} ${missing.map((i) => `${i}/${total}`).join(", ")} missing: the merged report holds only the shards given\n`);
-    }
+    const reports = readReports(positionals.map((file) => readInput(file, io.cwd)));
+    const run = mergeReports(reports);
+    const missing = missingShards(reports);
+    if (missing.length > 0) io.stderr(`warning: shard${missing.length === 1 ? "" : "s"} ${missing.map((s) => `${s.index}/${s.total}`).join(", ")} missing: the merged report holds only the shards given\n`);
     const shards = positionals.length;
     const destination = reportDestination(reporter, values.output, io.cwd);
     if (reporter.live && destination === undefined) io.stdout(reporter.format(run));

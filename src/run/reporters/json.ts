@@ -1,15 +1,22 @@
-// `--reporter json`: the run as one JSON document (CONTRACT.md "JSON shapes").
+// `--reporter json`: the run as one JSON document (docs/formats.md "JSON documents"),
+// stamped with the format it is written in (`reportFormat`), which `merge-reports` checks it
+// against (report-schema.ts).
 
+import { REPORT_FORMAT, type ReportJson } from "../report-schema.ts";
 import type { RunReport, StepReport, TrailReport } from "../run-types.ts";
 
-function stepJson(step: StepReport): Record<string, unknown> {
+type TrailJson = ReportJson["trails"][number];
+type ToolResultJson = TrailJson["steps"][number]["tools"][number]["result"];
+
+function stepJson(step: StepReport): TrailJson["steps"][number] {
   return {
     index: step.index,
     kind: step.kind,
     title: step.title,
     status: step.status,
     durationMs: step.durationMs,
-    tools: step.tools.map((t) => ({ name: t.name, args: t.args, result: t.result, startedAt: t.startedAt, durationMs: t.durationMs })),
+    // `result` is resultToJson's {status, variant, message, …}; run-types keeps it a plain record.
+    tools: step.tools.map((t) => ({ name: t.name, args: t.args, result: t.result as ToolResultJson, startedAt: t.startedAt, durationMs: t.durationMs })),
     ...(step.failure ? { failure: step.failure } : {}),
     ...(step.unverified !== undefined ? { unverified: step.unverified } : {}),
     ...(step.memory ? { memory: step.memory } : {}),
@@ -19,7 +26,7 @@ function stepJson(step: StepReport): Record<string, unknown> {
   };
 }
 
-function trailJson(trail: TrailReport): Record<string, unknown> {
+function trailJson(trail: TrailReport): TrailJson {
   return {
     file: trail.file,
     id: trail.id,
@@ -39,11 +46,12 @@ function trailJson(trail: TrailReport): Record<string, unknown> {
 }
 
 /**
- * `{"trails":[…],"summary":{"passed","failed","errors","skipped","unverified","durationMs"}}` plus
- * `interrupted`/`shard`/`problems`/`screens` when set.
+ * `{"reportFormat":1,"trails":[…],"summary":{"passed","failed","errors","skipped","unverified","durationMs"}}`
+ * plus `interrupted`/`shard`/`problems`/`screens` when set.
  */
-export function runToJson(run: RunReport): Record<string, unknown> {
+export function runToJson(run: RunReport): ReportJson {
   return {
+    reportFormat: REPORT_FORMAT,
     trails: run.trails.map(trailJson),
     summary: { ...run.summary },
     ...(run.interrupted !== undefined ? { interrupted: run.interrupted } : {}),
