@@ -129,7 +129,9 @@ export class StderrCapture {
     const { text, cutBytes } = maskHead(line.text, line.droppedBytes === 0, this.#mask, this.#maxLineLength, this.#maskWindow);
     const more = cutBytes + line.droppedBytes;
     const marker = more > 0 ? ` … [${more} more bytes]` : "";
-    this.#file?.append(text + marker + "\n");
+    // Once the file is cut, a line is only counted, as it came (a cut line with what it lost).
+    if (this.#file?.full) this.#file.dropped(Buffer.byteLength(line.text) + line.droppedBytes + 1);
+    else this.#file?.append(text + marker + "\n");
     let shown = text + marker;
     if (shown.length > this.#maxTailLineLength) {
       shown = `${text.slice(0, this.#maxTailLineLength)} … [line cut at ${this.#maxTailLineLength} of ${text.length} chars${more > 0 ? ` + ${more} bytes` : ""}]`;
