@@ -169,6 +169,7 @@ export class TrailRun {
     try {
       session = await startSession(spec, { onCall: (record) => callLog.write(record), secrets });
     } catch (error) {
+      await callLog.close();
       return this.#report("error", { error: messageOf(error), exitCode: exitCodeOf(error) });
     }
     memory = session.memory;
@@ -180,6 +181,8 @@ export class TrailRun {
       return await this.#replay(plan, session, memory, args.values, callLog);
     } finally {
       await session.close();
+      // After the session: calls made while it closed are in the file too.
+      await callLog.close();
     }
   }
 

@@ -10,6 +10,7 @@ import type { AgentMode } from "../core/server-kinds.ts";
 import { DEFAULT_DRIVER, findDriver, knownDriverKeys, parsePlatform, type DriverInfo, type Platform } from "../core/drivers.ts";
 import { Memory } from "./memory.ts";
 import { Secrets } from "../core/secrets.ts";
+import { logMaxBytes } from "../core/capped-log-file.ts";
 import { builtinTools } from "../builtins/index.ts";
 import { driverOfClassifier } from "../trail/select-recording.ts";
 import { DEFAULT_KEEP_SESSIONS, sessionLogsDir } from "../core/log-layout.ts";
@@ -285,6 +286,7 @@ export function checkSessionFlags(flags: SessionFlags, env: Record<string, strin
   const id = flags["session-id"];
   if (id !== undefined) checkSessionId(id);
   keepLogs(env);
+  logMaxBytes(env);
   positiveMs(env.TRAILBLAZE_HANDSHAKE_TIMEOUT_MS, 60_000);
   positiveMs(env.TRAILBLAZE_CALL_TIMEOUT_MS, 60_000);
 }

@@ -4,7 +4,6 @@
 // tools/list_changed re-registers; `close()` cancels calls in flight and reaps
 // everything exactly once.
 
-import { appendFileSync, mkdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { SessionStartError } from "../errors.ts";
@@ -27,7 +26,7 @@ import type { ResolvedServer } from "../config/script-paths.ts";
 import { skipReason, type LaunchedServer, type LauncherTable } from "../servers/launch.ts";
 import { DEFAULT_LAUNCHERS } from "../servers/launchers.ts";
 import type { ServerLogMessage } from "../servers/mcp-connection.ts";
-import { serverLogFile } from "../core/log-layout.ts";
+import { ServerLogFiles } from "../servers/server-log-file.ts";
 import { SupervisedServer } from "../servers/supervised-server.ts";
 import { buildContext, type TargetInfo } from "../core/context.ts";
 import type { Memory } from "./memory.ts";
@@ -123,6 +122,8 @@ export class Session implements AsyncDisposable {
   #simulatedScreen: EngineScreen | undefined;
   /** The session's page in the real browser (spec.browser), opened by the first web_* tool that uses it. */
   readonly web: WebPage | undefined;
+  /** `server_log_<server>.jsonl` of each server (capped, written in batches); none with `--no-logging`. */
+  readonly #serverLogs: ServerLogFiles | undefined;
 
   private constructor(spec: SessionSpec, options: SessionOptions) {
     this.spec = spec;
@@ -144,6 +145,7 @@ export class Session implements AsyncDisposable {
       excluded: new Map(this.#exclusions.map((e) => [e.name, describeExclusion(spec.target.id, e)])),
     };
     this.memory = initialMemory(spec, options.secrets ?? new Secrets(spec.secrets));
+    this.#serverLogs = spec.logsDir === undefined ? undefined : new ServerLogFiles(spec.logsDir, { mask: (text) => this.secrets.mask(text) });
     this.dispatcher = new Dispatcher(this.registry, {
       ready: (source) => this.#servers.find((s) => s.server.display === source)?.ready(),
       context: () =>
@@ -289,15 +291,7 @@ export class Session implements AsyncDisposable {
   #serverLog(server: ResolvedServer, message: ServerLogMessage): void {
     // Secrets are masked before the message is kept anywhere: a server may log what it was given.
     const entry: ServerLogEntry = { time: new Date(), server: server.display, ...this.secrets.maskValue(message) };
-    try {
-      if (this.spec.logsDir !== undefined) {
-        mkdirSync(this.spec.logsDir, { recursive: true });
-        // Log messages are occasional; a synchronous append keeps no descriptor open per server.
-        appendFileSync(serverLogFile(this.spec.logsDir, server.display), `${JSON.stringify({ ...entry, time: entry.time.toISOString() })}\n`);
-      }
-    } catch {
-      // The log folder is unwritable: the hook still sees the message.
-    }
+    this.#serverLogs?.write(server.display, { ...entry, time: entry.time.toISOString() });
     this.#options.onServerLog?.(entry);
   }
 
@@ -439,6 +433,8 @@ export class Session implements AsyncDisposable {
     this.#closed ??= (async () => {
       this.#abort.abort();
       await Promise.allSettled([...this.#servers.map((s) => s.close()), this.web?.close()]);
+      // After the servers: what they logged while stopping is written too.
+      await this.#serverLogs?.close();
       for (const listener of this.#closedListeners) listener();
     })();
     return this.#closed;
