@@ -1,9 +1,11 @@
 // An app map as one self-contained page (`trailblaze map DIR --html FILE`): every waypoint as a
 // card with its capture as a wireframe thumbnail (the nodes its shortcuts tap marked), its
 // shortcuts as links to the cards they lead to and come from, and `check`'s findings on each.
+// Built with the `html` tag, so every value (ids, descriptions, file names, findings, a capture's
+// texts) is escaped; a CSP that runs no script and allows only the page's own style, by its hash.
 
 import { basename } from "node:path";
-import { xmlAttr as attr, xmlText as text } from "../core/markup-text.ts";
+import { cspHash, html, inlineCode, joinHtml, type Html } from "../core/html-template.ts";
 import { SelectorError, CaptureError } from "../errors.ts";
 import type { AppMap } from "./app-map.ts";
 import type { MapFinding, MapReport } from "./check-app-map.ts";
@@ -14,7 +16,7 @@ import { actionOf, type Shortcut } from "./shortcut.ts";
 import { callTarget } from "./tool-call.ts";
 import type { Waypoint } from "./waypoint.ts";
 import { wireframeOf } from "./wireframe.ts";
-import { WIREFRAME_CSS, wireframeSvg } from "./wireframe-svg.ts";
+import { WIREFRAME_CSS, wireframeSvgHtml } from "./wireframe-svg.ts";
 
 const CSS = `*{box-sizing:border-box}
 body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#212529;background:#f1f3f5}
@@ -39,6 +41,13 @@ a{color:#1864ab}
 .label{font-size:11px;text-transform:uppercase;letter-spacing:.04em;color:#6c757d}
 ${WIREFRAME_CSS}`;
 
+/**
+ * The page's Content-Security-Policy: its one <style>, allowed by its SHA-256 (no 'unsafe-inline':
+ * markup that got into the page could not add styles), no script at all (the page has none: its
+ * links and folding findings are HTML and CSS), nothing fetched, no <base> and no form submission.
+ */
+export const MAP_CSP = `default-src 'none'; style-src ${cspHash(CSS)}; base-uri 'none'; form-action 'none'`;
+
 const anchor = (id: string) => `wp-${id.replace(/[^A-Za-z0-9_-]/g, "_")}`;
 
 /** The nodes the shortcuts from a waypoint act on, on its capture. */
@@ -58,18 +67,18 @@ function tappedNodes(screen: Screen, shortcuts: readonly Shortcut[]): number[] {
   return ids;
 }
 
-function link(id: string, known: boolean): string {
-  return known ? `<a href="#${anchor(id)}">${text(id)}</a>` : `<span class="finding error">${text(id)} (not in the map)</span>`;
+function link(id: string, known: boolean): Html {
+  return known ? html`<a href="#${anchor(id)}">${id}</a>` : html`<span class="finding error">${id} (not in the map)</span>`;
 }
 
 /** A finding as a line: with its file in the list at the top, its file's base name on a card. */
-function findingLine(f: MapFinding, short = false): string {
+function findingLine(f: MapFinding, short = false): Html {
   const file = f.file && short ? basename(f.file) : f.file;
   const where = file ? `${file}${f.line ? `:${f.line}:${f.col ?? 0}` : ""}: ` : "";
-  return `<div class="finding ${f.severity}">${f.severity === "error" ? "✗" : "⚠"} ${text(where + f.message)}</div>`;
+  return html`<div class="finding ${f.severity}">${f.severity === "error" ? "✗" : "⚠"} ${where + f.message}</div>`;
 }
 
-async function card(map: AppMap, waypoint: Waypoint, findings: MapFinding[]): Promise<string> {
+async function card(map: AppMap, waypoint: Waypoint, findings: MapFinding[]): Promise<Html> {
   const out = map.outgoing.get(waypoint.id) ?? [];
   const incoming = map.shortcuts.filter((s) => s.to === waypoint.id);
   let screen: Screen | undefined;
@@ -78,15 +87,15 @@ async function card(map: AppMap, waypoint: Waypoint, findings: MapFinding[]): Pr
   } catch (error) {
     if (!(error instanceof CaptureError)) throw error;
   }
-  const thumb = screen ? `<div class="thumb">${wireframeSvg(wireframeOf(screen), { standalone: false, matched: tappedNodes(screen, out), displayWidth: 140 })}</div>` : `<div class="none">no capture</div>`;
+  const thumb = screen ? html`<div class="thumb">${wireframeSvgHtml(wireframeOf(screen), { standalone: false, matched: tappedNodes(screen, out), displayWidth: 140 })}</div>` : html`<div class="none">no capture</div>`;
   const mine = findings.filter((f) => f.file === waypoint.file || out.some((s) => s.file === f.file));
-  const list = (items: string[], empty: string) => (items.length > 0 ? `<ul>${items.join("")}</ul>` : `<div class="none">${empty}</div>`);
-  return `<section class="waypoint${mine.some((f) => f.severity === "error") ? " has-errors" : ""}" id="${anchor(waypoint.id)}" data-waypoint="${attr(waypoint.id)}">
-<h2>${text(waypoint.id)}</h2>${waypoint.description ? `<div class="desc">${text(waypoint.description)}</div>` : ""}
+  const list = (items: Html[], empty: string) => (items.length > 0 ? html`<ul>${items}</ul>` : html`<div class="none">${empty}</div>`);
+  return html`<section class="waypoint${mine.some((f) => f.severity === "error") ? " has-errors" : ""}" id="${anchor(waypoint.id)}" data-waypoint="${waypoint.id}">
+<h2>${waypoint.id}</h2>${waypoint.description && html`<div class="desc">${waypoint.description}</div>`}
 ${thumb}
-<div class="label">shortcuts from here</div>${list(out.map((s) => `<li class="shortcut" data-shortcut="${attr(s.id)}">→ ${link(s.to, map.waypoints.has(s.to))} <code>${text(s.id)}</code></li>`), "none")}
-<div class="label">reached from</div>${list(incoming.map((s) => `<li>${link(s.from, map.waypoints.has(s.from))} <code>${text(s.id)}</code></li>`), "no shortcut leads here")}
-${mine.map((f) => findingLine(f, true)).join("")}
+<div class="label">shortcuts from here</div>${list(out.map((s) => html`<li class="shortcut" data-shortcut="${s.id}">→ ${link(s.to, map.waypoints.has(s.to))} <code>${s.id}</code></li>`), "none")}
+<div class="label">reached from</div>${list(incoming.map((s) => html`<li>${link(s.from, map.waypoints.has(s.from))} <code>${s.id}</code></li>`), "no shortcut leads here")}
+${mine.map((f) => findingLine(f, true))}
 </section>`;
 }
 
@@ -94,31 +103,34 @@ ${mine.map((f) => findingLine(f, true)).join("")}
 export async function mapHtml(map: AppMap, report: MapReport): Promise<string> {
   const cards = await Promise.all([...map.waypoints.values()].map((w) => card(map, w, report.findings)));
   const orphans = map.shortcuts.filter((s) => !map.waypoints.has(s.from));
-  const orphanList = orphans.length > 0 ? `<div class="findings"><div class="label">shortcuts from waypoints not in the map</div><ul>${orphans.map((s) => `<li><code>${text(s.id)}</code>: ${text(s.from)} → ${link(s.to, map.waypoints.has(s.to))}</li>`).join("")}</ul></div>` : "";
+  const orphanList = orphans.length > 0 && html`<div class="findings"><div class="label">shortcuts from waypoints not in the map</div><ul>${orphans.map((s) => html`<li><code>${s.id}</code>: ${s.from} → ${link(s.to, map.waypoints.has(s.to))}</li>`)}</ul></div>`;
   const { errors, warnings } = report.summary;
   // A long list of findings starts folded (each is on its card too); a short one open.
-  const open = report.findings.length <= 12 ? " open" : "";
-  const findings = report.findings.length > 0 ? `<details class="findings"${open}><summary>check: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}</summary>${report.findings.map((f) => findingLine(f)).join("")}</details>` : `<div class="findings"><div class="finding">✓ check found nothing: every capture satisfies its waypoint and every shortcut's action resolves</div></div>`;
-  return `<!DOCTYPE html>
+  const open = report.findings.length <= 12 && html` open`;
+  const findings =
+    report.findings.length > 0
+      ? html`<details class="findings"${open}><summary>check: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}</summary>${report.findings.map((f) => findingLine(f))}</details>`
+      : html`<div class="findings"><div class="finding">✓ check found nothing: every capture satisfies its waypoint and every shortcut's action resolves</div></div>`;
+  return html`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="${MAP_CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>App map: ${text(map.dir)}</title>
-<style>${CSS}</style>
+<title>App map: ${map.dir}</title>
+${inlineCode("style", CSS)}
 </head>
 <body>
 <main>
-<h1>App map <code>${text(report.dir)}</code></h1>
+<h1>App map <code>${report.dir}</code></h1>
 <div class="sub">${map.waypoints.size} waypoints · ${map.shortcuts.length} shortcuts · ${report.captures} captures checked</div>
 ${findings}
 ${orphanList}
 <div class="grid">
-${cards.join("\n")}
+${joinHtml(cards, "\n")}
 </div>
 </main>
 </body>
 </html>
-`;
+`.toString();
 }
