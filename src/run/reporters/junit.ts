@@ -1,82 +1,95 @@
 // `--reporter junit`: JUnit XML as CI systems read it — one <testsuite> per
-// trail file, one <testcase> per trail, <failure>/<error>/<skipped> with text.
+// trail file, one <testcase> per trail, <failure>/<error>/<skipped> with text. Built with the
+// core's markup tag (its escaping is XML's, markup-text.ts), so every value is escaped for its
+// place; numbers are forced finite and text fields read as text first, so a report that did not go
+// through validation (a plug-in's, a hand-edited one) cannot add markup or break the document.
 
+import { html as xml, joinHtml, type Html } from "../../core/html-template.ts";
 import type { RunProblem, RunReport, StepReport, TrailReport } from "../run-types.ts";
 import { formatTrailProblem } from "../validate.ts";
-import { xmlAttr, xmlText } from "../../core/markup-text.ts";
 
-const seconds = (ms: number) => (ms / 1000).toFixed(3);
+/** `value` when it is a finite number, else 0: what a count or a duration can be, whatever a report said. */
+const finite = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) ? value : 0);
+/** `value` as text: a string as it is, nothing for null and undefined, any other value as JSON. */
+const str = (value: unknown): string =>
+  typeof value === "string" ? value : value === undefined || value === null ? "" : typeof value === "object" ? (JSON.stringify(value) ?? "") : String(value);
+const seconds = (ms: unknown) => (finite(ms) / 1000).toFixed(3);
 
 function stepLog(step: StepReport): string[] {
-  const lines = [`${step.status.toUpperCase().padEnd(7)} step ${step.index} [${step.kind}] ${step.title} (${step.durationMs} ms)${step.unverified ? ` unverified: ${step.unverified}` : ""}`];
+  const lines = [`${str(step.status).toUpperCase().padEnd(7)} step ${finite(step.index)} [${str(step.kind)}] ${str(step.title)} (${finite(step.durationMs)} ms)${step.unverified ? ` unverified: ${str(step.unverified)}` : ""}`];
   for (const tool of step.tools) {
-    lines.push(`  ${tool.startedAt} ${tool.name} ${JSON.stringify(tool.args)} -> ${tool.result.variant}: ${String(tool.result.message ?? "")} (${tool.durationMs} ms)`);
+    lines.push(`  ${str(tool.startedAt)} ${str(tool.name)} ${JSON.stringify(tool.args)} -> ${str(tool.result.variant)}: ${str(tool.result.message)} (${finite(tool.durationMs)} ms)`);
   }
   return lines;
 }
 
 function failureDetail(trail: TrailReport): string {
   const lines: string[] = [];
-  for (const problem of trail.problems ?? []) lines.push(formatTrailProblem(problem));
+  for (const problem of trail.problems ?? []) lines.push(formatTrailProblem({ ...problem, stepTitle: problem.stepTitle === undefined ? undefined : str(problem.stepTitle) }));
   const failed = trail.steps.find((s) => s.status === "failed");
   if (failed?.failure) {
     const f = failed.failure;
-    lines.push(`${trail.file}:${failed.line}:${failed.col} step ${failed.index}: ${failed.title}`);
-    if (f.tool) lines.push(`tool: ${f.tool}`);
+    lines.push(`${str(trail.file)}:${finite(failed.line)}:${finite(failed.col)} step ${finite(failed.index)}: ${str(failed.title)}`);
+    if (f.tool) lines.push(`tool: ${str(f.tool)}`);
     if (f.args) lines.push(`args: ${JSON.stringify(f.args)}`);
-    lines.push(`${f.variant ? `${f.variant}: ` : ""}${f.message}`);
-    if (f.stderr) lines.push(`stderr of ${f.stderr.source}:`, ...f.stderr.lines.map((l) => `  ${l}`));
+    lines.push(`${f.variant ? `${str(f.variant)}: ` : ""}${str(f.message)}`);
+    if (f.stderr) lines.push(`stderr of ${str(f.stderr.source)}:`, ...f.stderr.lines.map((l) => `  ${str(l)}`));
   }
-  if (lines.length === 0 && trail.error) lines.push(trail.error);
+  if (lines.length === 0 && trail.error) lines.push(str(trail.error));
   return lines.join("\n");
 }
 
-function testcase(trail: TrailReport): string {
-  const attrs = `name="${xmlAttr(trail.id)}" classname="${xmlAttr(trail.file)}" file="${xmlAttr(trail.file)}" time="${seconds(trail.durationMs)}"`;
-  const body: string[] = [];
-  const message = xmlAttr((trail.error ?? "").split("\n")[0] ?? "");
+function testcase(trail: TrailReport): Html {
+  const [id, file, time] = [str(trail.id), str(trail.file), seconds(trail.durationMs)];
+  const message = str(trail.error).split("\n")[0];
+  const unverified = finite(trail.unverified);
+  const body: (Html | false)[] = [unverified > 0 && xml`      <properties>\n        <property name="unverified" value="${unverified}"/>\n      </properties>`];
   if (trail.status === "failed") {
-    const variant = trail.steps.find((s) => s.status === "failed")?.failure?.variant ?? "StepFailed";
-    body.push(`      <failure message="${message}" type="${xmlAttr(variant)}">${xmlText(failureDetail(trail))}</failure>`);
+    const variant = str(trail.steps.find((s) => s.status === "failed")?.failure?.variant ?? "StepFailed");
+    body.push(xml`      <failure message="${message}" type="${variant}">${failureDetail(trail)}</failure>`);
   } else if (trail.status === "error") {
-    body.push(`      <error message="${message}" type="${trail.ran ? "TrailAborted" : "TrailNotStarted"}">${xmlText(failureDetail(trail))}</error>`);
+    body.push(xml`      <error message="${message}" type="${trail.ran ? "TrailAborted" : "TrailNotStarted"}">${failureDetail(trail)}</error>`);
   } else if (trail.status === "skipped") {
-    body.push(`      <skipped message="${xmlAttr(trail.skipReason ?? "")}"/>`);
+    body.push(xml`      <skipped message="${str(trail.skipReason)}"/>`);
   }
-  if (trail.unverified > 0) body.unshift(`      <properties>\n        <property name="unverified" value="${trail.unverified}"/>\n      </properties>`);
   const log = [
-    ...(trail.unverified > 0 ? [`UNVERIFIED ${trail.unverified} step${trail.unverified === 1 ? "" : "s"}: screen checks made with no screen loaded (--require-screen fails them)`] : []),
+    ...(unverified > 0 ? [`UNVERIFIED ${unverified} step${unverified === 1 ? "" : "s"}: screen checks made with no screen loaded (--require-screen fails them)`] : []),
     ...trail.steps.flatMap(stepLog),
   ];
-  if (log.length > 0) body.push(`      <system-out>${xmlText(log.join("\n"))}</system-out>`);
-  return body.length === 0 ? `    <testcase ${attrs}/>` : `    <testcase ${attrs}>\n${body.join("\n")}\n    </testcase>`;
+  body.push(log.length > 0 && xml`      <system-out>${log.join("\n")}</system-out>`);
+  const parts = body.filter((part): part is Html => part !== false);
+  return parts.length === 0
+    ? xml`    <testcase name="${id}" classname="${file}" file="${file}" time="${time}"/>`
+    : xml`    <testcase name="${id}" classname="${file}" file="${file}" time="${time}">\n${joinHtml(parts, "\n")}\n    </testcase>`;
 }
 
 /** A run that stopped before any trail started: one suite, one erroring testcase listing why. */
-function problemsSuite(problems: readonly RunProblem[]): string {
-  const lines = problems.map((p) => `${p.file !== undefined ? `${p.file}${p.line ? `:${p.line}:${p.col ?? 0}` : ""}: ` : ""}${p.message}`);
-  const message = xmlAttr(`the run stopped before any trail started: ${lines[0] ?? ""}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ""}`);
-  return `  <testsuite name="trailblaze" tests="1" failures="0" errors="1" skipped="0" time="0.000">\n    <testcase name="run" classname="trailblaze" time="0.000">\n      <error message="${message}" type="RunNotStarted">${xmlText(lines.join("\n"))}</error>\n    </testcase>\n  </testsuite>`;
+function problemsSuite(problems: readonly RunProblem[]): Html {
+  const lines = problems.map((p) => `${p.file !== undefined ? `${str(p.file)}${p.line ? `:${finite(p.line)}:${finite(p.col)}` : ""}: ` : ""}${str(p.message)}`);
+  const message = `the run stopped before any trail started: ${lines[0] ?? ""}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ""}`;
+  return xml`  <testsuite name="trailblaze" tests="1" failures="0" errors="1" skipped="0" time="0.000">\n    <testcase name="run" classname="trailblaze" time="0.000">\n      <error message="${message}" type="RunNotStarted">${lines.join("\n")}</error>\n    </testcase>\n  </testsuite>`;
+}
+
+/** The counts a <testsuite> or <testsuites> carries. */
+function tally(trails: readonly TrailReport[]) {
+  const count = (status: TrailReport["status"]) => trails.filter((t) => t.status === status).length;
+  return { tests: trails.length, failures: count("failed"), errors: count("error"), skipped: count("skipped") };
 }
 
 export function formatJunitReport(run: RunReport): string {
   const byFile = new Map<string, TrailReport[]>();
-  for (const trail of run.trails) byFile.set(trail.file, [...(byFile.get(trail.file) ?? []), trail]);
-  const count = (trails: TrailReport[], status: TrailReport["status"]) => trails.filter((t) => t.status === status).length;
-  const counts = (trails: TrailReport[]) =>
-    `tests="${trails.length}" failures="${count(trails, "failed")}" errors="${count(trails, "error")}" skipped="${count(trails, "skipped")}"`;
+  for (const trail of run.trails) byFile.set(str(trail.file), [...(byFile.get(str(trail.file)) ?? []), trail]);
   const suites = [...byFile].map(([file, trails]) => {
-    const time = trails.reduce((sum, t) => sum + t.durationMs, 0);
-    const timestamp = (trails[0]?.startedAt ?? new Date().toISOString()).replace(/\.\d+Z$/, "");
-    return `  <testsuite name="${xmlAttr(file)}" ${counts(trails)} time="${seconds(time)}" timestamp="${xmlAttr(timestamp)}">\n${trails.map(testcase).join("\n")}\n  </testsuite>`;
+    const c = tally(trails);
+    const time = seconds(trails.reduce((sum, t) => sum + finite(t.durationMs), 0));
+    const timestamp = str(trails[0]?.startedAt ?? new Date().toISOString()).replace(/\.\d+Z$/, "");
+    return xml`  <testsuite name="${file}" tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}" time="${time}" timestamp="${timestamp}">\n${joinHtml(trails.map(testcase), "\n")}\n  </testsuite>`;
   });
   if (run.problems && run.problems.length > 0) suites.unshift(problemsSuite(run.problems));
-  const name = run.interrupted ? `trailblaze (partial: ${run.interrupted})` : "trailblaze";
-  return [
-    `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<testsuites name="${xmlAttr(name)}" ${run.problems?.length ? `tests="1" failures="0" errors="1" skipped="0"` : counts(run.trails)} time="${seconds(run.summary.durationMs)}">`,
-    ...suites,
-    `</testsuites>`,
-    "",
-  ].join("\n");
+  const name = run.interrupted ? `trailblaze (partial: ${str(run.interrupted)})` : "trailblaze";
+  const c = run.problems?.length ? { tests: 1, failures: 0, errors: 1, skipped: 0 } : tally(run.trails);
+  return xml`<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="${name}" tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}" time="${seconds(run.summary.durationMs)}">
+${joinHtml([...suites, xml`</testsuites>`], "\n")}
+`.toString();
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { childrenNamed, parseXml } from "../../../test/support/xml.ts";
+import { childrenNamed, parseXml, type XmlElement } from "../../../test/support/xml.ts";
 import type { RunReport, TrailReport } from "../run-types.ts";
 import { runToJson } from "./json.ts";
 import { formatJunitReport } from "./junit.ts";
@@ -77,6 +77,81 @@ describe("junit", () => {
       'trails/c.trail.yaml:4:9 step 1 "Seed": this trail references x_hostOnly, which is host-only and not registered in this on-device session',
     );
     expect(childrenNamed(skip!, "skipped")[0]!.attrs).toEqual({ message: "blocked on #12" });
+  });
+
+  test("a report that did not go through validation cannot add markup: every value escaped, every number forced finite", () => {
+    // Markup for an attribute and for text, a CDATA section, a comment, a NUL, and numbers that are strings, objects, NaN or Infinity.
+    const markup = `x"/><injected a='1'/><![CDATA[<injected/>]]><!--\u0000`;
+    const number = `1"><injected/>`;
+    const hostile = {
+      trails: [
+        {
+          file: markup,
+          id: markup,
+          status: "failed",
+          startedAt: markup,
+          durationMs: number,
+          unverified: `2"/><injected/>`,
+          ran: true,
+          error: `${markup}\nsecond line`,
+          steps: [
+            {
+              index: number,
+              kind: markup,
+              title: markup,
+              status: "failed",
+              durationMs: Number.NaN,
+              line: number,
+              col: { toString: markup },
+              unverified: markup,
+              tools: [{ name: markup, args: { text: markup }, result: { status: "error", variant: markup, message: { markup } }, startedAt: markup, durationMs: Number.POSITIVE_INFINITY }],
+              failure: { tool: markup, args: { text: markup }, variant: markup, message: markup, stderr: { source: markup, lines: [markup, 7] } },
+            },
+          ],
+        },
+        { file: "b", id: markup, status: "skipped", startedAt: "2026-01-02T03:04:05.678Z", durationMs: Number.NEGATIVE_INFINITY, unverified: Number.NaN, ran: false, skipReason: markup, steps: [] },
+        { file: "b", id: "c", status: "error", startedAt: "2026-01-02T03:04:05.678Z", durationMs: 0, unverified: 0, ran: false, problems: [{ message: markup, file: markup, line: number, col: number, step: number, stepTitle: 42 }], steps: [] },
+      ],
+      summary: { passed: number, failed: 1, errors: 1, skipped: 1, unverified: 0, durationMs: number },
+      interrupted: markup,
+    } as unknown as RunReport;
+    const xml = formatJunitReport(hostile);
+    const doc = parseXml(xml);
+    const names = (el: XmlElement): string[] => [el.name, ...el.children.flatMap(names)];
+    expect(names(doc)).toEqual(["testsuites", "testsuite", "testcase", "failure", "system-out", "testsuite", "testcase", "skipped", "testcase", "error"]);
+    // Only the escaped forms of the markup are in the file.
+    expect(xml.match(/<injected|<!\[CDATA\[|<!--|\u0000/g)).toBeNull();
+    const shown = markup.replace("\u0000", "\uFFFD");
+    expect(doc.attrs).toEqual({ name: `trailblaze (partial: ${shown})`, tests: "3", failures: "1", errors: "1", skipped: "1", time: "0.000" });
+    const [first, second] = childrenNamed(doc, "testsuite");
+    expect(first!.attrs).toEqual({ name: shown, tests: "1", failures: "1", errors: "0", skipped: "0", time: "0.000", timestamp: shown });
+    const failing = childrenNamed(first!, "testcase")[0]!;
+    // The unverified count is not a number: no property, no UNVERIFIED line.
+    expect(failing.attrs).toEqual({ name: shown, classname: shown, file: shown, time: "0.000" });
+    expect(failing.children.map((c) => c.name)).toEqual(["failure", "system-out"]);
+    const failure = childrenNamed(failing, "failure")[0]!;
+    expect(failure.attrs).toEqual({ message: shown, type: shown });
+    expect(failure.text).toBe([`${shown}:0:0 step 0: ${shown}`, `tool: ${shown}`, `args: ${JSON.stringify({ text: markup })}`, `${shown}: ${shown}`, `stderr of ${shown}:`, `  ${shown}`, "  7"].join("\n"));
+    expect(childrenNamed(failing, "system-out")[0]!.text).toBe(
+      [`FAILED  step 0 [${shown}] ${shown} (0 ms) unverified: ${shown}`, `  ${shown} ${shown} ${JSON.stringify({ text: markup })} -> ${shown}: ${JSON.stringify({ markup })} (0 ms)`].join("\n"),
+    );
+    const [skipped, errored] = childrenNamed(second!, "testcase");
+    expect(second!.attrs.time).toBe("0.000");
+    expect(skipped!.attrs).toEqual({ name: shown, classname: "b", file: "b", time: "0.000" });
+    expect(childrenNamed(skipped!, "skipped")[0]!.attrs).toEqual({ message: shown });
+    expect(childrenNamed(errored!, "error")[0]!.text).toBe(`${shown} step ${number} "42": ${shown}`);
+  });
+
+  test("a run stopped before any trail: its problems escaped, their line and column forced finite", () => {
+    const markup = `"/><injected/>`;
+    const stopped = { trails: [], problems: [{ message: markup, file: markup, line: `3"><injected/>`, col: Number.NaN }], summary: { passed: 0, failed: 0, errors: 0, skipped: 0, unverified: 0, durationMs: Number.NaN } } as unknown as RunReport;
+    const xml = formatJunitReport(stopped);
+    expect(xml).not.toContain("<injected");
+    const doc = parseXml(xml);
+    expect(doc.attrs.time).toBe("0.000");
+    const error = childrenNamed(childrenNamed(childrenNamed(doc, "testsuite")[0]!, "testcase")[0]!, "error")[0]!;
+    expect(error.attrs).toEqual({ message: `the run stopped before any trail started: ${markup}:0:0: ${markup}`, type: "RunNotStarted" });
+    expect(error.text).toBe(`${markup}:0:0: ${markup}`);
   });
 });
 
