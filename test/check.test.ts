@@ -147,7 +147,7 @@ describe("bun trailblaze check", () => {
       ["error", "collision", 'Tool name collision: "assertEquals" is advertised by both builtin and tools/clash.ts. Tool names are global and registered exactly as advertised; rename the tool in one of the sources.'],
       ["error", "name", `tools/wire.ts advertises 2 invalid tool names:\n  tool name "wire:reset" contains ":": ${WIRE}\n  tool name "${WIRE_LONG}" is 65 characters long (at most 64): ${WIRE}`],
       ["warning", "toolset", 'trailblaze-config/toolsets/myapp_login.yaml:4:45 tools[2]: toolset myapp_login lists myapp_logOutt, which no server of any target advertises; did you mean "myapp_logOut"? (not certain: clash, wire did not run in this check, so their tools are unknown)'],
-      ["warning", "toolset", 'trailblaze-config/targets/myapp.yaml:9:5 platforms.android.tool_sets: toolset "myapp_promo" is not defined in toolsets/, so it enables nothing (no toolset file or tool _meta defines it)'],
+      ["warning", "toolset", 'trailblaze-config/targets/myapp.yaml:10:5 platforms.android.tool_sets: toolset "myapp_promo" is not defined in toolsets/, so it enables nothing (no toolset file or tool _meta defines it)'],
       // The demo's data server is fine on-device: its host-global uses are in its host-only tool.
       ["warning", "bundle", `tools/myapp/data.ts:47:18: uses process.env, which does not exist on-device; ${HOST_ONLY}`],
       ["warning", "bundle", `tools/myapp/data.ts:49:28: uses fetch, which does not exist on-device; ${HOST_ONLY}`],

@@ -133,7 +133,7 @@ describe("dispatch", () => {
     await session.close();
   });
 
-  test("the environment contract and the parent env reach the server; cwd is the script's folder", async () => {
+  test("the environment contract and what the entry's env: names reach the server; cwd is the script's folder", async () => {
     const session = await startSession({ target: "fixture", "session-id": "env-check" }, { FIXTURE_SENTINEL: "sentinel-1" });
     const result = await session.dispatcher.dispatch("fixture_env");
     expect(result.structuredContent).toMatchObject({

@@ -196,7 +196,7 @@ describe("excluded_tools in a targets/<id>.yaml keeps a server's tool out", () =
     const target = join(dir, "trailblaze-config/targets/myapp.yaml");
     const text = readFileSync(target, "utf8");
     writeFileSync(target, text.replace("    tool_sets: [myapp_login, myapp_data]\n", "    tool_sets: [myapp_login, myapp_data]\n    excluded_tools: [myapp_logInWithEmail]\n"));
-    const detail = "target myapp excludes it on android (excluded_tools entry at trailblaze-config/targets/myapp.yaml:10:22)";
+    const detail = "target myapp excludes it on android (excluded_tools entry at trailblaze-config/targets/myapp.yaml:11:22)";
     const tools = await cli(["tools", "--json"], { cwd: dir });
     expect(tools.code).toBe(0);
     expect(JSON.parse(tools.stdout).skipped.filter((s: Json) => s.reason === "excluded_tools")).toEqual([

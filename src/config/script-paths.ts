@@ -26,6 +26,8 @@ export type ResolvedServer =
       bundle?: string;
       /** A host-only script (`requiresHost: true`): on-device sessions skip it without bundling it. */
       requiresHost?: boolean;
+      /** `env:` as written; `${VAR}` / `${VAR:-default}` are expanded at launch, against the session's env. */
+      env?: Record<string, string>;
       /** A server the runtime generated for per-file tools, and where they run. */
       perFile?: { runtime: "inProcess" | "subprocess"; tools: string[] };
       /** absolute; default: the script's folder */
@@ -104,6 +106,7 @@ export function resolveTargetServers(target: TargetConfig, root: string): Resolv
         script,
         ...(bundle ? { bundle } : {}),
         ...(entry.requiresHost ? { requiresHost: true } : {}),
+        ...(entry.env ? { env: entry.env } : {}),
         display: displayPath(script, root),
         origin,
         ...limits,

@@ -35,6 +35,8 @@ export type ServerEntry =
       bundle?: string;
       /** `requiresHost: true`: a host-only script, skipped unbundled by on-device sessions. */
       requiresHost?: boolean;
+      /** `env:` — variables the script gets with the host agent, as written (`${VAR}` expanded at launch). */
+      env?: Record<string, string>;
       index: number;
       where: Where;
     } & ServerLimits)
@@ -149,7 +151,13 @@ export const targetSchema = z.strictObject({
 });
 
 const SCRIPT_ONLY = ["bundle", "requiresHost"] as const;
-const COMMAND_ONLY = ["args", "env", "cwd"] as const;
+// `env:` applies to both kinds: a server inherits only an allow-list of the CLI's environment
+// (servers/server-env.ts), so `env:` is how a script gets anything else. Upstream accepts it on
+// command entries only.
+const COMMAND_ONLY = ["args", "cwd"] as const;
+
+/** A name the environment can hold: not empty, no `=` (it ends the name), no NUL. */
+const ENV_NAME = /^[^=\0]+$/;
 
 /**
  * Rules zod cannot express per `mcp_servers` entry (script vs command, fields of the other kind,
@@ -189,6 +197,13 @@ export function serverEntryProblems(yaml: YamlFile, base: FieldPath): ConfigProb
         if (entry[key] === undefined) continue;
         const belongs = hasScript ? "command:" : "script:";
         problems.push(problemAt(yaml, [...path, key], "key", `${key}: only applies to ${belongs} entries`, path));
+      }
+      const env = entry.env;
+      if (isPlainMap(env)) {
+        for (const name of Object.keys(env)) {
+          if (ENV_NAME.test(name)) continue;
+          problems.push(problemAt(yaml, [...path, "env", name], "key", `"${name}" is not an environment variable name (it must be non-empty, without = or NUL), e.g. API_BASE`, [...path, "env"]));
+        }
       }
     }
   });
@@ -270,6 +285,7 @@ export function toServerEntry(raw: z.output<typeof serverSchema>, index: number,
       script: raw.script,
       ...(raw.bundle !== undefined ? { bundle: raw.bundle } : {}),
       ...(raw.requiresHost ? { requiresHost: true } : {}),
+      ...(raw.env ? { env: raw.env } : {}),
       ...limits,
       index,
       where,

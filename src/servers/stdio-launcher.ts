@@ -1,6 +1,6 @@
 // Host-mode launcher: runs a `script:` server as a bun (or node+tsx) subprocess, or a
-// `command:` server as given, with the TRAILBLAZE_* environment contract, and connects
-// the SDK Client to it.
+// `command:` server as given, with an allow-listed environment (server-env.ts), the TRAILBLAZE_*
+// contract and what the entry's `env:` names, and connects the SDK Client to it.
 
 import { delimiter, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,13 +9,15 @@ import { detectRuntime, explainStartupFailure, type Runtime } from "../transport
 import { ProcessTransport } from "../transports/stdio/process-transport.ts";
 import type { ResolvedServer } from "../config/script-paths.ts";
 import { McpConnection } from "./mcp-connection.ts";
-import { expandCommand } from "./expand-vars.ts";
+import { expandCommand, expandScriptEnv } from "./expand-vars.ts";
+import { inheritedEnv } from "./server-env.ts";
 import type { LaunchContext, LaunchSpec, LaunchedServer, Launcher } from "./launch.ts";
 import { hostBundle, nodeBundle } from "../bundle/host-bundle.ts";
 import { suppliedNodePath, suppliedNote } from "../bundle/supplied-packages.ts";
 import { BundleError } from "../errors.ts";
+import { MASK } from "../core/secrets.ts";
 
-/** The public env contract (scope record, "Environment contract"), layered over the parent env. */
+/** The public env contract (scope record, "Environment contract"), layered over the inherited variables. */
 export function trailblazeEnv(spec: LaunchSpec, script: string): Record<string, string> {
   return {
     TRAILBLAZE_DEVICE_PLATFORM: spec.driver.platform,
@@ -56,18 +58,31 @@ async function scriptArgs(runtime: Runtime, script: string, spec: LaunchSpec, co
 /** Run from source, bun preloads this: supplied packages resolve (supplied-preload.ts). */
 const SUPPLIED_PRELOAD = fileURLToPath(new URL("../bundle/supplied-preload.ts", import.meta.url));
 
-function suppliedEnv(spec: LaunchSpec): Record<string, string> {
+/**
+ * What a script run from source needs to find the packages trailblaze-ts supplies after its own:
+ * bun through the preload (TRAILBLAZE_SUPPLIED_PACKAGES), node through NODE_PATH, ahead of the
+ * NODE_PATH the entry's `env:` or the session gives.
+ */
+function suppliedEnv(spec: LaunchSpec, entryEnv: Record<string, string>): Record<string, string> {
   const folder = suppliedNodePath(spec.root);
-  return { TRAILBLAZE_SUPPLIED_PACKAGES: folder, NODE_PATH: [folder, spec.env.NODE_PATH].filter(Boolean).join(delimiter) };
+  return { TRAILBLAZE_SUPPLIED_PACKAGES: folder, NODE_PATH: [folder, entryEnv.NODE_PATH ?? spec.env.NODE_PATH].filter(Boolean).join(delimiter) };
 }
 
-/** How a server is spawned: the runtime for a script, the expanded command line for a command. */
+/**
+ * How a server is spawned: the runtime for a script, the expanded command line for a command.
+ * Either way its environment is the allow-listed variables of the session's (never the whole of
+ * it: a `--secret` read from a variable, or an unrelated credential, stays in the CLI), then the
+ * TRAILBLAZE_* contract, then the entry's `env:` (which may override the contract).
+ */
 async function spawnPlan(
   server: ResolvedServer,
   spec: LaunchSpec,
   context: LaunchContext,
 ): Promise<{ command: string; args: string[]; cwd: string; env: Record<string, string | undefined> }> {
+  const isSecret = context.mask ? (value: string) => context.mask!(value) === MASK : undefined;
+  const inherited = await inheritedEnv(spec.env, isSecret);
   if (server.kind === "script") {
+    const entryEnv = expandScriptEnv(server, spec.env);
     const runtime = await detectRuntime(spec.env);
     if (runtime.fellBack) {
       context.onNotice?.("no bun was found on PATH: script servers run with node (slower to start); install bun or run trailblaze with bun");
@@ -76,9 +91,7 @@ async function spawnPlan(
       command: runtime.command,
       args: await scriptArgs(runtime, server.script, spec, context),
       cwd: server.cwd ?? dirname(server.script),
-      // A script run from source finds the packages trailblaze-ts supplies after its own: bun
-      // through the preload, node through NODE_PATH.
-      env: { ...spec.env, ...suppliedEnv(spec), ...trailblazeEnv(spec, server.script) },
+      env: { ...inherited, ...trailblazeEnv(spec, server.script), ...entryEnv, ...suppliedEnv(spec, entryEnv) },
     };
   }
   const expanded = expandCommand(server, spec.env);
@@ -86,15 +99,15 @@ async function spawnPlan(
     command: expanded.command,
     args: expanded.args,
     cwd: server.cwd ?? spec.cwd,
-    // Parent env, then the contract, then the entry's own env (which the author may use to override).
-    env: { ...spec.env, ...commandEnv(spec), ...expanded.env },
+    env: { ...inherited, ...commandEnv(spec), ...expanded.env },
   };
 }
 
 /**
  * Host mode: a `script:` server runs under bun (or node + tsx) with the TRAILBLAZE_* env contract;
- * a `command:` server is any executable speaking MCP over stdio, with its `args`, `cwd` and
- * `env` (`${VAR}` / `${VAR:-default}` expanded). Either way the child leads its own process group.
+ * a `command:` server is any executable speaking MCP over stdio, with its `args` and `cwd`. Both
+ * get their entry's `env` (`${VAR}` / `${VAR:-default}` expanded) over an allow-listed environment.
+ * Either way the child leads its own process group.
  */
 export const launchStdioServer: Launcher = async (server, spec, context): Promise<LaunchedServer> => {
   const plan = await spawnPlan(server, spec, context);
