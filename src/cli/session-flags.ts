@@ -32,7 +32,9 @@ export const SESSION_FLAGS_HELP = `Session flags:
   --agent MODE          host | on-device (default: host)
   --screen WxH          device size in pixels (default per platform, e.g. 1080x2400 on Android)
   --memory KEY=VALUE    initial session memory (repeatable)
-  --session-id ID       id used for logs and TRAILBLAZE_SESSION_ID (default: generated)
+  --session-id ID       id used for logs and TRAILBLAZE_SESSION_ID: one folder name, 1 to 128
+                        letters, digits, ".", "_" and "-", starting with a letter or digit
+                        (default: generated)
   --logs DIR            logs folder (default: logs/ at the workspace root)
   --no-logging          write no log files (stderr tails still show in errors)
   --capture FILE        a screen for the simulated device: one captured screen (JSON), so taps and

@@ -1,19 +1,78 @@
 // The session logs folder, in one place: `<logs>/<sessionId>/` holds a stderr log per
 // subprocess, a console log per QuickJS server, the MCP log messages per server and the call log.
 // Each file is created when its first line is written: a session that logs nothing leaves nothing.
+// The folder is one safe name (`--session-id`) and is checked on its real path before use.
 
-import { readdirSync, rmSync } from "node:fs";
+import { lstatSync, readdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { UsageError } from "../errors.ts";
+import { escapesTo } from "./real-path.ts";
 
 /** Default logs root, under the workspace root. */
 export const DEFAULT_LOGS_ROOT = "logs";
 
 /**
+ * A session id names one folder of a logs folder: a single path segment, never `.` or `..`
+ * (`--session-id ..` would put calls.jsonl in the workspace root, `a/b` a folder elsewhere).
+ */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** Refuses a session id that is not one safe folder name, saying what is allowed (UsageError, exit 2). */
+export function checkSessionId(id: string): void {
+  if (!SESSION_ID.test(id)) {
+    throw new UsageError(
+      `--session-id must be 1 to 128 letters, digits, ".", "_" and "-", starting with a letter or digit (it names the session's logs folder, e.g. nightly-42); got "${id}"`,
+    );
+  }
+}
+
+/** The names the CLI writes in a session folder (the builders below). */
+const LOG_FILE = /^(?:calls\.jsonl|subprocess_stderr_.*\.log|quickjs_console_.*\.log|server_log_.*\.jsonl)$/;
+
+/**
  * `<logs>/<sessionId>`: `logsRoot` as typed (relative to `cwd`), else `logs/` at the workspace
- * `root`, so every working directory inside a workspace logs to the same folder.
+ * `root`, so every working directory inside a workspace logs to the same folder. Checked on the
+ * real path, links followed: the session folder stays inside the logs folder (and the default
+ * one inside the workspace), and a log file it already holds is not a link to elsewhere; else a
+ * UsageError says where it would lead.
  */
 export function sessionLogsDir(where: { root: string; cwd: string }, sessionId: string, logsRoot?: string): string {
-  return logsRoot === undefined ? join(where.root, DEFAULT_LOGS_ROOT, sessionId) : resolve(where.cwd, logsRoot, sessionId);
+  checkSessionId(sessionId);
+  const folder = logsRoot === undefined ? join(where.root, DEFAULT_LOGS_ROOT) : resolve(where.cwd, logsRoot);
+  const dir = join(folder, sessionId);
+  const bound = logsRoot === undefined ? where.root : folder;
+  const escape = escapesTo(bound, dir);
+  if (escape !== undefined) {
+    const inside = logsRoot === undefined ? `the workspace root ${where.root}` : `the logs folder ${folder}`;
+    throw new UsageError(
+      `the session's logs folder ${dir} leads outside ${inside} (to ${escape}, through a symbolic link); ` +
+        `logs are only written inside it: remove the link, or give another folder with --logs DIR`,
+    );
+  }
+  const linked = linkedLogFiles(dir);
+  if (linked.length > 0) {
+    throw new UsageError(`${join(dir, linked[0]!)} is a symbolic link; the CLI does not write its logs through one. Remove it, or use another --session-id`);
+  }
+  return dir;
+}
+
+/** The log files of an existing session folder that are links (none when it does not exist yet). */
+function linkedLogFiles(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((name) => LOG_FILE.test(name) && isLink(join(dir, name)));
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** A file-name-safe label for a server's log files (at most 100 characters: a command line can be long). */

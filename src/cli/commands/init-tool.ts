@@ -28,7 +28,8 @@ import {
   TSCONFIG,
   type ToolName,
 } from "./init-tool-files.ts";
-import { folderInWorkspace, isInside, writeScaffold } from "./scaffold-write.ts";
+import { isInside } from "../../core/real-path.ts";
+import { folderInWorkspace, writeScaffold } from "./scaffold-write.ts";
 
 const HELP = `Usage: trailblaze init-tool <name> [--target ID] [--dir DIR] [--server [--toolset ID]] [--config DIR]
 
@@ -46,7 +47,8 @@ With --server, a whole MCP server instead (targets/<id>.yaml targets only):
                                under every platform's tool_sets
 A tsconfig.json is added when the tools have none. Existing files are never overwritten: if any
 would be, nothing is written. Everything is written inside the workspace, all or nothing: a
---dir outside it is refused, and a write that fails removes what the run had written.
+--dir outside it (or a symbolic link that leads out of it) is refused, and a write that fails
+removes what the run had written.
 
 <name> is the tool name, <targetId>_<verbNoun> (e.g. myapp_applyCoupon); a bare verbNoun gets the
 target id prefixed. Platform-specific tools add the platform: myapp_ios_resetKeychain.
@@ -193,7 +195,7 @@ function planServer({ workspace, target, tool, dir: dirFlag, toolset, io }: Plan
   }
   const root = workspace.root;
   const shown = (path: string) => relative(io.cwd, path) || ".";
-  const dir = folderInWorkspace("init-tool", root, dirFlag ?? join("tools", target.id), join("tools", target.id));
+  const dir = dirFlag !== undefined ? folderInWorkspace("init-tool", root, dirFlag, join("tools", target.id)) : join(root, "tools", target.id);
   const serverFile = join(dir, `${tool.local}.ts`);
   const testFile = join(dir, `${tool.local}.test.ts`);
   const script = `./${relative(root, serverFile).split("\\").join("/")}`;

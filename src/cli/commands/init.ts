@@ -24,7 +24,9 @@ Scaffolds a Trailblaze workspace in the current folder:
   tools/<ID>/greet.ts      a portable MCP tool server (runs on the host and on-device)
   tools/<ID>/greet.test.ts its test (bun test)
   trails/hello.trail.yaml  a trail that calls the tool and checks what it remembered
-Nothing is overwritten: when any of these files exists, nothing is written.
+Nothing is overwritten: when any of these files exists, nothing is written; nor is anything
+written outside this folder (a folder or file here that is a symbolic link leading out of it is
+refused).
 
 Options:
   --target ID           the target id, one lowerCamelCase word (default: "app")

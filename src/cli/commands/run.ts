@@ -8,6 +8,7 @@ import { ConfigError, ConfigNotFoundError, UsageError, type ConfigProblem } from
 import type { Workspace } from "../../config/workspace.ts";
 import { agentFor, checkSessionFlags, parseKeyValue } from "../../session/session-spec.ts";
 import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP, parseSecrets } from "../session-flags.ts";
+import { checkSessionId } from "../../core/log-layout.ts";
 import { maskedIo } from "../masked-io.ts";
 import { maskReport } from "../../run/mask-report.ts";
 import { Secrets } from "../../core/secrets.ts";
@@ -204,6 +205,7 @@ export const runCommand: Command = {
     const destination = reportDestination(reporter, values.output, rawIo.cwd);
 
     checkSessionFlags(values, rawIo.env);
+    if (values["session-id"] !== undefined) checkSessionId(values["session-id"]);
     const quickJsThreads = quickJsThreadsFor(workers, availableParallelism(), rawIo.env);
     const io = onceStderr(maskedIo(rawIo, secrets));
     let workspace: Workspace;

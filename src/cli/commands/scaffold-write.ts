@@ -1,11 +1,12 @@
-// Writing a scaffold (init, init-tool) all or nothing: every file inside the workspace root, new
-// files created exclusively (so never over a file, or through a link, that appeared after the plan
+// Writing a scaffold (init, init-tool) all or nothing: every file inside the workspace root (on
+// its real path: a folder or file that is a link to elsewhere is refused), new files created exclusively (so never over a file, or through a link, that appeared after the plan
 // was checked), and when a write fails the files this run created are removed, the ones it changed
 // restored and the folders it made removed again.
 
 import { closeSync, mkdirSync, openSync, readFileSync, rmdirSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { dirname, resolve, sep } from "node:path";
+import { dirname, resolve } from "node:path";
 import { ScaffoldError, UsageError } from "../../errors.ts";
+import { escapesTo, isInside } from "../../core/real-path.ts";
 
 export interface ScaffoldFile {
   path: string;
@@ -14,14 +15,14 @@ export interface ScaffoldFile {
   action: "created" | "updated";
 }
 
-export const isInside = (folder: string, path: string): boolean => path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
-
 /** `--dir` resolved against the workspace root; a folder outside the root is refused, with what to do. */
 export function folderInWorkspace(command: string, root: string, flag: string, example: string): string {
   const dir = resolve(root, flag);
-  if (!isInside(root, dir)) {
+  const escape = isInside(root, dir) ? escapesTo(root, dir) : dir;
+  if (escape !== undefined) {
+    const where = escape === dir ? `resolves to ${dir}` : `leads to ${escape} through a symbolic link`;
     throw new UsageError(
-      `${command}: --dir ${flag} resolves to ${dir}, outside the workspace root ${root}; scaffolds are written inside the workspace only. ` +
+      `${command}: --dir ${flag} ${where}, outside the workspace root ${root}; scaffolds are written inside the workspace only. ` +
         `Pick a folder inside it (e.g. --dir ${example}); nothing was written`,
     );
   }
@@ -60,10 +61,15 @@ function missingFolders(dir: string, made: string | undefined): string[] {
  * a failure is a ScaffoldError naming the file, why, that nothing was left written, and what to do.
  */
 export function writeScaffold(command: string, root: string, files: readonly ScaffoldFile[], shown: (path: string) => string): void {
-  const outside = files.filter((file) => !isInside(root, resolve(file.path)));
+  const outside = files.flatMap((file) => {
+    const path = resolve(file.path);
+    if (!isInside(root, path)) return [file.path];
+    const escape = escapesTo(root, path);
+    return escape === undefined ? [] : [`${shown(path)} (through a symbolic link, ${escape})`];
+  });
   if (outside.length > 0) {
     throw new ScaffoldError(
-      `${command}: refusing to write outside the workspace root ${root}: ${outside.map((file) => file.path).join(", ")}. ` +
+      `${command}: refusing to write outside the workspace root ${root}: ${outside.join(", ")}. ` +
         "Scaffolds are written inside the workspace only; nothing was written",
     );
   }

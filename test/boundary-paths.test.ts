@@ -1,0 +1,183 @@
+// Where the CLI writes stays where it says: scaffolds (init, init-tool) inside the workspace and
+// session logs inside their logs folder, checked on the real path, so a symbolic link in the
+// workspace cannot carry a write outside it; and a --session-id is one safe folder name, so `..`
+// cannot put calls.jsonl in the workspace root. Every refusal exits 2 and writes nothing.
+
+import { describe, expect, test } from "bun:test";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cli, cliProcess, REPO, tempDir } from "./support/cli.ts";
+
+/** Every file and link under `dir` (relative paths, sorted), node_modules left out. */
+function listing(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => !e.isDirectory() && !`${e.parentPath}/`.includes("/node_modules/") && e.name !== "node_modules")
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
+}
+
+/** A folder outside the workspace a link points at, with one file in it, and a way to tell it was not written. */
+function outsideFolder(): { dir: string; untouched: () => boolean } {
+  const dir = realpathSync(tempDir("boundary-outside"));
+  writeFileSync(join(dir, "keep.txt"), "keep\n");
+  return { dir, untouched: () => JSON.stringify(listing(dir)) === JSON.stringify(["keep.txt"]) && readFileSync(join(dir, "keep.txt"), "utf8") === "keep\n" };
+}
+
+/** A copy of init-tool's fixture workspace, resolving packages from the repository. */
+function initToolWorkspace(): string {
+  const ws = join(realpathSync(tempDir("boundary-init-tool")), "ws");
+  cpSync(join(REPO, "fixtures/scripting/init-workspace"), ws, { recursive: true });
+  symlinkSync(join(REPO, "node_modules"), join(ws, "node_modules"));
+  return ws;
+}
+
+describe("init-tool through a symbolic link", () => {
+  const refusal = (ws: string, flag: string, to: string) =>
+    `error: init-tool: --dir ${flag} leads to ${to} through a symbolic link, outside the workspace root ${ws}; scaffolds are written inside the workspace only. ` +
+    "Pick a folder inside it (e.g. --dir tools/myapp); nothing was written\n";
+
+  test("--dir naming a link to outside the workspace (or a folder below one) is refused, per-file tool and server alike", async () => {
+    const ws = initToolWorkspace();
+    const outside = outsideFolder();
+    symlinkSync(outside.dir, join(ws, "tools/link"));
+    const before = listing(ws);
+    expect(await cli(["init-tool", "applyCoupon", "--dir", "tools/link"], { cwd: ws })).toEqual({ code: 2, stdout: "", stderr: refusal(ws, "tools/link", outside.dir) });
+    expect(await cli(["init-tool", "applyCoupon", "--server", "--dir", "tools/link"], { cwd: ws })).toEqual({ code: 2, stdout: "", stderr: refusal(ws, "tools/link", outside.dir) });
+    const deeper = await cli(["init-tool", "applyCoupon", "--server", "--dir", "tools/link/new/deep"], { cwd: ws });
+    expect(deeper).toEqual({ code: 2, stdout: "", stderr: refusal(ws, "tools/link/new/deep", join(outside.dir, "new/deep")) });
+    expect(outside.untouched()).toBe(true);
+    expect(listing(ws)).toEqual(before);
+  });
+
+  test("the default folder being a link to outside is refused before anything is written, per-file tool and server alike", async () => {
+    const ws = initToolWorkspace();
+    const outside = outsideFolder();
+    cpSync(join(ws, "tools/myapp"), join(outside.dir, "myapp"), { recursive: true });
+    rmSync(join(ws, "tools/myapp"), { recursive: true });
+    symlinkSync(join(outside.dir, "myapp"), join(ws, "tools/myapp"));
+    const outsideBefore = listing(outside.dir);
+    const before = listing(ws);
+    for (const argv of [["init-tool", "applyCoupon", "--server"], ["init-tool", "applyCoupon"]]) {
+      const run = await cli(argv, { cwd: ws });
+      const file = argv.includes("--server") ? "applyCoupon.ts" : "myapp_applyCoupon.ts";
+      expect(run.code).toBe(2);
+      expect(run.stderr).toStartWith(
+        `error: init-tool: refusing to write outside the workspace root ${ws}: tools/myapp/${file} (through a symbolic link, ${join(outside.dir, "myapp", file)}), `,
+      );
+      expect(run.stderr).toEndWith(". Scaffolds are written inside the workspace only; nothing was written\n");
+    }
+    expect(listing(outside.dir)).toEqual(outsideBefore);
+    expect(listing(ws)).toEqual(before);
+  });
+});
+
+describe("init through a symbolic link", () => {
+  test("a workspace folder (tools/) or file (package.json) linked to outside is refused; nothing is written anywhere", async () => {
+    const outside = outsideFolder();
+    const here = join(realpathSync(tempDir("boundary-init")), "project");
+    mkdirSync(here);
+    symlinkSync(outside.dir, join(here, "tools"));
+    const run = await cli(["init"], { cwd: here });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toStartWith(`error: init: refusing to write outside the workspace root ${here}: tools/app/greet.ts (through a symbolic link, ${join(outside.dir, "app/greet.ts")})`);
+    expect(outside.untouched()).toBe(true);
+    expect(readdirSync(here)).toEqual(["tools"]);
+
+    const linkedPackage = join(realpathSync(tempDir("boundary-init")), "project");
+    mkdirSync(linkedPackage);
+    writeFileSync(join(outside.dir, "package.json"), '{ "name": "not-yours" }\n');
+    symlinkSync(join(outside.dir, "package.json"), join(linkedPackage, "package.json"));
+    const again = await cli(["init"], { cwd: linkedPackage });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`package.json (through a symbolic link, ${join(outside.dir, "package.json")})`);
+    expect(readFileSync(join(outside.dir, "package.json"), "utf8")).toBe('{ "name": "not-yours" }\n');
+    expect(readdirSync(linkedPackage)).toEqual(["package.json"]);
+  });
+});
+
+/** A workspace with one target (framework tools only) and one trail, outside the repository. */
+function sessionWorkspace(): string {
+  const ws = join(realpathSync(tempDir("boundary-session")), "ws");
+  mkdirSync(join(ws, "trailblaze-config/targets"), { recursive: true });
+  mkdirSync(join(ws, "trails"));
+  writeFileSync(join(ws, "trailblaze-config/targets/app.yaml"), "id: app\nplatforms:\n  android: {}\n");
+  writeFileSync(
+    join(ws, "trails/t.trail.yaml"),
+    "config:\n  id: t\n  target: app\ntrail:\n  - step: Compare\n    recording:\n      tools:\n        - assertEquals: { actual: 1, expected: 1 }\n",
+  );
+  return ws;
+}
+
+describe("--session-id is one safe folder name", () => {
+  const rule = (id: string) =>
+    `error: --session-id must be 1 to 128 letters, digits, ".", "_" and "-", starting with a letter or digit (it names the session's logs folder, e.g. nightly-42); got "${id}"\n`;
+  const commands: Record<string, string[]> = {
+    run: ["run", "trails/t.trail.yaml"],
+    call: ["call", "assertEquals", "--args", '{"actual":1,"expected":1}'],
+    tools: ["tools"],
+    mcp: ["mcp"],
+  };
+
+  for (const id of ["..", ".", "a/b", "../x", "-x", "x".repeat(129)]) {
+    for (const [name, argv] of Object.entries(commands)) {
+      test(`${name} --session-id ${id.length > 20 ? `${id.slice(0, 8)}… (${id.length})` : id}: exit 2, nothing written`, async () => {
+        const ws = sessionWorkspace();
+        const parentBefore = listing(join(ws, ".."));
+        // mcp serves on stdin: a real process, whose stdin is empty, so a session it did start would end.
+        const run = name === "mcp" ? await cliProcess([...argv, `--session-id=${id}`], { cwd: ws }) : await cli([...argv, `--session-id=${id}`], { cwd: ws });
+        expect(run.code).toBe(2);
+        if (id.includes("/")) expect(run.stderr).toContain("--session-id");
+        else expect(run.stderr).toBe(rule(id));
+        expect(listing(join(ws, ".."))).toEqual(parentBefore);
+        expect(existsSync(join(ws, "logs"))).toBe(false);
+      });
+    }
+  }
+
+  test("a safe id is used as given", async () => {
+    const ws = sessionWorkspace();
+    const run = await cli(["run", "trails/t.trail.yaml", "--session-id", "Nightly_42.a-b"], { cwd: ws });
+    expect(run.code).toBe(0);
+    expect(existsSync(join(ws, "logs/Nightly_42.a-b/calls.jsonl"))).toBe(true);
+  });
+});
+
+describe("session logs through a symbolic link", () => {
+  test("logs/ at the workspace root linked to outside it is refused; nothing is written there", async () => {
+    const ws = sessionWorkspace();
+    const outside = outsideFolder();
+    symlinkSync(outside.dir, join(ws, "logs"));
+    const run = await cli(["call", "assertEquals", "--args", '{"actual":1,"expected":1}', "--session-id", "s1"], { cwd: ws });
+    expect(run).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        `error: the session's logs folder ${join(ws, "logs/s1")} leads outside the workspace root ${ws} (to ${join(outside.dir, "s1")}, through a symbolic link); ` +
+        "logs are only written inside it: remove the link, or give another folder with --logs DIR\n",
+    });
+    const trail = await cli(["run", "trails/t.trail.yaml", "--session-id", "s2"], { cwd: ws });
+    expect(trail.code).toBe(2);
+    expect(outside.untouched()).toBe(true);
+  });
+
+  test("a session folder, or a log file in it, linked to outside is refused; --logs elsewhere is the user's choice", async () => {
+    const ws = sessionWorkspace();
+    const outside = outsideFolder();
+    const logs = realpathSync(tempDir("boundary-logs"));
+    symlinkSync(outside.dir, join(logs, "linked"));
+    const folder = await cli(["run", "trails/t.trail.yaml", "--logs", logs, "--session-id", "linked"], { cwd: ws });
+    expect(folder.code).toBe(2);
+    expect(outside.untouched()).toBe(true);
+
+    mkdirSync(join(logs, "mine"));
+    symlinkSync(join(outside.dir, "keep.txt"), join(logs, "mine/calls.jsonl"));
+    const file = await cli(["run", "trails/t.trail.yaml", "--logs", logs, "--session-id", "mine"], { cwd: ws });
+    expect(file.code).toBe(2);
+    expect(file.stdout + file.stderr).toContain(`${join(logs, "mine/calls.jsonl")} is a symbolic link; the CLI does not write its logs through one. Remove it, or use another --session-id`);
+    expect(outside.untouched()).toBe(true);
+
+    const fine = await cli(["run", "trails/t.trail.yaml", "--logs", logs, "--session-id", "fresh"], { cwd: ws });
+    expect(fine.code).toBe(0);
+    expect(existsSync(join(logs, "fresh/calls.jsonl"))).toBe(true);
+  });
+});
