@@ -13,7 +13,7 @@ import { Secrets } from "../core/secrets.ts";
 import { logMaxBytes } from "../core/capped-log-file.ts";
 import { builtinTools } from "../builtins/index.ts";
 import { driverOfClassifier } from "../trail/select-recording.ts";
-import { DEFAULT_KEEP_SESSIONS, sessionLogsDir } from "../core/log-layout.ts";
+import { checkSessionId, DEFAULT_KEEP_SESSIONS, sessionLogsDir } from "../core/log-layout.ts";
 
 
 export interface Screen {
@@ -298,12 +298,6 @@ export function keepLogs(env: Record<string, string | undefined>): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`TRAILBLAZE_KEEP_LOGS expects a whole number of sessions (0 keeps all), got "${text}"`);
   return n;
-}
-
-function checkSessionId(id: string): void {
-  if (!/^[A-Za-z0-9._-]+$/.test(id)) {
-    throw new UsageError(`--session-id may use letters, digits, ".", "_" and "-" only (it names a folder); got "${id}"`);
-  }
 }
 
 export function resolveSessionSpec(
