@@ -1,12 +1,15 @@
-// Where the CLI writes stays where it says: scaffolds (init, init-tool) inside the workspace and
-// session logs inside their logs folder, checked on the real path, so a symbolic link in the
-// workspace cannot carry a write outside it; and a --session-id is one safe folder name, so `..`
-// cannot put calls.jsonl in the workspace root. Every refusal exits 2 and writes nothing.
+// Where the CLI writes stays where it says: scaffolds (init, init-tool) inside the workspace,
+// session logs inside their logs folder, the build caches inside `.cache/`, the default
+// trailblaze-client.d.ts inside the workspace and an `mcp --record/--trail` FILE where it led when
+// the session started, checked on the real path, so a symbolic link in the workspace cannot carry
+// a write outside it; and a --session-id (or one seeded by --test-name) is one safe folder name,
+// so `..` cannot put calls.jsonl in the workspace root. Every refusal exits 2 and writes nothing.
 
 import { describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli, cliProcess, REPO, tempDir } from "./support/cli.ts";
+import { serve, waitGone } from "./support/mcp-serve.ts";
 
 /** Every file and link under `dir` (relative paths, sorted), node_modules left out. */
 function listing(dir: string): string[] {
@@ -180,4 +183,184 @@ describe("session logs through a symbolic link", () => {
     expect(fine.code).toBe(0);
     expect(existsSync(join(logs, "fresh/calls.jsonl"))).toBe(true);
   });
+});
+
+/** A workspace whose target has a per-file tool run in QuickJS and one run as a host subprocess: with --agent host, a session writes every build cache. */
+function cacheWorkspace(): string {
+  const ws = sessionWorkspace();
+  writeFileSync(join(ws, "trailblaze-config/targets/app.yaml"), "id: app\ntools:\n  - app_greet\n  - app_note\nplatforms:\n  android: {}\n");
+  mkdirSync(join(ws, "tools"));
+  writeFileSync(
+    join(ws, "tools/app_greet.ts"),
+    'import { trailblaze } from "@trailblaze/scripting";\n\n/** Greets someone. */\nexport const app_greet = trailblaze.tool<{ name: string }>(async (input) => `hello ${input.name}`);\n',
+  );
+  writeFileSync(join(ws, "tools/app_note.yaml"), "script: ./app_note.js\nname: app_note\ndescription: Says a note.\nruntime: subprocess\n");
+  writeFileSync(join(ws, "tools/app_note.js"), 'export async function app_note() {\n  return "noted";\n}\n');
+  return ws;
+}
+
+const TOOLS_HOST = ["tools", "--agent", "host", "--logs"];
+const listTools = (ws: string) => cli([...TOOLS_HOST, tempDir("boundary-cache-logs")], { cwd: ws });
+
+/**
+ * As listTools, in a process of its own: a process checks each cache folder once and keeps the
+ * servers' images in memory (writing one to disk only when it has none). With host servers
+ * precompiled, which TRAILBLAZE_PRECOMPILE=0 (how cliProcess runs the sources) turns off: the
+ * precompiled CLI, built from the same sources, runs instead.
+ */
+const freshListTools = (ws: string) => cliProcess([...TOOLS_HOST, tempDir("boundary-cache-logs")], { cwd: ws, env: { TRAILBLAZE_PRECOMPILE: undefined } });
+
+describe("build caches through a symbolic link", () => {
+  const refusal = (ws: string, link: string, to: string) =>
+    `error: ${link} is a symbolic link to ${to}, outside the build cache ${join(ws, ".cache")}; the CLI writes its caches only inside it. ` +
+    `Remove the link (the cache is rebuilt as needed: removing ${join(ws, ".cache")} entirely is safe too) and run again\n`;
+
+  for (const folder of ["trailblaze-tool-schemas", "trailblaze-tools", "trailblaze-packages", "trailblaze-packages/node_modules/@trailblaze", "trailblaze-bundles", "trailblaze-host-bundles", "trailblaze-listings"]) {
+    test(`.cache/${folder} linked to outside: exit 2 naming the link, nothing written there`, async () => {
+      const ws = cacheWorkspace();
+      const outside = outsideFolder();
+      mkdirSync(join(ws, ".cache", folder, ".."), { recursive: true });
+      symlinkSync(outside.dir, join(ws, ".cache", folder));
+      const run = await listTools(ws);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toEndWith(refusal(ws, join(ws, ".cache", folder), outside.dir));
+      expect(outside.untouched()).toBe(true);
+    });
+  }
+
+  test(".cache/trailblaze-images linked to outside: the images are not written (they only speed up a start); the session runs", async () => {
+    const ws = cacheWorkspace();
+    const outside = outsideFolder();
+    mkdirSync(join(ws, ".cache"));
+    symlinkSync(outside.dir, join(ws, ".cache/trailblaze-images"));
+    const run = await freshListTools(ws);
+    expect(run.code).toBe(0);
+    expect(outside.untouched()).toBe(true);
+  });
+
+  test("a host bundle's folder linked to outside is refused; a cached file that is a link is replaced, not written through", async () => {
+    const ws = cacheWorkspace();
+    expect((await freshListTools(ws)).code).toBe(0);
+    const bundles = join(ws, ".cache/trailblaze-host-bundles");
+    const stem = readdirSync(bundles).find((name) => name.endsWith(".json"))!.slice(0, -".json".length);
+    const outside = outsideFolder();
+
+    // The map Bun writes beside the bytecode: a link there to a file outside, and the entry rebuilt.
+    rmSync(join(bundles, `${stem}.json`));
+    rmSync(join(bundles, stem, "app-subprocess.js.map"));
+    symlinkSync(join(outside.dir, "keep.txt"), join(bundles, stem, "app-subprocess.js.map"));
+    expect((await freshListTools(ws)).code).toBe(0);
+    expect(outside.untouched()).toBe(true);
+    expect(readFileSync(join(bundles, stem, "app-subprocess.js.map"), "utf8")).toStartWith("{");
+
+    // The entry's own folder a link to outside.
+    rmSync(join(bundles, `${stem}.json`));
+    rmSync(join(bundles, stem), { recursive: true });
+    symlinkSync(outside.dir, join(bundles, stem));
+    const run = await freshListTools(ws);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toEndWith(refusal(ws, join(bundles, stem), outside.dir));
+    expect(outside.untouched()).toBe(true);
+  });
+
+  test(".cache itself a link (a cache moved to another disk) is used: the builds are written where it leads", async () => {
+    const ws = cacheWorkspace();
+    const elsewhere = realpathSync(tempDir("boundary-cache-disk"));
+    symlinkSync(elsewhere, join(ws, ".cache"));
+    expect((await freshListTools(ws)).code).toBe(0);
+    expect(readdirSync(elsewhere).sort()).toEqual([
+      "trailblaze-bundles",
+      "trailblaze-host-bundles",
+      "trailblaze-images",
+      "trailblaze-listings",
+      "trailblaze-packages",
+      "trailblaze-tool-schemas",
+      "trailblaze-tools",
+    ]);
+  });
+});
+
+describe("types' default output through a symbolic link", () => {
+  test("tools/ linked to outside the workspace: refused, nothing written there; -o names another file", async () => {
+    const ws = sessionWorkspace();
+    const outside = outsideFolder();
+    symlinkSync(outside.dir, join(ws, "tools"));
+    const run = await cli(["types", "--logs", tempDir("boundary-types-logs")], { cwd: ws });
+    expect(run).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        `error: types: tools/trailblaze-client.d.ts leads to ${join(outside.dir, "trailblaze-client.d.ts")} through a symbolic link, outside the workspace root ${ws}; ` +
+        "the default output is written inside the workspace only. Remove the link, or name the file with -o FILE; nothing was written\n",
+    });
+    expect(outside.untouched()).toBe(true);
+    const named = await cli(["types", "--logs", tempDir("boundary-types-logs"), "-o", "client.d.ts"], { cwd: ws });
+    expect(named.code).toBe(0);
+    expect(existsSync(join(ws, "client.d.ts"))).toBe(true);
+  });
+});
+
+describe("mcp --record / --trail FILE through a symbolic link", () => {
+  const refusal = (ws: string, flag: string, file: string, to: string) =>
+    `error: mcp: ${flag} ${file} leads to ${to} through a symbolic link, outside the workspace root ${ws}; the trail is not written through it. ` +
+    `Remove the link, or name the file where it really is (${flag} ${to})\n`;
+
+  test("FILE a link to outside the workspace (a trail there, or nothing yet), or in a folder linked there: exit 2, nothing written", async () => {
+    const ws = sessionWorkspace();
+    const outside = outsideFolder();
+    cpSync(join(ws, "trails/t.trail.yaml"), join(outside.dir, "t.trail.yaml"));
+    symlinkSync(join(outside.dir, "t.trail.yaml"), join(ws, "trails/linked.trail.yaml"));
+    symlinkSync(join(outside.dir, "new.trail.yaml"), join(ws, "trails/dangling.trail.yaml"));
+    symlinkSync(outside.dir, join(ws, "elsewhere"));
+    const cases: [string, string, string][] = [
+      ["--trail", "trails/linked.trail.yaml", join(outside.dir, "t.trail.yaml")],
+      ["--record", "trails/dangling.trail.yaml", join(outside.dir, "new.trail.yaml")],
+      ["--record", "elsewhere/new.trail.yaml", join(outside.dir, "new.trail.yaml")],
+    ];
+    for (const [flag, file, to] of cases) {
+      const run = await cliProcess(["mcp", flag, file, "--logs", tempDir("boundary-mcp-logs")], { cwd: ws });
+      expect(run).toEqual({ code: 2, stdout: "", stderr: refusal(ws, flag, file, to) });
+    }
+    expect(listing(outside.dir)).toEqual(["keep.txt", "t.trail.yaml"]);
+    expect(readFileSync(join(outside.dir, "t.trail.yaml"), "utf8")).toBe(readFileSync(join(ws, "trails/t.trail.yaml"), "utf8"));
+  });
+
+  test("the trail's folder replaced by a link mid-session: the next rewrite is refused and nothing is written there", async () => {
+    const ws = sessionWorkspace();
+    const outside = outsideFolder();
+    const served = await serve(["--record", "trails/rec.trail.yaml", "--logs", tempDir("boundary-mcp-logs")], { cwd: ws });
+    try {
+      const compare = () => served.client.callTool({ name: "assertEquals", arguments: { actual: 1, expected: 1 } });
+      expect((await compare()).isError).toBeFalsy();
+      expect(readFileSync(join(ws, "trails/rec.trail.yaml"), "utf8")).toContain("assertEquals");
+
+      renameSync(join(ws, "trails"), join(ws, "trails-moved"));
+      symlinkSync(outside.dir, join(ws, "trails"));
+      await expect(compare()).rejects.toThrow(
+        `mcp: --record trails/rec.trail.yaml: its folder ${join(ws, "trails")} now leads to ${outside.dir} (a symbolic link was put there since the session started); ` +
+          "nothing was written. Put the file or folder back, then start trailblaze mcp --record again",
+      );
+      expect(outside.untouched()).toBe(true);
+    } finally {
+      await served.close();
+    }
+    expect(await waitGone([served.pid])).toEqual([]);
+  });
+});
+
+describe("--test-name seeds a valid session id", () => {
+  for (const name of ["_x", "..x", "n".repeat(300)]) {
+    test(`run --test-name ${name.length > 20 ? `${name.slice(0, 8)}… (${name.length})` : name}: the trail runs, its logs in one folder named from it`, async () => {
+      const ws = sessionWorkspace();
+      const run = await cli(["run", "trails/t.trail.yaml", "--test-name", name], { cwd: ws });
+      expect(run.code).toBe(0);
+      const [folder, ...more] = readdirSync(join(ws, "logs"));
+      expect(more).toEqual([]);
+      const seed = name.replace(/^[._-]+/, "").slice(0, 105);
+      expect(folder).toMatch(new RegExp(`^${seed}-\\d{8}-\\d{6}-[0-9a-f]{6}$`));
+      expect(folder!.length).toBeLessThanOrEqual(128);
+      expect(existsSync(join(ws, "logs", folder!, "calls.jsonl"))).toBe(true);
+    });
+  }
 });

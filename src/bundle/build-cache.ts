@@ -5,9 +5,9 @@
 // `store()` refuses when any input changed since (content differs, or modified after the start).
 // Entries no lookup has used for 30 days (an entry of a file since deleted or renamed, or of older
 // build settings) are removed by the next build stored in the same folder.
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
+import { existsSync, lstatSync, lutimesSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
-import { writeAtomically } from "../core/cache-files.ts";
+import { checkCacheFolder, writeAtomically } from "../core/cache-files.ts";
 
 export interface CacheEntry {
   /** Where the build's main output lives. */
@@ -126,8 +126,13 @@ export class BuildCache {
     return entry;
   }
 
-  /** Call right before building: hashes the inputs known so far, for `store` to check against. */
+  /**
+   * Call right before building: hashes the inputs known so far, for `store` to check against.
+   * Refuses (UsageError) a cache folder that a link carries outside its `.cache` (checkCacheFolder),
+   * before the build writes anything there.
+   */
   begin(): BuildStart {
+    checkCacheFolder(this.cacheDir);
     const startedAt = Date.now();
     const hashes = new Map<string, string>();
     for (const input of new Set([this.#entry, ...(readManifest(this.#manifestFile)?.inputs ?? [])])) {
@@ -162,11 +167,14 @@ export class BuildCache {
   }
 }
 
-/** Dates a manifest's last use (its mtime), at most once a day: lookups stay read-only otherwise. */
+/**
+ * Dates a manifest's last use (its mtime), at most once a day: lookups stay read-only otherwise.
+ * A manifest that is a link has the link dated, not the file it points at.
+ */
 export function markUsed(manifestFile: string): void {
   const now = Date.now();
   try {
-    if (now - statSync(manifestFile).mtimeMs > DAY_MS) utimesSync(manifestFile, now / 1000, now / 1000);
+    if (now - lstatSync(manifestFile).mtimeMs > DAY_MS) lutimesSync(manifestFile, now / 1000, now / 1000);
   } catch {
     // Another process removed or replaced it: nothing to date.
   }

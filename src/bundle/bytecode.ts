@@ -15,6 +15,7 @@ import remapping, { type EncodedSourceMap } from "@jridgewell/remapping";
 import { init, parse } from "es-module-lexer";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { writeAtomically } from "../core/cache-files.ts";
 
 const BUN_MARKER = "// @bun";
 const TRAILING_COMMENTS = /(?:\n\/\/# (?:debugId|sourceMappingURL)=[^\n]*)+\n?$/;
@@ -49,8 +50,8 @@ export async function bytecodeBundle(esmFile: string, outdir: string): Promise<s
     traced.file = basename(file);
     mkdirSync(outdir, { recursive: true });
     // The map first, so the script never points at a missing map; the bytecode before the script
-    // that names it.
-    writeFileSync(`${file}.map`, JSON.stringify(traced));
+    // that names it. Each replaces what is there (a link included) rather than writing through it.
+    writeAtomically(`${file}.map`, JSON.stringify(traced));
     renameSync(jsc.path, `${file}.jsc`);
     renameSync(js.path, file);
     return file;

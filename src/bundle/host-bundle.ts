@@ -9,12 +9,12 @@ import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { BundleError } from "../errors.ts";
-import { writeAtomically } from "../core/cache-files.ts";
+import { checkCacheFolder, writeAtomically } from "../core/cache-files.ts";
 import { BuildCache } from "./build-cache.ts";
 import { bytecodeBundle } from "./bytecode.ts";
 import { pureSchemasBunPlugin } from "./pure-schemas-plugin.ts";
 import { SDK_DIST, SDK_PATCHES, SdkPatchLedger, type SdkPatchId } from "./sdk-patches.ts";
-import { resolveSupplied, suppliedIn, suppliedNodePath, suppliedPackagesBunPlugin } from "./supplied-packages.ts";
+import { checkSuppliedFolders, resolveSupplied, suppliedIn, suppliedNodePath, suppliedPackagesBunPlugin } from "./supplied-packages.ts";
 
 /** Bump when the build settings below change. */
 const HOST_BUNDLER_VERSION = 6;
@@ -113,6 +113,9 @@ async function buildHostBundle(script: string, cwd: string): Promise<HostBundle>
   const start = cache.begin();
 
   const outdir = join(cache.cacheDir, cache.stem);
+  // Refused here, not from inside Bun.build (which reports a plugin's error as a build failure).
+  checkCacheFolder(outdir);
+  checkSuppliedFolders(cwd);
   // Built into a folder of its own, then moved into place file by file: a server another process
   // is starting from the cached files never reads one half written.
   const staging = `${outdir}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;

@@ -8,7 +8,7 @@
 
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
-import { PACKAGE_ROOT } from "../core/cache-files.ts";
+import { checkCacheFolder, PACKAGE_ROOT } from "../core/cache-files.ts";
 
 export const SUPPLIED_PACKAGES = ["@trailblaze/scripting", "@modelcontextprotocol/sdk", "zod"] as const;
 
@@ -33,10 +33,23 @@ export function installedFrom(name: string, dir: string): string | undefined {
 /** Folders this process has made (or checked) already, by workspace root. */
 const made = new Set<string>();
 
+const suppliedFolder = (root: string) => join(root, ".cache", "trailblaze-packages", "node_modules");
+
+/**
+ * Refuses (UsageError) the folders suppliedNodePath replaces links in when a link carries one out
+ * of `.cache` (checkCacheFolder); for a build to call before starting, so the refusal is not
+ * reported as the build's failure.
+ */
+export function checkSuppliedFolders(root: string): void {
+  const folder = suppliedFolder(root);
+  for (const name of SUPPLIED_PACKAGES) checkCacheFolder(dirname(join(folder, name)));
+}
+
 /** The folder holding links to this package's own copies of the supplied packages, made (once per process) on first use. */
 export function suppliedNodePath(root: string): string {
-  const folder = join(root, ".cache", "trailblaze-packages", "node_modules");
+  const folder = suppliedFolder(root);
   if (made.has(folder)) return folder;
+  checkSuppliedFolders(root);
   for (const { name, dir } of ownCopies()) {
     const link = join(folder, name);
     if (linksTo(link, dir)) continue;

@@ -3,10 +3,10 @@
 // is rewritten atomically after every change, in the trail format `run` reads.
 
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { writeAtomically } from "../core/cache-files.ts";
 import { isSuccess, type ToolResult } from "../core/tool-result.ts";
 import type { Session } from "../session/session.ts";
 import { recordedTrailText, type CallToRecord, type RecordedTrailConfig } from "../trail/trail-record.ts";
+import { RecordedFile } from "./recorded-file.ts";
 import { CONTROL_TOOL_DEFINITIONS, CONTROL_TOOLS, controlError, controlResult, screenInfo, type RecordingMode } from "./control-tools.ts";
 
 interface OpenStep {
@@ -27,7 +27,7 @@ export interface StepRecorderOptions {
 export class StepRecorder implements RecordingMode {
   readonly kind = "record";
   readonly file: string;
-  readonly #path: string;
+  readonly #out: RecordedFile;
   readonly #config: RecordedTrailConfig;
   readonly #session: Session;
   readonly #steps: OpenStep[] = [];
@@ -37,7 +37,7 @@ export class StepRecorder implements RecordingMode {
   constructor(session: Session, options: StepRecorderOptions) {
     this.#session = session;
     this.file = options.file;
-    this.#path = options.path;
+    this.#out = new RecordedFile("--record", options.file, options.path, session.spec.root);
     this.#config = options.config;
   }
 
@@ -95,6 +95,6 @@ export class StepRecorder implements RecordingMode {
   }
 
   #write(): void {
-    writeAtomically(this.#path, recordedTrailText(this.#config, this.#steps));
+    this.#out.write(recordedTrailText(this.#config, this.#steps));
   }
 }

@@ -3,9 +3,7 @@
 // session's tools, and trailblaze_completeStep splices its successful calls into FILE as the
 // step's `recording: tools:` (comments and layout kept), then replay goes on.
 
-import { readFileSync } from "node:fs";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { writeAtomically } from "../core/cache-files.ts";
 import { InterpolationError } from "../errors.ts";
 import { exceptionThrown, isSuccess, type ToolResult } from "../core/tool-result.ts";
 import { classifiersFor } from "../run/plan.ts";
@@ -16,6 +14,7 @@ import { selectRecording, type SessionClassifiers } from "../trail/select-record
 import { parseTrailFile } from "../trail/trail-file.ts";
 import { spliceRecording, type CallToRecord } from "../trail/trail-record.ts";
 import type { Trail } from "../trail/trail-types.ts";
+import { RecordedFile } from "./recorded-file.ts";
 import { CONTROL_TOOL_DEFINITIONS, CONTROL_TOOLS, controlError, controlResult, screenInfo, type RecordingMode } from "./control-tools.ts";
 
 export interface TrailFillerOptions {
@@ -33,7 +32,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 export class TrailFiller implements RecordingMode {
   readonly kind = "trail";
   readonly file: string;
-  readonly #path: string;
+  readonly #out: RecordedFile;
   readonly #session: Session;
   readonly #args: Record<string, unknown>;
   readonly #classifiers: SessionClassifiers;
@@ -48,7 +47,7 @@ export class TrailFiller implements RecordingMode {
   constructor(session: Session, options: TrailFillerOptions) {
     this.#session = session;
     this.file = options.file;
-    this.#path = options.path;
+    this.#out = new RecordedFile("--trail", options.file, options.path, session.spec.root);
     this.#trail = options.trail;
     this.#args = options.args;
     this.#classifiers = classifiersFor(options.trail, session.spec.driver);
@@ -156,7 +155,7 @@ export class TrailFiller implements RecordingMode {
 
   /** Splices `calls` into step `index` of FILE as it is on disk now, atomically, and re-reads the trail. */
   #write(index: number, calls: readonly CallToRecord[]): void {
-    const text = readFileSync(this.#path, "utf8");
+    const text = this.#out.read();
     const trail = parseTrailFile(this.file, text);
     const before = this.#trail.steps[index]!;
     const step = trail.steps[index];
@@ -165,6 +164,6 @@ export class TrailFiller implements RecordingMode {
     }
     const edited = spliceRecording(text, this.file, step, calls);
     this.#trail = parseTrailFile(this.file, edited);
-    writeAtomically(this.#path, edited);
+    this.#out.write(edited);
   }
 }

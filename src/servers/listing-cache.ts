@@ -8,7 +8,7 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { readFileSync } from "node:fs";
 import { basename, extname, join } from "node:path";
-import { fileStamp, PACKAGE_ROOT, writeAtomically } from "../core/cache-files.ts";
+import { checkCacheFolder, fileStamp, PACKAGE_ROOT, writeAtomically } from "../core/cache-files.ts";
 import { PACKAGE_VERSION } from "../core/package-version.ts";
 import { markUsed, removeUnused, sha256 } from "../bundle/build-cache.ts";
 import type { ServerHandshake } from "./mcp-connection.ts";
@@ -78,8 +78,13 @@ export class ListingCache {
     return entry.listing;
   }
 
-  /** Keeps `listing` under this key, replacing the server's earlier entry; a cache that cannot be written is left as it is. */
+  /**
+   * Keeps `listing` under this key, replacing the server's earlier entry; a cache that cannot be
+   * written is left as it is, but a listings folder a link carries out of `.cache` is refused
+   * (UsageError, checkCacheFolder).
+   */
   store(listing: Listing): void {
+    checkCacheFolder(this.#folder);
     try {
       const entry: Entry = { key: this.#key, digest: sha256(JSON.stringify(listing)), listing };
       writeAtomically(this.#file, JSON.stringify(entry));

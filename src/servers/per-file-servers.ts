@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeAtomically } from "../core/cache-files.ts";
+import { checkCacheFolder, writeAtomically } from "../core/cache-files.ts";
 import { deriveTools } from "../bundle/tool-schemas.ts";
 import { displayPath } from "../config/config-files.ts";
 import { resolvePerFileTools, toolsOfScript, type PerFileTool, type ToolRuntime } from "../config/per-file-tools.ts";
@@ -114,6 +114,7 @@ export async function perFileServers(target: TargetConfig, root: string, cwd: st
   const tools = await described(resolvePerFileTools(target, root, cwd), root);
   if (tools.length === 0) return [];
   const dir = join(root, ".cache", "trailblaze-tools");
+  checkCacheFolder(dir);
   mkdirSync(dir, { recursive: true });
   const servers: ResolvedServer[] = [];
   for (const runtime of ["inProcess", "subprocess"] as const) {
@@ -155,6 +156,7 @@ function registrationServer(server: ResolvedServer, owner: string, root: string,
     return { name, script: server.script, exportName: name, runtime: "inProcess", meta: {}, registered: `${shown}:${line}:${col}`, where: { file: shown, line, col } };
   });
   const dir = join(root, ".cache", "trailblaze-tools");
+  checkCacheFolder(dir);
   mkdirSync(dir, { recursive: true });
   const script = join(dir, `${owner}-registered-${basename(server.script, extname(server.script))}.ts`);
   writeIfChanged(script, entrySource(tools, "inProcess", `${owner} ${shown}`, root));

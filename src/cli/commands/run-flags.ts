@@ -10,6 +10,7 @@ import { findDriver } from "../../core/drivers.ts";
 import type { Workspace } from "../../config/workspace.ts";
 import { locate, parseYaml } from "../../core/yaml-file.ts";
 import type { SuiteEntry } from "../../run/run-suite.ts";
+import { generateSessionId } from "../../session/session-spec.ts";
 import { CLASSIFIER_DRIVERS, driverOfClassifier } from "../../trail/select-recording.ts";
 import type { Trail } from "../../trail/trail-types.ts";
 
@@ -103,9 +104,24 @@ export function perDevice(entries: readonly SuiteEntry[], devices: readonly Devi
   });
 }
 
-/** `--test-name NAME` as a session id seed: the characters a folder name may hold. */
+/**
+ * The longest seed: each session id is `<seed>-<generated id>` (run-suite.ts), and a session id
+ * is at most 128 characters (core/log-layout.ts).
+ */
+export const MAX_SEED_LENGTH = 128 - "-".length - generateSessionId(new Date(0)).length;
+
+/**
+ * `--test-name NAME` as a session id seed that always makes a valid session id: the characters a
+ * folder name may hold, starting with a letter or digit (no leading `.`, `_` or `-`), at most
+ * MAX_SEED_LENGTH of them.
+ */
 export function testNameSeed(name: string): string {
-  const seed = name.trim().replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "");
+  const seed = name
+    .trim()
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/^[._-]+/, "")
+    .slice(0, MAX_SEED_LENGTH)
+    .replace(/-+$/, "");
   if (seed === "") throw new UsageError(`run: --test-name expects a name with letters or digits, got "${name}"`);
   return seed;
 }

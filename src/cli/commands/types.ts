@@ -3,6 +3,7 @@
 
 import { join, resolve } from "node:path";
 import { writeAtomically } from "../../core/cache-files.ts";
+import { escapesTo, isInside } from "../../core/real-path.ts";
 import { displayPath } from "../../config/workspace.ts";
 import { UsageError } from "../../errors.ts";
 import type { Session } from "../../session/session.ts";
@@ -36,6 +37,22 @@ export function defaultClientDtsPath(spec: Pick<SessionSpec, "target" | "root">)
   return join(spec.target.toolsDir ?? join(spec.root, "tools"), CLIENT_DTS);
 }
 
+/**
+ * The default output, refused (UsageError) when it is in the workspace as written but a link
+ * carries it outside, as init-tool's files are (scaffold-write.ts): -o names another place.
+ */
+function checkedDefaultPath(spec: Pick<SessionSpec, "target" | "root">, cwd: string): string {
+  const file = defaultClientDtsPath(spec);
+  const escape = isInside(spec.root, file) ? escapesTo(spec.root, file) : undefined;
+  if (escape !== undefined) {
+    throw new UsageError(
+      `types: ${displayPath(file, cwd)} leads to ${escape} through a symbolic link, outside the workspace root ${spec.root}; ` +
+        `the default output is written inside the workspace only. Remove the link, or name the file with -o FILE; nothing was written`,
+    );
+  }
+  return file;
+}
+
 /** The d.ts for everything `session` registered. */
 export function sessionClientDts(session: Session): string {
   const { spec, registry } = session;
@@ -60,7 +77,7 @@ export const typesCommand: Command = {
       io.stdout(text);
       return 0;
     }
-    const file = values.out === undefined ? defaultClientDtsPath(session.spec) : resolve(io.cwd, values.out);
+    const file = values.out === undefined ? checkedDefaultPath(session.spec, io.cwd) : resolve(io.cwd, values.out);
     writeAtomically(file, text);
     const count = session.registry.list().length;
     io.stdout(`wrote ${displayPath(file, io.cwd)}: ${count} tool${count === 1 ? "" : "s"} (target ${session.spec.target.id}, driver ${session.spec.driver.key}, agent ${session.spec.agent})\n`);
