@@ -137,6 +137,16 @@ describe("--session-id is one safe folder name", () => {
     }
   }
 
+  test("with several trails, the suffixed ids must be session ids too: refused before any trail starts", async () => {
+    const ws = sessionWorkspace();
+    cpSync(join(ws, "trails/t.trail.yaml"), join(ws, "trails/u.trail.yaml"));
+    const id = "x".repeat(127);
+    const run = await cli(["run", "trails", "--session-id", id], { cwd: ws });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`error: run: --session-id ${id} names 2 sessions here, ${id}-1 to ${id}-2, and those are over 128 characters: give a shorter id\n`);
+    expect(existsSync(join(ws, "logs"))).toBe(false);
+  });
+
   test("a safe id is used as given", async () => {
     const ws = sessionWorkspace();
     const run = await cli(["run", "trails/t.trail.yaml", "--session-id", "Nightly_42.a-b"], { cwd: ws });

@@ -18,8 +18,10 @@ export const DEFAULT_LOGS_ROOT = "logs";
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** Refuses a session id that is not one safe folder name, saying what is allowed (UsageError, exit 2). */
+export const isSessionId = (id: string): boolean => SESSION_ID.test(id);
+
 export function checkSessionId(id: string): void {
-  if (!SESSION_ID.test(id)) {
+  if (!isSessionId(id)) {
     throw new UsageError(
       `--session-id must be 1 to 128 letters, digits, ".", "_" and "-", starting with a letter or digit (it names the session's logs folder, e.g. nightly-42); got "${id}"`,
     );

@@ -8,7 +8,7 @@ import { ConfigError, ConfigNotFoundError, UsageError, type ConfigProblem } from
 import type { Workspace } from "../../config/workspace.ts";
 import { agentFor, checkSessionFlags, parseKeyValue } from "../../session/session-spec.ts";
 import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP, parseSecrets } from "../session-flags.ts";
-import { checkSessionId } from "../../core/log-layout.ts";
+import { checkSessionId, isSessionId } from "../../core/log-layout.ts";
 import { maskedIo } from "../masked-io.ts";
 import { maskReport } from "../../run/mask-report.ts";
 import { Secrets } from "../../core/secrets.ts";
@@ -228,6 +228,11 @@ export const runCommand: Command = {
       workspace = await loadCliWorkspace(values, io);
       entries = devices ? perDevice(sliced, devices, workspace) : values["all-devices"] ? perDevice(sliced, "all", workspace) : sliced;
       parsedCount = parsed.length;
+      const id = values["session-id"];
+      // Several trails get <id>-1, <id>-2, …: the longest of those must be a session id too.
+      if (id !== undefined && entries.length > 1 && !isSessionId(`${id}-${entries.length}`)) {
+        throw new UsageError(`run: --session-id ${id} names ${entries.length} sessions here, ${id}-1 to ${id}-${entries.length}, and those are over 128 characters: give a shorter id`);
+      }
     } catch (error) {
       // The run stops before any trail starts: CI still gets the report it asked for, saying why.
       if (!values.list && (destination !== undefined || !reporter.live)) emitReport({ ...notRunReport(error), ...(shard ? { shard } : {}) }, reporter, destination, io);
