@@ -57,8 +57,8 @@ async function refused(edit: (report: Json) => void, message: string) {
 
 describe("merge-reports refuses a report that does not fit the format (exit 2, the file and the field named)", () => {
   test("run --reporter json stamps the format it writes", () => {
-    expect(Object.keys(base)[0]).toBe("reportFormat");
-    expect(base.reportFormat).toBe(1);
+    expect(Object.keys(base)[0]).toBe("version");
+    expect(base.version).toBe(1);
   });
 
   test("a status that would break out of its attribute", async () => {
@@ -109,22 +109,22 @@ describe("merge-reports refuses a report that does not fit the format (exit 2, t
 
 describe("the report's version", () => {
   test("a newer format is refused: upgrade", async () => {
-    await refused((r) => void (r.reportFormat = 2), "written by a newer trailblaze-ts (format 2, this one reads up to 1): upgrade trailblaze-ts to merge it");
+    await refused((r) => void (r.version = 2), "written by a newer trailblaze-ts (format 2, this one reads up to 1): upgrade trailblaze-ts to merge it");
     // Even when the rest no longer looks like a report this build knows.
-    await refused((r) => void ((r.reportFormat = 3), delete r.trails), "written by a newer trailblaze-ts (format 3, this one reads up to 1): upgrade trailblaze-ts to merge it");
+    await refused((r) => void ((r.version = 3), delete r.trails), "written by a newer trailblaze-ts (format 3, this one reads up to 1): upgrade trailblaze-ts to merge it");
   }, SLOW);
 
   test("a version that is not one is a field that does not fit", async () => {
-    await refused((r) => void (r.reportFormat = "1"), `reportFormat: expected 1, got "1"`);
-    await refused((r) => void (r.reportFormat = 0), "reportFormat: expected 1, got 0");
+    await refused((r) => void (r.version = "1"), `version: expected 1, got "1"`);
+    await refused((r) => void (r.version = 0), "version: expected 1, got 0");
   }, SLOW);
 
   test("a report without a version (written before formats were numbered) reads as format 1, and the merge is stamped", async () => {
-    const run = await mergeEdited((r) => void delete r.reportFormat, "json");
+    const run = await mergeEdited((r) => void delete r.version, "json");
     expect(run.code).toBe(1);
     expect(run.stderr).toBe("note: merged 1 report: 2 trails\n");
     const merged = JSON.parse(readFileSync(join(run.cwd, "out"), "utf8"));
-    expect(merged.reportFormat).toBe(1);
+    expect(merged.version).toBe(1);
     expect(merged.trails).toEqual(base.trails);
   }, SLOW);
 });

@@ -55,7 +55,7 @@ describe("the demo's trails/", () => {
     const run = await cli(["run", "trails", "--reporter", "json", "--arg", "seed=7", "--logs", tempDir("demo-logs")], { cwd: DEMO });
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.stdout);
-    expect(Object.keys(doc)).toEqual(["reportFormat", "trails", "summary"]);
+    expect(Object.keys(doc)).toEqual(["version", "trails", "summary"]);
     expect(doc.summary).toMatchObject({ passed: 4, failed: 0, errors: 0, skipped: 0, unverified: 3 });
     // (typeof checks: bun's toMatchObject with expect.any() rewrites the object it inspects)
     for (const trail of doc.trails) {

@@ -85,19 +85,19 @@ function refusal(json: unknown): string {
 describe("the JSON report format", () => {
   test("what the JSON reporter writes reads back as the same run: every field is in the schema", () => {
     const json = JSON.parse(JSON.stringify(runToJson(full)));
-    expect(json.reportFormat).toBe(REPORT_FORMAT);
+    expect(json.version).toBe(REPORT_FORMAT);
     expect(parseReport("r.json", json)).toEqual(full);
   });
 
   test("a field the format does not know is dropped; a report without a version reads as format 1", () => {
-    const { reportFormat: _, ...json } = JSON.parse(JSON.stringify(runToJson(full)));
+    const { version: _, ...json } = JSON.parse(JSON.stringify(runToJson(full)));
     json.trails[0].extra = "<b>";
     expect(parseReport("r.json", json)).toEqual(full);
   });
 
   test("refusals name the file, the field, what was expected and what was there", () => {
     const json = () => JSON.parse(JSON.stringify(runToJson(full)));
-    expect(refusal({ ...json(), reportFormat: 7 })).toBe("r.json: written by a newer trailblaze-ts (format 7, this one reads up to 1): upgrade trailblaze-ts to merge it");
+    expect(refusal({ ...json(), version: 7 })).toBe("r.json: written by a newer trailblaze-ts (format 7, this one reads up to 1): upgrade trailblaze-ts to merge it");
     expect(refusal([])).toBe("r.json: expected a report written by `trailblaze run --reporter json` ({trails: […], summary: {…}})");
     const bad = json();
     bad.trails[0].steps[1].screen.moves[0].to = 5;

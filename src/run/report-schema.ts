@@ -8,7 +8,7 @@ import { z } from "zod";
 import { ReportFileError } from "../errors.ts";
 import type { RunReport, TrailReport } from "./run-types.ts";
 
-/** The format `run --reporter json` writes, as `reportFormat`; bump it when a reader of the previous one would misread a report. */
+/** The format `run --reporter json` writes, as `version`; bump it when a reader of the previous one would misread a report. */
 export const REPORT_FORMAT = 1;
 
 const count = z.number().int().nonnegative();
@@ -115,7 +115,7 @@ const wireframe = z.object({
 
 /** The whole JSON report, as `run --reporter json` writes it (format 1). */
 export const reportSchema = z.object({
-  reportFormat: z.literal(REPORT_FORMAT).optional(),
+  version: z.literal(REPORT_FORMAT).optional(),
   trails: z.array(trail),
   summary: z.object({ passed: count, failed: count, errors: count, skipped: count, unverified: count, durationMs: ms }),
   interrupted: text.optional(),
@@ -199,7 +199,7 @@ const LISTED = 10;
  */
 export function parseReport(file: string, json: unknown): RunReport {
   const object = typeof json === "object" && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
-  const format = object?.reportFormat;
+  const format = object?.version;
   if (typeof format === "number" && Number.isInteger(format) && format > REPORT_FORMAT) {
     throw new ReportFileError(file, `written by a newer trailblaze-ts (format ${format}, this one reads up to ${REPORT_FORMAT}): upgrade trailblaze-ts to merge it`);
   }
@@ -216,7 +216,7 @@ export function parseReport(file: string, json: unknown): RunReport {
     );
   }
   // No cast: tsc checks that what the schema gives is a RunReport (so the two cannot drift apart).
-  const { reportFormat: _format, trails, ...rest } = result.data;
+  const { version: _format, trails, ...rest } = result.data;
   // A trail ran when any of its steps started (one that failed before its first step has none).
   const read: TrailReport[] = trails.map((t) => ({ ...t, ran: t.steps.some((s) => s.status !== "skipped") }));
   return { ...rest, trails: read };

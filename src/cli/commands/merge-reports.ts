@@ -25,7 +25,7 @@ Options:
 
 Each file is checked against the JSON report format (every field's type and value) before
 anything is written: a report of a newer format ("upgrade"), or one with a field that does not
-fit, is refused naming the file and the field. A report without \`reportFormat\` (written before
+fit, is refused naming the file and the field. A report without \`version\` (written before
 formats were numbered) is read as format 1.
 
 Exit codes: 0 every merged trail passed (or was skipped) · 1 a trail failed or errored, or a

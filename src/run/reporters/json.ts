@@ -1,5 +1,5 @@
 // `--reporter json`: the run as one JSON document (docs/formats.md "JSON documents"),
-// stamped with the format it is written in (`reportFormat`), which `merge-reports` checks it
+// stamped with the format it is written in (`version`), which `merge-reports` checks it
 // against (report-schema.ts).
 
 import { REPORT_FORMAT, type ReportJson } from "../report-schema.ts";
@@ -46,12 +46,12 @@ function trailJson(trail: TrailReport): TrailJson {
 }
 
 /**
- * `{"reportFormat":1,"trails":[…],"summary":{"passed","failed","errors","skipped","unverified","durationMs"}}`
+ * `{"version":1,"trails":[…],"summary":{"passed","failed","errors","skipped","unverified","durationMs"}}`
  * plus `interrupted`/`shard`/`problems`/`screens` when set.
  */
 export function runToJson(run: RunReport): ReportJson {
   return {
-    reportFormat: REPORT_FORMAT,
+    version: REPORT_FORMAT,
     trails: run.trails.map(trailJson),
     summary: { ...run.summary },
     ...(run.interrupted !== undefined ? { interrupted: run.interrupted } : {}),
