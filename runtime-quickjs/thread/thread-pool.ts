@@ -97,7 +97,11 @@ class Thread {
   }
 
   private received(message: FromThread): void {
-    if (message.t === "ready") return;
+    if (message.t === "ready") {
+      // Bun forgets an unref() made before the thread came up (it then kept a run from exiting): again, now.
+      if (this.servers.size === 0 && !this.dead) this.worker.unref();
+      return;
+    }
     const hosted = this.servers.get(message.id);
     if (!hosted) return;
     switch (message.t) {
