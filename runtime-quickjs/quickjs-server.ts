@@ -33,14 +33,13 @@ import {
 } from "./image-store.ts";
 import { HandshakeRecorder, HandshakeReplay } from "./handshake.ts";
 import { acquireQuickJsInstance, poolTakesBack, recycleQuickJsInstance } from "./instance-pool.ts";
+import { ConsoleTail } from "./console-tail.ts";
 
 export const DEFAULT_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
 export const MAX_STACK_LIMIT_BYTES = 256 * 1024;
 export const DEFAULT_CALL_DEADLINE_MS = 10_000;
 /** Guest stack frames kept in a SandboxError message. */
 const STACK_FRAMES = 10;
-/** Guest console lines kept for `diagnostics()`. */
-const CONSOLE_TAIL_LINES = 64;
 
 export interface QuickJsServerOptions {
   /** Names the server in messages and stack traces (e.g. the toolset id or file name). */
@@ -149,7 +148,7 @@ class QuickJsServerImpl implements QuickJsServer {
   /** The bundle's source map, parsed on first use; null when it could not be read. */
   private mapper: SourceMap | null | undefined;
   /** The last guest console lines, oldest first. */
-  private readonly consoleTail: string[] = [];
+  private readonly consoleTail = new ConsoleTail();
   /** Whether this server was restored from an image (its bundle is not evaluated again). */
   readonly restored: boolean;
   /** Console lines written while the bundle evaluates, kept for the image (when imaging). */
@@ -184,7 +183,7 @@ class QuickJsServerImpl implements QuickJsServer {
       toGuest: (m) => this.toGuest(m),
       close: () => this.close(),
       failure: (phase) => this.failure(phase),
-      diagnostics: () => this.consoleTail,
+      diagnostics: () => this.consoleTail.snapshot(),
     });
     this.sandbox = new Sandbox(module, {
       memoryLimitBytes: this.memoryLimit,
@@ -224,8 +223,7 @@ class QuickJsServerImpl implements QuickJsServer {
     // A guest that writes during its handshake is not imaged after it (a restore would not repeat the lines).
     this.recorder?.fail();
     this.bootLogs?.push([level, text]);
-    this.consoleTail.push(`${level} ${text}`);
-    if (this.consoleTail.length > CONSOLE_TAIL_LINES) this.consoleTail.shift();
+    this.consoleTail.push(level, text);
     this.opts.onLog?.(level, text);
   }
 
@@ -427,7 +425,7 @@ class QuickJsServerImpl implements QuickJsServer {
   private async failure(phase: ServerPhase): Promise<TrailblazeError> {
     const during = phase === "startup" ? "during startup (initialize/tools/list)" : "during the session";
     const fatal = this.fatal ?? new SandboxError(`${this.label} stopped unexpectedly ${during}`, "closed");
-    return new SandboxError(withTail(fatal.message, this.consoleTail, "guest console"), fatal.kind, { cause: fatal.cause });
+    return new SandboxError(withTail(fatal.message, this.consoleTail.snapshot(), "guest console"), fatal.kind, { cause: fatal.cause });
   }
 
   get stopped(): SandboxError | undefined {

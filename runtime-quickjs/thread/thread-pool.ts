@@ -126,7 +126,7 @@ class Thread {
         }
         return;
       case "log":
-        hosted.transport.logged(`${message.level} ${message.text}`);
+        hosted.transport.logged(message.level, message.text);
         hosted.opts.onLog?.(message.level, message.text);
         return;
       case "execute":

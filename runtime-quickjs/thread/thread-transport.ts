@@ -4,10 +4,8 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { SandboxError, type TrailblazeError } from "../../src/errors.ts";
 import type { ManagedTransport, ServerPhase } from "../../src/transports/transport.ts";
+import { ConsoleTail } from "../console-tail.ts";
 import type { WireError } from "./thread-protocol.ts";
-
-/** Guest console lines kept for diagnostics(), as in-thread. */
-const CONSOLE_TAIL_LINES = 64;
 
 /** What the transport needs from the pool that owns the thread. */
 export interface ThreadChannel {
@@ -32,7 +30,7 @@ export class QuickJsThreadTransport implements ManagedTransport {
   private done = false;
   private fatal: Error | undefined;
   private failures: Record<ServerPhase, WireError> | undefined;
-  private readonly consoleTail: string[] = [];
+  private readonly consoleTail = new ConsoleTail();
 
   constructor(
     readonly name: string,
@@ -68,13 +66,12 @@ export class QuickJsThreadTransport implements ManagedTransport {
   }
 
   diagnostics(): readonly string[] {
-    return this.consoleTail;
+    return this.consoleTail.snapshot();
   }
 
-  /** A console line of the guest (the pool also hands it to onLog). */
-  logged(line: string): void {
-    this.consoleTail.push(line);
-    if (this.consoleTail.length > CONSOLE_TAIL_LINES) this.consoleTail.shift();
+  /** A console line of the guest (the pool also hands it to onLog); kept as in-thread (console-tail.ts). */
+  logged(level: string, text: string): void {
+    this.consoleTail.push(level, text);
   }
 
   fromThread(message: JSONRPCMessage): void {
