@@ -1,7 +1,8 @@
 // Runs an author's bundled MCP server inside QuickJS: one instance + runtime per server with
-// memory, stack and per-delivery time limits, exposed to the host as an SDK `Transport`. Owns
-// fault handling: a handler past its deadline fails its request and the VM stays usable;
-// running out of memory (or not stopping when interrupted) stops the server.
+// memory, stack and time limits (per delivery, and budgets across them: guest-budget.ts), exposed
+// to the host as an SDK `Transport`. Owns fault handling: a handler past its deadline fails its
+// request and the VM stays usable; running out of memory or of a time budget, or not stopping
+// when interrupted, stops the server.
 import {
   ErrorCode,
   isJSONRPCErrorResponse,
@@ -34,12 +35,28 @@ import {
 import { HandshakeRecorder, HandshakeReplay } from "./handshake.ts";
 import { acquireQuickJsInstance, poolTakesBack, recycleQuickJsInstance } from "./instance-pool.ts";
 import { ConsoleTail } from "./console-tail.ts";
+import {
+  DEFAULT_IDLE_CPU_MS,
+  DEFAULT_IDLE_DELIVERY_MS,
+  DEFAULT_IDLE_WINDOW_MS,
+  DEFAULT_SESSION_CPU_MS,
+  GuestBudget,
+  type DeliverySlot,
+} from "./guest-budget.ts";
 
 export const DEFAULT_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
 export const MAX_STACK_LIMIT_BYTES = 256 * 1024;
 export const DEFAULT_CALL_DEADLINE_MS = 10_000;
 /** Guest stack frames kept in a SandboxError message. */
 const STACK_FRAMES = 10;
+
+/** What each limit that can interrupt a delivery is, for messages. */
+const DEADLINE_WORDS = {
+  callDeadlineMs: "callDeadlineMs",
+  idleDeliveryMs: "idleDeliveryMs: a delivery outside any call",
+  idleCpuMs: "idleCpuMs: guest time outside calls",
+  sessionCpuMs: "sessionCpuMs: guest time per session",
+} as const;
 
 export interface QuickJsServerOptions {
   /** Names the server in messages and stack traces (e.g. the toolset id or file name). */
@@ -54,11 +71,34 @@ export interface QuickJsServerOptions {
   /** Guest stack limit in bytes. Default and maximum 256 KiB (more breaks the host under Bun/Node). */
   stackLimitBytes?: number;
   /**
-   * Longest a single entry into the guest may run, in ms (evaluating the bundle, handling one
-   * message, one timer callback, resuming after one `trailblaze.execute`). Renewed for every
-   * entry. Default 10 000.
+   * Longest a single entry into the guest may run while a call (any request of the client) is in
+   * flight, in ms: handling one message, one timer callback, resuming after one
+   * `trailblaze.execute`. Renewed for every entry. Default 10 000.
    */
   callDeadlineMs?: number;
+  /**
+   * Longest a single entry into the guest may run while no call is in flight (a timer callback,
+   * resuming after `trailblaze.execute`, a notification), in ms. Default 1000.
+   */
+  idleDeliveryMs?: number;
+  /**
+   * Guest time the server may use outside calls, in ms, at once; it is regained at this much per
+   * `idleWindowMs` (a duty cycle: 2000 per 10 000 is 20 % of a core). Using it up stops the server
+   * (the session fails), naming what used the time. Default 2000.
+   */
+  idleCpuMs?: number;
+  /** See `idleCpuMs`, in ms. Default 10 000. */
+  idleWindowMs?: number;
+  /**
+   * Guest time the server may use in all during its session (calls, timers, evaluating the
+   * bundle), in ms. Using it up stops the server. Default 300 000 (5 min).
+   */
+  sessionCpuMs?: number;
+  /**
+   * A word shared with the thread that closes this server when it runs on a worker thread: once
+   * it is non-zero, guest code running is interrupted at once (a busy guest cannot hold a close).
+   */
+  haltSignal?: Int32Array;
   /**
    * Longest evaluating the bundle and connecting its transport may take, in ms (a cold start
    * parses the whole bundle). Default: the larger of callDeadlineMs and 10 000.
@@ -145,6 +185,12 @@ class QuickJsServerImpl implements QuickJsServer {
   private readonly deadlineMs: number;
   private readonly startDeadlineMs: number;
   private readonly memoryLimit: number;
+  /** Guest time across the session's deliveries. */
+  private readonly budget: GuestBudget;
+  /** The delivery running, or the last one: what set its deadline. */
+  private slot: DeliverySlot | undefined;
+  /** The last tools/call delivered (`tools/call "name"`), for messages. */
+  private lastCall: string | undefined;
   /** The bundle's source map, parsed on first use; null when it could not be read. */
   private mapper: SourceMap | null | undefined;
   /** The last guest console lines, oldest first. */
@@ -179,6 +225,13 @@ class QuickJsServerImpl implements QuickJsServer {
     this.deadlineMs = opts.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
     this.startDeadlineMs = opts.startDeadlineMs ?? Math.max(this.deadlineMs, DEFAULT_CALL_DEADLINE_MS);
     this.memoryLimit = opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
+    this.budget = new GuestBudget({
+      callDeadlineMs: this.deadlineMs,
+      idleDeliveryMs: opts.idleDeliveryMs ?? DEFAULT_IDLE_DELIVERY_MS,
+      idleCpuMs: opts.idleCpuMs ?? DEFAULT_IDLE_CPU_MS,
+      idleWindowMs: opts.idleWindowMs ?? DEFAULT_IDLE_WINDOW_MS,
+      sessionCpuMs: opts.sessionCpuMs ?? DEFAULT_SESSION_CPU_MS,
+    });
     this.transport = new QuickJsHostTransport(opts.name, {
       toGuest: (m) => this.toGuest(m),
       close: () => this.close(),
@@ -189,11 +242,15 @@ class QuickJsServerImpl implements QuickJsServer {
       memoryLimitBytes: this.memoryLimit,
       stackLimitBytes: opts.stackLimitBytes ?? MAX_STACK_LIMIT_BYTES,
       callDeadlineMs: this.deadlineMs,
+      // Asked as each delivery starts: a call in flight or not decides its deadline and budget.
+      deliveryDeadlineMs: () => (this.slot = this.budget.slot(this.inFlight.size > 0)).ms,
+      ...(opts.haltSignal ? { haltSignal: opts.haltSignal } : {}),
+      callInFlight: () => this.callInFlight()?.label,
       onLog: (level, text) => this.log(level, text),
       onExecute: opts.onExecute,
       onGuestMessage: (json) => this.fromGuest(json),
       onDetach: () => void this.close(),
-      onAsyncDelivery: (delivery, what) => this.afterDelivery(delivery, what, undefined),
+      onAsyncDelivery: (delivery, what, source) => this.afterDelivery(delivery, what, undefined, source),
     });
     // Measured before a restore too when this session may be imaged after its handshake.
     if (reuse.recordHandshake) this.sandbox.prepareImage();
@@ -242,6 +299,7 @@ class QuickJsServerImpl implements QuickJsServer {
     const logs = this.bootLogs;
     this.bootLogs = undefined;
     this.imageLogs = logs;
+    this.budget.spend(delivery.elapsedMs, true, "evaluating its bundle");
     if (delivery.error) throw this.describe(delivery.error, "evaluating its bundle", this.startDeadlineMs);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const outcome = await Promise.race([
@@ -266,12 +324,16 @@ class QuickJsServerImpl implements QuickJsServer {
     return image && { ...image, logs };
   }
 
+  /** `deadlineMs`: evaluating the bundle's (startDeadlineMs); otherwise the delivery's slot says which limit interrupted it. */
   private describe(error: GuestError, during: string, deadlineMs?: number): SandboxError {
     switch (error.kind) {
-      case "interrupted":
-        return deadlineMs === undefined
-          ? new SandboxError(`${this.label}: ${during} was interrupted after ${this.deadlineMs} ms (callDeadlineMs)`, "interrupted")
-          : new SandboxError(`${this.label}: ${during} was interrupted after ${deadlineMs} ms (startDeadlineMs)`, "interrupted");
+      case "interrupted": {
+        if (deadlineMs !== undefined) return new SandboxError(`${this.label}: ${during} was interrupted after ${deadlineMs} ms (startDeadlineMs)`, "interrupted");
+        const slot = this.slot ?? { ms: this.deadlineMs, limit: "callDeadlineMs" as const };
+        return new SandboxError(`${this.label}: ${during} was interrupted after ${slot.ms} ms (${DEADLINE_WORDS[slot.limit]})`, "interrupted");
+      }
+      case "halted":
+        return new SandboxError(`${this.label} was stopped while ${during}`, "closed");
       case "stuck":
         return new SandboxError(
           `${this.label} kept running after being interrupted (callDeadlineMs ${this.deadlineMs} ms) while ${during}; the server was stopped`,
@@ -337,12 +399,18 @@ class QuickJsServerImpl implements QuickJsServer {
     if (isJSONRPCRequest(message)) {
       id = message.id;
       const tool = message.method === "tools/call" ? (message.params as { name?: unknown } | undefined)?.name : undefined;
-      this.inFlight.set(id, { method: message.method, label: typeof tool === "string" ? `${message.method} "${tool}"` : message.method });
+      const label = typeof tool === "string" ? `${message.method} "${tool}"` : message.method;
+      if (typeof tool === "string") this.lastCall = label;
+      this.inFlight.set(id, { method: message.method, label });
+    } else if ("method" in message && message.method === "notifications/cancelled") {
+      // The client gave up on the request (the SDK sends no reply to it): no call is in flight for it any more.
+      const cancelled = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+      if (cancelled !== undefined) this.inFlight.delete(cancelled);
     }
     const delivery = this.sandbox.deliverMessage(JSON.stringify(message));
     const what = id === undefined ? `handling ${"method" in message ? message.method : "a response"}` : `handling ${this.inFlight.get(id)?.label ?? "a request"}`;
     if (delivery.error) this.recorder?.fail();
-    this.afterDelivery(delivery, what, id);
+    this.afterDelivery(delivery, what, id, what);
     if (this.recorder) this.afterHandshakeStep(this.recorder);
   }
 
@@ -387,10 +455,29 @@ class QuickJsServerImpl implements QuickJsServer {
     this.transport.fromGuest(message);
   }
 
-  /** Reacts to how a delivery ended (`id`: the request that was delivered, if any). */
-  private afterDelivery(delivery: Delivery, during: string, id: RequestId | undefined): void {
+  /** The latest tools/call in flight, if any. */
+  private callInFlight(): Pending | undefined {
+    if (this.inFlight.size === 0) return undefined;
+    return [...this.inFlight.values()].findLast((p) => p.method === "tools/call");
+  }
+
+  /**
+   * Reacts to how a delivery ended (`id`: the request that was delivered, if any): spends its
+   * time from the budgets (`source` names what used it), then handles its error.
+   */
+  private afterDelivery(delivery: Delivery, during: string, id: RequestId | undefined, source: string): void {
+    if (this.fatal) return;
+    const inCall = this.slot?.inCall ?? true;
     const error = delivery.error;
-    if (!error || this.fatal) return;
+    const exhausted = this.budget.spend(delivery.elapsedMs, inCall, source);
+    // Out of memory first: that instance must be abandoned, not freed.
+    if (exhausted && error?.kind !== "out-of-memory") {
+      const pending = this.callInFlight();
+      const call = pending ? { label: pending.label, inFlight: true } : this.lastCall ? { label: this.lastCall, inFlight: false } : undefined;
+      this.stop(new SandboxError(this.budget.exhaustedMessage(exhausted, this.label, call), "stuck"), "free");
+      return;
+    }
+    if (!error || error.kind === "halted") return;
     const described = this.describe(error, during);
     if (error.kind === "out-of-memory" || error.kind === "stuck") {
       this.stop(described, error.kind === "out-of-memory" ? "abandon" : "free");
@@ -411,10 +498,11 @@ class QuickJsServerImpl implements QuickJsServer {
     this.transport.fromGuest({ jsonrpc: "2.0", id, error: { code, message } });
   }
 
-  /** Fatal: fails every open request with `error`, reports it, disposes the VM. */
+  /** Fatal: fails every open request with `error`, reports it, cuts guest code short and disposes the VM. */
   private stop(error: SandboxError, mode: "free" | "abandon"): void {
     if (this.fatal) return;
     this.fatal = error;
+    this.sandbox.halt();
     for (const id of [...this.inFlight.keys()]) this.failRequest(id, ErrorCode.ConnectionClosed, error.message);
     this.transport.error(error);
     this.sandbox.dispose(mode);
@@ -466,7 +554,7 @@ function checkLimits(opts: QuickJsServerOptions): void {
   if (!(memory >= MIN_MEMORY_BYTES && memory <= 2 ** 31)) {
     throw new SandboxError(`memoryLimitBytes must be between ${MIN_MEMORY_BYTES} (the QuickJS module's initial memory) and ${2 ** 31} (got ${memory})`, "limits");
   }
-  for (const key of ["callDeadlineMs", "startDeadlineMs"] as const) {
+  for (const key of ["callDeadlineMs", "startDeadlineMs", "idleDeliveryMs", "idleCpuMs", "idleWindowMs", "sessionCpuMs"] as const) {
     const value = opts[key];
     if (value !== undefined && !(value > 0)) throw new SandboxError(`${key} must be a positive number of milliseconds (got ${value})`, "limits");
   }

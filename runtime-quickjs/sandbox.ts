@@ -1,6 +1,7 @@
 // One QuickJS instance + runtime + context with limits, the host bridge installed, and
 // "deliveries": every entry from the host into the guest (a message, a timer, an execute result)
-// runs under a fresh deadline and is followed by draining the guest's pending jobs.
+// runs under a deadline the owner gives it, is followed by draining the guest's pending jobs, and
+// is timed (the owner's budgets, guest-budget.ts, are spent from what each delivery took).
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten";
 import { GUEST_GLOBAL, HOST_GLOBAL } from "./guest/host-bridge.ts";
 import { dirtyPages, imagePages, layoutOf, sameLayout, wasmMemoryOf, writePages, zeroPages, type InstanceLayout, type SandboxImage } from "./sandbox-image.ts";
@@ -14,8 +15,11 @@ export type LogLevel = "debug" | "info" | "warn" | "error";
 
 /** An exception that escaped guest code, copied out of the VM. */
 export interface GuestError {
-  /** `stuck`: the guest kept running after being interrupted; it must be stopped. */
-  kind: "interrupted" | "out-of-memory" | "stuck" | "exception";
+  /**
+   * `stuck`: the guest kept running after being interrupted; it must be stopped. `halted`: guest
+   * code was cut short because the server is being stopped or closed (see `halt`).
+   */
+  kind: "interrupted" | "out-of-memory" | "stuck" | "halted" | "exception";
   name: string;
   message: string;
   stack: string;
@@ -27,21 +31,41 @@ export interface Delivery {
   error: GuestError | undefined;
   /** Whether the deadline interrupted guest code at least once (even if the guest caught it as a rejection). */
   interrupted: boolean;
+  /** The deadline it ran under, in ms. */
+  deadlineMs: number;
+  /** How long the guest ran (the call, then its pending jobs), in ms. */
+  elapsedMs: number;
 }
 
 export interface SandboxOptions {
   stackLimitBytes: number;
   /** Also given to QuickJS's own limit (it bounds single allocations); the hard cap is the instance's memory. */
   memoryLimitBytes: number;
+  /** The deadline of the host's own deliveries (the prelude, reseeding a restored image), in ms. */
   callDeadlineMs: number;
+  /**
+   * The deadline of a delivery about to run that its caller gave none (every message, timer
+   * callback and resumption after trailblaze.execute), in ms. Default: callDeadlineMs.
+   */
+  deliveryDeadlineMs?: () => number;
+  /**
+   * A word shared with another thread: once it is non-zero, guest code is interrupted at once and
+   * no more of its jobs run (the server on this thread is being closed from the other one).
+   */
+  haltSignal?: Int32Array;
+  /** The call being served (`tools/call "x"`), if any: a timer armed now is said to be armed by it. */
+  callInFlight?: () => string | undefined;
   onLog: (level: LogLevel, text: string) => void;
   onExecute: ((name: string, args: Record<string, unknown>) => Promise<unknown>) | undefined;
   /** A guest→host MCP message (JSON). Called synchronously from guest code. */
   onGuestMessage: (json: string) => void;
   /** The guest transport closed itself (the author called `server.close()`). */
   onDetach: () => void;
-  /** A delivery the host did not start for a message (timer, execute result) ended badly. */
-  onAsyncDelivery: (delivery: Delivery, what: string) => void;
+  /**
+   * A delivery the host did not start for a message (timer, execute result) ran: `what` says it
+   * for messages (`running a timer callback`), `source` for budgets (`a timer callback (setInterval)`).
+   */
+  onAsyncDelivery: (delivery: Delivery, what: string, source: string) => void;
 }
 
 const LEVELS = new Set<LogLevel>(["debug", "info", "warn", "error"]);
@@ -58,7 +82,11 @@ export class Sandbox {
   /** Dropped on dispose so the instance (and its linear memory) can be collected. */
   private live: { module: QuickJSWASMModule; runtime: QuickJSRuntime; vm: QuickJSContext } | undefined;
   private deadline = 0;
+  /** The deadline of the delivery now running, in ms (the grace after an interrupt is no longer). */
+  private deliveryMs = 0;
   private interrupts = 0;
+  /** Set by `halt()`: guest code is interrupted at once, until the sandbox is disposed. */
+  private halted = false;
   private inGuest = false;
   private disposed = false;
   private disposeRequested: "free" | "reset" | "abandon" | undefined;
@@ -68,7 +96,9 @@ export class Sandbox {
   private freed: QuickJSWASMModule | undefined;
   private receive: QuickJSHandle | undefined;
   private fireTimer: QuickJSHandle | undefined;
-  private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
+  private readonly timers = new Map<number, { handle: ReturnType<typeof setTimeout>; repeat: boolean; origin: string | undefined }>();
+  /** The call that armed the timer firing now (or the timer that armed it, and so on). */
+  private firingOrigin: string | undefined;
   private readonly deferreds = new Set<QuickJSDeferredPromise>();
   /** Timers armed and host calls made so far: a sandbox that did any of these cannot be imaged. */
   private effects = 0;
@@ -129,11 +159,24 @@ export class Sandbox {
 
   /** First interrupt: grant a short grace so the guest can unwind and reply; a second one means stuck. */
   private shouldInterrupt(): boolean {
-    if (this.interrupts > 1) return true;
+    if (this.interrupts > 1 || this.halted) return true;
+    const signal = this.opts.haltSignal;
+    if (signal !== undefined && Atomics.load(signal, 0) !== 0) {
+      this.halted = true;
+      return true;
+    }
     if (Date.now() <= this.deadline) return false;
     this.interrupts++;
-    this.deadline = Date.now() + Math.min(GRACE_MS, this.opts.callDeadlineMs);
+    this.deadline = Date.now() + Math.min(GRACE_MS, this.deliveryMs);
     return true;
+  }
+
+  /**
+   * Cuts guest code short from now on: the delivery running (if any) is interrupted at once and
+   * runs no more jobs, and later ones are too. For a server that is being stopped.
+   */
+  halt(): void {
+    this.halted = true;
   }
 
   private installBridge(): void {
@@ -147,9 +190,9 @@ export class Sandbox {
       const name = vm.getString(level) as LogLevel;
       this.opts.onLog(LEVELS.has(name) ? name : "info", vm.getString(text));
     });
-    fn("setTimer", (id, ms) => this.setTimer(vm.getNumber(id), vm.getNumber(ms)));
+    fn("setTimer", (id, ms, repeat) => this.setTimer(vm.getNumber(id), vm.getNumber(ms), repeat !== undefined && vm.dump(repeat) === true));
     fn("clearTimer", (id) => {
-      clearTimeout(this.timers.get(vm.getNumber(id)));
+      clearTimeout(this.timers.get(vm.getNumber(id))?.handle);
       this.timers.delete(vm.getNumber(id));
     });
     fn("send", (json) => {
@@ -224,7 +267,7 @@ export class Sandbox {
   /** A new seed for the guest's Math.random (the prelude's generator), so no two restored sessions draw alike. */
   private reseed(): void {
     const seeds = crypto.getRandomValues(new Uint32Array(4));
-    const { error } = this.deliver(() => {
+    const { error } = this.deliver(this.opts.callDeadlineMs, () => {
       using hooks = this.vm.getProp(this.vm.global, GUEST_GLOBAL);
       using seed = this.vm.getProp(hooks, "seedRandom");
       const args = [...seeds].map((n) => this.vm.newNumber(n));
@@ -240,7 +283,7 @@ export class Sandbox {
   /** Evaluates the guest prelude (trusted setup code) and picks up the hooks it exposes. */
   installPrelude(code: string): void {
     this.used = true;
-    const { error } = this.deliver(() => this.vm.evalCode(code, "trailblaze-prelude.js").error);
+    const { error } = this.deliver(this.opts.callDeadlineMs, () => this.vm.evalCode(code, "trailblaze-prelude.js").error);
     if (error) throw new Error(`the QuickJS prelude failed: ${error.stack || error.message}`);
     using hooks = this.vm.getProp(this.vm.global, GUEST_GLOBAL);
     this.fireTimer = this.vm.getProp(hooks, "fireTimer");
@@ -257,13 +300,13 @@ export class Sandbox {
     let settledNow = false;
     let value: QuickJSHandle | undefined;
     const delivery = this.deliver(
+      deadlineMs,
       () => {
         const result = this.vm.evalCode(code, filename);
         if (result.error) return result.error;
         value = result.value;
         return undefined;
       },
-      deadlineMs,
       () => {
         if (!value) return;
         using _value = value;
@@ -297,7 +340,7 @@ export class Sandbox {
   deliverMessage(json: string): Delivery {
     const receive = this.receive;
     if (!receive) throw new Error("the guest transport is not attached");
-    return this.deliver(() => {
+    return this.deliver(undefined, () => {
       using arg = this.vm.newString(json);
       return this.callForError(receive, arg);
     });
@@ -312,15 +355,18 @@ export class Sandbox {
 
   /**
    * Runs `enter` (which calls into the guest and returns the exception handle, if any) under a
-   * fresh deadline (`deadlineMs`, default callDeadlineMs), then drains pending jobs under it, then
-   * runs `afterJobs`. A dispose requested meanwhile happens afterwards.
+   * deadline (`deadlineMs`, default what deliveryDeadlineMs says), then drains pending jobs under
+   * it, then runs `afterJobs`. A dispose requested meanwhile happens afterwards.
    */
-  private deliver(enter: () => QuickJSHandle | undefined, deadlineMs = this.opts.callDeadlineMs, afterJobs?: () => void): Delivery {
+  private deliver(deadlineMs: number | undefined, enter: () => QuickJSHandle | undefined, afterJobs?: () => void): Delivery {
     if (this.disposed) throw new Error("the QuickJS sandbox is disposed");
     if (this.inGuest) throw new Error("re-entrant delivery into the QuickJS guest");
+    const ms = deadlineMs ?? this.opts.deliveryDeadlineMs?.() ?? this.opts.callDeadlineMs;
     this.inGuest = true;
     this.interrupts = 0;
-    this.deadline = Date.now() + deadlineMs;
+    this.deliveryMs = ms;
+    const started = performance.now();
+    this.deadline = Date.now() + ms;
     let first: GuestError | undefined;
     try {
       const error = enter();
@@ -329,14 +375,16 @@ export class Sandbox {
         error.dispose();
       }
       // A failed job stops the queue; the jobs behind it belong to other work, so keep going.
-      while (this.interrupts <= 1 && this.runtime.hasPendingJob()) {
+      while (this.interrupts <= 1 && !this.halted && this.runtime.hasPendingJob()) {
         const jobs = this.runtime.executePendingJobs(JOB_BATCH);
         if (jobs.error) {
           first ??= this.copyError(jobs.error);
           jobs.error.dispose();
         }
       }
-      if (this.interrupts > 1) {
+      if (this.halted) {
+        first = { kind: "halted", name: "InternalError", message: "interrupted", stack: "" };
+      } else if (this.interrupts > 1) {
         first = { kind: "stuck", name: "InternalError", message: "interrupted", stack: "" };
       }
       afterJobs?.();
@@ -344,7 +392,7 @@ export class Sandbox {
       this.inGuest = false;
       if (this.disposeRequested) this.disposeFailure = this.dispose(this.disposeRequested);
     }
-    return { error: first, interrupted: this.interrupts > 0 };
+    return { error: first, interrupted: this.interrupts > 0, deadlineMs: ms, elapsedMs: performance.now() - started };
   }
 
   private copyError(handle: QuickJSHandle): GuestError {
@@ -358,26 +406,35 @@ export class Sandbox {
     return { kind, name, message, stack };
   }
 
-  private setTimer(id: number, ms: number): void {
+  private setTimer(id: number, ms: number, repeat: boolean): void {
     this.effects++;
     if (!this.timers.has(id) && this.timers.size >= MAX_PENDING_TIMERS) {
       throw new RangeError(`too many pending timers (at most ${MAX_PENDING_TIMERS} at once on-device); clear the ones you no longer need`);
     }
-    clearTimeout(this.timers.get(id));
+    clearTimeout(this.timers.get(id)?.handle);
+    // A timer armed by a timer callback (a setInterval re-arming, too) belongs to what armed that one.
+    const origin = this.firingOrigin ?? this.opts.callInFlight?.();
     // As browsers do: no delay below 0, and none beyond the host's largest (a bigger one would fire at once).
     const delay = Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_TIMER_DELAY_MS) : 0;
-    const timer = setTimeout(() => {
+    const handle = setTimeout(() => {
       this.timers.delete(id);
       const fire = this.fireTimer;
       if (!this.alive || !fire) return;
-      const delivery = this.deliver(() => {
-        using arg = this.vm.newNumber(id);
-        return this.callForError(fire, arg);
-      });
-      this.opts.onAsyncDelivery(delivery, "running a timer callback");
+      this.firingOrigin = origin;
+      let delivery: Delivery;
+      try {
+        delivery = this.deliver(undefined, () => {
+          using arg = this.vm.newNumber(id);
+          return this.callForError(fire, arg);
+        });
+      } finally {
+        this.firingOrigin = undefined;
+      }
+      const kind = repeat ? "setInterval" : "setTimeout";
+      this.opts.onAsyncDelivery(delivery, "running a timer callback", `a timer callback (${origin ? `${kind}, armed by ${origin}` : kind})`);
     }, delay);
-    timer.unref?.();
-    this.timers.set(id, timer);
+    handle.unref?.();
+    this.timers.set(id, { handle, repeat, origin });
   }
 
   private execute(name: string, argsJson: string): QuickJSHandle {
@@ -387,11 +444,12 @@ export class Sandbox {
     const settle = (apply: () => void) => {
       this.deferreds.delete(deferred);
       if (!this.alive) return;
-      const delivery = this.deliver(() => {
+      const delivery = this.deliver(undefined, () => {
         apply();
         return undefined;
       });
-      this.opts.onAsyncDelivery(delivery, `resuming after trailblaze.execute("${name}")`);
+      const what = `resuming after trailblaze.execute("${name}")`;
+      this.opts.onAsyncDelivery(delivery, what, what);
     };
     const onExecute = this.opts.onExecute;
     Promise.resolve()
@@ -447,7 +505,7 @@ export class Sandbox {
       return undefined;
     }
     this.disposed = true;
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const timer of this.timers.values()) clearTimeout(timer.handle);
     this.timers.clear();
     let failure: Error | undefined;
     if (mode === "reset" && this.live) {

@@ -5,8 +5,11 @@
 export interface HostBridge {
   /** Writes one formatted console line. */
   log(level: "debug" | "info" | "warn" | "error", text: string): void;
-  /** Arms a host timer; the host calls `__trailblazeGuest.fireTimer(id)` when it elapses. */
-  setTimer(id: number, delayMs: number): void;
+  /**
+   * Arms a host timer; the host calls `__trailblazeGuest.fireTimer(id)` when it elapses. `repeat`:
+   * a setInterval's (the host names which kind used the time when a budget runs out).
+   */
+  setTimer(id: number, delayMs: number, repeat: boolean): void;
   clearTimer(id: number): void;
   /** Guest→host MCP message, one JSON-RPC message serialized with JSON.stringify. */
   send(json: string): void;

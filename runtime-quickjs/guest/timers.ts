@@ -19,7 +19,7 @@ export function makeTimers(host: HostBridge) {
     const id = nextId++;
     const delay = delayOf(ms);
     // The host arms it first: past its limit on pending timers it throws, and nothing is kept here.
-    host.setTimer(id, delay);
+    host.setTimer(id, delay, repeat);
     timers.set(id, { fn: fn as Timer["fn"], args, every: repeat ? delay : undefined });
     return id;
   }
@@ -32,7 +32,7 @@ export function makeTimers(host: HostBridge) {
     const timer = timers.get(id);
     if (!timer) return;
     if (timer.every === undefined) timers.delete(id);
-    else host.setTimer(id, timer.every);
+    else host.setTimer(id, timer.every, true);
     timer.fn(...timer.args);
   }
 

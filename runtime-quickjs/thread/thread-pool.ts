@@ -218,6 +218,9 @@ export async function startQuickJsServerOnThread(opts: QuickJsServerOptions): Pr
   const wasm = await compiledQuickJsWasm(opts.variant ?? "release", opts.engine);
   const thread = pickThread();
   const id = nextId++;
+  // Set before the thread is asked to close the server: a guest busy on the thread is cut at once
+  // instead of holding the close (and a Ctrl-C) until its deadline.
+  const haltSignal = new Int32Array(new SharedArrayBuffer(4));
   let markClosed!: () => void;
   const closedPromise = new Promise<void>((resolve) => (markClosed = resolve));
   const hosted: Hosted = {
@@ -233,6 +236,7 @@ export async function startQuickJsServerOnThread(opts: QuickJsServerOptions): Pr
   };
   const close = (): Promise<void> => {
     hosted.closing ??= (async () => {
+      Atomics.store(haltSignal, 0, 1);
       thread.post({ t: "close", id });
       await closedPromise;
       if (hosted.closeError) throw fromWire(hosted.closeError);
@@ -242,7 +246,7 @@ export async function startQuickJsServerOnThread(opts: QuickJsServerOptions): Pr
   const started = new Promise<void>((resolve, reject) => (hosted.started = { resolve, reject }));
   thread.add(id, hosted);
   const { onLog: _log, onExecute: _execute, code, sourceMap, ...serializable } = opts;
-  thread.post({ t: "start", id, opts: serializable, bundle: thread.bundle(code, sourceMap), wasm: thread.module(wasm) });
+  thread.post({ t: "start", id, opts: { ...serializable, haltSignal }, bundle: thread.bundle(code, sourceMap), wasm: thread.module(wasm) });
   await started;
   return { transport: hosted.transport, close, [Symbol.asyncDispose]: close };
 }

@@ -84,7 +84,10 @@ async function launchQuickJs(server: ResolvedServer, spec: LaunchSpec, context: 
   const listed = listings?.lookup();
   if (listed) return { connection: new ListedConnection(server.display, listed), tools: listed.tools, transport: "quickjs" };
 
-  const { quickJsEngineFrom, quickJsThreadsEnabled, startQuickJsServer, startQuickJsServerOnThread } = await import("../../runtime-quickjs/index.ts");
+  const { DEFAULT_CALL_DEADLINE_MS, guestBudgetFrom, quickJsEngineFrom, quickJsThreadsEnabled, startQuickJsServer, startQuickJsServerOnThread } = await import(
+    "../../runtime-quickjs/index.ts"
+  );
+  const callTimeoutMs = server.timeoutMs ?? spec.callTimeoutMs;
   // A server that calls a session tool while starting may list what the session answered: not cached.
   let calledOut = false;
   const execute = (name: string, args: Record<string, unknown>) => {
@@ -100,6 +103,10 @@ async function launchQuickJs(server: ResolvedServer, spec: LaunchSpec, context: 
     // A built bundle's map is read only when a guest stack is shown (hundreds of KB a server otherwise).
     ...(server.bundle ? {} : { sourceMap: { get map() { return bundle.sourceMap ?? ""; }, shift: SCRIPT_PREFIX.length } }),
     engine: quickJsEngineFrom(spec.env),
+    // A call timeout below the runtime's own deadline (TRAILBLAZE_CALL_TIMEOUT_MS, timeout_ms) cuts a
+    // busy handler then: the guest runs on this thread (or its worker's), where no timer can fire meanwhile.
+    callDeadlineMs: Math.min(callTimeoutMs, DEFAULT_CALL_DEADLINE_MS),
+    ...guestBudgetFrom(spec.env),
     imageDir: resolve(spec.root, ".cache/trailblaze-images"),
     onLog: (level, text) => consoleLog?.line(level, text),
     onExecute: async (name, args) => {
@@ -112,7 +119,7 @@ async function launchQuickJs(server: ResolvedServer, spec: LaunchSpec, context: 
       name: server.display,
       transport: quickjs.transport,
       handshakeTimeoutMs: spec.handshakeTimeoutMs,
-      callTimeoutMs: server.timeoutMs ?? spec.callTimeoutMs,
+      callTimeoutMs,
       execute,
     });
     if (listings && !calledOut && !connection.toolsChanged) listings.store({ handshake: connection.handshake, tools });
