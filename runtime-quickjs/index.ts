@@ -2,6 +2,7 @@
 export {
   startQuickJsServer,
   DEFAULT_CALL_DEADLINE_MS,
+  DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_MEMORY_LIMIT_BYTES,
   MAX_STACK_LIMIT_BYTES,
   type QuickJsServer,

@@ -1,8 +1,9 @@
 // Runs an author's bundled MCP server inside QuickJS: one instance + runtime per server with
-// memory, stack and time limits (per delivery, and budgets across them: guest-budget.ts), exposed
-// to the host as an SDK `Transport`. Owns fault handling: a handler past its deadline fails its
-// request and the VM stays usable; running out of memory or of a time budget, or not stopping
-// when interrupted, stops the server.
+// memory, stack and time limits (per delivery, and budgets across them: guest-budget.ts) and a
+// cap on the size of its messages, exposed to the host as an SDK `Transport`. Owns fault
+// handling: a handler past its deadline fails its request and the VM stays usable; running out
+// of memory or of a time budget, not stopping when interrupted, or a message over the size
+// limit stops the server.
 import {
   ErrorCode,
   isJSONRPCErrorResponse,
@@ -12,6 +13,7 @@ import {
   type JSONRPCMessage,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { SourceMap, type SourceMapPayload } from "node:module";
 import { ProtocolError, SandboxError, withTail, type TrailblazeError } from "../src/errors.ts";
 import type { ManagedTransport, ServerPhase } from "../src/transports/transport.ts";
@@ -47,6 +49,8 @@ import {
 export const DEFAULT_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
 export const MAX_STACK_LIMIT_BYTES = 256 * 1024;
 export const DEFAULT_CALL_DEADLINE_MS = 10_000;
+/** Default for `maxMessageBytes`: the host's for a stdio server (the SDK's stdio buffer limit, 10 MiB). */
+export const DEFAULT_MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 /** Guest stack frames kept in a SandboxError message. */
 const STACK_FRAMES = 10;
 
@@ -94,6 +98,11 @@ export interface QuickJsServerOptions {
    * bundle), in ms. Using it up stops the server. Default 300 000 (5 min).
    */
   sessionCpuMs?: number;
+  /**
+   * Largest JSON-RPC message the guest may send, in bytes (UTF-8, as a stdio server's line is
+   * counted). A larger one stops the server, as the host agent stops a stdio server. Default 10 MiB.
+   */
+  maxMessageBytes?: number;
   /**
    * A word shared with the thread that closes this server when it runs on a worker thread: once
    * it is non-zero, guest code running is interrupted at once (a busy guest cannot hold a close).
@@ -185,12 +194,15 @@ class QuickJsServerImpl implements QuickJsServer {
   private readonly deadlineMs: number;
   private readonly startDeadlineMs: number;
   private readonly memoryLimit: number;
+  private readonly maxMessageBytes: number;
   /** Guest time across the session's deliveries. */
   private readonly budget: GuestBudget;
   /** The delivery running, or the last one: what set its deadline. */
   private slot: DeliverySlot | undefined;
   /** The last tools/call delivered (`tools/call "name"`), for messages. */
   private lastCall: string | undefined;
+  /** Whether the failure message goes without the console tail (a limit the console says nothing about). */
+  private fatalWithoutTail = false;
   /** The bundle's source map, parsed on first use; null when it could not be read. */
   private mapper: SourceMap | null | undefined;
   /** The last guest console lines, oldest first. */
@@ -225,6 +237,7 @@ class QuickJsServerImpl implements QuickJsServer {
     this.deadlineMs = opts.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
     this.startDeadlineMs = opts.startDeadlineMs ?? Math.max(this.deadlineMs, DEFAULT_CALL_DEADLINE_MS);
     this.memoryLimit = opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
+    this.maxMessageBytes = opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.budget = new GuestBudget({
       callDeadlineMs: this.deadlineMs,
       idleDeliveryMs: opts.idleDeliveryMs ?? DEFAULT_IDLE_DELIVERY_MS,
@@ -426,6 +439,12 @@ class QuickJsServerImpl implements QuickJsServer {
   }
 
   private fromGuest(json: string): void {
+    if (this.fatal) return;
+    // Counted as the host counts a stdio server's line (UTF-8 bytes); a UTF-16 unit is at most 3 of them.
+    if (json.length > this.maxMessageBytes / 3) {
+      const bytes = Buffer.byteLength(json, "utf8");
+      if (bytes > this.maxMessageBytes) return this.tooLarge(bytes);
+    }
     // Validated as the SDK's stdio framing validates every line.
     let message: JSONRPCMessage;
     try {
@@ -459,6 +478,19 @@ class QuickJsServerImpl implements QuickJsServer {
   private callInFlight(): Pending | undefined {
     if (this.inFlight.size === 0) return undefined;
     return [...this.inFlight.values()].findLast((p) => p.method === "tools/call");
+  }
+
+  /**
+   * A message over maxMessageBytes: refused as the host agent refuses a stdio server's (the same
+   * words, the same limit and setting), and the server stopped; its guest code is cut short.
+   */
+  private tooLarge(bytes: number): void {
+    const message =
+      `MCP server ${this.opts.name} wrote a message of more than ${this.maxMessageBytes} bytes to the host (${bytes} bytes; ` +
+      `limit: max_message_bytes, default ${DEFAULT_MAX_MESSAGE_BYTES}); the server was stopped. ` +
+      `Return less (a summary, or where to find the data), or raise max_message_bytes on the server's entry in the target`;
+    this.fatalWithoutTail = true;
+    this.stop(new SandboxError(message, "limits"), "free");
   }
 
   /**
@@ -513,6 +545,7 @@ class QuickJsServerImpl implements QuickJsServer {
   private async failure(phase: ServerPhase): Promise<TrailblazeError> {
     const during = phase === "startup" ? "during startup (initialize/tools/list)" : "during the session";
     const fatal = this.fatal ?? new SandboxError(`${this.label} stopped unexpectedly ${during}`, "closed");
+    if (this.fatalWithoutTail) return fatal;
     return new SandboxError(withTail(fatal.message, this.consoleTail.snapshot(), "guest console"), fatal.kind, { cause: fatal.cause });
   }
 
@@ -558,6 +591,8 @@ function checkLimits(opts: QuickJsServerOptions): void {
     const value = opts[key];
     if (value !== undefined && !(value > 0)) throw new SandboxError(`${key} must be a positive number of milliseconds (got ${value})`, "limits");
   }
+  const bytes = opts.maxMessageBytes;
+  if (bytes !== undefined && !(Number.isInteger(bytes) && bytes > 0)) throw new SandboxError(`maxMessageBytes must be a positive whole number of bytes (got ${bytes})`, "limits");
 }
 
 /**

@@ -107,6 +107,7 @@ async function launchQuickJs(server: ResolvedServer, spec: LaunchSpec, context: 
     // busy handler then: the guest runs on this thread (or its worker's), where no timer can fire meanwhile.
     callDeadlineMs: Math.min(callTimeoutMs, DEFAULT_CALL_DEADLINE_MS),
     ...guestBudgetFrom(spec.env),
+    ...(server.maxMessageBytes !== undefined ? { maxMessageBytes: server.maxMessageBytes } : {}),
     imageDir: resolve(spec.root, ".cache/trailblaze-images"),
     onLog: (level, text) => consoleLog?.line(level, text),
     onExecute: async (name, args) => {
