@@ -64,7 +64,7 @@ describe("merge-reports refuses a report that does not fit the format (exit 2, t
   test("a status that would break out of its attribute", async () => {
     await refused(
       (r) => void (r.trails[0].status = `failed"><img src=x onerror=alert(1)>`),
-      `trails[0].status: expected one of passed, failed, error, skipped, got "failed\\"><img src=x onerror=alert(1)>"`,
+      `trails[0].status: expected one of passed, unverified, failed, error, skipped, got "failed\\"><img src=x onerror=alert(1)>"`,
     );
   });
 
@@ -100,7 +100,7 @@ describe("merge-reports refuses a report that does not fit the format (exit 2, t
         delete r.trails[1].steps;
       },
       `3 fields do not fit the JSON report format:
-  trails[0].status: expected one of passed, failed, error, skipped, got "failed\\"><img src=x onerror=alert(documen…"
+  trails[0].status: expected one of passed, unverified, failed, error, skipped, got "failed\\"><img src=x onerror=alert(documen…"
   trails[1].steps: expected a list, got nothing
   summary.passed: expected a number, got "1"`,
     );

@@ -89,7 +89,7 @@ describe("a run that stops before any trail starts still writes its report", () 
     expect(run.stderr).toStartWith("error: trails/broken.trail.yaml:");
     const doc = JSON.parse(run.stdout);
     expect(doc.trails).toEqual([]);
-    expect(doc.summary).toEqual({ passed: 0, failed: 0, errors: 0, skipped: 0, unverified: 0, durationMs: 0 });
+    expect(doc.summary).toEqual({ passed: 0, failed: 0, errors: 0, skipped: 0, unverified: 0, unverifiedTrails: 0, durationMs: 0 });
     expect(doc.problems).toHaveLength(1);
     expect(doc.problems[0]).toMatchObject({ file: "trails/broken.trail.yaml", line: expect.any(Number), col: expect.any(Number) });
   });

@@ -82,7 +82,7 @@ const trail = z.object({
   id: text,
   title: text.optional(),
   tags: z.array(text).optional(),
-  status: z.enum(["passed", "failed", "error", "skipped"]),
+  status: z.enum(["passed", "unverified", "failed", "error", "skipped"]),
   startedAt: text,
   durationMs: ms,
   unverified: count,
@@ -117,7 +117,7 @@ const wireframe = z.object({
 export const reportSchema = z.object({
   version: z.literal(REPORT_FORMAT).optional(),
   trails: z.array(trail),
-  summary: z.object({ passed: count, failed: count, errors: count, skipped: count, unverified: count, durationMs: ms }),
+  summary: z.object({ passed: count, failed: count, errors: count, skipped: count, unverified: count, unverifiedTrails: count.optional(), durationMs: ms }),
   interrupted: text.optional(),
   shard: z
     .object({ index: z.number().int().positive(), total: z.number().int().positive() })

@@ -279,7 +279,10 @@ export class TrailRun {
         outcome = { status: broken ? "error" : "failed", error: `step ${planned.index} failed: ${what}` };
       }
     }
-    return outcome ? this.#report(outcome.status, outcome) : this.#report("passed", {});
+    if (outcome) return this.#report(outcome.status, outcome);
+    // A trail whose every step had nothing to check against is not a pass: it ran with nothing verified.
+    const nothingVerified = this.#steps.length > 0 && this.#steps.every((step) => step.status === "unverified");
+    return this.#report(nothingVerified ? "unverified" : "passed", {});
   }
 
   /** The last lines the failing tool's server wrote (stderr, or the guest console). */

@@ -4,8 +4,13 @@
 import type { StepKind } from "../trail/trail-types.ts";
 import type { WireframeScreen } from "../screen/wireframe.ts";
 
-/** `error`: the trail could not run as recorded (bad args, unknown tool, session start or death). */
-export type TrailStatus = "passed" | "failed" | "error" | "skipped";
+/**
+ * `error`: the trail could not run as recorded (bad args, unknown tool, session start or death).
+ * `unverified`: nothing failed, and nothing was checked either: every step it ran was `unverified`
+ * (its screen actions and checks had no screen). It is not `passed`, and it does not fail the run
+ * (exit 0) unless `--require-screen` makes each unverified step a failure.
+ */
+export type TrailStatus = "passed" | "unverified" | "failed" | "error" | "skipped";
 /**
  * `skipped`: not reached because an earlier step failed (or the run was interrupted).
  * `unverified`: nothing failed, but a check could not be made (a screen check with no screen loaded).
@@ -140,6 +145,8 @@ export interface RunSummary {
   skipped: number;
   /** Unverified steps across every trail. */
   unverified: number;
+  /** Trails in which nothing was verified (status `unverified`): neither passed nor failed. */
+  unverifiedTrails?: number;
   durationMs: number;
 }
 
@@ -173,7 +180,7 @@ export interface RunObserver {
 export function summarize(trails: readonly TrailReport[], durationMs: number): RunSummary {
   const count = (status: TrailStatus) => trails.filter((t) => t.status === status).length;
   const unverified = trails.reduce((sum, t) => sum + t.unverified, 0);
-  return { passed: count("passed"), failed: count("failed"), errors: count("error"), skipped: count("skipped"), unverified, durationMs };
+  return { passed: count("passed"), failed: count("failed"), errors: count("error"), skipped: count("skipped"), unverified, unverifiedTrails: count("unverified"), durationMs };
 }
 
 /**

@@ -50,5 +50,5 @@ export function problemsOf(error: unknown): RunProblem[] {
 
 /** The report of a run that never started: no trails, the problems that stopped it. */
 export function notRunReport(error: unknown): RunReport {
-  return { trails: [], summary: { passed: 0, failed: 0, errors: 0, skipped: 0, unverified: 0, durationMs: 0 }, problems: problemsOf(error) };
+  return { trails: [], summary: { passed: 0, failed: 0, errors: 0, skipped: 0, unverified: 0, unverifiedTrails: 0, durationMs: 0 }, problems: problemsOf(error) };
 }

@@ -63,7 +63,7 @@ function step(s: StepReport, file: string): Html {
   return html`<li class="step ${s.status}"><div class="step-main"><div class="step-head"><span class="mark" title="${s.status}">${MARKS[s.status]}</span><b>${s.index}</b><span class="kind">${s.kind}</span><span>${s.title}</span><span class="status ${s.status}">${s.status}</span><span class="meta">${formatDuration(s.durationMs)} · line ${s.line}</span></div>${s.tools.map(call)}${failure(s, file)}${unverified}${memory(s)}${where}</div>${picture}</li>`;
 }
 
-/** The trail's status for filters and colour: `unverified` is a passed trail with unverified steps. */
+/** The trail's status for filters and colour: `unverified` is a trail with nothing verified, or a passed one with unverified steps. */
 function shownStatus(trail: TrailReport): string {
   return trail.status === "passed" && trail.unverified > 0 ? "unverified" : trail.status;
 }

@@ -34,6 +34,7 @@ function summaryChips(run: RunReport): Html {
     s.failed > 0 && html`<span class="chip failed">${s.failed} failed</span>`,
     s.errors > 0 && html`<span class="chip error">${plural(s.errors, "error")}</span>`,
     html`<span class="chip passed">${s.passed} passed</span>`,
+    (s.unverifiedTrails ?? 0) > 0 && html`<span class="chip unverified">${s.unverifiedTrails} ran with nothing verified</span>`,
     s.skipped > 0 && html`<span class="chip skipped">${s.skipped} skipped</span>`,
     s.unverified > 0 && html`<span class="chip unverified">${plural(s.unverified, "unverified step")}</span>`,
     html`<span class="chip">${formatDuration(s.durationMs)}</span>`,
@@ -51,7 +52,7 @@ function banners(run: RunReport): Html {
 
 function filters(run: RunReport): Html {
   const statuses = ["failed", "error", "passed", "unverified", "skipped"].filter((status) =>
-    run.trails.some((t) => (status === "unverified" ? t.status === "passed" && t.unverified > 0 : t.status === status && !(status === "passed" && t.unverified > 0))),
+    run.trails.some((t) => (status === "unverified" ? t.status === "unverified" || (t.status === "passed" && t.unverified > 0) : t.status === status && !(status === "passed" && t.unverified > 0))),
   );
   const tags = [...new Set(run.trails.flatMap((t) => t.tags ?? []))].sort();
   const targets = [...new Set(run.trails.map((t) => t.session?.target).filter((t): t is string => t !== undefined))].sort();

@@ -87,6 +87,7 @@ export class ListReporter implements RunObserver {
     const s = run.summary;
     const parts = [
       c.green(`${s.passed} passed`),
+      ...(s.unverifiedTrails ? [c.yellow(`${s.unverifiedTrails} ran with nothing verified`)] : []),
       s.failed > 0 ? c.red(`${s.failed} failed`) : `${s.failed} failed`,
       ...(s.errors > 0 ? [c.red(`${s.errors} error${s.errors === 1 ? "" : "s"}`)] : []),
       ...(s.skipped > 0 ? [c.yellow(`${s.skipped} skipped`)] : []),
@@ -157,6 +158,8 @@ export class ListReporter implements RunObserver {
         const unverified = report.unverified > 0 ? c.yellow(` (${report.unverified} unverified step${report.unverified === 1 ? "" : "s"})`) : "";
         return `  ${c.green("passed")}${unverified} in ${time}${session}`;
       }
+      case "unverified":
+        return `  ${c.yellow("nothing verified")}: every step had nothing to check against (${report.unverified} unverified step${report.unverified === 1 ? "" : "s"}; load a screen with --capture, --map or simulation:) in ${time}${session}`;
       case "skipped":
         return `  ${c.yellow("skipped")}: ${report.skipReason ?? ""}`;
       case "failed":
