@@ -1,0 +1,141 @@
+// The on-device boundary through real trails and the CLI (fixtures/boundary-guest): a guest timer
+// that busies the engine fails its trail within seconds, naming the server and what used the
+// time; TRAILBLAZE_CALL_TIMEOUT_MS and Ctrl-C cut a busy call; a result over max_message_bytes is
+// refused on both agents alike; the guest console tail is cut to size. On the CLI's thread and on
+// worker threads (`--workers 2` with TRAILBLAZE_QUICKJS_THREADS=2, whatever the cores).
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { cliUnderTestEnv, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
+import { processesMentioning } from "./support/faults.ts";
+
+const WORKSPACE = join(REPO, "fixtures/boundary-guest");
+const MAIN = join(REPO, "src/cli/main.ts");
+type Json = Record<string, any>;
+
+/** Where on-device servers run: the CLI's thread, or two worker threads. */
+const WHERE = [
+  ["on the CLI's thread", { TRAILBLAZE_QUICKJS_THREADS: "0" }],
+  ["on worker threads (--workers 2)", { TRAILBLAZE_QUICKJS_THREADS: "2" }],
+] as const;
+
+/** `run` as a process of its own (the CLI under test), with what it printed, its exit code and how long it took. */
+function startRun(args: string[], env: Record<string, string> = {}) {
+  const started = Date.now();
+  const child = (async () => {
+    const mode = await cliUnderTestEnv();
+    const all = { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", ...mode, ...env } as Record<string, string>;
+    for (const key of ["npm_lifecycle_event", "npm_command", "npm_config_user_agent", "TRAILBLAZE_LAUNCHED_AS"]) delete all[key];
+    return Bun.spawn([process.execPath, "--no-install", MAIN, "run", ...args, "--workers", "2"], { cwd: WORKSPACE, env: all, stdout: "pipe", stderr: "pipe" });
+  })();
+  const done = child.then(async (proc) => {
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    return { code, stdout, stderr, ms: Date.now() - started };
+  });
+  return { child, done };
+}
+
+const jsonRun = async (args: string[], env: Record<string, string> = {}) => {
+  const run = await startRun([...args, "--reporter", "json", "--no-logging"], env).done;
+  return { ...run, doc: JSON.parse(run.stdout) as Json };
+};
+
+/** The same trails with the host agent, once (where on-device servers run does not matter to it). */
+let hostRun: ReturnType<typeof jsonRun> | undefined;
+const onHost = () => (hostRun ??= jsonRun(["trails/big.trail.yaml", "trails/big-small-limit.trail.yaml", "--agent", "host"]));
+
+const BUDGET_MESSAGE =
+  /^QuickJS server "tools\/guest\.ts" used more CPU outside its calls than it may: a timer callback \(setInterval, armed by tools\/call "guest_busyInterval"\) used \d+\.\d s of CPU outside any call; the last call was tools\/call "guest_(busyInterval|ok)"\. Outside calls a server may use 2000 ms at once, regained at 2000 ms per 10000 ms \(idleCpuMs, TRAILBLAZE_QUICKJS_IDLE_CPU_MS\), and 1000 ms per timer callback or other delivery \(idleDeliveryMs, TRAILBLAZE_QUICKJS_IDLE_DELIVERY_MS\); the server was stopped\. Do long work inside a tool call, and clear timers that are no longer needed/;
+
+describe.each(WHERE)("a guest %s", (_where, env) => {
+  test("a setInterval that busies the engine 9 s a tick fails its trail within seconds, naming the server, the timer, the call that armed it", async () => {
+    const { code, doc, ms } = await jsonRun(["trails/busy-interval.trail.yaml", "--agent", "on-device"], env);
+    const trail = doc.trails[0];
+    // The server was stopped: the session is broken, the trail an error (before: it passed, after ~60 s).
+    expect(trail.status).toBe("error");
+    expect(trail.error).toMatch(/^step 2 failed: (wait|guest_ok): /);
+    const failure = trail.steps[1].failure;
+    expect(failure.message).toMatch(BUDGET_MESSAGE);
+    expect(code).toBe(1);
+    expect(ms).toBeLessThan(20_000);
+  }, 90_000);
+
+  test("TRAILBLAZE_CALL_TIMEOUT_MS cuts a busy call then, not at the runtime's own 10 s deadline", async () => {
+    const { code, doc, ms } = await jsonRun(["trails/spin.trail.yaml", "--agent", "on-device"], { ...env, TRAILBLAZE_CALL_TIMEOUT_MS: "2000" });
+    const trail = doc.trails[0];
+    expect(trail.status).toBe("failed");
+    // Whichever notices first: the runtime's deadline (the guest's own thread) or the call's timer (the CLI's).
+    expect([
+      'step 2 failed: guest_spin: QuickJS server "tools/guest.ts": handling tools/call "guest_spin" was interrupted after 2000 ms (callDeadlineMs)',
+      "step 2 failed: guest_spin: timed out after 2000 ms",
+    ]).toContain(trail.error);
+    expect(trail.steps[1].durationMs).toBeLessThan(5000);
+    expect(code).toBe(1);
+    expect(ms).toBeLessThan(8000);
+  }, 60_000);
+
+  test("a result over max_message_bytes is refused as the host agent refuses it: the server is stopped, the 20 MB are nowhere in the report", async () => {
+    const run = await jsonRun(["trails/big.trail.yaml", "trails/big-small-limit.trail.yaml", "--agent", "on-device"], env);
+    const host = await onHost();
+    const messages = (doc: Json) => doc.trails.map((t: Json) => t.steps[0].failure?.message);
+    const [big, small] = messages(run.doc);
+    expect(big).toMatch(
+      /^MCP server tools\/guest\.ts wrote a message of more than 10485760 bytes to the host \(200000\d\d bytes; limit: max_message_bytes, default 10485760\); the server was stopped\. Return less \(a summary, or where to find the data\), or raise max_message_bytes on the server's entry in the target$/,
+    );
+    expect(small).toMatch(/^MCP server tools\/guest\.ts wrote a message of more than 4096 bytes to the host \(100\d\d bytes; limit: max_message_bytes, default 10485760\); the server was stopped\. /);
+    expect(messages(host.doc)).toEqual([
+      "MCP server tools/guest.ts wrote a message of more than 10485760 bytes to stdout (limit: max_message_bytes, default 10485760); the server was stopped",
+      "MCP server tools/guest.ts wrote a message of more than 4096 bytes to stdout (limit: max_message_bytes, default 10485760); the server was stopped",
+    ]);
+    // The same words up to where the message went, and the same limit, setting and outcome.
+    for (const [device, onHost] of [[big, messages(host.doc)[0]], [small, messages(host.doc)[1]]]) {
+      expect(device.split(" to the host ")[0]).toBe(onHost.split(" to stdout ")[0]);
+      expect(device).toContain("limit: max_message_bytes, default 10485760); the server was stopped");
+    }
+    for (const doc of [run.doc, host.doc]) {
+      expect(doc.trails.map((t: Json) => [t.status, t.steps[0].tools[0].result.variant])).toEqual([
+        ["error", "FatalError"],
+        ["error", "FatalError"],
+      ]);
+    }
+    expect(run.stdout.length).toBeLessThan(100_000);
+    expect(run.code).toBe(1);
+  }, 60_000);
+
+  test("the guest console tail a failed step shows is cut per line and marked, not kept whole (lines of 8 MiB)", async () => {
+    const { doc } = await jsonRun(["trails/flood.trail.yaml", "--agent", "on-device"], env);
+    const failure = doc.trails[0].steps[0].failure;
+    expect(failure.message).toBe("flooded the console");
+    const marked = `error ${"y".repeat(2000)} … [line cut at 2000 of 8388608 chars]`;
+    expect(failure.stderr).toEqual({ source: "tools/guest.ts", lines: [marked, marked, marked] });
+  }, 60_000);
+});
+
+describe.each(WHERE)("Ctrl-C during a busy on-device call %s", (where, env) => {
+  // On the CLI's thread nothing but the guest runs until its delivery ends: SIGINT is handled
+  // then, so the call timeout bounds it. On a worker thread the CLI cuts the guest at once.
+  const threads = where !== "on the CLI's thread";
+  test(`exits 130 within seconds${threads ? "" : " (TRAILBLAZE_CALL_TIMEOUT_MS 3000)"}, no process left`, async () => {
+    const logs = tempDir("boundary-sigint-logs");
+    const { child, done } = startRun(["trails/spin.trail.yaml", "--agent", "on-device", "--logs", logs], {
+      ...env,
+      ...(threads ? {} : { TRAILBLAZE_CALL_TIMEOUT_MS: "3000" }),
+    });
+    const proc = await child;
+    // The first call is logged; a second later the spin has begun.
+    const logged = () =>
+      readdirSync(logs).some((session) => existsSync(join(logs, session, "calls.jsonl")) && readFileSync(join(logs, session, "calls.jsonl"), "utf8").includes('"tool":"guest_ok"'));
+    for (const deadline = Date.now() + 20_000; !logged() && Date.now() < deadline; ) await Bun.sleep(50);
+    expect(logged()).toBe(true);
+    await Bun.sleep(1500);
+    const sent = Date.now();
+    proc.kill("SIGINT");
+    const { code, stdout } = await done;
+    const took = Date.now() - sent;
+    expect(stdout).toContain("Interrupted (interrupted by SIGINT); the report is partial.");
+    expect(code).toBe(130);
+    // Before: the guest held the CLI until its 10 s deadline (~9 s after the signal).
+    expect(took).toBeLessThan(threads ? 5000 : 6000);
+    expect(processesMentioning(logs)).toEqual([]);
+  }, 60_000);
+});
