@@ -125,7 +125,7 @@ describe("dispatch", () => {
       context: {
         memory: { x: "42" },
         device: { platform: "IOS", widthPixels: 800, heightPixels: 600, driverType: "ios-host" },
-        target: { id: "fixture", displayName: "Host path fixture", appIds: ["com.example.fixture"] },
+        target: { id: "fixture", displayName: "Host path fixture", appIds: ["com.example.fixture"], appId: "com.example.fixture" },
       },
     });
     const standard = await session.dispatcher.dispatch("fixture_whereAmI", { label: "here" });

@@ -28,7 +28,7 @@ import { DEFAULT_LAUNCHERS } from "../servers/launchers.ts";
 import type { ServerLogMessage } from "../servers/mcp-connection.ts";
 import { ServerLogFiles } from "../servers/server-log-file.ts";
 import { SupervisedServer } from "../servers/supervised-server.ts";
-import { buildContext, type TargetInfo } from "../core/context.ts";
+import { buildContext, resolveTargetInfo, type TargetInfo } from "../core/context.ts";
 import type { Memory } from "./memory.ts";
 import { Secrets } from "../core/secrets.ts";
 import { initialMemory, type SessionSpec } from "./session-spec.ts";
@@ -98,7 +98,12 @@ export interface ServerLogEntry {
 function targetInfo(spec: SessionSpec): TargetInfo {
   const { target } = spec;
   const platform = target.platforms[spec.driver.platform.toLowerCase() as keyof typeof target.platforms];
-  return { id: target.id, ...(target.displayName ? { displayName: target.displayName } : {}), appIds: platform?.appIds ?? [] };
+  // The simulated device has the platform's declared apps installed (as the built-ins are told),
+  // so the resolved app id is the first declared one.
+  return resolveTargetInfo(
+    { id: target.id, ...(target.displayName ? { displayName: target.displayName } : {}), appIds: platform?.appIds ?? [] },
+    { platform: spec.driver.platform },
+  );
 }
 
 export class Session implements AsyncDisposable {
