@@ -38,7 +38,7 @@ describe("resolution", () => {
     const fromPackage = built.inputs.filter((input) => input.startsWith(`${PACKAGE}/`)).map((input) => input.slice(PACKAGE.length + 1));
     expect(fromPackage).toEqual([
       "call-context.ts", "client.ts", "conditional-action.ts", "context-schema.ts", "context.ts", "execute.ts", "index.ts", "memory.ts",
-      "meta.ts", "register.ts", "result.ts", "selectors.ts", "trailblaze.ts", "view-hierarchy.ts",
+      "meta.ts", "register.ts", "result.ts", "selectors.ts", "target.ts", "trailblaze.ts", "view-hierarchy.ts",
     ]);
   });
 

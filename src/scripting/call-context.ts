@@ -7,29 +7,35 @@ import { contextOf, type TrailblazeContext } from "./context.ts";
 import { executeTool } from "./execute.ts";
 import { createMemory, type TrailblazeMemory } from "./memory.ts";
 import type { ToolExtra } from "./register.ts";
-import type { DevicePlatform, ToolTarget, TrailblazeCallContext } from "./tool-context.ts";
+import { parseTarget } from "./target.ts";
+import type { DevicePlatform, ToolDevice, TrailblazeCallContext } from "./tool-context.ts";
 
-function targetOf(envelope: TrailblazeContext): ToolTarget | undefined {
-  const info = envelope.target;
-  if (!info) return undefined;
-  const appId = info.appIds[0];
-  return {
-    id: info.id,
-    ...(info.displayName !== undefined ? { displayName: info.displayName } : {}),
-    appIds: [...info.appIds],
-    ...(appId !== undefined ? { appId } : {}),
-    resolveAppId: (options) => appId ?? (options?.defaultAppId?.trim() || undefined),
-  };
+const DEVICE_PLATFORMS: readonly string[] = ["android", "ios", "web"] satisfies DevicePlatform[];
+
+/**
+ * The envelope's device with its platform in lower case (ours sends `ANDROID`, upstream's
+ * `android`); undefined when a required field is missing or of the wrong type, which makes the
+ * whole context unusable. `instanceId` is optional: one that is not a string is left out.
+ */
+function deviceOf(raw: unknown): ToolDevice | undefined {
+  const device = raw as Record<string, unknown>;
+  const platform = typeof device.platform === "string" ? device.platform.toLowerCase() : "";
+  const { widthPixels, heightPixels, driverType, instanceId } = device;
+  if (!DEVICE_PLATFORMS.includes(platform) || typeof widthPixels !== "number" || typeof heightPixels !== "number" || typeof driverType !== "string") {
+    return undefined;
+  }
+  return { platform: platform as DevicePlatform, widthPixels, heightPixels, driverType, ...(typeof instanceId === "string" ? { instanceId } : {}) };
 }
 
-function callContext(envelope: TrailblazeContext, invocationId: string): TrailblazeCallContext & { memory: TrailblazeMemory } {
-  const target = targetOf(envelope);
-  return {
-    invocationId,
-    device: { ...envelope.device, platform: envelope.device.platform.toLowerCase() as DevicePlatform },
-    ...(target ? { target } : {}),
-    memory: createMemory(envelope.memory),
-  };
+/**
+ * The call context of an envelope: device and memory are required, a malformed `target` block
+ * is no target (the rest is kept), as upstream's `fromMeta` reads it.
+ */
+function callContext(envelope: TrailblazeContext, invocationId: string): (TrailblazeCallContext & { memory: TrailblazeMemory }) | undefined {
+  const device = deviceOf(envelope.device);
+  if (!device) return undefined;
+  const target = parseTarget(envelope.target);
+  return { invocationId, device, ...(target ? { target } : {}), memory: createMemory(envelope.memory) };
 }
 
 /** The call context of a tools/call, or undefined when it came without one (a plain MCP client). */
@@ -47,8 +53,8 @@ export function fromMeta(meta: unknown): (TrailblazeCallContext & { memory: Trai
   const envelope = contextOf({ _meta: meta });
   if (!envelope) return undefined;
   const tb = (meta as { trailblaze: Record<string, unknown> }).trailblaze;
-  const invocationId = typeof tb.invocationId === "string" ? tb.invocationId : "";
-  return { ...callContext(envelope, invocationId), ...(typeof tb.sessionId === "string" ? { sessionId: tb.sessionId } : {}) };
+  const ctx = callContext(envelope, typeof tb.invocationId === "string" ? tb.invocationId : "");
+  return ctx && typeof tb.sessionId === "string" ? { ...ctx, sessionId: tb.sessionId } : ctx;
 }
 
 const textOf = (content: readonly { type: string; text?: unknown }[]) =>

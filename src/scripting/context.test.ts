@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { CONTEXT_KEY as RUNTIME_CONTEXT_KEY, type TrailblazeContext as RuntimeContext } from "../core/context.ts";
+import { buildContext, CONTEXT_KEY as RUNTIME_CONTEXT_KEY, resolveTargetInfo, type TrailblazeContext as RuntimeContext } from "../core/context.ts";
 import { DRIVERS, PLATFORMS } from "../core/drivers.ts";
 import { META_KEYS } from "../registry/tool-meta.ts";
 import { fromMeta } from "./call-context.ts";
@@ -50,6 +50,63 @@ describe("fromMeta (upstream's name, for an MCP handler's extra._meta)", () => {
     expect(fromMeta(undefined)).toBeUndefined();
     expect(fromMeta({})).toBeUndefined();
     expect(fromMeta({ trailblaze: { device: null, memory: {} } })).toBeUndefined();
+  });
+
+  test("undefined when the device lacks a required field or names no known platform", () => {
+    const { platform: _p, ...noPlatform } = context.device;
+    for (const device of [{}, noPlatform, { ...context.device, platform: "TV" }, { ...context.device, widthPixels: "1080" }, { ...context.device, driverType: 1 }]) {
+      expect(fromMeta({ trailblaze: { ...context, device } })).toBeUndefined();
+    }
+  });
+
+  test("the envelope the runtime builds: every target field, the session's resolved app id first", () => {
+    const target = resolveTargetInfo(
+      { id: "wiki", displayName: "Wikipedia", appIds: ["org.wikipedia.dev", "org.wikipedia"], baseUrls: ["https://en.wikipedia.org"] },
+      { platform: "WEB", installedAppIds: ["org.wikipedia"] },
+    );
+    const envelope = buildContext({ platform: "WEB", widthPixels: 1280, heightPixels: 800, driverType: "playwright-native" }, {}, target);
+    const ctx = fromMeta({ trailblaze: JSON.parse(JSON.stringify(envelope)) });
+    expect(ctx?.device.platform).toBe("web");
+    expect(ctx?.target).toMatchObject({
+      id: "wiki",
+      displayName: "Wikipedia",
+      appIds: ["org.wikipedia.dev", "org.wikipedia"],
+      appId: "org.wikipedia",
+      baseUrls: ["https://en.wikipedia.org"],
+      resolvedBaseUrl: "https://en.wikipedia.org",
+    });
+    expect(ctx?.target?.resolveAppId({ defaultAppId: "com.fallback" })).toBe("org.wikipedia");
+    expect(ctx?.target?.resolveBaseUrl({ defaultBaseUrl: "https://fallback.example" })).toBe("https://en.wikipedia.org");
+  });
+
+  test("upstream's envelope (lower-case platform, sessionId, baseUrl): read the same way", () => {
+    const ctx = fromMeta({
+      trailblaze: {
+        baseUrl: "http://localhost:52525",
+        sessionId: "s-1",
+        invocationId: "i-1",
+        device: { platform: "ios", widthPixels: 1170, heightPixels: 2532, driverType: "ios-host", instanceId: "UDID-1" },
+        target: { id: "clock", appIds: ["com.apple.mobiletimer"] },
+        memory: {},
+      },
+    });
+    expect(ctx).toMatchObject({ sessionId: "s-1", invocationId: "i-1", device: { platform: "ios", instanceId: "UDID-1" }, target: { id: "clock" } });
+    expect(ctx?.target?.appId).toBeUndefined();
+    expect(ctx?.target?.resolveAppId()).toBe("com.apple.mobiletimer");
+  });
+
+  test("a malformed target or instanceId is dropped; the rest of the context is kept", () => {
+    const withTarget = (target: unknown, device: object = context.device) =>
+      fromMeta({ trailblaze: { ...context, device, target, invocationId: "9", sessionId: "s" } });
+    for (const target of [null, {}, { id: 42, appIds: [] }, { id: "shop", appIds: "com.example.shop" }, { id: "shop", appIds: ["com.example.shop", 1] }]) {
+      const ctx = withTarget(target);
+      expect(ctx).toBeDefined();
+      expect(ctx?.target).toBeUndefined();
+      expect([ctx?.sessionId, ctx?.invocationId, ctx?.device.platform, ctx?.memory.get("email")]).toEqual(["s", "9", "android", "a@b.c"]);
+    }
+    const ctx = withTarget({ id: "shop", appIds: [] }, { ...context.device, instanceId: 42 });
+    expect(ctx?.device).toEqual({ platform: "android", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" });
+    expect(ctx?.target?.resolveAppId({ defaultAppId: "com.fallback" })).toBe("com.fallback");
   });
 });
 

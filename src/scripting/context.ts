@@ -13,13 +13,26 @@ export interface TrailblazeDevice {
   heightPixels: number;
   /** The session's driver yaml key, e.g. `android-ondevice-accessibility`. */
   driverType: string;
+  /** The device's serial or simulator UDID, when the runtime sends one (upstream's on-device path). */
+  instanceId?: string;
 }
 
-/** The session's target: its id and the app ids of the session's platform. */
+/**
+ * The session's target as sent (upstream's `_meta.trailblaze.target`): what it declares for the
+ * session's platform and what the session resolved. Data only; `fromMeta` and a per-file tool's
+ * `ctx.target` add `resolveAppId` / `resolveBaseUrl`.
+ */
 export interface TrailblazeTargetInfo {
   id: string;
   displayName?: string;
+  /** The app ids declared for the session's platform, in file order; may be empty. */
   appIds: string[];
+  /** The app id the session resolved: the first of `appIds` installed on the device. */
+  appId?: string;
+  /** The base URLs declared for the session's platform (web). */
+  baseUrls?: string[];
+  /** The base URL a web session resolved. */
+  resolvedBaseUrl?: string;
 }
 
 /** What Trailblaze sends with every call: a snapshot of session memory, the device, the target. */

@@ -8,6 +8,7 @@
 import { createClient, type TrailblazeClient } from "./client.ts";
 import { createMemory, type TrailblazeMemory } from "./memory.ts";
 import type { MatchDescriptor } from "./selectors.ts";
+import { toolTarget, type ToolTargetData } from "./target.ts";
 import type { DevicePlatform, ToolTarget, TrailblazeCallContext } from "./tool-context.ts";
 
 export interface MockCall {
@@ -100,9 +101,17 @@ export interface CreateMockContextOptions {
   sessionId?: string;
   invocationId?: string;
   device?: { widthPixels?: number; heightPixels?: number; driverType?: string };
-  /** A target; `resolveAppId` is added when missing. */
-  target?: Omit<ToolTarget, "resolveAppId"> & Partial<Pick<ToolTarget, "resolveAppId">>;
+  /** A target; `resolveAppId` and `resolveBaseUrl` are added when missing, resolving as in a session. */
+  target?: ToolTargetData & Partial<Pick<ToolTarget, "resolveAppId" | "resolveBaseUrl">>;
   memory?: Record<string, unknown>;
+}
+
+/** The resolvers a test gave its target, to keep over the ones a session would add. */
+function definedResolvers(target: Partial<Pick<ToolTarget, "resolveAppId" | "resolveBaseUrl">>): Partial<ToolTarget> {
+  return {
+    ...(target.resolveAppId ? { resolveAppId: target.resolveAppId } : {}),
+    ...(target.resolveBaseUrl ? { resolveBaseUrl: target.resolveBaseUrl } : {}),
+  };
 }
 
 /** A made-up call context whose memory a test can read back: `ctx.memory.get("key")`. */
@@ -120,9 +129,7 @@ export function createMockContext(options: CreateMockContextOptions): MockCallCo
       heightPixels: options.device?.heightPixels ?? 2400,
       driverType: options.device?.driverType ?? "mock-driver",
     },
-    ...(target
-      ? { target: { ...target, resolveAppId: target.resolveAppId ?? ((o) => target.appId ?? target.appIds[0] ?? (o?.defaultAppId?.trim() || undefined)) } }
-      : {}),
+    ...(target ? { target: { ...toolTarget(target), ...definedResolvers(target) } } : {}),
     memory: createMemory(options.memory ?? {}),
   };
 }

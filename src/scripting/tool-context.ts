@@ -13,19 +13,40 @@ export interface ToolDevice {
   heightPixels: number;
   /** The session's driver yaml key, e.g. `android-ondevice-accessibility`. */
   driverType: string;
+  /**
+   * The device's serial or simulator UDID, when the runtime sends one (upstream's on-device
+   * path does; ours does not: the device is simulated).
+   */
+  instanceId?: string;
 }
 
-/** The app under test, from the session's target. */
+/**
+ * The app under test, from the session's target. Absent when the session has none, or when the
+ * envelope's target block is malformed: write `ctx.target?.resolveAppId(…)`.
+ */
 export interface ToolTarget {
   id: string;
+  /** The target's `display_name`. */
   displayName?: string;
-  /** The app ids of the session's platform. */
+  /** The app ids the target declares for the session's platform, in file order; may be empty. */
   appIds: string[];
-  /** The app id the session resolved (`--target`, the target's first app id). */
+  /** The app id the session resolved (the first of `appIds` installed on the device); absent when none is. */
   appId?: string;
-  /** `appId`, else the first of `appIds`, else `defaultAppId`. */
+  /** The base URLs the target declares for the session's platform (web). */
+  baseUrls?: string[];
+  /** The base URL a web session resolved. */
+  resolvedBaseUrl?: string;
+  /**
+   * `appId`, else the first of `appIds`, else `defaultAppId` (trimmed); undefined when all are
+   * empty. A closure: `const { resolveAppId } = ctx.target` works.
+   */
   resolveAppId(options?: { defaultAppId?: string }): string | undefined;
+  /** `resolvedBaseUrl`, else the first of `baseUrls`, else `defaultBaseUrl` (trimmed); undefined when all are empty. */
+  resolveBaseUrl(options?: { defaultBaseUrl?: string }): string | undefined;
 }
+
+/** Upstream's name for ToolTarget (`import type { TrailblazeTarget } from "@trailblaze/scripting"`). */
+export type TrailblazeTarget = ToolTarget;
 
 /** The second argument of a `trailblaze.tool` handler. */
 export interface ToolContext {
