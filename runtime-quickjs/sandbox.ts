@@ -31,8 +31,6 @@ export interface Delivery {
   error: GuestError | undefined;
   /** Whether the deadline interrupted guest code at least once (even if the guest caught it as a rejection). */
   interrupted: boolean;
-  /** The deadline it ran under, in ms. */
-  deadlineMs: number;
   /** How long the guest ran (the call, then its pending jobs), in ms. */
   elapsedMs: number;
 }
@@ -96,7 +94,7 @@ export class Sandbox {
   private freed: QuickJSWASMModule | undefined;
   private receive: QuickJSHandle | undefined;
   private fireTimer: QuickJSHandle | undefined;
-  private readonly timers = new Map<number, { handle: ReturnType<typeof setTimeout>; repeat: boolean; origin: string | undefined }>();
+  private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
   /** The call that armed the timer firing now (or the timer that armed it, and so on). */
   private firingOrigin: string | undefined;
   private readonly deferreds = new Set<QuickJSDeferredPromise>();
@@ -192,7 +190,7 @@ export class Sandbox {
     });
     fn("setTimer", (id, ms, repeat) => this.setTimer(vm.getNumber(id), vm.getNumber(ms), repeat !== undefined && vm.dump(repeat) === true));
     fn("clearTimer", (id) => {
-      clearTimeout(this.timers.get(vm.getNumber(id))?.handle);
+      clearTimeout(this.timers.get(vm.getNumber(id)));
       this.timers.delete(vm.getNumber(id));
     });
     fn("send", (json) => {
@@ -392,7 +390,7 @@ export class Sandbox {
       this.inGuest = false;
       if (this.disposeRequested) this.disposeFailure = this.dispose(this.disposeRequested);
     }
-    return { error: first, interrupted: this.interrupts > 0, deadlineMs: ms, elapsedMs: performance.now() - started };
+    return { error: first, interrupted: this.interrupts > 0, elapsedMs: performance.now() - started };
   }
 
   private copyError(handle: QuickJSHandle): GuestError {
@@ -411,7 +409,7 @@ export class Sandbox {
     if (!this.timers.has(id) && this.timers.size >= MAX_PENDING_TIMERS) {
       throw new RangeError(`too many pending timers (at most ${MAX_PENDING_TIMERS} at once on-device); clear the ones you no longer need`);
     }
-    clearTimeout(this.timers.get(id)?.handle);
+    clearTimeout(this.timers.get(id));
     // A timer armed by a timer callback (a setInterval re-arming, too) belongs to what armed that one.
     const origin = this.firingOrigin ?? this.opts.callInFlight?.();
     // As browsers do: no delay below 0, and none beyond the host's largest (a bigger one would fire at once).
@@ -434,7 +432,7 @@ export class Sandbox {
       this.opts.onAsyncDelivery(delivery, "running a timer callback", `a timer callback (${origin ? `${kind}, armed by ${origin}` : kind})`);
     }, delay);
     handle.unref?.();
-    this.timers.set(id, { handle, repeat, origin });
+    this.timers.set(id, handle);
   }
 
   private execute(name: string, argsJson: string): QuickJSHandle {
@@ -505,7 +503,7 @@ export class Sandbox {
       return undefined;
     }
     this.disposed = true;
-    for (const timer of this.timers.values()) clearTimeout(timer.handle);
+    for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     let failure: Error | undefined;
     if (mode === "reset" && this.live) {
