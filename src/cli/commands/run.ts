@@ -12,7 +12,7 @@ import { checkSessionId, isSessionId } from "../../core/log-layout.ts";
 import { maskedIo } from "../masked-io.ts";
 import { maskReport } from "../../run/mask-report.ts";
 import { Secrets } from "../../core/secrets.ts";
-import { discoverTrails } from "../../trail/discover.ts";
+import { runClassifiers, trailsToRun } from "../../trail/discover.ts";
 import { readTrailFiles } from "../../trail/trail-file.ts";
 import { listTrail } from "../../run/list-plans.ts";
 import { SuiteRun, type SuiteEntry } from "../../run/run-suite.ts";
@@ -35,7 +35,10 @@ const HELP = `Usage: trailblaze run <trail-file|dir>... [session flags] [options
 Replays recorded trails: each trail runs in its own session (its target's MCP servers
 started, every recorded tool checked to be registered before the first step), its steps'
 recorded tool calls are dispatched with {{key}} / \${key} replaced from memory, and every
-session is stopped at the end. Folders are searched for *.trail.yaml (sorted).
+session is stopped at the end. A folder runs every named trail below it (<name>.trail.yaml) and,
+per folder, one of the rest: the legacy recording named for --device (android.trail.yaml), else
+trail.yaml, else blaze.yaml; build/, .gradle/, .git/, node_modules/, .trailblaze/ and .claude/
+are not searched.
 
 Options:
   --reporter NAME       ${REPORTERS.map((r) => `${r.name}: ${r.summary}`).join("\n                        ")}
@@ -214,7 +217,9 @@ export const runCommand: Command = {
     try {
       const above = await configAbovePaths(values, positionals, io);
       if (above) values.config = above;
-      const files = await discoverTrails(positionals, io.cwd);
+      const expanded = await trailsToRun(positionals, io.cwd, runClassifiers({ devices: devices?.map((d) => d.label), driver: values.driver }));
+      for (const warning of expanded.warnings) io.stderr(`warning: ${warning}\n`);
+      const files = expanded.files;
       const { trails, problems } = await readTrailFiles(files, io.cwd);
       if (!values.list && trails.some((trail) => agentFor(values.agent, trail.agent) === "on-device")) {
         startQuickJsThreads(quickJsThreads, io.env);
