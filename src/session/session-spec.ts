@@ -250,6 +250,30 @@ function driverFromRecordings(classifiers: readonly string[], target: TargetConf
   return declared.length === 0 || declared.includes(driver.platform.toLowerCase()) ? driver : undefined;
 }
 
+/** The platform of a recording key by its lineage root, as upstream derives it (`android-phone` → android), else undefined. */
+function platformOfClassifier(key: string): Platform | undefined {
+  const driver = driverOfClassifier(key.split("-")[0]!.toLowerCase());
+  return driver === undefined ? undefined : findDriver(driver)!.platform;
+}
+
+/**
+ * The driver `config.devices` pins for the device a run simulates: upstream lowers the pin of the
+ * device under test to the trail's driver, and a run here simulates one of the pinned devices. Its
+ * platform is the one pinned platform the recordings use when they use exactly one, else the
+ * target's first platform with a pin, else the first pin's; of that platform's pins, the first in
+ * file order wins (its key is then the session's device key, run/plan.ts deviceKeyFor). Undefined
+ * when the trail pins nothing.
+ */
+function driverFromDevices(devices: Record<string, string> | undefined, classifiers: readonly string[], target: TargetConfig): DriverInfo | undefined {
+  const pins = Object.entries(devices ?? {}).map(([key, name]) => resolveDriver(name, `trail config.devices.${key}`));
+  if (pins.length === 0) return undefined;
+  const pinned = new Set(pins.map((pin) => pin.platform));
+  const recorded = [...new Set(classifiers.map(platformOfClassifier))].filter((p): p is Platform => p !== undefined && pinned.has(p));
+  const declared = Object.keys(target.platforms).map((key) => parsePlatform(key)).find((p) => p !== undefined && pinned.has(p));
+  const platform = (recorded.length === 1 ? recorded[0] : undefined) ?? declared ?? pins[0]!.platform;
+  return pins.find((pin) => pin.platform === platform)!;
+}
+
 function defaultDriver(target: TargetConfig): DriverInfo {
   const first = Object.keys(target.platforms)[0];
   const platform = (first && parsePlatform(first)) || "ANDROID";
@@ -311,9 +335,7 @@ export function resolveSessionSpec(
   let driver: DriverInfo;
   if (flags.driver !== undefined) driver = resolveDriver(flags.driver, "--driver");
   else if (trail.driver !== undefined) driver = resolveDriver(trail.driver, "trail config.driver");
-  else if (trail.devices && Object.keys(trail.devices).length === 1) {
-    driver = resolveDriver(Object.values(trail.devices)[0]!, "trail config.devices");
-  } else driver = driverFromRecordings(trail.classifiers ?? [], target) ?? defaultDriver(target);
+  else driver = driverFromDevices(trail.devices, trail.classifiers ?? [], target) ?? driverFromRecordings(trail.classifiers ?? [], target) ?? defaultDriver(target);
 
   const agent = agentFor(flags.agent, trail.agent);
   const screen = flags.screen !== undefined ? parseScreen(flags.screen) : DEFAULT_SCREEN[driver.platform];
