@@ -52,7 +52,8 @@ describe("the demo's trails/", () => {
   });
 
   test("--reporter json: the CONTRACT shape, simulated actions with timestamps", async () => {
-    const run = await cli(["run", "trails", "--reporter", "json", "--arg", "seed=7", "--logs", tempDir("demo-logs")], { cwd: DEMO });
+    // No --arg: each trail of a folder run must declare every arg given (upstream), and only signup-with-args declares seed.
+    const run = await cli(["run", "trails", "--reporter", "json", "--logs", tempDir("demo-logs")], { cwd: DEMO });
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.stdout);
     expect(Object.keys(doc)).toEqual(["version", "trails", "summary"]);
@@ -67,7 +68,7 @@ describe("the demo's trails/", () => {
       }
     }
     const signup = doc.trails.find((t: Json) => t.id === "signup-with-args");
-    expect(signup.steps[0].tools[0].args).toEqual({ seed: 7, domain: "example.com" });
+    expect(signup.steps[0].tools[0].args).toEqual({ seed: 42, domain: "example.com" });
     const launch = signup.steps[1].tools[0];
     const { at, ...action } = launch.result.structuredContent.simulatedDevice;
     expect(action).toEqual({ action: "launchApp", app: "com.example.myapp", launchMode: "REINSTALL" });

@@ -201,10 +201,19 @@ describe("args", () => {
     expect(run.stdout).toContain('      trails/required-arg.trail.yaml: --arg times=often: config.args.times is an integer, got "often"\n');
   });
 
-  test("an --arg no trail declares is warned about", async () => {
+  test("an arg the trail does not declare stops it before it starts, naming what it declares: exit 2 (as upstream binds args)", async () => {
+    const run = await cli(["run", "trails/required-arg.trail.yaml", "--arg", "user=ada", "--arg", "colour=red"], { cwd: RUN });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toContain(["trails/required-arg.trail.yaml (required-arg)", "  error: not started after"].join("\n"));
+    expect(run.stdout).toContain(
+      '      trails/required-arg.trail.yaml: arg "colour" not declared in this trail\'s config.args (it declares times, user); declare it there, or leave it out of --arg and --args-file\n',
+    );
+  });
+
+  test("a skipped trail is not checked against the args, as upstream skips it before binding them", async () => {
     const run = await cli(["run", "trails/skipped.trail.yaml", "--arg", "colour=red"], { cwd: RUN });
-    expect(run.code).toBe(0);
-    expect(run.stderr).toBe("warning: --arg colour: no trail of this run declares it in config.args; it is still available as {{args.colour}}\n");
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
   });
 });
 

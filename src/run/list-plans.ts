@@ -1,7 +1,8 @@
-// `run --list`: each trail's session choice, steps and the tool calls chosen
-// for that session, as text — computed without starting anything.
+// `run --list`: each trail's session choice, args (value and where it came from), steps and the
+// tool calls chosen for that session, as text — computed without starting anything.
 
 import type { Workspace } from "../config/workspace.ts";
+import { Secrets } from "../core/secrets.ts";
 import { UsageError } from "../errors.ts";
 import { DEFAULT_DRIVER, findDriver, knownDriverKeys, type DriverInfo } from "../core/drivers.ts";
 import { agentFor, resolveSessionSpec, type SessionFlags } from "../session/session-spec.ts";
@@ -9,6 +10,7 @@ import type { AgentMode } from "../core/server-kinds.ts";
 import { classifierChain, skipReason } from "../trail/select-recording.ts";
 import type { Trail } from "../trail/trail-types.ts";
 import { classifiersFor, planTrail, trailHints, type TrailPlan } from "./plan.ts";
+import { resolveTrailArgs } from "./trail-args.ts";
 import { oneLine } from "./validate.ts";
 
 export interface PlannedSession {
@@ -38,13 +40,39 @@ export function planSession(trail: Trail, flags: SessionFlags, workspace: Worksp
   return { ...(target ? { target } : {}), driver, agent, note: "no config folder found: planned for the default Android driver" };
 }
 
-function argsLine(trail: Trail): string | undefined {
-  const entries = Object.entries(trail.args);
-  if (entries.length === 0) return undefined;
-  return entries.map(([name, arg]) => ("default" in arg ? `${name} = ${JSON.stringify(arg.default)}` : `${name} (required)`)).join(", ");
+/** The arg values a run was given, and where each came from, for `--list`. */
+export interface GivenArgs {
+  /** Name → text, `--args-file` then `--arg` merged, as the run gets them. */
+  values: Readonly<Record<string, string>>;
+  /** Name → `--arg` or `--args-file FILE`. */
+  from: Readonly<Record<string, string>>;
+  /** The run's secrets: a value that holds one is shown masked. */
+  secrets: Secrets;
 }
 
-export function formatPlan(file: string, plan: TrailPlan, session: PlannedSession): string {
+const NO_ARGS: GivenArgs = { values: {}, from: {}, secrets: new Secrets() };
+
+/** `name = value (where from)` for each declared arg (`(required, not given)` when it has no value), and the problems `run` would stop on. */
+function argsOf(trail: Trail, given: GivenArgs): { line?: string; problems: string[] } {
+  const { values, problems } = resolveTrailArgs(trail, given.values);
+  const shown = Object.entries(trail.args).map(([name, arg]) => {
+    const isGiven = Object.hasOwn(given.values, name);
+    if (!isGiven && !("default" in arg)) return `${name} (required, not given)`;
+    const value = Object.hasOwn(values, name) ? values[name] : isGiven ? given.values[name] : arg.default;
+    const from = isGiven ? (given.from[name] ?? "--arg") : "default";
+    return given.secrets.mask(`${name} = ${JSON.stringify(given.secrets.maskValue(value))} (${from})`);
+  });
+  return { ...(shown.length > 0 ? { line: shown.join(", ") } : {}), problems: problems.map((problem) => given.secrets.mask(problem)) };
+}
+
+/** What `--list` prints for a trail, and whether `run` would stop it before it starts. */
+export interface ListedTrail {
+  text: string;
+  /** True when its args would stop it (an undeclared, missing or mistyped arg). */
+  failed: boolean;
+}
+
+export function formatPlan(file: string, plan: TrailPlan, session: PlannedSession, given: GivenArgs = NO_ARGS): ListedTrail {
   const { trail } = plan;
   const title = trail.title ? ` — ${trail.title}` : "";
   const lines = [`${file} (${trail.id}${title})`];
@@ -54,10 +82,13 @@ export function formatPlan(file: string, plan: TrailPlan, session: PlannedSessio
       ` · replays recordings for ${classifierChain(plan.classifiers).join(", ")}`,
   );
   if (session.note) lines.push(`  note: ${session.note}`);
-  const args = argsLine(trail);
-  if (args) lines.push(`  args: ${args}`);
+  const args = argsOf(trail, given);
+  if (args.line) lines.push(`  args: ${args.line}`);
   const skip = skipReason(trail, plan.classifiers);
   if (skip !== undefined) lines.push(`  skipped in this session: ${skip}`);
+  // As `run`: a skipped trail is not bound to its args; any other stops on their problems.
+  const failed = skip === undefined && args.problems.length > 0;
+  if (failed) for (const problem of args.problems) lines.push(`  error: ${problem}`);
   for (const planned of plan.steps) {
     const tag = planned.step.kind === "step" ? "" : `[${planned.step.kind}] `;
     const key = planned.recordingKey ? ` (recording: ${planned.recordingKey})` : "";
@@ -66,11 +97,18 @@ export function formatPlan(file: string, plan: TrailPlan, session: PlannedSessio
     else if (planned.calls.length === 0) lines.push("       (recorded: nothing to do)");
     else for (const call of planned.calls) lines.push(`       ${call.tool} ${JSON.stringify(call.args)}`);
   }
-  return `${lines.join("\n")}\n`;
+  return { text: `${lines.join("\n")}\n`, failed };
 }
 
-/** Plans `trail` for the session `flags` describe and formats it. */
-export function listTrail(file: string, trail: Trail, flags: SessionFlags, workspace: Workspace | undefined, context: { cwd: string; env: Record<string, string | undefined> }): string {
+/** Plans `trail` for the session `flags` describe, with the run's `given` args, and formats it. */
+export function listTrail(
+  file: string,
+  trail: Trail,
+  flags: SessionFlags,
+  workspace: Workspace | undefined,
+  context: { cwd: string; env: Record<string, string | undefined> },
+  given: GivenArgs = NO_ARGS,
+): ListedTrail {
   const session = planSession(trail, flags, workspace, context);
-  return formatPlan(file, planTrail(trail, classifiersFor(trail, session.driver)), session);
+  return formatPlan(file, planTrail(trail, classifiersFor(trail, session.driver)), session, given);
 }

@@ -38,8 +38,18 @@ describe("config.args", () => {
     ]);
   });
 
-  test("undeclared --arg values are kept as text", () => {
-    expect(resolveTrailArgs(trail, { item: "x", extra: "42" }).values.extra).toBe("42");
+  test("given args the trail does not declare are rejected, naming what it declares (upstream binds per trail)", () => {
+    const { values, problems } = resolveTrailArgs(trail, { item: "x", extra: "42", colour: "red" });
+    expect(problems).toEqual([
+      'args "colour", "extra" not declared in this trail\'s config.args (it declares coupon, gift, item, quantity, tags); declare them there, or leave them out of --arg and --args-file',
+    ]);
+    expect(Object.hasOwn(values, "extra")).toBe(false);
+    const bare = parseTrailFile("bare.trail.yaml", "trail:\n  - step: Nothing\n");
+    expect(resolveTrailArgs(bare, { toString: "x" }).problems).toEqual([
+      'arg "toString" not declared in this trail\'s config.args (it declares none); declare it there, or leave it out of --arg and --args-file',
+    ]);
+    // A name an object inherits is not a declared arg, nor a given one.
+    expect(resolveTrailArgs(bare, {}).problems).toEqual([]);
   });
 
   test("{{args.NAME}} reads args, other keys read memory (secrets included); unknown keys list both", () => {

@@ -1,5 +1,6 @@
-// Trail parameters: `--arg NAME=VALUE` values checked against `config.args`
-// (type, default, required), and the lookup `{{args.NAME}}` and memory share.
+// Trail parameters: `--arg NAME=VALUE` / `--args-file` values checked against `config.args`
+// (declared, type, default, required), as upstream binds them per trail, and the lookup
+// `{{args.NAME}}` and memory share.
 
 import type { Lookup } from "../trail/interpolate.ts";
 import type { Trail, TrailArg } from "../trail/trail-types.ts";
@@ -8,10 +9,22 @@ import type { Memory } from "../session/memory.ts";
 export const ARGS_PREFIX = "args.";
 
 export interface ResolvedArgs {
-  /** Name → value: given (converted to the declared type), else the default. Undeclared given args are kept as text. */
+  /** Name → value of each declared arg: given (converted to the declared type), else the default. */
   values: Record<string, unknown>;
-  /** One message per missing required arg or value of the wrong type. */
+  /** Given args the trail does not declare (one message), then one message per missing required arg or value of the wrong type. */
   problems: string[];
+}
+
+/** The undeclared given args of a trail: upstream rejects them, naming what the trail declares. */
+function undeclaredProblem(trail: Trail, given: Readonly<Record<string, string>>): string | undefined {
+  const unknown = Object.keys(given).filter((name) => !Object.hasOwn(trail.args, name)).sort();
+  if (unknown.length === 0) return undefined;
+  const declared = Object.keys(trail.args).sort();
+  const names = unknown.map((name) => `"${name}"`).join(", ");
+  return (
+    `${unknown.length === 1 ? "arg" : "args"} ${names} not declared in this trail's config.args ` +
+    `(${declared.length === 0 ? "it declares none" : `it declares ${declared.join(", ")}`}); declare ${unknown.length === 1 ? "it" : "them"} there, or leave ${unknown.length === 1 ? "it" : "them"} out of --arg and --args-file`
+  );
 }
 
 function convert(name: string, arg: TrailArg, text: string): { value: unknown } | { problem: string } {
@@ -40,12 +53,13 @@ function convert(name: string, arg: TrailArg, text: string): { value: unknown } 
   }
 }
 
-/** Checks `given` (from `--arg`) against the trail's declared args. */
+/** Checks `given` (`--args-file` then `--arg`, merged) against the trail's declared args. */
 export function resolveTrailArgs(trail: Trail, given: Readonly<Record<string, string>>): ResolvedArgs {
   const values: Record<string, unknown> = {};
-  const problems: string[] = [];
+  const undeclared = undeclaredProblem(trail, given);
+  const problems: string[] = undeclared === undefined ? [] : [undeclared];
   for (const [name, arg] of Object.entries(trail.args)) {
-    const text = given[name];
+    const text = Object.hasOwn(given, name) ? given[name] : undefined;
     if (text !== undefined) {
       const converted = convert(name, arg, text);
       if ("problem" in converted) problems.push(converted.problem);
@@ -55,9 +69,6 @@ export function resolveTrailArgs(trail: Trail, given: Readonly<Record<string, st
     } else if (arg.required) {
       problems.push(`missing required arg "${name}" (declared in config.args${arg.description ? `: ${arg.description}` : ""}); pass --arg ${name}=VALUE`);
     }
-  }
-  for (const [name, text] of Object.entries(given)) {
-    if (!(name in trail.args)) values[name] = text;
   }
   return { values, problems };
 }

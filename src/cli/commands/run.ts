@@ -14,7 +14,7 @@ import { maskReport } from "../../run/mask-report.ts";
 import { Secrets } from "../../core/secrets.ts";
 import { runClassifiers, trailsToRun } from "../../trail/discover.ts";
 import { readTrailFiles } from "../../trail/trail-file.ts";
-import { listTrail } from "../../run/list-plans.ts";
+import { listTrail, type GivenArgs } from "../../run/list-plans.ts";
 import { SuiteRun, type SuiteEntry } from "../../run/run-suite.ts";
 import type { StartTrailSession } from "../../run/run-trail.ts";
 import { runExitCode, type RunReport } from "../../run/run-types.ts";
@@ -53,7 +53,8 @@ Options:
                         error (masked as each is written), never sent in _trailblazeContext
                         (repeatable); --secret KEY alone reads the environment variable KEY,
                         the way for CI (no value on the command line, in ps or shell history)
-  --arg NAME=VALUE      a trail parameter declared in config.args, used as {{args.NAME}} (repeatable)
+  --arg NAME=VALUE      a trail parameter declared in config.args, used as {{args.NAME}} (repeatable);
+                        a trail that does not declare it does not start (exit 2)
   --args-file FILE      arg values from a YAML or JSON map (name: value), applied before --arg
   --tags T1,T2          only trails whose config.tags hold any of these (repeatable; untagged
                         trails are left out)
@@ -104,14 +105,18 @@ function onceStderr(io: CliIO): CliIO {
   };
 }
 
-function warnUndeclaredArgs(io: CliIO, entries: SuiteEntry[], args: Record<string, string>): void {
-  for (const name of Object.keys(args)) {
-    if (entries.some((e) => name in e.trail.args)) continue;
-    io.stderr(`warning: --arg ${name}: no trail of this run declares it in config.args; it is still available as {{args.${name}}}\n`);
-  }
+/** `--args-file` then `--arg` (which wins), and where each value came from, as `--list` shows it. */
+function givenArgs(values: { arg?: string[] | undefined; "args-file"?: string | undefined }, cwd: string, secrets: Secrets): GivenArgs {
+  const file = values["args-file"];
+  const fromFile = file === undefined ? {} : readArgsFile(file, cwd);
+  const fromFlags = Object.fromEntries(parsePairs("--arg", values.arg));
+  const from: Record<string, string> = {};
+  for (const name of Object.keys(fromFile)) from[name] = `--args-file ${file}`;
+  for (const name of Object.keys(fromFlags)) from[name] = "--arg";
+  return { values: { ...fromFile, ...fromFlags }, from, secrets };
 }
 
-async function listPlans(entries: SuiteEntry[], problems: ConfigProblem[], values: Record<string, unknown>, io: CliIO): Promise<number> {
+async function listPlans(entries: SuiteEntry[], problems: ConfigProblem[], values: Record<string, unknown>, given: GivenArgs, io: CliIO): Promise<number> {
   let workspace: Workspace | undefined;
   try {
     workspace = await loadCliWorkspace(values as { config?: string }, io);
@@ -119,10 +124,13 @@ async function listPlans(entries: SuiteEntry[], problems: ConfigProblem[], value
     if (!(error instanceof ConfigNotFoundError) || values.config !== undefined) throw error;
   }
   let failed = problems.length > 0;
+  let argsFailed = 0;
   const blocks: string[] = [];
   for (const { file, trail, driver } of entries) {
     try {
-      blocks.push(listTrail(file, trail, driver === undefined ? values : { ...values, driver }, workspace, { cwd: io.cwd, env: io.env }));
+      const listed = listTrail(file, trail, driver === undefined ? values : { ...values, driver }, workspace, { cwd: io.cwd, env: io.env }, given);
+      blocks.push(listed.text);
+      if (listed.failed) argsFailed++;
     } catch (error) {
       failed = true;
       io.stderr(`error: ${file}: ${(error as Error).message}\n`);
@@ -130,8 +138,9 @@ async function listPlans(entries: SuiteEntry[], problems: ConfigProblem[], value
   }
   if (blocks.length > 0) io.stdout(blocks.join("\n"));
   if (problems.length > 0) io.stderr(`error: ${new ConfigError(problems).message}\n`);
-  io.stdout(`\n${entries.length} trail file(s) planned${problems.length > 0 ? `; ${new Set(problems.map((p) => p.file)).size} file(s) with problems` : ""}.\n`);
-  return failed ? 2 : 0;
+  const notStarting = argsFailed > 0 ? `; ${argsFailed} trail(s) would not start: their args` : "";
+  io.stdout(`\n${entries.length} trail file(s) planned${problems.length > 0 ? `; ${new Set(problems.map((p) => p.file)).size} file(s) with problems` : ""}${notStarting}.\n`);
+  return failed || argsFailed > 0 ? 2 : 0;
 }
 
 /**
@@ -197,7 +206,8 @@ export const runCommand: Command = {
     const workers = parseWorkers(values.workers);
     const shard: Shard | undefined = values.shard === undefined ? undefined : parseShard(values.shard);
     const secrets = new Secrets(Object.fromEntries(parseSecrets("run", values.secret, rawIo.env)));
-    const args = { ...(values["args-file"] === undefined ? {} : readArgsFile(values["args-file"], rawIo.cwd)), ...Object.fromEntries(parsePairs("--arg", values.arg)) };
+    const given = givenArgs(values, rawIo.cwd, secrets);
+    const args = given.values;
     const tags = parseTags(values.tags);
     const devices = parseDevices(values.device);
     if (devices && values["all-devices"]) throw new UsageError("run: --device and --all-devices cannot be used together: name the platforms, or let each trail's own choose");
@@ -228,7 +238,7 @@ export const runCommand: Command = {
       const parsed = tags ? withTags(all, tags) : all;
       if (tags && parsed.length < all.length) io.stderr(`note: --tags ${tags.join(",")}: ${all.length - parsed.length} of ${all.length} trail(s) carry none of these tags and are left out\n`);
       const sliced = shard ? shardSlice(parsed, shard, (e) => e.file) : parsed;
-      if (values.list) return await listPlans(devices ? perDevice(sliced, devices, undefined) : sliced, problems, values, io);
+      if (values.list) return await listPlans(devices ? perDevice(sliced, devices, undefined) : sliced, problems, values, given, io);
       if (problems.length > 0) throw new ConfigError(problems);
       workspace = await loadCliWorkspace(values, io);
       entries = devices ? perDevice(sliced, devices, workspace) : values["all-devices"] ? perDevice(sliced, "all", workspace) : sliced;
@@ -243,7 +253,6 @@ export const runCommand: Command = {
       if (!values.list && (destination !== undefined || !reporter.live)) emitReport({ ...notRunReport(error), ...(shard ? { shard } : {}) }, reporter, destination, io);
       throw error;
     }
-    warnUndeclaredArgs(io, entries, args);
     if (shard && entries.length === 0) {
       io.stderr(`note: shard ${shard.index}/${shard.total} holds no trails (${parsedCount} in total)\n`);
     }
