@@ -1,7 +1,7 @@
 // `bun trailblaze check`: clean on the demo workspace; on a copy of it with one of each problem
 // planted, every problem is listed once, with its place, and no server is left running.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { CheckReport } from "../src/check/check-workspace.ts";
 import { cli, cliProcess, REPO } from "./support/cli.ts";
@@ -221,6 +221,128 @@ describe("bun trailblaze check", () => {
     const none = await cli(["check"], { cwd: TMP, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
     expect(none.code).toBe(2);
     expect(none.stderr).toStartWith("error: ");
+  });
+});
+
+// Upstream's `check [<trailmap-id>] [--all] [--workspace DIR]`, as its READMEs and CI scripts call it.
+describe("bun trailblaze check, as upstream calls it", () => {
+  const LAYOUT = join(REPO, "fixtures/upstream-layout");
+  const BOTH =
+    "  backoffice · playwright-native · host: 73 tools, 22 skipped, 1 trail(s)\n" +
+    "  shop · android-ondevice-accessibility · host: 64 tools, 31 skipped, 1 trail(s)\n\n✓ no problems found\n";
+  const SHOP = "  shop · android-ondevice-accessibility · host: 64 tools, 31 skipped, 1 trail(s)\n\n✓ no problems found\n";
+  const BACKOFFICE = "  backoffice · playwright-native · host: 73 tools, 22 skipped, 1 trail(s)\n\n✓ no problems found\n";
+
+  test("--workspace DIR takes the workspace root or its trails/config/, from any working directory", async () => {
+    for (const dir of ["fixtures/upstream-layout", "fixtures/upstream-layout/trails/config"]) {
+      const run = await cli(["check", "--workspace", dir], { cwd: REPO, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
+      expect(run).toEqual({ code: 0, stderr: "", stdout: "Checked fixtures/upstream-layout/trails/config: 2 target(s), 1 toolset(s), 2 trail file(s), 2 session(s)\n" + BOTH });
+    }
+    // Upstream's CI scripts pass --no-typecheck: accepted (this check runs no tsc).
+    expect((await cli(["check", "--workspace", "fixtures/upstream-layout", "--no-typecheck"], { cwd: REPO })).code).toBe(0);
+  });
+
+  test("<trailmap-id> checks that trailmap's target and the trails that run on it; a library's, the targets that depend on it", async () => {
+    const shop = await cli(["check", "shop"], { cwd: LAYOUT });
+    expect(shop).toEqual({
+      code: 0,
+      stderr: "",
+      stdout: "Checked trails/config: 2 target(s), 1 toolset(s), 1 trail file(s), 1 session(s)\n  scope: trailmap shop (target shop)\n" + SHOP,
+    });
+    const library = await cli(["check", "shopkit", "--json"], { cwd: LAYOUT });
+    const report = JSON.parse(library.stdout) as CheckReport;
+    expect(report.trailmap).toEqual({ id: "shopkit", from: "argument", targets: ["shop"], library: true });
+    expect(report.trails).toEqual(["trails/checkout/cart.trail.yaml"]);
+    expect(report.sessions.map((s) => s.target)).toEqual(["shop"]);
+    const pinned = await cli(["check", "--workspace", "fixtures/upstream-layout", "backoffice"], { cwd: REPO });
+    expect(pinned.stdout).toBe(
+      "Checked fixtures/upstream-layout/trails/config: 2 target(s), 1 toolset(s), 1 trail file(s), 1 session(s)\n  scope: trailmap backoffice (target backoffice)\n" + BACKOFFICE,
+    );
+  });
+
+  test("inside a trailmap's folder, check checks that trailmap; --all checks every one", async () => {
+    const inside = join(LAYOUT, "trails/config/trailmaps/backoffice");
+    const configDir = join(LAYOUT, "trails/config");
+    const scoped = await cli(["check"], { cwd: inside });
+    expect(scoped.stdout).toBe(
+      `Checked ${configDir}: 2 target(s), 1 toolset(s), 1 trail file(s), 1 session(s)\n` +
+        "  scope: trailmap backoffice (target backoffice), the one the working directory is in; --all checks every trailmap\n" +
+        BACKOFFICE,
+    );
+    const all = await cli(["check", "--all"], { cwd: inside });
+    expect(all.stdout).toBe(`Checked ${configDir}: 2 target(s), 1 toolset(s), 2 trail file(s), 2 session(s)\n` + BOTH);
+    // --target chooses for itself: no trailmap scope from the working directory.
+    expect((await cli(["check", "--target", "shop", "--json"], { cwd: inside })).stdout).not.toContain('"trailmap"');
+  });
+
+  test("a problem of another trailmap's trail is left out of a scoped check", async () => {
+    const dir = workspaceCopy(LAYOUT, "check-upstream-scope");
+    write(dir, "trails/backoffice/typo.trail.yaml", "config:\n  target: backoffice\ntrail:\n  - step: Open\n    recording:\n      web:\n        - web_navigat: { url: https://a.test }\n");
+    const all = await cli(["check", "--json"], { cwd: dir });
+    expect(all.code).toBe(1);
+    expect((JSON.parse(all.stdout) as CheckReport).findings.map((f) => [f.kind, f.file])).toEqual([["trail-tool", "trails/backoffice/typo.trail.yaml"]]);
+    const shop = await cli(["check", "shop"], { cwd: dir });
+    expect(shop).toMatchObject({ code: 0, stdout: "Checked trails/config: 2 target(s), 1 toolset(s), 1 trail file(s), 1 session(s)\n  scope: trailmap shop (target shop)\n" + SHOP });
+    expect((await cli(["check", "backoffice"], { cwd: dir })).code).toBe(1);
+    // A library no target depends on: nothing of it runs, and the check says so.
+    write(dir, "trails/config/trailmaps/orphan/trailmap.yaml", "id: orphan\ndefaults:\n  android:\n    tool_sets: [shop_basics]\n");
+    const orphan = await cli(["check", "orphan"], { cwd: dir });
+    expect(orphan).toEqual({
+      code: 0,
+      stderr: "",
+      stdout:
+        "Checked trails/config: 2 target(s), 1 toolset(s), 0 trail file(s), 0 session(s)\n  scope: trailmap orphan (no target)\n\n" +
+        "! warning [config] trailmap orphan is not a target this workspace loads, and no target depends on it, so nothing of it runs and nothing was checked; " +
+        "list it under targets: in trails/config/trailblaze.yaml (a trailmap with a target: block), or add it to a target's dependencies:\n" +
+        "✓ 0 error(s), 1 warning(s)\n",
+    });
+  });
+
+  test("outside any workspace, <trailmap-id> is looked for in examples/*/ below the working directory", async () => {
+    const repo = join(TMP, "upstream-repo");
+    cpSync(join(LAYOUT, "trails"), join(repo, "examples/shopdemo/trails"), { recursive: true });
+    const run = await cli(["check", "shop"], { cwd: repo, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
+    expect(run).toEqual({
+      code: 0,
+      stderr: "note: using examples/shopdemo/trails/config, the workspace below the working directory with trailmap shop\n",
+      stdout: "Checked examples/shopdemo/trails/config: 2 target(s), 1 toolset(s), 1 trail file(s), 1 session(s)\n  scope: trailmap shop (target shop)\n" + SHOP,
+    });
+    const missing = await cli(["check", "cart"], { cwd: repo, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
+    expect(missing).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        `error: check: cart is not a trail file or folder, and no workspace has a trailmap of that name: no trailblaze-config/ folder or trails/config/trailblaze.yaml found from ${repo} upward, ` +
+        "and no examples/*/trails/config/trailmaps/cart/trailmap.yaml below it; run check inside a workspace, or pass --workspace DIR\n",
+    });
+    cpSync(join(LAYOUT, "trails"), join(repo, "examples/shopcopy/trails"), { recursive: true });
+    const twice = await cli(["check", "shop"], { cwd: repo, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
+    expect(twice).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "error: check: trailmap shop is in several workspaces: examples/shopcopy/trails/config, examples/shopdemo/trails/config; pass --workspace DIR to pick one\n",
+    });
+  });
+
+  test("usage: contradicting choices, an unknown trailmap, a folder that is no workspace; exit 2", async () => {
+    const refused = async (argv: string[], cwd = LAYOUT) => {
+      const run = await cli(["check", ...argv], { cwd, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
+      expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 2, stdout: "" });
+      return run.stderr;
+    };
+    expect(await refused(["shp"])).toBe('error: check: shp is neither a trail file or folder nor a trailmap of trails/config (its trailmaps: backoffice, shop, shopkit); did you mean "shop"?\n');
+    expect(await refused(["shop", "--all"])).toBe("error: check: --all and <trailmap-id> are mutually exclusive: --all checks every trailmap, an id one of them\n");
+    expect(await refused(["shop", "backoffice"])).toBe("error: check: one trailmap at a time (got shop, backoffice); --all checks every trailmap\n");
+    expect(await refused(["shop", "trails/checkout"])).toBe("error: check: give a trailmap id or trail files and folders, not both (got trailmap shop and trails/checkout)\n");
+    expect(await refused(["--all", "--target", "shop"])).toBe("error: check: --target and --all both choose what to check; keep one\n");
+    expect(await refused(["--workspace", "fixtures/upstream-layout", "--config", "fixtures/demo"], REPO)).toBe(
+      "error: check: --workspace and --config both name the workspace; keep one (--workspace takes the workspace root or its trails/config/)\n",
+    );
+    expect(await refused(["--workspace", "fixtures"], REPO)).toBe(
+      `error: check: --workspace fixtures: ${join(REPO, "fixtures")} holds neither trails/config/trailblaze.yaml nor trailblaze-config/; pass the workspace root (the folder holding trails/) or its trails/config/\n`,
+    );
+    const help = await cli(["check", "--help"], { cwd: LAYOUT });
+    expect(help.stdout).toContain("\n       npx trailblaze check [<trailmap-id> | --all] [--workspace DIR] [...]\n");
   });
 });
 

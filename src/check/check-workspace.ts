@@ -16,6 +16,7 @@ import {
   loadWorkspace,
   unknownToolsetRefs,
   type TargetConfig,
+  type ToolsetConfig,
   type Workspace,
 } from "../config/workspace.ts";
 import {
@@ -84,9 +85,22 @@ export interface CheckedSession {
   skipped: number;
 }
 
+/** A check limited to one trailmap (`check <trailmap-id>`, or run inside its folder). */
+export interface CheckedTrailmap {
+  id: string;
+  /** `argument`: named on the command line; `cwd`: the working directory is inside it. */
+  from: "argument" | "cwd";
+  /** The targets checked: the trailmap's own, or (a library) those that depend on it. */
+  targets: string[];
+  /** No loaded target comes from the trailmap itself: `targets` are those that depend on it. */
+  library: boolean;
+}
+
 export interface CheckReport {
   ok: boolean;
   configDir: string;
+  /** Set when the check is limited to one trailmap. */
+  trailmap?: CheckedTrailmap;
   targets: string[];
   toolsets: string[];
   trails: string[];
@@ -104,6 +118,11 @@ export interface CheckOptions {
   paths?: string[];
   /** Check only this target, with every trail run against it (as `run --target` would). */
   target?: string;
+  /**
+   * Check only this trailmap (upstream's `check <trailmap-id>`): the targets it makes, or for a
+   * library the targets that depend on it, with the trails that run on them; other trails are left out.
+   */
+  trailmap?: { id: string; from: "argument" | "cwd" };
   /**
    * Check only this agent mode: every trail's session runs in it. Default: each trail in its own
    * mode, and every target in both modes (on-device only where it has a script not marked requiresHost).
@@ -190,8 +209,19 @@ async function trailFiles(options: CheckOptions): Promise<string[]> {
   }
 }
 
-/** Groups trails by the session they would run in; targets no trail uses get a host session. */
-function planSessions(workspace: Workspace, trails: Trail[], options: CheckOptions, logsDir: string, findings: Findings): SessionPlan[] {
+/**
+ * Groups trails by the session they would run in; targets no trail uses get a host session.
+ * With `scope`, only its targets and the trails that run on them (a trail that does not resolve
+ * is reported when the target it names is in scope).
+ */
+function planSessions(
+  workspace: Workspace,
+  trails: Trail[],
+  options: CheckOptions,
+  logsDir: string,
+  findings: Findings,
+  scope?: { targets: ReadonlySet<string>; leftOut: Set<string> },
+): SessionPlan[] {
   const plans = new Map<string, SessionPlan>();
   // The session a trail (or, without one, the target alone) gets, as `run` would resolve it.
   const specFor = (trail: Trail | undefined, target = options.target, agent = options.agent): SessionSpec => {
@@ -206,7 +236,15 @@ function planSessions(workspace: Workspace, trails: Trail[], options: CheckOptio
       spec = specFor(trail);
     } catch (error) {
       if (!(error instanceof UsageError || error instanceof ConfigError)) throw error;
+      if (scope && !namesTargetIn(workspace, trail, scope.targets)) {
+        scope.leftOut.add(trail.file);
+        continue;
+      }
       findings.add({ severity: "error", kind: "trail", message: `${trail.file}: ${error.message}`, file: trail.file });
+      continue;
+    }
+    if (scope && !scope.targets.has(spec.target.id)) {
+      scope.leftOut.add(trail.file);
       continue;
     }
     const key = sessionLabel(spec);
@@ -218,6 +256,7 @@ function planSessions(workspace: Workspace, trails: Trail[], options: CheckOptio
   const covered = new Set([...plans.values()].map((p) => `${p.spec.target.id}/${p.spec.agent}`));
   for (const [id, target] of workspace.targets) {
     if (options.target !== undefined && id !== options.target) continue;
+    if (scope && !scope.targets.has(id)) continue;
     const portable = target.mcpServers.some((entry) => entry.kind === "script" && !entry.requiresHost);
     const agents: AgentMode[] = options.agent ? [options.agent] : portable ? ["host", "on-device"] : ["host"];
     for (const agent of agents) {
@@ -227,6 +266,21 @@ function planSessions(workspace: Workspace, trails: Trail[], options: CheckOptio
     }
   }
   return [...plans.values()];
+}
+
+/** Whether the target a trail names (by id or app id) is one of `scope`. */
+function namesTargetIn(workspace: Workspace, trail: Trail, scope: ReadonlySet<string>): boolean {
+  if (trail.target === undefined) return false;
+  try {
+    return scope.has(findTarget(workspace, trail.target).id);
+  } catch {
+    return false;
+  }
+}
+
+/** The targets a trailmap scope checks: the trailmap's own, or (a library) those that depend on it. */
+function trailmapTargets(workspace: Workspace, id: string): string[] {
+  return [...workspace.targets.values()].filter((t) => t.trailmap === id || (t.dependencies ?? []).includes(id)).map((t) => t.id);
 }
 
 function checkTrails(plan: SessionPlan, session: Session, label: string, findings: Findings): void {
@@ -263,9 +317,15 @@ function checkTrails(plan: SessionPlan, session: Session, label: string, finding
  * did not run in this check (they failed to start, or `--target` left them out): their tools are
  * unknown, so a missing toolset entry is then only a warning.
  */
-function checkToolsets(workspace: Workspace, seenTools: Set<string>, seenToolsets: Set<string>, unstarted: Set<string>, findings: Findings): void {
+function checkToolsets(
+  checked: { targets: TargetConfig[]; toolsets: ToolsetConfig[] },
+  seenTools: Set<string>,
+  seenToolsets: Set<string>,
+  unstarted: Set<string>,
+  findings: Findings,
+): void {
   const caveat = unstarted.size > 0 ? ` (not certain: ${[...unstarted].join(", ")} did not run in this check, so their tools are unknown)` : "";
-  for (const toolset of workspace.toolsets.values()) {
+  for (const toolset of checked.toolsets) {
     toolset.tools.forEach((name, i) => {
       if (seenTools.has(name)) return;
       const where = toolset.toolWheres[i] ?? toolset.where;
@@ -276,8 +336,8 @@ function checkToolsets(workspace: Workspace, seenTools: Set<string>, seenToolset
       });
     });
   }
-  for (const problem of unknownToolsetRefs(workspace.targets.values(), seenToolsets)) findings.problem("warning", "toolset", problem);
-  for (const target of workspace.targets.values()) {
+  for (const problem of unknownToolsetRefs(checked.targets, seenToolsets)) findings.problem("warning", "toolset", problem);
+  for (const target of checked.targets) {
     for (const [platform, section] of Object.entries(target.platforms)) {
       section?.excludedTools?.forEach((name, i) => {
         if (seenTools.has(name)) return;
@@ -333,15 +393,19 @@ export async function checkWorkspace(
   const { trails, problems } = await readTrailFiles(files, options.cwd);
   for (const problem of problems) findings.problem("error", "trail", problem);
 
+  // A trailmap scope: its targets, and the trails left out because they run on others.
+  let scope: { targets: ReadonlySet<string>; leftOut: Set<string> } | undefined;
+  let own = false;
   const report = (workspace: Workspace | undefined, sessions: CheckedSession[]): CheckReport => {
     const list = findings.list.map((f) => (options.strict && f.severity === "warning" ? { ...f, severity: "error" as const } : f));
     const errors = list.filter((f) => f.severity === "error").length;
     return {
       ok: errors === 0,
       configDir: displayPath(options.configDir, options.cwd),
+      ...(options.trailmap ? { trailmap: { ...options.trailmap, targets: [...(scope?.targets ?? [])], library: !own } } : {}),
       targets: workspace ? [...workspace.targets.keys()] : [],
       toolsets: workspace ? [...workspace.toolsets.keys()] : [],
-      trails: files,
+      trails: scope ? files.filter((file) => !scope!.leftOut.has(file)) : files,
       sessions,
       findings: list,
       summary: { errors, warnings: list.length - errors },
@@ -368,6 +432,22 @@ export async function checkWorkspace(
   for (const warning of workspace.warnings) {
     findings.problem("warning", warning.message.startsWith(SCOPING_TAG) ? "trailmap-scope" : "config", warning);
   }
+  if (options.trailmap) {
+    const id = options.trailmap.id;
+    scope = { targets: new Set(trailmapTargets(workspace, id)), leftOut: new Set() };
+    own = [...workspace.targets.values()].some((t) => t.trailmap === id);
+    if (scope.targets.size === 0) {
+      findings.add({
+        severity: "warning",
+        kind: "config",
+        message: `trailmap ${id} is not a target this workspace loads, and no target depends on it, so nothing of it runs and nothing was checked; ` +
+          `list it under targets: in ${displayPath(join(options.configDir, "trailblaze.yaml"), options.cwd)} (a trailmap with a target: block), or add it to a target's dependencies:`,
+      });
+    }
+  }
+  const inScope = (target: TargetConfig) =>
+    (options.target === undefined || target.id === options.target) && (scope === undefined || scope.targets.has(target.id));
+  const checkedTargets = [...workspace.targets.values()].filter(inScope);
 
   const logsDir = options.logsDir ?? (await mkdtemp(join(tmpdir(), "trailblaze-check-")));
   const sessions: CheckedSession[] = [];
@@ -375,7 +455,7 @@ export async function checkWorkspace(
   const seenToolsets = new Set(workspace.toolsets.keys());
   const started = new Set<string>();
   try {
-    for (const plan of planSessions(workspace, trails, options, logsDir, findings)) {
+    for (const plan of planSessions(workspace, trails, options, logsDir, findings, scope)) {
       const label = sessionLabel(plan.spec);
       const checked: CheckedSession = {
         target: plan.spec.target.id,
@@ -416,10 +496,12 @@ export async function checkWorkspace(
         await session.close();
       }
     }
-    const simulated = [...workspace.targets.values()].filter((t) => options.target === undefined || t.id === options.target);
-    for (const finding of await checkSimulations(simulated, workspace.root, options.cwd)) findings.add(finding);
+    for (const finding of await checkSimulations(checkedTargets, workspace.root, options.cwd)) findings.add(finding);
     const unstarted = new Set([...workspace.targets.keys()].filter((id) => !started.has(id)));
-    checkToolsets(workspace, seenTools, seenToolsets, unstarted, findings);
+    // A trailmap scope judges the toolsets its targets use (or every target uses) and their exclusions only.
+    const used = new Set(checkedTargets.flatMap((t) => Object.values(t.platforms).flatMap((p) => p?.toolSets ?? [])));
+    const toolsets = [...workspace.toolsets.values()].filter((t) => scope === undefined || t.alwaysEnabled || used.has(t.id));
+    checkToolsets({ targets: scope ? checkedTargets : [...workspace.targets.values()], toolsets }, seenTools, seenToolsets, unstarted, findings);
     const onDevice = new Set(sessions.filter((s) => s.agent === "on-device").map((s) => s.target));
     await checkBundles([...onDevice].map((id) => workspace.targets.get(id)!), findings, options.cwd, workspace.root);
   } finally {

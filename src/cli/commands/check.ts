@@ -1,7 +1,8 @@
 // `trailblaze check`: find what would break a run before running anything.
 
 import { resolve } from "node:path";
-import { checkWorkspace, type CheckFinding, type CheckReport } from "../../check/check-workspace.ts";
+import { resolveCheckScope } from "../../check/check-scope.ts";
+import { checkWorkspace, type CheckedTrailmap, type CheckFinding, type CheckReport } from "../../check/check-workspace.ts";
 import { findConfigDir } from "../../config/workspace.ts";
 import { parseAgent } from "../../session/session-spec.ts";
 import { parseCommandArgs } from "../args.ts";
@@ -9,6 +10,7 @@ import type { Command } from "../command.ts";
 import { configAbovePaths, startSession } from "../open-session.ts";
 
 const HELP = `Usage: trailblaze check [trail-file|dir]... [--config DIR] [--target ID] [--agent host|on-device] [--strict] [--json]
+       trailblaze check [<trailmap-id> | --all] [--workspace DIR] [...]
 
 Checks a workspace in one pass without running a step: loads every target, toolset and trail,
 starts each target's servers once for every driver and agent mode its trails use, and in each
@@ -29,21 +31,34 @@ servers run in QuickJS), and reports:
 Every server is stopped before the report is printed. Trails default to every *.trail.yaml
 under the config folder's parent (the workspace root, or trails/ in upstream's layout).
 
+In upstream's layout, as upstream's check takes it: <trailmap-id> (a folder of
+trails/config/trailmaps/) checks that trailmap only: the target it makes (for a library, the
+targets that depend on it) and the trails that run on it. Run from inside a trailmap's folder,
+check checks that trailmap; --all checks every trailmap from there too. A positional that
+names a trailmap is one (write ./NAME for a folder of that name); any other is a trail file
+or folder. Outside any workspace, <trailmap-id> is looked for in examples/*/ below the
+working directory.
+
 Options:
+  --workspace DIR       the workspace root (the folder holding trails/ or trailblaze-config/),
+                        or its config folder (trails/config/); instead of --config
+  --all                 every trailmap, even from inside one (not with <trailmap-id>)
   --config DIR          config folder: trailblaze-config/, or upstream's trails/config/ holding
                         trailblaze.yaml (default: $TRAILBLAZE_CONFIG_DIR, else the nearest
                         one above the working directory)
   --target ID           check only this target, with every trail run against it
   --agent MODE          check only host or on-device sessions (every trail runs in that mode)
   --strict              count warnings as errors
-  --json                print one JSON document: {ok, configDir, targets, toolsets, trails,
-                        sessions, findings: [{severity, kind, message, file?, line?, col?,
-                        session?}], summary: {errors, warnings}}
+  --json                print one JSON document: {ok, configDir, trailmap?: {id, from, targets,
+                        library}, targets, toolsets, trails, sessions, findings: [{severity,
+                        kind, message, file?, line?, col?, tool?, session?}], summary: {errors,
+                        warnings}}
   --logs DIR            keep the sessions' logs in DIR (default: a temporary folder, removed)
+  --no-typecheck        accepted for upstream's scripts: this check runs no tsc pass
   -h, --help            show this help
 
 Exit codes: 0 no errors (warnings alone are fine unless --strict) · 1 any error found ·
-2 usage error or no config folder.`;
+2 usage error, no config folder, or an unknown trailmap.`;
 
 function formatFinding(finding: CheckFinding): string {
   const mark = finding.severity === "error" ? "✗ error  " : "! warning";
@@ -51,11 +66,19 @@ function formatFinding(finding: CheckFinding): string {
   return `${mark} [${finding.kind}] ${finding.message.replace(/\n/g, "\n    ")}${session}\n`;
 }
 
+function formatScope(trailmap: CheckedTrailmap): string {
+  const targets =
+    trailmap.targets.length === 0 ? "no target" : trailmap.library ? `a library; the targets that depend on it: ${trailmap.targets.join(", ")}` : `target ${trailmap.targets.join(", ")}`;
+  const why = trailmap.from === "cwd" ? ", the one the working directory is in; --all checks every trailmap" : "";
+  return `  scope: trailmap ${trailmap.id} (${targets})${why}\n`;
+}
+
 export function formatCheckReport(report: CheckReport): string {
   const lines = [
     `Checked ${report.configDir}: ${report.targets.length} target(s), ${report.toolsets.length} toolset(s), ` +
       `${report.trails.length} trail file(s), ${report.sessions.length} session(s)\n`,
   ];
+  if (report.trailmap) lines.push(formatScope(report.trailmap));
   for (const s of report.sessions) {
     const trails = s.trails.length > 0 ? `, ${s.trails.length} trail(s)` : "";
     const state = s.started ? `${s.tools} tools, ${s.skipped} skipped${trails}` : `did not start${trails}`;
@@ -82,16 +105,23 @@ export const checkCommand: Command = {
       strict: { type: "boolean" },
       json: { type: "boolean" },
       logs: { type: "string" },
+      workspace: { type: "string" },
+      all: { type: "boolean" },
+      "no-typecheck": { type: "boolean" },
     });
     const at = io;
-    const paths = positionals;
-    const configDir = (await configAbovePaths(values, positionals, io)) ?? (await findConfigDir({ flag: values.config, env: at.env.TRAILBLAZE_CONFIG_DIR, cwd: at.cwd }));
+    const scope = await resolveCheckScope({ positionals, workspace: values.workspace, config: values.config, all: values.all, target: values.target, cwd: at.cwd, env: at.env });
+    for (const note of scope.notes) io.stderr(`${note}\n`);
+    const paths = scope.paths;
+    const configDir =
+      scope.configDir ?? (await configAbovePaths(values, paths, io)) ?? (await findConfigDir({ flag: values.config, env: at.env.TRAILBLAZE_CONFIG_DIR, cwd: at.cwd }));
     const report = await checkWorkspace(
       {
         configDir,
         cwd: at.cwd,
         env: at.env,
         paths,
+        ...(scope.trailmap !== undefined ? { trailmap: scope.trailmap } : {}),
         ...(values.target !== undefined ? { target: values.target } : {}),
         ...(values.agent !== undefined ? { agent: parseAgent(values.agent) } : {}),
         ...(values.strict ? { strict: true } : {}),
