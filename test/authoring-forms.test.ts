@@ -165,7 +165,7 @@ describe("shortcuts and trailheads as tools", () => {
     const check = await cli(["check"], { cwd: dir });
     expect(check.stdout).toContain("✓ no problems found");
     const { report, calls } = await runTrail(dir, "trails/forms/map-tools.trail.yaml", "on-device");
-    expect(report.trails[0]!.status).toBe("passed");
+    expect(report.trails[0]!.status).toBe("unverified"); // every step ran, none could be checked without a map
     expect(calls[1]).toEqual({
       name: "myapp_android_loginAs",
       status: "success",

@@ -60,6 +60,15 @@ describe.each(WHERE)("a guest %s", (_where, env) => {
     expect(ms).toBeLessThan(20_000);
   }, 90_000);
 
+  test("a server stopped during the trail's last call still fails the trail, with why", async () => {
+    const { code, doc } = await jsonRun(["trails/busy-last.trail.yaml", "--agent", "on-device"], env);
+    const trail = doc.trails[0];
+    expect(trail.status).toBe("error");
+    expect(trail.error).toStartWith("the session failed after its last call: ");
+    expect(trail.error.slice("the session failed after its last call: ".length)).toMatch(BUDGET_MESSAGE);
+    expect(code).toBe(1);
+  }, 90_000);
+
   test("TRAILBLAZE_CALL_TIMEOUT_MS cuts a busy call then, not at the runtime's own 10 s deadline", async () => {
     const { code, doc, ms } = await jsonRun(["trails/spin.trail.yaml", "--agent", "on-device"], { ...env, TRAILBLAZE_CALL_TIMEOUT_MS: "2000" });
     const trail = doc.trails[0];
@@ -83,14 +92,15 @@ describe.each(WHERE)("a guest %s", (_where, env) => {
       /^MCP server tools\/guest\.ts wrote a message of more than 10485760 bytes to the host \(200000\d\d bytes; limit: max_message_bytes, default 10485760\); the server was stopped\. Return less \(a summary, or where to find the data\), or raise max_message_bytes on the server's entry in the target$/,
     );
     expect(small).toMatch(/^MCP server tools\/guest\.ts wrote a message of more than 4096 bytes to the host \(100\d\d bytes; limit: max_message_bytes, default 10485760\); the server was stopped\. /);
+    const advice = "the server was stopped. Return less (a summary, or where to find the data), or raise max_message_bytes on the server's entry in the target";
     expect(messages(host.doc)).toEqual([
-      "MCP server tools/guest.ts wrote a message of more than 10485760 bytes to stdout (limit: max_message_bytes, default 10485760); the server was stopped",
-      "MCP server tools/guest.ts wrote a message of more than 4096 bytes to stdout (limit: max_message_bytes, default 10485760); the server was stopped",
+      `MCP server tools/guest.ts wrote a message of more than 10485760 bytes to stdout (limit: max_message_bytes, default 10485760); ${advice}`,
+      `MCP server tools/guest.ts wrote a message of more than 4096 bytes to stdout (limit: max_message_bytes, default 10485760); ${advice}`,
     ]);
-    // The same words up to where the message went, and the same limit, setting and outcome.
+    // The same words up to where the message went, and the same limit, outcome and advice.
     for (const [device, onHost] of [[big, messages(host.doc)[0]], [small, messages(host.doc)[1]]]) {
       expect(device.split(" to the host ")[0]).toBe(onHost.split(" to stdout ")[0]);
-      expect(device).toContain("limit: max_message_bytes, default 10485760); the server was stopped");
+      expect(device).toEndWith(`limit: max_message_bytes, default 10485760); ${advice}`);
     }
     for (const doc of [run.doc, host.doc]) {
       expect(doc.trails.map((t: Json) => [t.status, t.steps[0].tools[0].result.variant])).toEqual([

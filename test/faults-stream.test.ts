@@ -36,7 +36,8 @@ describe.concurrent("stdout and stderr", () => {
     expect(firstText(await session.dispatcher.dispatch("huge_reply", { bytes: 90_000 }))).toHaveLength(90_000);
     const stopped =
       "MCP server servers/huge-message.ts wrote a message of more than 100000 bytes to stdout " +
-      "(limit: max_message_bytes, default 10485760); the server was stopped";
+      "(limit: max_message_bytes, default 10485760); the server was stopped. " +
+      "Return less (a summary, or where to find the data), or raise max_message_bytes on the server's entry in the target";
     expect(await session.dispatcher.dispatch("huge_reply", { bytes: 150_000 })).toEqual({ variant: "FatalError", message: stopped, content: [] });
     expect(reported.fatal).toHaveLength(1);
     expect(reported.fatal[0]).toBeInstanceOf(ServerFailedError);
@@ -54,7 +55,8 @@ describe.concurrent("stdout and stderr", () => {
       variant: "FatalError",
       message:
         "MCP server servers/huge-message.ts wrote a message of more than 10485760 bytes to stdout " +
-        "(limit: max_message_bytes, default 10485760); the server was stopped",
+        "(limit: max_message_bytes, default 10485760); the server was stopped. " +
+        "Return less (a summary, or where to find the data), or raise max_message_bytes on the server's entry in the target",
     });
     await session.close();
     expect(await survivors(session.pids())).toEqual([]);

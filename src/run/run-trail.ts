@@ -279,6 +279,8 @@ export class TrailRun {
         outcome = { status: broken ? "error" : "failed", error: `step ${planned.index} failed: ${what}` };
       }
     }
+    // A server stopped after the last call answered (a budget spent by a timer during a final wait) still fails the trail.
+    if (!outcome && session.fatal) outcome = { status: "error", error: `the session failed after its last call: ${session.fatal.message}` };
     if (outcome) return this.#report(outcome.status, outcome);
     // A trail whose every step had nothing to check against is not a pass: it ran with nothing verified.
     const nothingVerified = this.#steps.length > 0 && this.#steps.every((step) => step.status === "unverified");

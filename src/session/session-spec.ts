@@ -11,6 +11,7 @@ import { DEFAULT_DRIVER, findDriver, knownDriverKeys, parsePlatform, type Driver
 import { Memory } from "./memory.ts";
 import { Secrets } from "../core/secrets.ts";
 import { logMaxBytes } from "../core/capped-log-file.ts";
+import { guestBudgetFrom } from "../../runtime-quickjs/guest-budget.ts";
 import { builtinTools } from "../builtins/index.ts";
 import { driverOfClassifier } from "../trail/select-recording.ts";
 import { checkSessionId, DEFAULT_KEEP_SESSIONS, sessionLogsDir } from "../core/log-layout.ts";
@@ -311,6 +312,11 @@ export function checkSessionFlags(flags: SessionFlags, env: Record<string, strin
   if (id !== undefined) checkSessionId(id);
   keepLogs(env);
   logMaxBytes(env);
+  try {
+    guestBudgetFrom(env);
+  } catch (error) {
+    throw new UsageError((error as Error).message, { cause: error });
+  }
   positiveMs(env.TRAILBLAZE_HANDSHAKE_TIMEOUT_MS, 60_000);
   positiveMs(env.TRAILBLAZE_CALL_TIMEOUT_MS, 60_000);
 }

@@ -316,7 +316,8 @@ export class ProcessTransport implements ManagedTransport, AsyncDisposable {
     if (this.#failure || this.#closeRequested || this.#exit) return;
     const message =
       `MCP server ${this.name} wrote a message of more than ${this.#maxMessageBytes} bytes to stdout ` +
-      `(limit: max_message_bytes, default ${DEFAULT_MAX_MESSAGE_BYTES}); the server was stopped`;
+      `(limit: max_message_bytes, default ${DEFAULT_MAX_MESSAGE_BYTES}); the server was stopped. ` +
+      "Return less (a summary, or where to find the data), or raise max_message_bytes on the server's entry in the target";
     this.#failure = new ServerFailedError(this.name, message);
     this.#stderr.note(`[trailblaze] ${message}`);
     this.onerror?.(this.#failure);
