@@ -490,7 +490,7 @@ class QuickJsServerImpl implements QuickJsServer {
       `limit: max_message_bytes, default ${DEFAULT_MAX_MESSAGE_BYTES}); the server was stopped. ` +
       `Return less (a summary, or where to find the data), or raise max_message_bytes on the server's entry in the target`;
     this.fatalWithoutTail = true;
-    this.stop(new SandboxError(message, "limits"), "free");
+    this.stop(new SandboxError(message, "message-too-large"), "free");
   }
 
   /**
@@ -506,7 +506,7 @@ class QuickJsServerImpl implements QuickJsServer {
     if (exhausted && error?.kind !== "out-of-memory") {
       const pending = this.callInFlight();
       const call = pending ? { label: pending.label, inFlight: true } : this.lastCall ? { label: this.lastCall, inFlight: false } : undefined;
-      this.stop(new SandboxError(this.budget.exhaustedMessage(exhausted, this.label, call), "stuck"), "free");
+      this.stop(new SandboxError(this.budget.exhaustedMessage(exhausted, this.label, call), "cpu-budget"), "free");
       return;
     }
     if (!error || error.kind === "halted") return;

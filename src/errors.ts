@@ -189,7 +189,22 @@ export class ToolNameError extends TrailblazeError {
  * stopped unasked), `limits` (bad options), `leak` (a handle outlived the VM: a host bug), `thread` (the worker
  * thread running it died).
  */
-export type SandboxFailureKind = "out-of-memory" | "stuck" | "interrupted" | "threw" | "not-connected" | "closed" | "limits" | "leak" | "thread";
+/**
+ * `cpu-budget`: the server used more guest time than its budgets allow (outside calls, or in all);
+ * `message-too-large`: it wrote a message over max_message_bytes; `limits`: a limit set wrongly.
+ */
+export type SandboxFailureKind =
+  | "out-of-memory"
+  | "stuck"
+  | "interrupted"
+  | "threw"
+  | "not-connected"
+  | "closed"
+  | "limits"
+  | "leak"
+  | "thread"
+  | "cpu-budget"
+  | "message-too-large";
 
 /** Something went wrong inside the QuickJS sandbox itself (not in a tool). */
 export class SandboxError extends TrailblazeError {
