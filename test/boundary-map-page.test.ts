@@ -7,11 +7,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { findChromium } from "../src/browser/find-chromium.ts";
+import type { Page } from "playwright-core";
 import { cli, tempDir } from "./support/cli.ts";
+import { openWatchedPage, type WatchedPage } from "./support/watched-page.ts";
 
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const shots = process.env.TRAILBLAZE_SCREENSHOTS ?? tempDir("boundary-map-shots");
 /** A browser and a CLI run on a shared, loaded machine: generous. */
 const SLOW = 60_000;
@@ -79,18 +78,17 @@ function writeMap(root: string): void {
   write("shortcuts/stray.shortcut.yaml", { id: STRAY, shortcut: { from: NOWHERE, to: ELSEWHERE }, tools: [{ tapOnElementWithText: { text: tagged("no such text") } }] });
 }
 
-let browser: Browser;
+let watched: WatchedPage;
 let page: Page;
 let written: string;
-const dialogs: string[] = [];
-const fetched: string[] = [];
-const pageErrors: string[] = [];
+let dialogs: string[];
+let fetched: string[];
+let pageErrors: string[];
 /** The computed outline style of the card with `id` (":target" outlines it). */
 const outline = async (id: string) => (await page.evaluate(`getComputedStyle(document.getElementById(${JSON.stringify(anchor(id))})).outlineStyle`)) as string;
 /** Whether the list of findings at the top is open. */
 const findingsOpen = async () => (await page.evaluate(`document.querySelector("details.findings").open`)) as boolean;
-/** CSP violations, as the page reported them (securitypolicyviolation events, recorded from before the page loads). */
-const violations = async () => (await page.evaluate("window.violations")) as string[];
+const violations = () => watched.violations();
 
 beforeAll(async () => {
   const root = tempDir("boundary-map");
@@ -98,27 +96,12 @@ beforeAll(async () => {
   written = join(root, "page", "map.html");
   const run = await cli(["map", MAP, "--html", "page/map.html"], { cwd: root });
   expect(run).toEqual({ code: 0, stderr: "", stdout: "map page written to page/map.html (2 waypoints, 3 shortcuts, 5 findings)\n" });
-  browser = await chromium.launch({ executablePath: findChromium(), args: ARGS });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on("dialog", (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
-  page.on("pageerror", (error) => pageErrors.push(String(error)));
-  // Page code is given as text: this project type-checks without the DOM's types.
-  await page.addInitScript(`window.violations = [];
-    document.addEventListener("securitypolicyviolation", (e) => window.violations.push(e.effectiveDirective + " " + e.blockedURI + " " + e.sample));`);
-  await page.route("**", (route) => {
-    const url = route.request().url();
-    if (url.startsWith("file:")) return route.continue();
-    fetched.push(url);
-    return route.abort();
-  });
-  await page.goto(`file://${written}`);
+  watched = await openWatchedPage(written);
+  ({ page, dialogs, fetched, pageErrors } = watched);
 }, SLOW);
 
 afterAll(async () => {
-  await browser?.close();
+  await watched?.browser.close();
 });
 
 describe("an app map full of markup renders inert in Chromium", () => {

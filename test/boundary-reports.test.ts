@@ -8,13 +8,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { findChromium } from "../src/browser/find-chromium.ts";
+import type { Page } from "playwright-core";
 import { cli, REPO, tempDir } from "./support/cli.ts";
+import { openWatchedPage, type WatchedPage } from "./support/watched-page.ts";
 
 const FIXTURE = join(REPO, "fixtures/report");
 const MAP_FLAGS = ["--map", "maps/calendar", "--start", "calendar/android/day_view", "--no-logging", "--secret", "calendarPassword=hunter2"];
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const shots = process.env.TRAILBLAZE_SCREENSHOTS ?? tempDir("boundary-shots");
 /** A browser and CLI runs on a shared, loaded machine: generous. */
 const SLOW = 60_000;
@@ -175,39 +174,23 @@ function hostile(report: Json): void {
 }
 
 describe("a valid report full of markup renders inert in Chromium", () => {
-  let browser: Browser;
+  let watched: WatchedPage;
   let page: Page;
-  const dialogs: string[] = [];
-  const fetched: string[] = [];
-  const pageErrors: string[] = [];
-  /** CSP violations, as the page reported them (securitypolicyviolation events, recorded from before its first script). */
-  const violations = async () => (await page.evaluate("window.violations")) as string[];
+  let dialogs: string[];
+  let fetched: string[];
+  let pageErrors: string[];
+  const violations = () => watched.violations();
 
   beforeAll(async () => {
     const run = await mergeEdited(hostile);
     expect(run.stderr).toBe("note: merged 1 report: 2 trails\n");
     expect(run.code).toBe(1);
-    browser = await chromium.launch({ executablePath: findChromium(), args: ARGS });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on("dialog", (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
-    page.on("pageerror", (error) => pageErrors.push(String(error)));
-    // Page code is given as text: this project type-checks without the DOM's types.
-    await page.addInitScript(`window.violations = [];
-      document.addEventListener("securitypolicyviolation", (e) => window.violations.push(e.effectiveDirective + " " + e.blockedURI + " " + e.sample));`);
-    await page.route("**", (route) => {
-      const url = route.request().url();
-      if (url.startsWith("file:")) return route.continue();
-      fetched.push(url);
-      return route.abort();
-    });
-    await page.goto(`file://${join(run.cwd, "out/index.html")}`);
+    watched = await openWatchedPage(join(run.cwd, "out/index.html"));
+    ({ page, dialogs, fetched, pageErrors } = watched);
   }, SLOW);
 
   afterAll(async () => {
-    await browser?.close();
+    await watched?.browser.close();
   });
 
   test("the page's own script runs under its CSP: filters work, every trail opens and draws its wireframes", async () => {

@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { findChromium } from "../src/browser/find-chromium.ts";
 import { cliProcess, REPO, tempDir } from "./support/cli.ts";
+import { CHROMIUM_ARGS } from "./support/watched-page.ts";
 
 const FIXTURE = join(REPO, "fixtures/report");
 const SECRET = "Tr0ub4dor-&-3-calendar";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const shots = process.env.TRAILBLAZE_SCREENSHOTS ?? tempDir("report-shots");
 /** A browser and a CLI subprocess on a shared, loaded machine: generous. */
 const SLOW = 60_000;
@@ -37,7 +37,7 @@ async function open(file: string): Promise<Page> {
 }
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: findChromium(), args: ARGS });
+  browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
 }, SLOW);
 
 afterAll(async () => {

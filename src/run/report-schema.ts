@@ -5,6 +5,7 @@
 // read as format 1, which it is. Fields this build does not know are dropped.
 
 import { z } from "zod";
+import { TYPE_ARTICLE, valueAt } from "../core/zod-wording.ts";
 import { ReportFileError } from "../errors.ts";
 import type { RunReport, TrailReport } from "./run-types.ts";
 
@@ -150,16 +151,6 @@ function shown(value: unknown): string {
   return JSON.stringify(value);
 }
 
-const ARTICLE: Record<string, string> = { number: "a number", string: "a string", boolean: "true or false", object: "an object", array: "a list", int: "an integer" };
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let current = root;
-  for (const segment of path) {
-    if (current === null || typeof current !== "object") return undefined;
-    current = (current as Record<PropertyKey, unknown>)[segment];
-  }
-  return current;
-}
 
 /** One issue as `path: expected …, got …`. */
 function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
@@ -168,7 +159,7 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
   switch (issue.code) {
     case "invalid_type":
       if (issue.expected === "int") return `${at}: expected an integer, got ${got}`;
-      return `${at}: expected ${ARTICLE[issue.expected] ?? issue.expected}, got ${got}`;
+      return `${at}: expected ${TYPE_ARTICLE[issue.expected] ?? issue.expected}, got ${got}`;
     case "invalid_value":
       return issue.values.length === 1 ? `${at}: expected ${shown(issue.values[0])}, got ${got}` : `${at}: expected one of ${issue.values.join(", ")}, got ${got}`;
     case "invalid_union": {

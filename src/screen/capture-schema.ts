@@ -3,6 +3,7 @@
 // their validation failures as `<json path>: expected …, got …`.
 
 import { z } from "zod";
+import { TYPE_ARTICLE, valueAt } from "../core/zod-wording.ts";
 import { DRIVER_CLASSES } from "./screen-model.ts";
 
 const str = z.string().nullish();
@@ -130,14 +131,6 @@ export function jsonPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let current = root;
-  for (const segment of path) {
-    if (current === null || typeof current !== "object") return undefined;
-    current = (current as Record<PropertyKey, unknown>)[segment];
-  }
-  return current;
-}
 
 function shown(value: unknown): string {
   if (value === undefined) return "nothing";
@@ -147,15 +140,13 @@ function shown(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-const ARTICLE: Record<string, string> = { number: "a number", string: "a string", boolean: "true or false", object: "an object", array: "a list", int: "an integer" };
-
 /** One zod issue as `{path, problem}` in this project's wording. */
 export function describeIssue(issue: z.core.$ZodIssue, input: unknown): { path: string; problem: string } {
   const path = jsonPath(issue.path);
   const actual = valueAt(input, issue.path);
   switch (issue.code) {
     case "invalid_type":
-      return { path, problem: `expected ${ARTICLE[issue.expected] ?? issue.expected}, got ${shown(actual)}` };
+      return { path, problem: `expected ${TYPE_ARTICLE[issue.expected] ?? issue.expected}, got ${shown(actual)}` };
     case "invalid_value":
       return { path, problem: `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}, got ${shown(actual)}` };
     case "invalid_union":
