@@ -274,6 +274,16 @@ describe("init-tool refuses, and then writes nothing", () => {
     expect(snapshot(ws)).toEqual(before);
   });
 
+  test("a name an MCP server of the target advertises (myapp_logIn, listed in no target tools: and declared by no per-file tool): exit 2, naming the server", async () => {
+    const ws = workspace();
+    const before = snapshot(ws);
+    const refusal =
+      "error: init-tool: target myapp already has a tool myapp_logIn (MCP server tools/myapp/login.ts advertises it); " +
+      "a second one would fail every session of myapp on a tool name collision. Nothing was written; pick another name.\n";
+    expect(await cli(["init-tool", "logIn"], { cwd: ws })).toEqual({ code: 2, stdout: "", stderr: refusal });
+    expect(snapshot(ws)).toEqual(before);
+  });
+
   test("a toolset file that holds another id", async () => {
     const ws = workspace();
     writeFileSync(join(ws, "trailblaze-config/toolsets/stray.yaml"), "id: myapp_stray\ntools: []\n");

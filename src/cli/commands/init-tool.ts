@@ -29,7 +29,8 @@ import {
   type ToolName,
 } from "./init-tool-files.ts";
 import { isInside } from "../../core/real-path.ts";
-import { folderInWorkspace, writeScaffold } from "./scaffold-write.ts";
+import { checkInsideWorkspace, folderInWorkspace, writeScaffold } from "./scaffold-write.ts";
+import { advertisedTools } from "./advertised-tools.ts";
 
 const HELP = `Usage: trailblaze init-tool <name> [--target ID] [--dir DIR] [--server [--toolset ID]] [--config DIR]
 
@@ -269,6 +270,17 @@ export const initToolCommand: Command = {
     }
     const root = workspace.root;
     const shown = (path: string) => relative(io.cwd, path) || ".";
+    checkInsideWorkspace("init-tool", root, plan.files, shown);
+    // A name a source of the target already advertises would fail every session on a collision.
+    const advertised = await advertisedTools(workspace, target, io);
+    const source = advertised.ok ? advertised.sources.get(input.tool.name) : undefined;
+    if (source !== undefined) {
+      const by = source === "builtin" ? "a built-in tool has that name" : `MCP server ${source} advertises it`;
+      throw new ScaffoldError(
+        `init-tool: target ${target.id} already has a tool ${input.tool.name} (${by}); a second one would fail every session of ${target.id} on a tool name collision. Nothing was written; pick another name.`,
+      );
+    }
+    if (!advertised.ok) io.stderr(`warning: init-tool: could not list the tools of target ${target.id} to check that ${input.tool.name} is free: ${advertised.why}\n`);
     writeScaffold("init-tool", root, plan.files, shown);
 
     const width = Math.max(...plan.files.map((f) => `${f.action} ${shown(f.path)}`.length));

@@ -56,11 +56,8 @@ function missingFolders(dir: string, made: string | undefined): string[] {
   return folders;
 }
 
-/**
- * Writes `files` in order, all or nothing (see the header). `shown` prints a path for the user;
- * a failure is a ScaffoldError naming the file, why, that nothing was left written, and what to do.
- */
-export function writeScaffold(command: string, root: string, files: readonly ScaffoldFile[], shown: (path: string) => string): void {
+/** Refuses (ScaffoldError) when any of `files` is outside the workspace root, on its real path; writeScaffold checks it first too. */
+export function checkInsideWorkspace(command: string, root: string, files: readonly Pick<ScaffoldFile, "path">[], shown: (path: string) => string): void {
   const outside = files.flatMap((file) => {
     const path = resolve(file.path);
     if (!isInside(root, path)) return [file.path];
@@ -73,6 +70,14 @@ export function writeScaffold(command: string, root: string, files: readonly Sca
         "Scaffolds are written inside the workspace only; nothing was written",
     );
   }
+}
+
+/**
+ * Writes `files` in order, all or nothing (see the header). `shown` prints a path for the user;
+ * a failure is a ScaffoldError naming the file, why, that nothing was left written, and what to do.
+ */
+export function writeScaffold(command: string, root: string, files: readonly ScaffoldFile[], shown: (path: string) => string): void {
+  checkInsideWorkspace(command, root, files, shown);
   const done: Done[] = [];
   for (const file of files) {
     try {
