@@ -26,6 +26,8 @@ export interface OnDeviceBuildOptions {
   stubs?: ReadonlyMap<string, string>;
   /** The bundle cache's folder, where what the plugins work out once per installed package is kept (zod-lean-plugin.ts). */
   cacheDir?: string;
+  /** The folder whose `.cache/` holds the supplied packages (supplied-packages.ts): the workspace root. Default `cwd`. */
+  cacheRoot?: string;
 }
 
 /**
@@ -57,7 +59,7 @@ export function onDeviceBuildOptions(opts: OnDeviceBuildOptions): BuildOptions &
     supported: { "top-level-await": true, "import-meta": false },
     mainFields: ["module", "main"],
     // After the workspace's own node_modules: our copies of what tools import (supplied-packages.ts).
-    nodePaths: [suppliedNodePath(opts.cwd)],
+    nodePaths: [suppliedNodePath(opts.cacheRoot ?? opts.cwd)],
     conditions: ["import", "default"],
     resolveExtensions: [".ts", ".tsx", ".mts", ".js", ".mjs", ".cjs", ".json"],
     define: { "process.env.NODE_ENV": '"production"' },

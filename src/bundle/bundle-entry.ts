@@ -14,8 +14,13 @@ import { suppliedIn } from "./supplied-packages.ts";
 export interface BundleOptions {
   /** Also write the bundle to this file (relative to `cwd`). Default: only the cache file. */
   outFile?: string;
-  /** Cache folder. Default `<cwd>/.cache/trailblaze-bundles`. */
+  /** Cache folder. Default `<cacheRoot>/.cache/trailblaze-bundles`. */
   cacheDir?: string;
+  /**
+   * The folder whose `.cache/` the build uses (the bundles, unless `cacheDir`, and the supplied
+   * packages): the workspace root, so a run from any of its folders shares one cache. Default `cwd`.
+   */
+  cacheRoot?: string;
   /** Folder that relative paths resolve against. Default `process.cwd()`. */
   cwd?: string;
   /** Modules bundled from this source instead of their file (absolute path → source); part of the cache key. */
@@ -73,7 +78,7 @@ export async function buildOnDevice(
   entry: string,
   cwd: string,
   minify = true,
-  more: Pick<OnDeviceBuildOptions, "stubs" | "cacheDir"> = {},
+  more: Pick<OnDeviceBuildOptions, "stubs" | "cacheDir" | "cacheRoot"> = {},
 ): Promise<RawBuild> {
   const seen = { authorUsesZod3: false };
   let ledger = new SdkPatchLedger("on-device");
@@ -133,10 +138,20 @@ export async function bundleEntry(entry: string, opts: BundleOptions = {}): Prom
   if (!existsSync(absEntry)) {
     throw new BundleError(`${entry}: file not found (resolved against ${cwd}; relative paths resolve against the working directory)`);
   }
+  const cacheRoot = resolve(cwd, opts.cacheRoot ?? ".");
   const cache = new BuildCache(
-    resolve(cwd, opts.cacheDir ?? ".cache/trailblaze-bundles"),
+    resolve(cacheRoot, opts.cacheDir ?? ".cache/trailblaze-bundles"),
     absEntry,
-    JSON.stringify({ BUNDLER_VERSION, absEntry, esbuild: esbuildVersion(), bundler: bundlerSourceHash(), stubs: opts.stubs ? [...opts.stubs].sort() : [] }),
+    JSON.stringify({
+      BUNDLER_VERSION,
+      absEntry,
+      esbuild: esbuildVersion(),
+      bundler: bundlerSourceHash(),
+      stubs: opts.stubs ? [...opts.stubs].sort() : [],
+      // Warnings and the source map name files relative to the working directory: a build from
+      // another folder than the cache's own keeps an entry of its own.
+      ...(cacheRoot === cwd ? {} : { cwd }),
+    }),
   );
   const outFile = opts.outFile === undefined ? undefined : resolve(cwd, opts.outFile);
 
@@ -160,7 +175,7 @@ export async function bundleEntry(entry: string, opts: BundleOptions = {}): Prom
   }
 
   const start = cache.begin();
-  const built = await buildOnDevice(absEntry, cwd, true, { ...(opts.stubs ? { stubs: opts.stubs } : {}), cacheDir: cache.cacheDir });
+  const built = await buildOnDevice(absEntry, cwd, true, { ...(opts.stubs ? { stubs: opts.stubs } : {}), cacheDir: cache.cacheDir, cacheRoot });
   const file = join(cache.cacheDir, `${cache.stem}.js`);
   writeAtomically(`${file}.map`, built.map);
   writeAtomically(file, built.code);

@@ -31,7 +31,7 @@ export interface CheckResult {
   warnings: CheckProblem[];
 }
 
-export interface CheckOptions extends Pick<BundleOptions, "cacheDir" | "cwd"> {
+export interface CheckOptions extends Pick<BundleOptions, "cacheDir" | "cacheRoot" | "cwd"> {
   /** Deadline for evaluating and each handshake step in QuickJS, ms. Default 10 000. */
   callDeadlineMs?: number;
 }
@@ -96,10 +96,10 @@ export async function checkBundle(pathOrEntry: string, opts: CheckOptions = {}):
     }
   } else {
     try {
-      hostGlobals = (await scanHostGlobals(file, cwd))
+      hostGlobals = (await scanHostGlobals(file, cwd, opts.cacheRoot))
         .filter((use) => !use.guarded)
         .map((use) => ({ kind: "host-global", message: describeUse(use), source: use.source }));
-      ({ code, sourceMap } = await bundleEntry(file, { cwd, ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}) }));
+      ({ code, sourceMap } = await bundleEntry(file, { cwd, ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}), ...(opts.cacheRoot ? { cacheRoot: opts.cacheRoot } : {}) }));
     } catch (error) {
       if (!(error instanceof BundleError)) throw error;
       const source = sourceOf(error.message);

@@ -35,8 +35,9 @@ export interface HostGlobalUse {
   guarded: boolean;
 }
 
-export async function scanHostGlobals(entry: string, cwd: string): Promise<HostGlobalUse[]> {
-  const options = onDeviceBuildOptions({ entry, cwd, minify: false, swaps: { stubZod3: true, seen: { authorUsesZod3: false }, ledger: new SdkPatchLedger("on-device") } });
+/** The host-only globals the code reachable from `entry` uses; `cacheRoot` holds the supplied packages in its `.cache/` (default `cwd`). */
+export async function scanHostGlobals(entry: string, cwd: string, cacheRoot = cwd): Promise<HostGlobalUse[]> {
+  const options = onDeviceBuildOptions({ entry, cwd, cacheRoot, minify: false, swaps: { stubZod3: true, seen: { authorUsesZod3: false }, ledger: new SdkPatchLedger("on-device") } });
   const define: Record<string, string> = { ...options.define };
   for (const name of HOST_ONLY_GLOBALS) {
     define[name] = sentinelOf(name);

@@ -367,7 +367,7 @@ async function checkBundles(targets: TargetConfig[], findings: Findings, cwd: st
       const file = server.bundle ?? server.script;
       if (checked.has(file)) continue;
       checked.add(file);
-      const result = await checkBundle(file, { cwd });
+      const result = await checkBundle(file, { cwd, cacheRoot: root });
       for (const [severity, items] of [["error", result.problems], ["warning", result.warnings]] as const) {
         for (const item of items) {
           // A script esbuild cannot bundle gets the same fix as the session that failed on it.

@@ -28,8 +28,8 @@ export const PER_FILE_DISPLAY: Record<ToolRuntime, string> = {
 };
 
 /** Fills in descriptions, input and output schemas from the sources; a tool whose schema cannot be derived is a located error. */
-async function described(tools: PerFileTool[], root: string): Promise<PerFileTool[]> {
-  const cacheDir = join(root, ".cache", "trailblaze-tool-schemas");
+async function described(tools: PerFileTool[], root: string, cacheRoot = root): Promise<PerFileTool[]> {
+  const cacheDir = join(cacheRoot, ".cache", "trailblaze-tool-schemas");
   const byScript = new Map<string, PerFileTool[]>();
   // A composed tool's schema comes from its parameters, a registered one's from its spec when it runs: nothing to derive.
   for (const tool of tools.filter((t) => !t.composed && !t.registered)) byScript.set(tool.script, [...(byScript.get(tool.script) ?? []), tool]);
@@ -174,13 +174,15 @@ export async function targetServers(target: TargetConfig, root: string, cwd: str
  * check-bundle on a tool file): the generated entry, written into `dir`, and the tools it
  * serves; `hostOnly` names the tools that run as a host subprocess and so are not in it.
  * Undefined when the script declares no per-file tool (it is an MCP server of its own).
+ * Derived schemas are cached in `<cacheRoot>/.cache/` (the workspace root; default `cwd`).
  */
 export async function perFileScriptEntry(
   file: string,
   cwd: string,
   dir: string,
+  cacheRoot = cwd,
 ): Promise<{ entry: string; tools: string[]; hostOnly: string[] } | undefined> {
-  const tools = await described(toolsOfScript(file, cwd), cwd);
+  const tools = await described(toolsOfScript(file, cwd), cwd, cacheRoot);
   if (tools.length === 0) return undefined;
   const onDevice = tools.filter((tool) => tool.runtime === "inProcess");
   const entry = join(dir, `${basename(file, extname(file))}.ts`);

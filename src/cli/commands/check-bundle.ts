@@ -8,6 +8,7 @@ import { UsageError } from "../../errors.ts";
 import { checkBundle, type CheckProblem, type CheckResult } from "../../bundle/check-bundle.ts";
 import { withPerFileFix } from "../../servers/host-only-fix.ts";
 import { perFileScriptEntry } from "../../servers/per-file-servers.ts";
+import { outputRoot } from "../../config/workspace-root.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 
@@ -32,14 +33,19 @@ function lines(label: string, items: readonly CheckProblem[]): string {
   return items.map((item) => `  ${label} ${item.kind}: ${item.message.replace(/\n/g, "\n    ")}\n`).join("");
 }
 
-/** check-bundle on `target`: a per-file tool script through the server a session makes of it, anything else as it is. */
+/**
+ * check-bundle on `target`: a per-file tool script through the server a session makes of it,
+ * anything else as it is. Caches go to `.cache/` at the workspace root whichever folder of it
+ * `cwd` is (outside a workspace, `cwd`'s own).
+ */
 async function checkFile(target: string, cwd: string): Promise<CheckResult> {
+  const cacheRoot = outputRoot(cwd);
   const dir = await mkdtemp(join(tmpdir(), "trailblaze-check-bundle-"));
   try {
-    const perFile = await perFileScriptEntry(resolve(cwd, target), cwd, dir);
-    if (!perFile) return await checkBundle(target, { cwd });
+    const perFile = await perFileScriptEntry(resolve(cwd, target), cwd, dir, cacheRoot);
+    if (!perFile) return await checkBundle(target, { cwd, cacheRoot });
     if (perFile.tools.length === 0) return { ok: true, tools: [], hostOnlyTools: perFile.hostOnly, problems: [], warnings: [] };
-    const result = await checkBundle(perFile.entry, { cwd });
+    const result = await checkBundle(perFile.entry, { cwd, cacheRoot });
     // Problems are told about the author's script, never the generated entry.
     const entry = relative(cwd, perFile.entry);
     const own = (item: CheckProblem): CheckProblem => ({

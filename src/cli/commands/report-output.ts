@@ -1,9 +1,11 @@
 // Where a reporter's document goes, for `run` and `merge-reports`: a file (`--output FILE`), a
-// folder (`--output DIR`, or the reporter's default folder, for html), or stdout; and the report
-// of a run that stopped before any trail started, listing why.
+// folder (`--output DIR`, or the reporter's default folder, for html, at the workspace root
+// whichever of its folders the command runs from), or stdout; and the report of a run that stopped
+// before any trail started, listing why.
 
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
+import { outputRoot } from "../../config/workspace-root.ts";
 import { ConfigError } from "../../errors.ts";
 import type { Reporter } from "../../run/reporters/index.ts";
 import type { RunProblem, RunReport } from "../../run/run-types.ts";
@@ -16,11 +18,16 @@ export interface ReportDestination {
   shown: string;
 }
 
-/** The file the report goes to, or undefined for stdout. */
+/**
+ * The file the report goes to, or undefined for stdout. `--output` is relative to `cwd`; a
+ * reporter's default folder (html: trailblaze-report/) is at the workspace root above `cwd`, where
+ * `init` ignores it in .gitignore (outside a workspace, in `cwd`), shown relative to `cwd`.
+ */
 export function reportDestination(reporter: Reporter, output: string | undefined, cwd: string): ReportDestination | undefined {
   if (reporter.folder) {
-    const dir = output ?? reporter.folder.dir;
-    return { path: resolve(cwd, dir, reporter.folder.file), shown: join(dir, reporter.folder.file) };
+    if (output !== undefined) return { path: resolve(cwd, output, reporter.folder.file), shown: join(output, reporter.folder.file) };
+    const path = join(outputRoot(cwd), reporter.folder.dir, reporter.folder.file);
+    return { path, shown: relative(cwd, path) };
   }
   return output === undefined ? undefined : { path: resolve(cwd, output), shown: output };
 }
