@@ -89,22 +89,37 @@ export class SpawnError extends TrailblazeError {
   override readonly exitCode = 2;
 }
 
-/** A server's process ended while the session still needed it. */
+/** What a server that never connected its MCP transport is told to do, on either agent. */
+export const CONNECT_FIX = "make sure it calls server.connect(new StdioServerTransport())";
+
+/**
+ * A server's process ended while the session still needed it. Exit 1 (it crashed), except a server
+ * that ended cleanly (code 0) during startup without writing one MCP message: it never answered
+ * the handshake, which is exit 2 on both agents (`neverConnected`; on-device: SandboxError
+ * `not-connected`).
+ */
 export class ServerExitedError extends TrailblazeError {
   override readonly code = "SERVER_EXITED";
-  override readonly exitCode = 1;
+  override readonly exitCode: ExitCode;
   readonly server: string;
   readonly exit: ProcessExit;
   readonly stderrTail: readonly string[];
   /** One line, for reporters. */
   readonly shortMessage: string;
-  constructor(server: string, exit: ProcessExit, stderrTail: readonly string[], during: string, hint?: string) {
+  /** It exited cleanly at startup having written no MCP message: it never connected its transport. */
+  readonly neverConnected: boolean;
+  constructor(server: string, exit: ProcessExit, stderrTail: readonly string[], during: string, hint?: string, options?: { neverConnected?: boolean }) {
+    const neverConnected = options?.neverConnected ?? false;
     const short = `MCP server ${server} ${describeExit(exit)} ${during}`;
-    super(withTail(hint ? `${short}; ${hint}` : short, stderrTail));
+    const why = neverConnected ? `it wrote no MCP message, so it never answered the handshake: ${CONNECT_FIX}` : undefined;
+    const advice = [why, hint].filter((part) => part !== undefined).join("; ");
+    super(withTail(advice ? `${short}; ${advice}` : short, stderrTail));
     this.server = server;
     this.exit = exit;
     this.stderrTail = stderrTail;
     this.shortMessage = short;
+    this.neverConnected = neverConnected;
+    this.exitCode = neverConnected ? 2 : 1;
   }
 }
 
@@ -206,14 +221,18 @@ export type SandboxFailureKind =
   | "cpu-budget"
   | "message-too-large";
 
-/** Something went wrong inside the QuickJS sandbox itself (not in a tool). */
+/**
+ * Something went wrong inside the QuickJS sandbox itself (not in a tool). Exit 1, except
+ * `not-connected`: a server that never answered the handshake is exit 2, as on the host.
+ */
 export class SandboxError extends TrailblazeError {
   override readonly code = "SANDBOX";
-  override readonly exitCode = 1;
+  override readonly exitCode: ExitCode;
   readonly kind: SandboxFailureKind;
   constructor(message: string, kind: SandboxFailureKind, options?: { cause?: unknown }) {
     super(message, options);
     this.kind = kind;
+    this.exitCode = kind === "not-connected" ? 2 : 1;
   }
 }
 

@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { cli, REPO } from "./support/cli.ts";
+import { processesMentioning } from "./support/faults.ts";
 
 const FAULTS = join(REPO, "fixtures/faults");
 const TRAIL = join(REPO, "fixtures/exit-codes/trails/any.trail.yaml");
@@ -44,5 +45,22 @@ describe("a file that does not exist", () => {
     const check = await cli(["check-bundle", "missing.ts"], { cwd: FAULTS });
     expect([bundle.code, check.code]).toEqual([2, 2]);
     expect(bundle.stderr).toBe(`error: bundle: missing.ts: file not found (resolved against ${FAULTS})\n`);
+  });
+});
+
+describe("a server that never connects its MCP transport", () => {
+  const NEVER = join(REPO, "fixtures/never-connects");
+  test.each(["ends", "stays"])("(%s running) is exit 2 with either agent, for run and tools alike: it never answered the handshake", async (target) => {
+    const codes: Record<string, number[]> = {};
+    for (const agent of ["host", "on-device"]) {
+      const flags = ["--target", target, "--agent", agent, "--no-logging"];
+      const options = { cwd: NEVER, env: { TRAILBLAZE_HANDSHAKE_TIMEOUT_MS: "1500" } };
+      const run = await cli(["run", TRAIL, ...flags], options);
+      const tools = await cli(["tools", ...flags], options);
+      codes[agent] = [run.code, tools.code];
+      expect(tools.stderr).toContain("server.connect(new StdioServerTransport())");
+    }
+    expect(codes).toEqual({ host: [2, 2], "on-device": [2, 2] });
+    expect(processesMentioning("-unconnected.ts")).toEqual([]);
   });
 });

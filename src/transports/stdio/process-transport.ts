@@ -95,6 +95,8 @@ export class ProcessTransport implements ManagedTransport, AsyncDisposable {
   #streamsClosed!: () => void;
   readonly #streamsClosedPromise = new Promise<void>((resolve) => (this.#streamsClosed = resolve));
   #finished = false;
+  /** It wrote at least one MCP message on stdout: it connected its transport. */
+  #spoke = false;
   #flushed: Promise<void> | undefined;
 
   constructor(options: ProcessTransportOptions) {
@@ -104,7 +106,10 @@ export class ProcessTransport implements ManagedTransport, AsyncDisposable {
     this.#termExitMs = options.termExitMs ?? 2000;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#stdout = new MessageReader(this.#maxMessageBytes, {
-      onMessage: (message) => this.onmessage?.(message),
+      onMessage: (message) => {
+        this.#spoke = true;
+        this.onmessage?.(message);
+      },
       onNotJson: (preview) =>
         this.#report(`MCP server ${this.name} wrote a non-JSON-RPC line to stdout (skipped; servers must log to stderr): ${preview}`),
       onTooLarge: () => this.#tooLarge(),
@@ -140,7 +145,8 @@ export class ProcessTransport implements ManagedTransport, AsyncDisposable {
     const tail = this.stderrTail();
     const hint = phase === "startup" ? this.#options.explainStartup?.(tail) : undefined;
     const during = phase === "startup" ? "during startup (initialize/tools/list)" : "during the session";
-    return new ServerExitedError(this.name, exit, tail, during, hint);
+    const neverConnected = phase === "startup" && exit.exitCode === 0 && !this.#spoke;
+    return new ServerExitedError(this.name, exit, tail, during, hint, { neverConnected });
   }
 
   /** The last stderr lines (and `[trailblaze]` notes), oldest first. */
