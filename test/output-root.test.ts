@@ -4,8 +4,8 @@
 
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { outputRoot, workspaceRootAbove } from "../src/config/workspace-root.ts";
+import { dirname, join } from "node:path";
+import { outputRoot, outputRootOf, workspaceRootAbove } from "../src/config/workspace-root.ts";
 import { cli, REPO, tempDir } from "./support/cli.ts";
 import { workspaceCopy } from "./support/workspace-copy.ts";
 
@@ -26,7 +26,7 @@ function outputsIn(root: string): string[] {
   return found.sort();
 }
 
-describe("run from a subfolder, commands write at the workspace root", () => {
+describe("commands write at the workspace root, whichever folder they run from", () => {
   test("check from trails/: bundles and supplied packages in <root>/.cache", async () => {
     const ws = workspaceCopy(DEMO, "output-root-check", { outsideRepo: true });
     const run = await cli(["check"], { cwd: join(ws, "trails") });
@@ -43,6 +43,17 @@ describe("run from a subfolder, commands write at the workspace root", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toStartWith(`✓ login.ts → ${join(ws, ".cache/trailblaze-bundles/login-")}`);
     expect(outputsIn(ws)).toEqual([".cache"]);
+  });
+
+  test("bundle and check-bundle from outside the workspace: the cache in the file's workspace", async () => {
+    const ws = workspaceCopy(DEMO, "output-root-outside", { outsideRepo: true });
+    const outside = dirname(ws);
+    const bundled = await cli(["bundle", "ws/tools/myapp/login.ts"], { cwd: outside });
+    expect(bundled.code).toBe(0);
+    const checked = await cli(["check-bundle", "ws/tools/myapp/data.ts"], { cwd: outside });
+    expect(checked.code).toBe(0);
+    expect(existsSync(join(outside, ".cache"))).toBe(false);
+    expect(readdirSync(join(ws, ".cache"))).toEqual(expect.arrayContaining(["trailblaze-bundles", "trailblaze-packages"]));
   });
 
   test("check-bundle of a per-file tool from tools/myapp/: its bundle and supplied packages in <root>/.cache", async () => {
@@ -84,5 +95,9 @@ describe("outputRoot", () => {
     writeFileSync(join(dir, "upstream/trails/config/trailblaze.yaml"), "{}\n");
     expect(outputRoot(join(dir, "upstream/trails/config"))).toBe(join(dir, "upstream"));
     expect(outputRoot(join(dir, "upstream/trails"))).toBe(join(dir, "upstream"));
+    // For one file: its own workspace first, from wherever the command runs.
+    expect(outputRootOf("upstream/trails/x.ts", dir)).toBe(join(dir, "upstream"));
+    expect(outputRootOf("../elsewhere.ts", join(dir, "ours/trails"))).toBe(join(dir, "ours"));
+    expect(outputRootOf("elsewhere.ts", dir)).toBe(dir);
   });
 });

@@ -23,3 +23,11 @@ export function workspaceRootAbove(cwd: string): string | undefined {
 export function outputRoot(cwd: string): string {
   return workspaceRootAbove(cwd) ?? resolve(cwd);
 }
+
+/**
+ * For a command about one file (`bundle`, `check-bundle`): the root of the workspace the file is
+ * in, as `run` takes the workspace from the trails it is given; else `outputRoot(cwd)`.
+ */
+export function outputRootOf(file: string, cwd: string): string {
+  return workspaceRootAbove(dirname(resolve(cwd, file))) ?? outputRoot(cwd);
+}

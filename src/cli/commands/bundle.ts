@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { BundleError, UsageError } from "../../errors.ts";
 import { bundleEntry } from "../../bundle/bundle-entry.ts";
-import { outputRoot } from "../../config/workspace-root.ts";
+import { outputRootOf } from "../../config/workspace-root.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 
@@ -13,8 +13,9 @@ const HELP = `Usage: trailblaze bundle <entry.ts> [-o OUT.js] [--json]
 Bundles a standard MCP server file (McpServer + zod + StdioServerTransport) into one script
 for the on-device QuickJS runtime: esbuild, platform neutral, ES2020, minified, with the
 stdio transport swapped for the in-process one. Node built-in imports fail the bundle.
-Bundles are cached by content under .cache/trailblaze-bundles of the workspace root, whichever
-of its folders you run from (outside a workspace, of the working directory).
+Bundles are cached by content under .cache/trailblaze-bundles at the root of the entry's workspace,
+whichever folder you run from (for a file in none, the working directory's workspace, else the
+working directory itself).
 Exit code: 0 bundled, 1 the file cannot be bundled for on-device, 2 usage.
 
 Options:
@@ -35,7 +36,7 @@ export const bundleCommand: Command = {
     if (extra.length > 0) throw new UsageError(`bundle: unexpected argument "${extra[0]}" (one entry file per run)`);
     if (!existsSync(resolve(io.cwd, entry))) throw new UsageError(`bundle: ${entry}: file not found (resolved against ${io.cwd})`);
     try {
-      const result = await bundleEntry(entry, { cwd: io.cwd, cacheRoot: outputRoot(io.cwd), ...(values.out === undefined ? {} : { outFile: values.out }) });
+      const result = await bundleEntry(entry, { cwd: io.cwd, cacheRoot: outputRootOf(entry, io.cwd), ...(values.out === undefined ? {} : { outFile: values.out }) });
       if (values.json) {
         const { path, bytes, cached, warnings } = result;
         io.stdout(`${JSON.stringify({ ok: true, path, bytes, cached, warnings }, null, 2)}\n`);

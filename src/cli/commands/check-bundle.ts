@@ -8,7 +8,7 @@ import { UsageError } from "../../errors.ts";
 import { checkBundle, type CheckProblem, type CheckResult } from "../../bundle/check-bundle.ts";
 import { withPerFileFix } from "../../servers/host-only-fix.ts";
 import { perFileScriptEntry } from "../../servers/per-file-servers.ts";
-import { outputRoot } from "../../config/workspace-root.ts";
+import { outputRootOf } from "../../config/workspace-root.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 
@@ -35,11 +35,11 @@ function lines(label: string, items: readonly CheckProblem[]): string {
 
 /**
  * check-bundle on `target`: a per-file tool script through the server a session makes of it,
- * anything else as it is. Caches go to `.cache/` at the workspace root whichever folder of it
- * `cwd` is (outside a workspace, `cwd`'s own).
+ * anything else as it is. Caches go to `.cache/` at the root of the target's workspace, whichever
+ * folder `cwd` is (outputRootOf).
  */
 async function checkFile(target: string, cwd: string): Promise<CheckResult> {
-  const cacheRoot = outputRoot(cwd);
+  const cacheRoot = outputRootOf(target, cwd);
   const dir = await mkdtemp(join(tmpdir(), "trailblaze-check-bundle-"));
   try {
     const perFile = await perFileScriptEntry(resolve(cwd, target), cwd, dir, cacheRoot);
