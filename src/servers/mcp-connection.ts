@@ -104,6 +104,8 @@ export class McpConnection implements AsyncDisposable {
   /** The handshake finished: a death from here on happened "during the session". */
   #started = false;
   #closing = false;
+  /** A call ended by its timeout (or the overall cap) while the server may still be running its handler. */
+  #abandoned = false;
   #death: Error | undefined;
   #deathSettled: Promise<void> = Promise.resolve();
   readonly #deathListeners: ((error: Error) => void)[] = [];
@@ -290,6 +292,8 @@ export class McpConnection implements AsyncDisposable {
   async #callFailed(error: unknown, deadline: CallDeadline): Promise<ToolResult> {
     const aborted = deadline.aborted;
     const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+    // MCP has no answer to a cancelled request: the handler may run on, and the server is not waited for at close.
+    if (aborted?.kind === "timeout" || aborted?.kind === "cap") this.#abandoned = true;
     if (aborted?.kind === "timeout") return exceptionThrown(aborted.message, ErrorCode.RequestTimeout);
     if (aborted?.kind === "cap") {
       return exceptionThrown(
@@ -338,13 +342,17 @@ export class McpConnection implements AsyncDisposable {
 
   /**
    * Cancels calls in flight (`notifications/cancelled`, so handlers can clean up during the
-   * transport's grace period), then closes the client and with it the transport. Idempotent.
+   * transport's grace period), then closes the client and with it the transport. A server with a
+   * call that timed out is stopped without that grace (`terminate()`: SIGTERM, then SIGKILL, and
+   * reaped): its handler ignored the cancellation, so waiting for it to exit politely would only
+   * add the grace to the run. Idempotent.
    */
   async close(): Promise<void> {
     if (this.#closing) return;
     this.#closing = true;
     const reason = new CallAbort("closing", `MCP server ${this.name} was closed while the call ran`);
     for (const deadline of this.#inFlight) deadline.abort(reason);
+    if (this.#abandoned) await this.#transport.terminate().catch(() => {});
     // Client.close() closes the transport, which owns the process and its shutdown escalation.
     await this.#client.close().catch(() => this.#transport.close());
   }
