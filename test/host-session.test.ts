@@ -2,7 +2,7 @@
 // fixtures/host, driven through the session, registry, dispatcher and CLI.
 
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { findConfigDir, loadWorkspace } from "../src/config/workspace.ts";
 import { STDIO_IN_BOTH_MODES } from "./support/launchers.ts";
@@ -245,13 +245,13 @@ describe("CLI as a subprocess", () => {
     });
   });
 
-  test("call prints a success and exits 0; a server that wrote nothing to stderr leaves no log folder", async () => {
+  test("call prints a success and exits 0; its log folder holds calls.jsonl only when no server wrote to stderr", async () => {
     const run = await cliProcess(
       ["call", "fixture_echo", "--target", "fixture", "--args", '{"text":"hi"}', "--session-id", "cli-ok", "--logs", logs],
       { cwd: HOST },
     );
     expect(run).toEqual({ code: 0, stdout: "✓ fixture_echo: echo: hi\n", stderr: expect.any(String) });
-    expect(existsSync(join(logs, "cli-ok"))).toBe(false);
+    expect(readdirSync(join(logs, "cli-ok"))).toEqual(["calls.jsonl"]);
   });
 });
 

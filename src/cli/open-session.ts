@@ -9,6 +9,8 @@ import { ConfigNotFoundError } from "../errors.ts";
 import { pruneSessionLogs } from "../core/log-layout.ts";
 import { SCOPING_TAG } from "../core/tool-names.ts";
 import { Session, type SessionOptions } from "../session/session.ts";
+import { Secrets } from "../core/secrets.ts";
+import { CallLog } from "../run/call-log.ts";
 import { keepLogs, resolveSessionSpec, type SessionFlags, type SessionSpec, type TrailSessionHints } from "../session/session-spec.ts";
 import type { CliIO } from "./command.ts";
 import { track } from "./reaper.ts";
@@ -78,13 +80,57 @@ export async function startSession(spec: SessionSpec, io: CliIO, options: StartS
   return session;
 }
 
-export async function openSession(
-  flags: SessionFlags & { config?: string },
-  io: CliIO,
-  options: OpenSessionOptions = {},
-): Promise<Session> {
+/**
+ * A command's session (`tools`, `call`, `types`, `mcp`) with the workspace it came from and its call
+ * log: disposing it closes the session, then writes the rest of `calls.jsonl`.
+ */
+export interface CommandSession extends AsyncDisposable {
+  session: Session;
+  workspace: Workspace;
+}
+
+/**
+ * Opens the session of a command that runs no trail (or, with `options.trail`, mcp's `--trail`):
+ * target, driver and agent as every command resolves them, its calls logged to
+ * `<logs>/<session>/calls.jsonl` as a run's are, masked with the session's secrets.
+ */
+export async function openCommandSession(flags: SessionFlags & { config?: string }, io: CliIO, options: OpenSessionOptions = {}): Promise<CommandSession> {
   const workspace = await loadCliWorkspace(flags, io);
   const spec = resolveSessionSpec(workspace, flags, { cwd: io.cwd, env: io.env, ...(options.trail ? { trail: options.trail } : {}) });
-  // `--secret` values: each session binds them afresh, and their values are masked everywhere.
-  return startSession(options.secrets ? { ...spec, secrets: options.secrets.given } : spec, io, options);
+  // The run's secrets: `--secret` values (each session binds them afresh) and every value a secret's key is set to.
+  const secrets = options.secrets ?? new Secrets();
+  const callLog = new CallLog(spec.logsDir, secrets, {});
+  const onCall = options.onCall;
+  let session: Session;
+  try {
+    session = await startSession(options.secrets ? { ...spec, secrets: options.secrets.given } : spec, io, {
+      ...options,
+      secrets,
+      onCall: (record) => {
+        callLog.write(record);
+        onCall?.(record);
+      },
+    });
+  } catch (error) {
+    await callLog.close();
+    throw error;
+  }
+  // A session closed some other way (the reaper) still ends its log; disposing waits for the last lines.
+  session.onClosed(() => void callLog.close());
+  return {
+    session,
+    workspace,
+    async [Symbol.asyncDispose]() {
+      try {
+        await session.close();
+      } finally {
+        await callLog.close();
+      }
+    },
+  };
+}
+
+/** {@link openCommandSession}'s session alone, its call log ended when the session closes. */
+export async function openSession(flags: SessionFlags & { config?: string }, io: CliIO, options: OpenSessionOptions = {}): Promise<Session> {
+  return (await openCommandSession(flags, io, options)).session;
 }

@@ -11,9 +11,9 @@ import { maskedJsonLine } from "../core/log-line.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { maskReport } from "./mask-report.ts";
 
-/** Where in the trail the next calls happen. */
+/** Where in the trail the next calls happen; nothing for a session of no trail (`call`, `mcp`). */
 export interface CallPosition {
-  trail: string;
+  trail?: string;
   step?: number;
 }
 

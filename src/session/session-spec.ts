@@ -162,22 +162,70 @@ export function findTarget(workspace: Workspace, name: string): TargetConfig {
   );
 }
 
-/** The target a session runs on, and why when the trail's recordings chose it. */
-function pickTarget(workspace: Workspace, id: string | undefined, hints: TrailSessionHints): { target: TargetConfig; why?: string } {
+/**
+ * `$TRAILBLAZE_TARGET`, upstream's per-shell pin of a target: unset when blank, and when `clear`
+ * (upstream's word for removing a pin, which only its flag means).
+ */
+function pinnedTarget(env: Record<string, string | undefined>): string | undefined {
+  const value = env.TRAILBLAZE_TARGET?.trim();
+  return value && value.toLowerCase() !== "clear" ? value : undefined;
+}
+
+/** The target a name stands for (findTarget), the built-in `default` included; `from` prefixes a mistake's message. */
+function namedTarget(workspace: Workspace, id: string, from?: string): TargetConfig {
+  if (id === DEFAULT_TARGET_ID && !workspace.targets.has(id)) return frameworkDefaultTarget(workspace);
+  try {
+    return findTarget(workspace, id);
+  } catch (error) {
+    if (from === undefined || !(error instanceof UsageError)) throw error;
+    throw new UsageError(`${from}: ${error.message}`, { cause: error });
+  }
+}
+
+/**
+ * The target a session runs on, and why when nothing named it (the session says so at start).
+ * Every command's rule, upstream's precedence: `--target`, then (for a trail) its `config.target`,
+ * `$TRAILBLAZE_TARGET`, the only target, the workspace's `defaults.target`; then a trail's
+ * recordings choose (targetFromRecordings), and a session for no trail (tools, call, types, mcp)
+ * gets the built-in `default` target, with a note naming the workspace's own targets.
+ */
+function pickTarget(
+  workspace: Workspace,
+  flag: string | undefined,
+  env: Record<string, string | undefined>,
+  trail: TrailSessionHints | undefined,
+): { target: TargetConfig; why?: string } {
+  const named = flag ?? trail?.target;
+  if (named !== undefined) return { target: namedTarget(workspace, named) };
+  const pinned = pinnedTarget(env);
+  if (pinned !== undefined) return { target: namedTarget(workspace, pinned, "$TRAILBLAZE_TARGET") };
   const ids = [...workspace.targets.keys()];
-  if (id === DEFAULT_TARGET_ID && !workspace.targets.has(id)) return { target: frameworkDefaultTarget(workspace) };
-  if (id !== undefined) return { target: findTarget(workspace, id) };
   if (ids.length === 1) return { target: workspace.targets.get(ids[0]!)! };
   if (workspace.defaultTarget !== undefined) return { target: findTarget(workspace, workspace.defaultTarget) };
+  if (ids.length > 0 && trail === undefined) {
+    return { target: workspace.targets.get(DEFAULT_TARGET_ID) ?? frameworkDefaultTarget(workspace), why: defaultFallbackNote(workspace, ids) };
+  }
   if (ids.length > 0) {
-    const chosen = targetFromRecordings(workspace, hints.tools ?? []);
+    const chosen = targetFromRecordings(workspace, trail?.tools ?? []);
     if (typeof chosen !== "string") return chosen;
     throw new UsageError(`several targets in ${workspace.configDir} (${ids.join(", ")}) and ${chosen}; pick one with --target ID`);
   }
+  if (trail === undefined) return { target: frameworkDefaultTarget(workspace) };
   throw new UsageError(
     workspace.layout === "trails-config"
       ? `no targets in ${workspace.configDir}: list target trailmaps in trailblaze.yaml targets: (each a trailmaps/<id>/trailmap.yaml with a target: block), or add a targets/<id>.yaml target file`
       : `no targets in ${workspace.configDir}/targets; add a <id>.yaml target file`,
+  );
+}
+
+/** Why a session for no trail has the `default` target although the workspace has targets of its own. */
+function defaultFallbackNote(workspace: Workspace, ids: readonly string[]): string {
+  const own = ids.filter((id) => id !== DEFAULT_TARGET_ID);
+  const listed = own.slice(0, 6).join(", ") + (own.length > 6 ? `, … (${own.length} in all)` : "");
+  const unnamed = workspace.layout === "trails-config" ? "no --target, $TRAILBLAZE_TARGET or defaults.target (trailblaze.yaml)" : "no --target or $TRAILBLAZE_TARGET";
+  return (
+    `target ${DEFAULT_TARGET_ID}, the framework's tools only: ${unnamed} names one of this workspace's targets ` +
+    `(${listed}); add --target ID for a target's tools, e.g. --target ${own[0]}`
   );
 }
 
@@ -212,7 +260,7 @@ export function frameworkDefaultTarget(workspace: Workspace): TargetConfig {
 }
 
 /** The tools a target is known to have without starting it: its per-file tools and its toolsets' lists. */
-function declaredTools(workspace: Workspace, target: TargetConfig): Set<string> {
+export function declaredTools(workspace: Workspace, target: TargetConfig): Set<string> {
   const names = new Set(target.tools.map((ref) => ref.name));
   for (const body of Object.values(target.platforms)) {
     for (const id of body?.toolSets ?? []) for (const name of workspace.toolsets.get(id)?.tools ?? []) names.add(name);
@@ -336,7 +384,7 @@ export function resolveSessionSpec(
   context: { cwd: string; env: Record<string, string | undefined>; trail?: TrailSessionHints },
 ): SessionSpec {
   const trail = context.trail ?? {};
-  const { target, why: targetChoice } = pickTarget(workspace, flags.target ?? trail.target, trail);
+  const { target, why: targetChoice } = pickTarget(workspace, flags.target, context.env, context.trail);
 
   let driver: DriverInfo;
   if (flags.driver !== undefined) driver = resolveDriver(flags.driver, "--driver");

@@ -6,8 +6,9 @@ import { resultToJson, isSuccess, type ToolResult } from "../../core/tool-result
 import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../session-flags.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
-import { openSession } from "../open-session.ts";
+import { openCommandSession } from "../open-session.ts";
 import { missingToolMessage } from "../../run/validate.ts";
+import { targetFlags, toolOwners } from "../../session/tool-owners.ts";
 
 const HELP = `Usage: trailblaze call <tool> [--args JSON] [session flags] [--json]
 
@@ -63,11 +64,16 @@ export const callCommand: Command = {
       throw new UsageError(`call: --timeout expects a positive number of milliseconds, got "${values.timeout}"`);
     }
 
-    await using session = await openSession(values, io);
-    // A tool a filter or a skipped server kept out is explained as `run` explains it; a name no
-    // source has is the dispatcher's "Unknown tool" with close names.
-    const keptOut = session.registry.findSkipped(tool) ?? session.registry.skipped().find((s) => s.name === "*");
-    if (!session.registry.has(tool) && keptOut) throw new UsageError(`call: ${missingToolMessage(tool, session.registry, session.spec.agent, false)}`);
+    await using opened = await openCommandSession(values, io);
+    const { session, workspace } = opened;
+    // A tool a filter or a skipped server kept out is explained as `run` explains it; one another
+    // target has says which; a name no source has is the dispatcher's "Unknown tool" with close names.
+    if (!session.registry.has(tool)) {
+      const keptOut = session.registry.findSkipped(tool) ?? session.registry.skipped().find((s) => s.name === "*");
+      if (keptOut) throw new UsageError(`call: ${missingToolMessage(tool, session.registry, session.spec.agent, false)}`);
+      const owners = toolOwners(workspace, session.spec.target, tool, session.registry.names());
+      if (owners) throw new UsageError(`call: Unknown tool "${tool}" in target ${session.spec.target.id}: ${owners.text}: add ${targetFlags(owners)}`);
+    }
     const result = await session.call(tool, args, timeoutMs === undefined ? {} : { timeoutMs });
     io.stdout(values.json ? `${JSON.stringify({ tool, result: resultToJson(result) }, null, 2)}\n` : resultText(tool, result));
     return isSuccess(result) ? 0 : 1;

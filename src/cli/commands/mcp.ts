@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { UsageError } from "../../errors.ts";
+import { RESERVED_PREFIX } from "../../core/tool-names.ts";
 import { serveSession } from "../../mcp-serve/serve-session.ts";
 import { servedTools } from "../../mcp-serve/served-tools.ts";
 import { parseKeyValue } from "../../session/session-spec.ts";
@@ -13,7 +14,11 @@ import { maskedIo } from "../masked-io.ts";
 import { Secrets } from "../../core/secrets.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { CliIO, Command } from "../command.ts";
-import { openSession } from "../open-session.ts";
+import { openCommandSession } from "../open-session.ts";
+import { answeringUnknownTools } from "../unknown-tool-answer.ts";
+import { targetFlags, toolOwners } from "../../session/tool-owners.ts";
+import type { TargetConfig, Workspace } from "../../config/workspace.ts";
+import type { ToolRegistry } from "../../registry/registry.ts";
 import { onInterrupt } from "../reaper.ts";
 import { prepareRecording, replayCommand, startRecording } from "./mcp-recording.ts";
 
@@ -63,6 +68,13 @@ Options:
 
 ${SESSION_FLAGS_HELP}`;
 
+/** Why `name` is refused when this session has no such tool (not even a skipped one) but another target has it. */
+function unknownElsewhere(registry: ToolRegistry, workspace: Workspace, target: TargetConfig, name: string): string | undefined {
+  if (registry.has(name) || registry.findSkipped(name) || name.startsWith(RESERVED_PREFIX)) return undefined;
+  const owners = toolOwners(workspace, target, name, registry.names());
+  return owners && `Unknown tool "${name}" in target ${target.id}: ${owners.text}: start trailblaze mcp with ${targetFlags(owners)}`;
+}
+
 export const mcpCommand: Command = {
   name: "mcp",
   help: HELP,
@@ -83,14 +95,21 @@ export const mcpCommand: Command = {
     // Every line printed, notes and errors included, is masked with the secrets the session adds to.
     const sessionIo: CliIO = maskedIo({ ...io, cwd: values.cwd === undefined ? io.cwd : resolve(io.cwd, values.cwd), stdout: io.stderr }, secrets);
     const prepared = prepareRecording(values, sessionIo.cwd);
-    await using session = await openSession(values, sessionIo, {
+    await using opened = await openCommandSession(values, sessionIo, {
       ...(prepared?.kind === "trail" ? { trail: prepared.hints } : {}),
       secrets,
     });
+    const { session, workspace } = opened;
     session.onFatal((error) => sessionIo.stderr(`error: ${error.message}\nnote: that server's tools now fail with FatalError\n`));
     const recording = prepared && startRecording(prepared, session, given, replayCommand(prepared.file, values));
 
     const transport = new StdioServerTransport();
+    // A tool another target has is refused with which one, before it reaches the session's server as an unknown name.
+    const served = answeringUnknownTools(transport, (name) => {
+      const refused = unknownElsewhere(session.registry, workspace, session.spec.target, name);
+      if (refused !== undefined) sessionIo.stderr(`note: call ${name} refused: ${refused}\n`);
+      return refused === undefined ? undefined : session.secrets.mask(refused);
+    });
     const hangUp = () => void transport.close();
     // The SDK transport does not notice end of input; the client closing stdin means "stop".
     process.stdin.once("end", hangUp);
@@ -98,15 +117,15 @@ export const mcpCommand: Command = {
     const stopOnTerm = onInterrupt(async (signal) => {
       if (signal !== "SIGTERM") return;
       await transport.close();
-      await session.close();
+      await opened[Symbol.asyncDispose]();
       process.exit(0);
     });
     try {
       const { spec } = session;
-      const served = servedTools(session.registry).length;
-      const serving = serveSession(session, transport, { log: (line) => sessionIo.stderr(`note: ${line}\n`), ...(recording ? { recording } : {}) });
+      const count = servedTools(session.registry).length;
+      const serving = serveSession(session, served, { log: (line) => sessionIo.stderr(`note: ${line}\n`), ...(recording ? { recording } : {}) });
       io.stderr(
-        `trailblaze mcp: serving ${served} tool(s) of target ${spec.target.id} ` +
+        `trailblaze mcp: serving ${count} tool(s) of target ${spec.target.id} ` +
           `(driver ${spec.driver.key}, agent ${spec.agent}, session ${spec.id}) on stdio\n`,
       );
       if (recording) io.stderr(`trailblaze mcp: ${recording.kind === "record" ? "recording a new trail into" : "filling in the unrecorded steps of"} ${recording.file}\n`);

@@ -6,7 +6,7 @@ import type { Session } from "../../session/session.ts";
 import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../session-flags.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
-import { openSession } from "../open-session.ts";
+import { openCommandSession } from "../open-session.ts";
 import { formatTable } from "../format.ts";
 
 const HELP = `Usage: trailblaze tools [session flags] [--json]
@@ -82,7 +82,8 @@ export const toolsCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("tools", argv, { ...SESSION_FLAG_OPTIONS, json: { type: "boolean" } });
     if (positionals.length > 0) throw new UsageError(`tools: unexpected argument "${positionals[0]}"; see --help`);
-    await using session = await openSession(values, io, { listOnly: true });
+    await using opened = await openCommandSession(values, io, { listOnly: true });
+    const { session } = opened;
     io.stdout(values.json ? `${JSON.stringify(toolsJson(session), null, 2)}\n` : toolsText(session));
     return 0;
   },

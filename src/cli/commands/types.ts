@@ -12,7 +12,7 @@ import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../session-flags.ts";
 import { clientDts } from "../../typegen/client-dts.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
-import { openSession } from "../open-session.ts";
+import { openCommandSession } from "../open-session.ts";
 
 export const CLIENT_DTS = "trailblaze-client.d.ts";
 
@@ -71,7 +71,8 @@ export const typesCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("types", argv, { ...SESSION_FLAG_OPTIONS, out: { type: "string", short: "o" } });
     if (positionals.length > 0) throw new UsageError(`types: unexpected argument "${positionals[0]}"; see --help`);
-    await using session = await openSession(values, io, { listOnly: true });
+    await using opened = await openCommandSession(values, io, { listOnly: true });
+    const { session } = opened;
     const text = sessionClientDts(session);
     if (values.out === "-") {
       io.stdout(text);
