@@ -53,3 +53,37 @@ test("no bun anywhere: exit 2 and what to do", () => {
     err: "error: trailblaze needs Bun, which installs with it: run `npm install` in your project (or put bun on PATH)\n",
   });
 });
+
+/** What the `bun` npm package ships as bin/bun.exe (and npm links from .bin/bun), until its postinstall replaces it with Bun. */
+const BUN_PLACEHOLDER = `echo "Error: Bun's postinstall script was not run." >&2
+echo "" >&2
+echo "This occurs when using --ignore-scripts during installation, or when using a" >&2
+echo "package manager like pnpm that does not run postinstall scripts by default." >&2
+echo "" >&2
+echo "To fix this, run the postinstall script manually:" >&2
+echo "  cd node_modules/bun && node install.js" >&2
+echo "" >&2
+echo "Or reinstall bun without the --ignore-scripts flag." >&2
+exit 1
+`;
+
+test("bun's install script not run (--ignore-scripts, npm 11's allowScripts): exit 2, naming the placeholder and how to approve and run the scripts", () => {
+  const root = tempDir("launcher-placeholder");
+  layout(root, "node_modules/trailblaze-ts");
+  mkdirSync(join(root, "node_modules/bun/bin"), { recursive: true });
+  writeFileSync(join(root, "node_modules/bun/bin/bun.exe"), BUN_PLACEHOLDER);
+  chmodSync(join(root, "node_modules/bun/bin/bun.exe"), 0o755);
+  mkdirSync(join(root, "node_modules/.bin"));
+  symlinkSync("../bun/bin/bun.exe", join(root, "node_modules/.bin/bun"));
+  symlinkSync("../trailblaze-ts/src/cli/launcher.sh", join(root, "node_modules/.bin/trailblaze"));
+  expect(start(join(root, "node_modules/.bin/trailblaze"), ["--help"])).toEqual({
+    code: 2,
+    out: "",
+    err:
+      "error: trailblaze needs Bun, and the bun package it installed is not set up: its install script did not run\n" +
+      `(npm install --ignore-scripts, or npm 11 skipping install scripts it was not told to allow), so ${join(root, "node_modules/.bin/bun")} is still its placeholder.\n` +
+      "Approve and run the install scripts of bun and esbuild, in your project:\n" +
+      "  npm install-scripts approve bun esbuild && npm rebuild bun esbuild\n" +
+      "(npm 10 and earlier: npm rebuild bun esbuild), or install again without --ignore-scripts.\n",
+  });
+});

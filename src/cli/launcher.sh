@@ -32,6 +32,19 @@ while :; do
   [ "$dir" = / ] && break
   dir=$(dirname "$dir")
 done
+# Before its postinstall runs (npm install --ignore-scripts, or npm 11, which runs a dependency's
+# install scripts only once approved), the bun package's bin/bun.exe is a 450-byte shell script
+# that prints Bun's own advice and exits 1 (bun/bin/README.txt): say what to run in this project.
+case $(head -c 128 "${bun:-/dev/null}" 2>/dev/null | tr -d '\000') in
+  *"postinstall script was not run"*)
+    echo "error: trailblaze needs Bun, and the bun package it installed is not set up: its install script did not run" >&2
+    echo "(npm install --ignore-scripts, or npm 11 skipping install scripts it was not told to allow), so $bun is still its placeholder." >&2
+    echo "Approve and run the install scripts of bun and esbuild, in your project:" >&2
+    echo "  npm install-scripts approve bun esbuild && npm rebuild bun esbuild" >&2
+    echo "(npm 10 and earlier: npm rebuild bun esbuild), or install again without --ignore-scripts." >&2
+    exit 2
+    ;;
+esac
 [ -n "$bun" ] || bun=$(command -v bun) || {
   echo "error: trailblaze needs Bun, which installs with it: run \`npm install\` in your project (or put bun on PATH)" >&2
   exit 2
