@@ -26,7 +26,9 @@ export const SESSION_FLAGS_HELP = `Session flags:
   --config DIR          config folder: trailblaze-config/, or upstream's trails/config/ holding
                         trailblaze.yaml (default: $TRAILBLAZE_CONFIG_DIR, else the nearest
                         one walking up from the working directory)
-  --target ID|APP_ID    target id, or an app id one target lists (default: the trail's target, else the only target)
+  --target ID|APP_ID    target id, or an app id one target lists (default: the trail's target,
+                        else $TRAILBLAZE_TARGET, else the only target, else defaults: target: in
+                        trailblaze.yaml, else the built-in default, which a note names)
   --driver KEY          driver yaml key or enum, e.g. android-ondevice-accessibility, ios-host
                         (default: the trail's single device, else the target's first platform)
   --agent MODE          host | on-device (default: host)

@@ -28,8 +28,9 @@ servers run in QuickJS), and reports:
     load, an app map's waypoints whose capture misses their own selectors, shortcuts whose
     first selector does not resolve on their from-waypoint's capture, and trailheads that
     land on no waypoint of the map (kinds waypoint, shortcut, trailhead).
-Every server is stopped before the report is printed. Trails default to every *.trail.yaml
-under the config folder's parent (the workspace root, or trails/ in upstream's layout).
+Every server is stopped before the report is printed. Trails default to every trail file
+(trail.yaml, *.trail.yaml, blaze.yaml, trailblaze.yaml) under the config folder's parent (the
+workspace root, or trails/ in upstream's layout).
 
 In upstream's layout, as upstream's check takes it: <trailmap-id> (a folder of
 trails/config/trailmaps/) checks that trailmap only: the target it makes (for a library, the
