@@ -191,5 +191,20 @@ check: no findings
   test("usage errors", async () => {
     expect(await cli(["map"], opts)).toEqual({ code: 2, stdout: "", stderr: "error: map: expected one app map folder, got none\nRun `npx trailblaze map --help` for usage.\n" });
     expect((await cli(["map", "trails"], opts)).stderr).toBe("error: trails: not an app map: it has no waypoints/ folder (an app map holds waypoints/*.waypoint.yaml and shortcuts/*.shortcut.yaml)\n");
+ 
+    expect(await cli(["map", "/no/such/dir"], opts)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "error: /no/such/dir: the folder does not exist (an app map is a folder holding waypoints/*.waypoint.yaml and shortcuts/*.shortcut.yaml)\n",
+    });
+  });
+
+  test("a map outside the working directory: its paths print absolute, not as ../../…", async () => {
+    const map = join(REPO, "fixtures/screens/maps/broken");
+    const run = await cli(["map", map], { cwd: tempDir("map-elsewhere") });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`  ✗ ${map}/waypoints/login.waypoint.yaml:8:7: waypoint broken/login: required selector`);
+    expect(run.stdout).not.toContain("../");
+    expect((await cli(["map", "/tmp"], opts)).stderr).toBe("error: /tmp: not an app map: it has no waypoints/ folder (an app map holds waypoints/*.waypoint.yaml and shortcuts/*.shortcut.yaml)\n");
   });
 });

@@ -4,7 +4,8 @@
 
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { join } from "node:path";
+import { shownPath } from "../core/shown-path.ts";
 import { ConfigError, type ConfigProblem } from "../errors.ts";
 import { loadCapture } from "./load-capture.ts";
 import type { Screen } from "./screen-model.ts";
@@ -46,7 +47,7 @@ async function filesUnder(dir: string, suffix: RegExp): Promise<string[]> {
  * a trailmap offers as tools when no map is simulated. Files that do not parse are problems.
  */
 export async function readNavigation(dir: string, cwd: string = process.cwd()): Promise<Pick<AppMap, "shortcuts" | "trailheads" | "problems">> {
-  const shown = (file: string) => relative(cwd, file) || file;
+  const shown = (file: string) => shownPath(cwd, file);
   const [shortcutFiles, trailheadFiles] = await Promise.all([
     filesUnder(join(dir, "shortcuts"), /\.shortcut\.ya?ml$/),
     filesUnder(join(dir, "trailheads"), /\.trailhead\.ya?ml$/),
@@ -67,7 +68,10 @@ export async function readNavigation(dir: string, cwd: string = process.cwd()): 
 
 /** Reads the map at `dir`, collecting every problem instead of stopping at the first. */
 export async function readAppMap(dir: string, cwd: string = process.cwd()): Promise<AppMap> {
-  const shown = (file: string) => relative(cwd, file) || file;
+  const shown = (file: string) => shownPath(cwd, file);
+  if (!existsSync(dir)) {
+    throw new ConfigError([{ file: shown(dir), line: 0, col: 0, path: "", message: "the folder does not exist (an app map is a folder holding waypoints/*.waypoint.yaml and shortcuts/*.shortcut.yaml)" }]);
+  }
   if (!existsSync(join(dir, "waypoints"))) {
     throw new ConfigError([{ file: shown(dir), line: 0, col: 0, path: "", message: "not an app map: it has no waypoints/ folder (an app map holds waypoints/*.waypoint.yaml and shortcuts/*.shortcut.yaml)" }]);
   }
