@@ -36,6 +36,16 @@ function makeTrails(count: number): { dir: string; files: string[] } {
 }
 
 describe("--workers", () => {
+  test("a value outside 1-64 says what it expects, a negative one too (not 'needs a value')", async () => {
+    for (const value of ["-1", "0", "65", "two"]) {
+      expect(await cli(["run", "trails", "--workers", value], { cwd: RUN })).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `error: run: --workers expects a whole number from 1 to 64, got "${value}"\n`,
+      });
+    }
+  });
+
   test("12 trails over 4 workers: parallel sessions, all pass, no child left", async () => {
     const { dir } = makeTrails(12);
     const pids = tempDir("run-pids");

@@ -32,6 +32,12 @@ describe("parseCommandArgs", () => {
     expect(failure(["--json=yes"])).toBe(`tools: --json takes no value (got --json=yes)${usage}`);
   });
 
+  test("a negative number after an option that takes a value is its value (for the option's own check), not an option", () => {
+    expect(parseCommandArgs("tools", ["--target", "-1", "-o", "-2.5", "file"], OPTIONS)).toEqual({ values: { target: "-1", output: "-2.5" }, positionals: ["file"] });
+    expect(failure(["--target", "-x"])).toBe("tools: --target needs a value\nRun `trailblaze tools --help` for usage.");
+    expect(parseCommandArgs("tools", ["--", "--target", "-1"], OPTIONS).positionals).toEqual(["--target", "-1"]);
+  });
+
   test("everything after -- is positional", () => {
     expect(parseCommandArgs("tools", ["--", "--not-an-option"], OPTIONS).positionals).toEqual(["--not-an-option"]);
   });

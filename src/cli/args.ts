@@ -36,8 +36,33 @@ function optionProblem(argv: readonly string[], options: Options): string | unde
   return undefined;
 }
 
+/** A negative number (`-1`, `-0.5`): after an option that takes a value, it is that value, not an option. */
+const NEGATIVE_NUMBER = /^-\d+(\.\d+)?$/;
+
+/**
+ * `argv` with `--name -1` (or `-n -1`) written `--name=-1` for options that take a value, so a
+ * negative number reaches the option's own check (`--workers -1`: "expects a whole number from 1 to
+ * 64") instead of reading as an option with no value.
+ */
+function negativeValuesInline(argv: readonly string[], options: Options): string[] {
+  const byShort = new Map(Object.entries(options).flatMap(([name, o]) => (o.short ? [[o.short, name] as const] : [])));
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") return [...out, ...argv.slice(i)];
+    const name = arg.startsWith("--") ? arg.slice(2) : /^-[^-]$/.test(arg) ? byShort.get(arg.slice(1)) : undefined;
+    const next = argv[i + 1];
+    if (name !== undefined && options[name]?.type === "string" && next !== undefined && NEGATIVE_NUMBER.test(next)) {
+      out.push(`--${name}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 /** parseArgs that throws UsageError naming the command, the option and pointing at `--help`. */
-export function parseCommandArgs<const O extends Options>(command: string, argv: string[], options: O) {
+export function parseCommandArgs<const O extends Options>(command: string, given: string[], options: O) {
+  const argv = negativeValuesInline(given, options);
   const problem = optionProblem(argv, options);
   const usage = `\nRun \`trailblaze ${command} --help\` for usage.`;
   if (problem) throw new UsageError(`${command}: ${problem}${usage}`);
