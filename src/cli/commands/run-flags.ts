@@ -10,7 +10,8 @@ import { findDriver } from "../../core/drivers.ts";
 import type { Workspace } from "../../config/workspace.ts";
 import { locate, parseYaml } from "../../core/yaml-file.ts";
 import type { SuiteEntry } from "../../run/run-suite.ts";
-import { generateSessionId } from "../../session/session-spec.ts";
+import { trailHints } from "../../run/plan.ts";
+import { generateSessionId, resolveSessionSpec, type SessionFlags } from "../../session/session-spec.ts";
 import { CLASSIFIER_DRIVERS, driverOfClassifier } from "../../trail/select-recording.ts";
 import type { Trail } from "../../trail/trail-types.ts";
 
@@ -90,6 +91,40 @@ function supportedDevices(trail: Trail, workspace: Workspace | undefined): Devic
     const driver = driverOfClassifier(key);
     return driver === undefined ? [] : [{ label: key, driver }];
   });
+}
+
+/**
+ * `--device P` for a trail whose target declares platforms without P: a usage error before any
+ * trail starts, naming the target, its platforms and its file (each trail's target is chosen as
+ * its session chooses it; a trail whose session cannot be resolved fails on its own when it runs).
+ */
+export function checkDevicesOnTargets(
+  entries: readonly SuiteEntry[],
+  devices: readonly Device[],
+  workspace: Workspace,
+  flags: SessionFlags,
+  context: { cwd: string; env: Record<string, string | undefined> },
+): void {
+  const problems = new Set<string>();
+  for (const entry of entries) {
+    for (const device of devices) {
+      const platform = findDriver(device.driver)?.platform.toLowerCase();
+      let target;
+      try {
+        ({ target } = resolveSessionSpec(workspace, { ...flags, driver: device.driver, browser: "none", "no-logging": true }, { ...context, trail: trailHints(entry.trail) }));
+      } catch {
+        continue;
+      }
+      const platforms = Object.keys(target.platforms);
+      if (platform === undefined || platforms.length === 0 || platforms.includes(platform)) continue;
+      const on = device.label.split("/")[0]!.toLowerCase() === platform ? "" : ` (a ${platform} device)`;
+      problems.add(
+        `run: --device ${device.label}${on}: target ${target.id} has no ${platform} platform, only ${platforms.join(", ")} ` +
+          `(platforms: in ${displayPath(target.file, context.cwd)}); name one of those, or add ${platform} to the target`,
+      );
+    }
+  }
+  if (problems.size > 0) throw new UsageError([...problems].join("\n"));
 }
 
 /**

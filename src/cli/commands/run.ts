@@ -23,7 +23,7 @@ import { ListReporter } from "../../run/reporters/list.ts";
 import { findReporter, REPORTERS, type Reporter } from "../../run/reporters/index.ts";
 import { parseCommandArgs } from "../args.ts";
 import { reusingVerifiedBuilds } from "../../bundle/build-cache.ts";
-import { parseDevices, parseTags, perDevice, readArgsFile, testNameSeed, withTags } from "./run-flags.ts";
+import { checkDevicesOnTargets, parseDevices, parseTags, perDevice, readArgsFile, testNameSeed, withTags } from "./run-flags.ts";
 import type { CliIO, Command } from "../command.ts";
 import { configAbovePaths, loadCliWorkspace, startSession } from "../open-session.ts";
 import { onInterrupt } from "../reaper.ts";
@@ -241,6 +241,7 @@ export const runCommand: Command = {
       if (values.list) return await listPlans(devices ? perDevice(sliced, devices, undefined) : sliced, problems, values, given, io);
       if (problems.length > 0) throw new ConfigError(problems);
       workspace = await loadCliWorkspace(values, io);
+      if (devices) checkDevicesOnTargets(sliced, devices, workspace, values, io);
       entries = devices ? perDevice(sliced, devices, workspace) : values["all-devices"] ? perDevice(sliced, "all", workspace) : sliced;
       parsedCount = parsed.length;
       const id = values["session-id"];
