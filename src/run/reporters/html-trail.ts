@@ -19,7 +19,7 @@ function call(tool: ToolCallReport): Html {
   const ok = tool.result.status === "success";
   const args = Object.keys(tool.args).length > 0 && html`<code class="args">${json(tool.args)}</code>`;
   const message = tool.result.message !== undefined && ok && ` ${String(tool.result.message)}`;
-  return html`<div class="call"><code class="tool"><b>${tool.name}</b></code> <span class="meta">${formatDuration(tool.durationMs)}</span>${args}<span class="variant ${ok ? "ok" : "bad"}">${variant}</span>${message}</div>`;
+  return html`<div class="call"><code class="tool"><b>${tool.name}</b></code> <span class="meta">${formatDuration(tool.durationMs)}</span> ${args} <span class="variant ${ok ? "ok" : "bad"}">${variant}</span>${message}</div>`;
 }
 
 function failure(step: StepReport, file: string): Html | "" {
