@@ -2,17 +2,17 @@
 // file parsed and validated with every problem collected rather than thrown.
 
 import { readdir, readFile } from "node:fs/promises";
-import { extname, isAbsolute, join, relative } from "node:path";
+import { extname, join } from "node:path";
 import { ConfigError } from "../errors.ts";
 import type { ConfigProblem } from "../errors.ts";
 import type { Validated } from "./validate.ts";
+import { shownPath } from "../core/shown-path.ts";
 import { parseYaml } from "../core/yaml-file.ts";
 import type { YamlFile } from "../core/yaml-file.ts";
 
-/** How a file is named in messages: relative to `cwd` when inside it, else absolute. */
+/** How a file is named in messages: relative to `cwd` when inside it, else absolute (core/shown-path.ts). */
 export function displayPath(path: string, cwd: string): string {
-  const rel = relative(cwd, path);
-  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+  return shownPath(cwd, path);
 }
 
 /** `*.yaml` and `*.yml` directly in `dir`, sorted; none when it does not exist. */

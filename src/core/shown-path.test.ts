@@ -3,7 +3,7 @@ import { shownPath } from "./shown-path.ts";
 
 test("relative inside the working directory, absolute once it would climb out of it", () => {
   expect(shownPath("/work/app", "/work/app/maps/shop")).toBe("maps/shop");
-  expect(shownPath("/work/app", "/work/app")).toBe(".");
+  expect(shownPath("/work/app", "/work/app")).toBe("/work/app");
   expect(shownPath("/work/app", "/no/such/dir")).toBe("/no/such/dir");
   expect(shownPath("/work/app", "/work")).toBe("/work");
   expect(shownPath("/work/app", "/work/app-other/map")).toBe("/work/app-other/map");

@@ -4,10 +4,9 @@
 
 import { isAbsolute, relative, sep } from "node:path";
 
-/** `path` (absolute) as shown to a user working in `cwd`; `cwd` itself is `.`. */
+/** `path` (absolute) as shown to a user working in `cwd`; `cwd` itself is shown absolute. */
 export function shownPath(cwd: string, path: string): string {
   const rel = relative(cwd, path);
-  if (rel === "") return ".";
-  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return path;
+  if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return path;
   return rel;
 }
