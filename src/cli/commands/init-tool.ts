@@ -49,7 +49,9 @@ With --server, a whole MCP server instead (targets/<id>.yaml targets only):
 A tsconfig.json is added when the tools have none. Existing files are never overwritten: if any
 would be, nothing is written. Everything is written inside the workspace, all or nothing: a
 --dir outside it (or a symbolic link that leads out of it) is refused, and a write that fails
-removes what the run had written.
+removes what the run had written. A name the target already has (a tool of one of its MCP servers,
+a per-file tool or a built-in) is refused too, since every session would fail on the collision:
+the target's servers are started once, listing only, to find out.
 
 <name> is the tool name, <targetId>_<verbNoun> (e.g. myapp_applyCoupon); a bare verbNoun gets the
 target id prefixed. Platform-specific tools add the platform: myapp_ios_resetKeychain.
