@@ -4,7 +4,7 @@
 // checked to write nothing.
 
 import { describe, expect, test } from "bun:test";
-import { cpSync, existsSync, lstatSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { cli, cliProcess, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
 import { workspaceCopy } from "./support/workspace-copy.ts";
@@ -281,6 +281,22 @@ describe("init-tool refuses, and then writes nothing", () => {
       "error: init-tool: target myapp already has a tool myapp_logIn (MCP server tools/myapp/login.ts advertises it); " +
       "a second one would fail every session of myapp on a tool name collision. Nothing was written; pick another name.\n";
     expect(await cli(["init-tool", "logIn"], { cwd: ws })).toEqual({ code: 2, stdout: "", stderr: refusal });
+    expect(snapshot(ws)).toEqual(before);
+  });
+
+  test("init's own tool scaffolded again (init --target shop, then init-tool shop_greet): exit 2 naming init's server", async () => {
+    const ws = join(tempDir("init-then-tool"), "shop-app");
+    mkdirSync(ws);
+    symlinkSync(join(REPO, "node_modules"), join(ws, "node_modules"));
+    expect((await cli(["init", "--target", "shop"], { cwd: ws })).code).toBe(0);
+    const before = snapshot(ws);
+    expect(await cli(["init-tool", "shop_greet"], { cwd: ws })).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "error: init-tool: target shop already has a tool shop_greet (MCP server tools/shop/greet.ts advertises it); " +
+        "a second one would fail every session of shop on a tool name collision. Nothing was written; pick another name.\n",
+    });
     expect(snapshot(ws)).toEqual(before);
   });
 
