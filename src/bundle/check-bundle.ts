@@ -45,6 +45,8 @@ function describeUse(use: HostGlobalUse): string {
       : use.name === "require"
         ? "calls require() with a computed name; esbuild could not bundle it and it throws on-device"
         : `uses ${use.name}, which does not exist on-device`;
+  // After a feature test of something else the scan cannot tell whether the use runs.
+  if (use.featureTested) return `${use.source}:${use.line}:${use.column}: ${what}, in a branch after a feature test; it throws if that branch runs on-device: call the tool on-device to be sure`;
   return `${use.source}:${use.line}:${use.column}: ${what}; ${HOST_ONLY_FIX}`;
 }
 
@@ -85,6 +87,7 @@ export async function checkBundle(pathOrEntry: string, opts: CheckOptions = {}):
   const callDeadlineMs = opts.callDeadlineMs ?? 10_000;
   const problems: CheckProblem[] = [];
   let hostGlobals: CheckProblem[] = [];
+  let featureTested: CheckProblem[] = [];
   let code: string | undefined;
   let sourceMap: string | undefined;
 
@@ -96,9 +99,10 @@ export async function checkBundle(pathOrEntry: string, opts: CheckOptions = {}):
     }
   } else {
     try {
-      hostGlobals = (await scanHostGlobals(file, cwd, opts.cacheRoot))
-        .filter((use) => !use.guarded)
-        .map((use) => ({ kind: "host-global", message: describeUse(use), source: use.source }));
+      const uses = (await scanHostGlobals(file, cwd, opts.cacheRoot)).filter((use) => !use.guarded);
+      const found = (use: HostGlobalUse): CheckProblem => ({ kind: "host-global", message: describeUse(use), source: use.source });
+      hostGlobals = uses.filter((use) => !use.featureTested).map(found);
+      featureTested = uses.filter((use) => use.featureTested).map(found);
       ({ code, sourceMap } = await bundleEntry(file, { cwd, ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}), ...(opts.cacheRoot ? { cacheRoot: opts.cacheRoot } : {}) }));
     } catch (error) {
       if (!(error instanceof BundleError)) throw error;
@@ -118,8 +122,9 @@ export async function checkBundle(pathOrEntry: string, opts: CheckOptions = {}):
       problems.push({ kind: "run", message: error instanceof Error ? error.message : String(error), source: shown });
     }
   }
-  // With host-only tools in the server, a host global may well be used only by them.
-  const warnings = hostOnlyTools.length > 0 ? hostGlobals : [];
+  // With host-only tools in the server, a host global may well be used only by them. A use after
+  // a feature test (a UMD wrapper's fallback to `self`) is a warning: the scan cannot tell the branch.
+  const warnings = [...(hostOnlyTools.length > 0 ? hostGlobals : []), ...featureTested];
   if (hostOnlyTools.length === 0) problems.unshift(...hostGlobals);
   return { ok: problems.length === 0, tools, hostOnlyTools, problems, warnings };
 }
