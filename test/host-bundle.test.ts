@@ -2,7 +2,7 @@
 // author's import.meta and stack positions kept, Bun bytecode where the script allows it, the SDK's
 // stdio transport on Bun's own streams, and the source as the fallback with a note.
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -16,6 +16,10 @@ import { rejection } from "./support/rejection.ts";
 
 const work = mkdtempSync(join(tmpdir(), "host-bundle-"));
 cpSync(join(REPO, "fixtures/host-bundle"), work, { recursive: true });
+// Dated a minute back: a file written in the millisecond a build starts counts as changed during it,
+// and the cache rightly does not store that build (build-cache.ts), which made the first test flaky.
+const minuteAgo = new Date(Date.now() - 60_000);
+for (const entry of readdirSync(work, { recursive: true, withFileTypes: true })) if (entry.isFile()) utimesSync(join(entry.parentPath, entry.name), minuteAgo, minuteAgo);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const tools = join(work, "tools");
 
