@@ -97,8 +97,9 @@ describe("ctx.target in every authoring form, the same with both agents", () => 
     });
   }, 60_000);
 
-  test("web (simulated page): no base URL is declared (target files have no base_url yet), so resolveBaseUrl gives the caller's default", async () => {
+  test("web (simulated page): the platform's base_url is the envelope's baseUrls and resolved base URL, which resolveBaseUrl prefers to the caller's default", async () => {
     const got = await parity({ driver: "playwright-native", browser: "none" });
-    expect(got.wiki_fromMetaTarget).toMatchObject({ appIds: [], appId: null, baseUrls: null, resolvedBaseUrl: null, resolveBaseUrlWithDefault: "https://fallback.example" });
+    const url = "https://wiki.example.test/";
+    expect(got.wiki_fromMetaTarget).toMatchObject({ appIds: [], appId: null, baseUrls: [url], resolvedBaseUrl: url, resolveBaseUrlWithDefault: url });
   }, 60_000);
 });

@@ -54,6 +54,8 @@ export type ServerEntry =
 export interface TargetPlatform {
   appIds: string[];
   toolSets: string[];
+  /** `base_url:` (upstream's): where the app under test is served; tools read it as `ctx.target.resolveBaseUrl()`. */
+  baseUrls?: string[];
   /** Driver yaml keys (normalized from enum names). */
   drivers?: string[];
   /**
@@ -138,7 +140,7 @@ export const serverSchema = z.strictObject({
 });
 
 const platformSchema = z
-  .strictObject({ app_ids: stringList, tool_sets: stringList, drivers: stringList, excluded_tools: stringList })
+  .strictObject({ app_ids: stringList, tool_sets: stringList, drivers: stringList, excluded_tools: stringList, base_url: z.string().min(1).optional() })
   .nullable();
 
 export const targetSchema = z.strictObject({
@@ -325,6 +327,7 @@ export function readTargetConfig(yaml: YamlFile, path: string): Validated<Target
     platforms[key] = {
       appIds: body?.app_ids ?? [],
       toolSets: body?.tool_sets ?? [],
+      ...(body?.base_url ? { baseUrls: [body.base_url] } : {}),
       ...(drivers ? { drivers } : {}),
       ...(excluded ? { excludedTools: excluded, excludedToolWheres: excluded.map((_, i) => locate(yaml, ["platforms", name, "excluded_tools", i])) } : {}),
       where: locate(yaml, ["platforms", name]),

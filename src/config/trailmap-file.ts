@@ -31,6 +31,8 @@ export interface TrailmapPlatform {
   excludedToolWheres?: Where[];
   /** Driver yaml keys. */
   drivers?: string[];
+  /** `base_url:`, as one list entry (the envelope's `baseUrls`). */
+  baseUrls?: string[];
   where: Where;
 }
 
@@ -83,8 +85,8 @@ const platformSchema = z
     tools: toolNames,
     excluded_tools: names,
     drivers: names,
-    // Accepted as upstream writes them; nothing here uses them.
     base_url: z.string().optional(),
+    // Accepted as upstream writes them; nothing here uses them.
     min_build_version: z.union([z.string(), z.number()]).optional(),
     icon: z.string().optional(),
   })
@@ -184,6 +186,7 @@ function toPlatforms(raw: RawPlatforms, yaml: YamlFile, base: FieldPath, toolsDi
       ...(tools ? { tools } : {}),
       ...(excluded ? { excludedTools: excluded, excludedToolWheres: excluded.map((_, i) => locate(yaml, [...at, "excluded_tools", i])) } : {}),
       ...(body?.drivers ? { drivers: [...new Set(body.drivers.map((d) => findDriver(d)!.key))] } : {}),
+      ...(body?.base_url ? { baseUrls: [body.base_url] } : {}),
       where: locate(yaml, at),
     };
   }

@@ -36,6 +36,7 @@ export function overlay(base: TrailmapPlatform, fill: TrailmapPlatform | undefin
     ...(base.tools ?? fill.tools ? { tools: base.tools ?? fill.tools! } : {}),
     ...(excluded ? { excludedTools: excluded.excludedTools!, excludedToolWheres: excluded.excludedToolWheres! } : {}),
     ...(base.drivers ?? fill.drivers ? { drivers: base.drivers ?? fill.drivers! } : {}),
+    ...(base.baseUrls ?? fill.baseUrls ? { baseUrls: base.baseUrls ?? fill.baseUrls! } : {}),
     where: base.where,
   };
 }

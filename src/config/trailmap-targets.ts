@@ -131,6 +131,7 @@ function toTargetPlatform(p: TrailmapPlatform): TargetPlatform {
     toolSets: p.toolSets ?? [],
     ...(p.drivers ? { drivers: p.drivers } : {}),
     ...(p.excludedTools ? { excludedTools: p.excludedTools, excludedToolWheres: p.excludedToolWheres! } : {}),
+    ...(p.baseUrls ? { baseUrls: p.baseUrls } : {}),
     where: p.where,
   };
 }

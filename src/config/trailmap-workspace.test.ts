@@ -158,6 +158,18 @@ describe("targets from trailmaps", () => {
     expect(shop.dependencies).toEqual(["a", "b", "deep"]);
   });
 
+  test("base_url: a target's own, else the nearest dependency's default, becomes the platform's baseUrls", async () => {
+    const root = workspace({
+      "trails/config/trailblaze.yaml": "targets: [site, other]\n",
+      "trails/config/trailmaps/site/trailmap.yaml": "id: site\ndependencies: [kit]\ntarget:\n  display_name: Site\n  platforms:\n    web: { base_url: https://site.example.test/ }\n",
+      "trails/config/trailmaps/other/trailmap.yaml": "id: other\ndependencies: [kit]\ntarget:\n  display_name: Other\n  platforms:\n    web: {}\n",
+      "trails/config/trailmaps/kit/trailmap.yaml": "id: kit\ndefaults:\n  web: { base_url: https://kit.example.test/ }\n",
+    });
+    const { targets } = await load(root);
+    expect(targets.get("site")!.platforms.web?.baseUrls).toEqual(["https://site.example.test/"]);
+    expect(targets.get("other")!.platforms.web?.baseUrls).toEqual(["https://kit.example.test/"]);
+  });
+
   test("a library trailmap's top-level platforms: tool_sets join its dependents' own, on declared platforms, once each", async () => {
     const root = workspace({
       "trails/config/trailblaze.yaml": "targets: [shop]\n",

@@ -101,7 +101,7 @@ function targetInfo(spec: SessionSpec): TargetInfo {
   // The simulated device has the platform's declared apps installed (as the built-ins are told),
   // so the resolved app id is the first declared one.
   return resolveTargetInfo(
-    { id: target.id, ...(target.displayName ? { displayName: target.displayName } : {}), appIds: platform?.appIds ?? [] },
+    { id: target.id, ...(target.displayName ? { displayName: target.displayName } : {}), appIds: platform?.appIds ?? [], ...(platform?.baseUrls ? { baseUrls: platform.baseUrls } : {}) },
     { platform: spec.driver.platform },
   );
 }
