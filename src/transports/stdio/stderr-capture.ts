@@ -5,6 +5,7 @@
 import type { Readable } from "node:stream";
 import { CappedLogFile } from "../../core/capped-log-file.ts";
 import { MASK_WINDOW_CHARS, MAX_LOG_LINE_CHARS, maskHead } from "../../core/log-line.ts";
+import { cutLine, RollingTail } from "../../core/rolling-tail.ts";
 import { LineSplitter, type Line } from "./line-splitter.ts";
 
 export interface StderrCaptureOptions {
@@ -39,23 +40,19 @@ export interface StderrCaptureOptions {
 }
 
 export class StderrCapture {
-  readonly #tailLines: number;
   readonly #maxTailLineLength: number;
-  readonly #maxTailChars: number;
   readonly #maxLineLength: number;
   readonly #maskWindow: number;
   readonly #splitter: LineSplitter;
-  readonly #tail: string[] = [];
-  #tailChars = 0;
+  readonly #tail: RollingTail;
   readonly #mask: (line: string) => string;
   /** Opens with the first line written: a server that writes nothing leaves no file. */
   readonly #file: CappedLogFile | undefined;
   #closed: Promise<void> | undefined;
 
   constructor(options: StderrCaptureOptions = {}) {
-    this.#tailLines = options.tailLines ?? 64;
     this.#maxTailLineLength = options.maxTailLineLength ?? 2000;
-    this.#maxTailChars = options.maxTailChars ?? 16 * 1024;
+    this.#tail = new RollingTail({ lines: options.tailLines ?? 64, chars: options.maxTailChars ?? 16 * 1024 });
     this.#maxLineLength = options.maxLineLength ?? MAX_LOG_LINE_CHARS;
     this.#maskWindow = options.maskWindow ?? MASK_WINDOW_CHARS;
     // Bytes are at least as many as characters: a line of up to maxLineLength + maskWindow bytes is masked whole.
@@ -112,7 +109,7 @@ export class StderrCapture {
 
   /** The most recent lines, oldest first (a copy). */
   tail(): string[] {
-    return [...this.#tail];
+    return this.#tail.lines();
   }
 
   /** Ends the stream and writes out the log file (and its cut note, if it was cut). Idempotent. */
@@ -132,14 +129,7 @@ export class StderrCapture {
     // Once the file is cut, a line is only counted, as it came (a cut line with what it lost).
     if (this.#file?.full) this.#file.dropped(Buffer.byteLength(line.text) + line.droppedBytes + 1);
     else this.#file?.append(text + marker + "\n");
-    let shown = text + marker;
-    if (shown.length > this.#maxTailLineLength) {
-      shown = `${text.slice(0, this.#maxTailLineLength)} … [line cut at ${this.#maxTailLineLength} of ${text.length} chars${more > 0 ? ` + ${more} bytes` : ""}]`;
-    }
-    this.#tail.push(shown);
-    this.#tailChars += shown.length;
-    while (this.#tail.length > 1 && (this.#tail.length > this.#tailLines || this.#tailChars > this.#maxTailChars)) {
-      this.#tailChars -= this.#tail.shift()!.length;
-    }
+    const shown = text + marker;
+    this.#tail.push(shown.length > this.#maxTailLineLength ? cutLine(text, this.#maxTailLineLength, more > 0 ? ` + ${more} bytes` : "") : shown);
   }
 }
