@@ -1,15 +1,5 @@
-// Shared words for zod issues in this project's messages: the value an issue points at, and how an
-// expected type reads ("expected a list, got …"). Used by the capture and report readers.
-
-/** The value at `path` (a zod issue's) in `root`, or undefined where the path leads nowhere. */
-export function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let current = root;
-  for (const segment of path) {
-    if (current === null || typeof current !== "object") return undefined;
-    current = (current as Record<PropertyKey, unknown>)[segment];
-  }
-  return current;
-}
+// How an expected type reads in a zod issue's message ("expected a list, got …"), for the capture
+// and report readers; the value an issue points at is describe.ts's valueAt.
 
 /** A zod type name as a message says it. */
 export const TYPE_ARTICLE: Readonly<Record<string, string>> = {

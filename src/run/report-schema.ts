@@ -5,7 +5,8 @@
 // read as format 1, which it is. Fields this build does not know are dropped.
 
 import { z } from "zod";
-import { TYPE_ARTICLE, valueAt } from "../core/zod-wording.ts";
+import { valueAt } from "../core/describe.ts";
+import { TYPE_ARTICLE } from "../core/zod-wording.ts";
 import { ReportFileError } from "../errors.ts";
 import type { RunReport, TrailReport } from "./run-types.ts";
 

@@ -3,7 +3,8 @@
 // their validation failures as `<json path>: expected …, got …`.
 
 import { z } from "zod";
-import { TYPE_ARTICLE, valueAt } from "../core/zod-wording.ts";
+import { valueAt } from "../core/describe.ts";
+import { TYPE_ARTICLE } from "../core/zod-wording.ts";
 import { DRIVER_CLASSES } from "./screen-model.ts";
 
 const str = z.string().nullish();
