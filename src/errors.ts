@@ -343,3 +343,17 @@ export class ReportFileError extends TrailblazeError {
     this.file = file;
   }
 }
+
+/**
+ * The built-in agent's model could not be used: no key, an unknown provider or model, a key the
+ * provider refused (exit 2: fix the configuration), or a provider that kept failing or a model
+ * that never finished (exit 1). The message names the provider and model, never the key.
+ */
+export class LlmError extends TrailblazeError {
+  override readonly code = "LLM";
+  override readonly exitCode: ExitCode;
+  constructor(message: string, exitCode: ExitCode, options?: { cause?: unknown }) {
+    super(message, options);
+    this.exitCode = exitCode;
+  }
+}

@@ -6,7 +6,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { isSuccess, type ToolResult } from "../core/tool-result.ts";
 import type { Session } from "../session/session.ts";
 import { recordedTrailText, type CallToRecord, type RecordedTrailConfig } from "../trail/trail-record.ts";
-import { RecordedFile } from "./recorded-file.ts";
+import { RecordedFile } from "../trail/recorded-file.ts";
 import { CONTROL_TOOL_DEFINITIONS, CONTROL_TOOLS, controlError, controlResult, screenInfo, type RecordingMode } from "./control-tools.ts";
 
 interface OpenStep {

@@ -14,7 +14,7 @@ import { selectRecording, type SessionClassifiers } from "../trail/select-record
 import { parseTrailFile } from "../trail/trail-file.ts";
 import { spliceRecording, type CallToRecord } from "../trail/trail-record.ts";
 import type { Trail } from "../trail/trail-types.ts";
-import { RecordedFile } from "./recorded-file.ts";
+import { RecordedFile } from "../trail/recorded-file.ts";
 import { CONTROL_TOOL_DEFINITIONS, CONTROL_TOOLS, controlError, controlResult, screenInfo, type RecordingMode } from "./control-tools.ts";
 
 export interface TrailFillerOptions {

@@ -53,17 +53,43 @@ const stepScreen = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("web"), url: text, title: text, outline: text, screenshot: text.optional() }),
 ]);
 
+const tokens = z.object({ input: count, output: count });
+
+const agentTurn = z.object({
+  turn: position,
+  shown: text,
+  image: z.boolean(),
+  requestBytes: count,
+  called: z.object({ tool: text, args: record }).optional(),
+  text: text.optional(),
+  outcome: text.optional(),
+  ok: z.boolean().optional(),
+  tokens,
+  costUsd: z.number().nonnegative().optional(),
+  durationMs: ms,
+});
+
+const agentStep = z.object({
+  model: text,
+  why: z.enum(["no-recording", "words", "self-heal"]),
+  recordingFailure: failure.optional(),
+  turns: z.array(agentTurn),
+  tokens,
+  costUsd: z.number().nonnegative().optional(),
+});
+
 const step = z.object({
   index: position,
   kind: z.enum(["trailhead", "step", "verify"]),
   title: text,
-  status: z.enum(["passed", "failed", "skipped", "unverified", "interrupted"]),
+  status: z.enum(["passed", "healed", "failed", "skipped", "unverified", "interrupted"]),
   durationMs: ms,
   tools: z.array(toolCall),
   failure: failure.optional(),
   unverified: text.optional(),
   memory: z.object({ set: record.optional(), deleted: z.array(text).optional() }).optional(),
   screen: stepScreen.optional(),
+  agent: agentStep.optional(),
   line: position,
   col: position,
 });
@@ -88,6 +114,8 @@ const trail = z.object({
   startedAt: text,
   durationMs: ms,
   unverified: count,
+  healed: count.optional(),
+  savedRecording: z.object({ file: text, slot: text, steps: z.array(position) }).optional(),
   session: z
     .object({ id: text, target: text, driver: text, platform: text, agent: text, deviceKey: text.optional(), logsDir: text.optional() })
     .optional(),
@@ -119,7 +147,7 @@ const wireframe = z.object({
 export const reportSchema = z.object({
   version: z.literal(REPORT_FORMAT).optional(),
   trails: z.array(trail),
-  summary: z.object({ passed: count, failed: count, errors: count, skipped: count, unverified: count, unverifiedTrails: count.optional(), durationMs: ms }),
+  summary: z.object({ passed: count, failed: count, errors: count, skipped: count, unverified: count, unverifiedTrails: count.optional(), healed: count.optional(), durationMs: ms }),
   interrupted: text.optional(),
   shard: z
     .object({ index: z.number().int().positive(), total: z.number().int().positive() })

@@ -14,12 +14,17 @@ import type { Session, SessionOptions } from "../session/session.ts";
 import { interpolate } from "../trail/interpolate.ts";
 import { skipReason } from "../trail/select-recording.ts";
 import type { Trail } from "../trail/trail-types.ts";
+import { runObjective, type RecordedAgentCall } from "../agent/agent-loop.ts";
+import type { AgentModel } from "../llm/ask-model.ts";
+import { RecordedFile } from "../trail/recorded-file.ts";
+import { spliceRecording } from "../trail/trail-record.ts";
+import type { RecordedCall } from "../trail/trail-types.ts";
 import { CallLog } from "./call-log.ts";
 import { maskReport } from "./mask-report.ts";
 import { classifiersFor, needsAgentMessage, planTrail, trailHints, type PlannedStep, type TrailPlan } from "./plan.ts";
 import { ScreenTable } from "./screen-table.ts";
 import { memoryChanges, noteActivity, stepScreenOf } from "./step-record.ts";
-import type { CaptureStepScreen, RunObserver, SessionInfo, StepFailure, StepReport, ToolCallReport, TrailProblem, TrailReport, TrailStatus, WebStepScreen } from "./run-types.ts";
+import type { AgentStepReport, CaptureStepScreen, RunObserver, SessionInfo, StepFailure, StepReport, ToolCallReport, TrailProblem, TrailReport, TrailStatus, WebStepScreen } from "./run-types.ts";
 import { resolveTrailArgs, trailLookup } from "./trail-args.ts";
 import { validatePlan } from "./validate.ts";
 
@@ -59,7 +64,37 @@ export interface TrailRunOptions {
   screens?: ScreenTable;
   /** Take each web step's page from the real browser once its calls are done (for a report that shows it). */
   recordPages?: boolean;
+  /** The built-in agent, when a model is chosen; without one a step in words fails as needing an agent. */
+  agent?: TrailAgent;
 }
+
+/** The built-in agent for a run's steps in words (`--llm` or `llm:` chose a model). */
+export interface TrailAgent {
+  model: AgentModel;
+  /** `--use-recorded-steps` (true) / `--no-use-recorded-steps` (false); undefined: a recording replays, a step without one runs through the agent. */
+  useRecordedSteps?: boolean;
+  /** `--self-heal`: a failing recorded step is handed to the agent on the screen as it is. */
+  selfHeal: boolean;
+  /** `--max-llm-calls`: model calls per objective. */
+  maxCalls: number;
+  /** `--save-recording`: write what the agent did into the trail file when the trail passes. */
+  saveRecording: boolean;
+}
+
+/** How a step ended. */
+interface StepEnd {
+  failure?: StepFailure;
+  unverified?: string;
+  /** The session cannot go on (a server died, the run was interrupted, the model cannot be used). */
+  broken?: boolean;
+  /** The exit code of what broke it, when it was the model. */
+  exitCode?: 1 | 2;
+  /** The agent's calls, to save as the step's recording. */
+  recording?: RecordedAgentCall[];
+  healed?: boolean;
+}
+
+type TrailLookup = ReturnType<typeof trailLookup>;
 
 /** Time for a server's stderr to arrive after the failing call's answer, ms. */
 const STDERR_SETTLE_MS = 50;
@@ -71,6 +106,8 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 
 interface CurrentStep {
   planned: PlannedStep;
+  /** What the agent did for the step, when it ran. */
+  agent?: AgentStepReport;
   tools: ToolCallReport[];
   t0: number;
   /** The simulated screen the step began on, with what it touched there; or the real page it ended on. */
@@ -187,9 +224,10 @@ export class TrailRun {
   }
 
   async #replay(plan: TrailPlan, session: Session, memory: Memory, argValues: Record<string, unknown>, callLog: CallLog): Promise<TrailReport> {
-    const { signal, observer, index } = this.#options;
-    const { lookup, knownKeys } = trailLookup(memory, argValues);
-    let outcome: { status: TrailStatus; error: string } | undefined;
+    const { signal, observer, index, agent } = this.#options;
+    const lookup = trailLookup(memory, argValues);
+    const saved: { planned: PlannedStep; calls: RecordedAgentCall[] }[] = [];
+    let outcome: { status: TrailStatus; error: string; exitCode?: 1 | 2 } | undefined;
     for (const planned of plan.steps) {
       if (outcome) {
         this.#steps.push({ ...this.#stepBase(planned), status: "skipped", durationMs: 0, tools: [] });
@@ -200,91 +238,142 @@ export class TrailRun {
       const engine = session.simulatedScreen;
       if (engine) current.screen = stepScreenOf(engine, this.#screens, memory.secrets);
       this.#current = current;
-      let failure: StepFailure | undefined;
-      let unverified: string | undefined;
-      let broken = false;
-      if (planned.calls === undefined) {
-        failure = { message: needsAgentMessage(planned, plan.classifiers) };
-      } else {
-        for (const call of planned.calls) {
-          if (signal.aborted) {
-            failure = { message: `interrupted before ${call.tool}` };
-            broken = true;
-            break;
-          }
-          if (session.fatal) {
-            failure = { tool: call.tool, message: session.fatal.message };
-            broken = true;
-            break;
-          }
-          let args: Record<string, unknown>;
-          try {
-            args = interpolate(call.args, lookup, { knownKeys }) as Record<string, unknown>;
-          } catch (error) {
-            if (!(error instanceof InterpolationError)) throw error;
-            failure = { tool: call.tool, args: call.args, message: error.message, line: call.where.line, col: call.where.col };
-            break;
-          }
-          const startedAt = new Date();
-          const t0 = performance.now();
-          let result: ToolResult;
-          try {
-            result = await session.call(call.tool, args, { signal });
-          } catch (error) {
-            result = exceptionThrown(messageOf(error));
-          }
-          if (engine && current.screen?.kind === "capture") noteActivity(current.screen, engine.takeActivity());
-          current.tools.push({
-            name: call.tool,
-            args,
-            result: resultToJson(result),
-            startedAt: startedAt.toISOString(),
-            durationMs: round(performance.now() - t0),
-          });
-          if (isSuccess(result) && result.unverified !== undefined && this.#options.flags["require-screen"]) {
-            failure = {
-              tool: call.tool,
-              args,
-              variant: result.variant,
-              message: `unverified: ${result.unverified}, and --require-screen makes that a failure (${result.message})`,
-              line: call.where.line,
-              col: call.where.col,
-            };
-            break;
-          }
-          if (isSuccess(result)) {
-            unverified ??= result.unverified;
-            continue;
-          }
-          broken = session.fatal !== undefined;
-          failure = { tool: call.tool, args, variant: result.variant, message: result.message, line: call.where.line, col: call.where.col };
-          const stderr = broken ? [] : await this.#stderrOf(session, call.tool);
-          const source = session.registry.get(call.tool)?.source;
-          if (stderr.length > 0 && source) failure.stderr = { source, lines: stderr };
-          break;
+      const inWords = planned.calls === undefined || agent?.useRecordedSteps === false;
+      let ended: StepEnd;
+      if (inWords && agent) ended = await this.#agentStep(current, session, memory, lookup, planned.calls === undefined ? "no-recording" : "words");
+      else if (inWords) ended = { failure: { message: needsAgentMessage(planned, plan.classifiers) } };
+      else {
+        ended = await this.#replayCalls(current, planned.calls!, session, lookup);
+        if (ended.failure && !ended.broken && agent?.selfHeal && !signal.aborted) {
+          ended = await this.#agentStep(current, session, memory, lookup, "self-heal", ended.failure);
         }
       }
-      if (this.#options.recordPages && !current.screen) {
+      if (ended.recording) saved.push({ planned, calls: ended.recording });
+      const { failure, unverified } = ended;
+      if (this.#options.recordPages && current.screen === undefined) {
         const page = await session.pageSnapshot();
         if (page) current.screen = page;
       }
       this.#current = undefined;
-      const step = this.#stepReport(current, failure ? "failed" : unverified !== undefined ? "unverified" : "passed", failure);
+      const status = failure ? "failed" : ended.healed ? "healed" : unverified !== undefined ? "unverified" : "passed";
+      const step = this.#stepReport(current, status, failure);
       if (!failure && unverified !== undefined) step.unverified = unverified;
       this.#steps.push(step);
       observer.stepFinished?.({ file: this.file, id: this.trail.id, index }, maskReport(step, this.#options.secrets));
       if (failure) {
         // A message that already starts with the tool's name (most framework tools say it) is not prefixed twice.
         const what = failure.tool && !failure.message.startsWith(`${failure.tool}: `) ? `${failure.tool}: ${failure.message}` : failure.message;
-        outcome = { status: broken ? "error" : "failed", error: `step ${planned.index} failed: ${what}` };
+        outcome = { status: ended.broken ? "error" : "failed", error: `step ${planned.index} failed: ${what}`, ...(ended.exitCode ? { exitCode: ended.exitCode } : {}) };
       }
     }
     // A server stopped after the last call answered (a budget spent by a timer during a final wait) still fails the trail.
     if (!outcome && session.fatal) outcome = { status: "error", error: `the session failed after its last call: ${session.fatal.message}` };
     if (outcome) return this.#report(outcome.status, outcome);
+    const savedRecording = saved.length > 0 && agent?.saveRecording ? this.#saveRecordings(saved, plan, session) : undefined;
     // A trail whose every step had nothing to check against is not a pass: it ran with nothing verified.
     const nothingVerified = this.#steps.length > 0 && this.#steps.every((step) => step.status === "unverified");
-    return this.#report(nothingVerified ? "unverified" : "passed", {});
+    return this.#report(nothingVerified ? "unverified" : "passed", savedRecording ? { savedRecording } : {});
+  }
+
+  /** Replays a step's recorded calls, up to the first that fails. */
+  async #replayCalls(current: CurrentStep, calls: readonly RecordedCall[], session: Session, { lookup, knownKeys }: TrailLookup): Promise<StepEnd> {
+    const { signal } = this.#options;
+    let unverified: string | undefined;
+    for (const call of calls) {
+      if (signal.aborted) return { failure: { message: `interrupted before ${call.tool}` }, broken: true };
+      if (session.fatal) return { failure: { tool: call.tool, message: session.fatal.message }, broken: true };
+      let args: Record<string, unknown>;
+      try {
+        args = interpolate(call.args, lookup, { knownKeys }) as Record<string, unknown>;
+      } catch (error) {
+        if (!(error instanceof InterpolationError)) throw error;
+        return { failure: { tool: call.tool, args: call.args, message: error.message, line: call.where.line, col: call.where.col } };
+      }
+      const result = await this.#call(current, session, call.tool, args);
+      const where = { line: call.where.line, col: call.where.col };
+      if (isSuccess(result) && result.unverified !== undefined && this.#options.flags["require-screen"]) {
+        return { failure: { tool: call.tool, args, variant: result.variant, message: `unverified: ${result.unverified}, and --require-screen makes that a failure (${result.message})`, ...where } };
+      }
+      if (isSuccess(result)) {
+        unverified ??= result.unverified;
+        continue;
+      }
+      const broken = session.fatal !== undefined;
+      const failure: StepFailure = { tool: call.tool, args, variant: result.variant, message: result.message, ...where };
+      const stderr = broken ? [] : await this.#stderrOf(session, call.tool);
+      const source = session.registry.get(call.tool)?.source;
+      if (stderr.length > 0 && source) failure.stderr = { source, lines: stderr };
+      return { failure, broken };
+    }
+    return unverified === undefined ? {} : { unverified };
+  }
+
+  /** One call of a step (recorded or the agent's): dispatched, timed and added to the step's report. */
+  async #call(current: CurrentStep, session: Session, tool: string, args: Record<string, unknown>): Promise<ToolResult> {
+    const engine = session.simulatedScreen;
+    const startedAt = new Date();
+    const t0 = performance.now();
+    let result: ToolResult;
+    try {
+      result = await session.call(tool, args, { signal: this.#options.signal });
+    } catch (error) {
+      result = exceptionThrown(messageOf(error));
+    }
+    if (engine && current.screen?.kind === "capture") noteActivity(current.screen, engine.takeActivity());
+    current.tools.push({ name: tool, args, result: resultToJson(result), startedAt: startedAt.toISOString(), durationMs: round(performance.now() - t0) });
+    return result;
+  }
+
+  /**
+   * The built-in agent does the step from the screen as it is: a step with no recording, every step
+   * with `--no-use-recorded-steps`, or one whose recording failed with `--self-heal`.
+   */
+  async #agentStep(current: CurrentStep, session: Session, memory: Memory, { lookup, knownKeys }: TrailLookup, why: AgentStepReport["why"], recordingFailure?: StepFailure): Promise<StepEnd> {
+    const agent = this.#options.agent!;
+    const { step } = current.planned;
+    const outcome = await runObjective({
+      session,
+      agent: agent.model,
+      objective: step.title,
+      verify: step.kind === "verify",
+      maxCalls: agent.maxCalls,
+      memory,
+      secrets: this.#options.secrets,
+      signal: this.#options.signal,
+      call: async (tool, written) => {
+        let args: Record<string, unknown>;
+        try {
+          args = interpolate(written, lookup, { knownKeys }) as Record<string, unknown>;
+        } catch (error) {
+          if (!(error instanceof InterpolationError)) throw error;
+          return exceptionThrown(error.message);
+        }
+        return this.#call(current, session, tool, args);
+      },
+    });
+    current.agent = {
+      model: agent.model.choice.label,
+      why,
+      ...(recordingFailure ? { recordingFailure } : {}),
+      turns: outcome.turns,
+      tokens: outcome.tokens,
+      ...(outcome.costUsd !== undefined ? { costUsd: outcome.costUsd } : {}),
+    };
+    if (outcome.status === "completed") return { recording: outcome.recording, healed: why === "self-heal" };
+    const failure: StepFailure = { message: `${why === "self-heal" ? "self-heal failed" : "the agent"} (${agent.model.choice.label}): ${outcome.message}` };
+    return { failure, ...(outcome.error ? { broken: true, exitCode: outcome.error.exitCode } : {}) };
+  }
+
+  /** Writes the agent's recordings into the trail file, under the device's slot; the report says what was saved. */
+  #saveRecordings(saved: { planned: PlannedStep; calls: RecordedAgentCall[] }[], plan: TrailPlan, session: Session): TrailReport["savedRecording"] {
+    const slot = plan.classifiers.deviceKey ?? plan.classifiers.platform.toLowerCase();
+    const { io } = this.#options;
+    const path = resolve(io.cwd, this.file);
+    const file = new RecordedFile("--save-recording", this.file, path, session.spec.root, "run");
+    let text = file.read();
+    for (const { planned, calls } of saved) text = spliceRecording(text, this.file, planned.step, calls, slot);
+    file.write(text);
+    return { file: this.file, slot, steps: saved.map(({ planned }) => planned.index) };
   }
 
   /** The last lines the failing tool's server wrote (stderr, or the guest console). */
@@ -315,10 +404,11 @@ export class TrailRun {
     const changes = current.memoryBefore && this.#memory ? memoryChanges(current.memoryBefore, this.#memory) : undefined;
     if (changes) step.memory = changes;
     if (current.screen) step.screen = current.screen;
+    if (current.agent) step.agent = current.agent;
     return step;
   }
 
-  #report(status: TrailStatus, extra: Partial<Pick<TrailReport, "error" | "exitCode" | "problems" | "skipReason" | "steps">>): TrailReport {
+  #report(status: TrailStatus, extra: Partial<Pick<TrailReport, "error" | "exitCode" | "problems" | "skipReason" | "steps" | "savedRecording">>): TrailReport {
     const steps = extra.steps ?? [...this.#steps];
     const report: TrailReport = {
       file: this.file,
@@ -331,6 +421,8 @@ export class TrailRun {
       ...(this.#session ? { session: this.#session } : {}),
       steps,
       unverified: steps.filter((s) => s.status === "unverified").length,
+      ...(steps.some((s) => s.status === "healed") ? { healed: steps.filter((s) => s.status === "healed").length } : {}),
+      ...(extra.savedRecording ? { savedRecording: extra.savedRecording } : {}),
       ran: this.#ran,
     };
     if (extra.error !== undefined) report.error = extra.error;

@@ -1,6 +1,7 @@
 // What a run produces: one report per trail (steps, tool calls, failures), the
 // run summary, and the observer interface live reporters implement.
 
+import type { AgentTurn } from "../agent/agent-loop.ts";
 import type { StepKind } from "../trail/trail-types.ts";
 import type { WireframeScreen } from "../screen/wireframe.ts";
 
@@ -14,8 +15,24 @@ export type TrailStatus = "passed" | "unverified" | "failed" | "error" | "skippe
 /**
  * `skipped`: not reached because an earlier step failed (or the run was interrupted).
  * `unverified`: nothing failed, but a check could not be made (a screen check with no screen loaded).
+ * `healed`: its recording failed, and the agent (`--self-heal`) reached the step's objective on the
+ * screen as it was: the trail goes on, but the step is not a plain pass.
  */
-export type StepStatus = "passed" | "failed" | "skipped" | "unverified" | "interrupted";
+export type StepStatus = "passed" | "healed" | "failed" | "skipped" | "unverified" | "interrupted";
+
+/** What the built-in agent did for a step: why it ran, on which model, each turn, and the cost. */
+export interface AgentStepReport {
+  /** `provider/model`. */
+  model: string;
+  /** `no-recording`: the step has none for this device; `words`: `--no-use-recorded-steps`; `self-heal`: its recording failed. */
+  why: "no-recording" | "words" | "self-heal";
+  /** The failure the recording ended with, for a step the agent healed (or tried to). */
+  recordingFailure?: StepFailure;
+  turns: AgentTurn[];
+  tokens: { input: number; output: number };
+  /** USD, when the model's prices are configured (llm: models: cost:). */
+  costUsd?: number;
+}
 
 export interface ToolCallReport {
   name: string;
@@ -83,6 +100,8 @@ export interface StepReport {
   memory?: { set?: Record<string, unknown>; deleted?: string[] };
   /** The screen the step ran on, when the device had one loaded. */
   screen?: StepScreen;
+  /** When the built-in agent ran the step (no recording, words only, or self-heal). */
+  agent?: AgentStepReport;
   line: number;
   col: number;
 }
@@ -126,6 +145,10 @@ export interface TrailReport {
   steps: StepReport[];
   /** Steps that ended unverified (the trail can still pass). */
   unverified: number;
+  /** Steps the agent healed (status `healed`): the trail passed, but not as recorded. */
+  healed?: number;
+  /** The agent's recordings written into the trail file (`--save-recording`): which steps, under which slot. */
+  savedRecording?: { file: string; slot: string; steps: number[] };
   /** Why the trail did not pass (secrets masked); one line per problem. */
   error?: string;
   /** For a trail that ended in error before its first step: the exit code of the error's class. */
@@ -147,6 +170,8 @@ export interface RunSummary {
   unverified: number;
   /** Trails in which nothing was verified (status `unverified`): neither passed nor failed. */
   unverifiedTrails?: number;
+  /** Steps the agent healed across every trail. */
+  healed?: number;
   durationMs: number;
 }
 
@@ -180,7 +205,8 @@ export interface RunObserver {
 export function summarize(trails: readonly TrailReport[], durationMs: number): RunSummary {
   const count = (status: TrailStatus) => trails.filter((t) => t.status === status).length;
   const unverified = trails.reduce((sum, t) => sum + t.unverified, 0);
-  return { passed: count("passed"), failed: count("failed"), errors: count("error"), skipped: count("skipped"), unverified, unverifiedTrails: count("unverified"), durationMs };
+  const healed = trails.reduce((sum, t) => sum + (t.healed ?? 0), 0);
+  return { passed: count("passed"), failed: count("failed"), errors: count("error"), skipped: count("skipped"), unverified, unverifiedTrails: count("unverified"), ...(healed > 0 ? { healed } : {}), durationMs };
 }
 
 /**

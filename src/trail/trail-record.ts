@@ -53,13 +53,14 @@ export function recordedTrailText(config: RecordedTrailConfig, steps: readonly S
 }
 
 /**
- * `text` (the trail file `file`) with `calls` written as `step`'s `recording: tools:`: after the
- * step's last entry when it has no `recording:`, or as a `tools:` entry of its block `recording:`
- * map. Everything else in the file stays as written. A step written in flow style
+ * `text` (the trail file `file`) with `calls` written as `step`'s `recording: <slot>:` (default
+ * `tools`; a device key or platform for `run --save-recording`): after the step's last entry when
+ * it has no `recording:`, as a new entry of its block `recording:` map, or in place of that slot's
+ * calls when it has them. Everything else in the file stays as written. A step written in flow style
  * (`{ step: …, recording: {…} }`) is rewritten through the YAML Document API, which keeps comments
  * but may re-space that step.
  */
-export function spliceRecording(text: string, file: string, step: TrailStep, calls: readonly CallToRecord[]): string {
+export function spliceRecording(text: string, file: string, step: TrailStep, calls: readonly CallToRecord[], slot = "tools"): string {
   if (step.path === undefined) throw new UsageError(`${file}: cannot locate step "${step.title}" in the file to write its recording`);
   const doc = parseDocument(text);
   if (doc.errors.length > 0) throw new UsageError(`${file}: cannot edit it: ${doc.errors[0]!.message}`);
@@ -71,15 +72,15 @@ export function spliceRecording(text: string, file: string, step: TrailStep, cal
     const indent = columnOf(text, node.range[0]);
     const last = node.items.at(-1)!;
     const end = (last.value as { range?: [number, number, number] } | null)?.range?.[1] ?? (last.key as { range?: [number, number, number] }).range![1];
-    return splice(text, afterLastEntry(text, end), `\n${indentBlock(`recording:\n  tools:\n${indentBlock(block, 4)}`, indent)}`);
+    return splice(text, afterLastEntry(text, end), `\n${indentBlock(`recording:\n  ${slot}:\n${indentBlock(block, 4)}`, indent)}`);
   }
-  if (isMap(recording) && !recording.flow && recording.range && recording.items.length > 0 && !recording.has("tools")) {
+  if (isMap(recording) && !recording.flow && recording.range && recording.items.length > 0 && !recording.has(slot)) {
     const indent = columnOf(text, recording.range[0]);
     const end = recording.range[1];
-    return splice(text, afterLastEntry(text, end), `\n${indentBlock(`tools:\n${indentBlock(block, 2)}`, indent)}`);
+    return splice(text, afterLastEntry(text, end), `\n${indentBlock(`${slot}:\n${indentBlock(block, 2)}`, indent)}`);
   }
   const tools = doc.createNode(calls.map(callNode));
-  if (isMap(recording)) recording.set("tools", tools);
-  else node.set("recording", doc.createNode({ tools: calls.map(callNode) }));
+  if (isMap(recording)) recording.set(slot, tools);
+  else node.set("recording", doc.createNode({ [slot]: calls.map(callNode) }));
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
 }

@@ -13,9 +13,10 @@ export { REPO };
 export const LAYERS: readonly (readonly string[])[] = [
   ["cli"],
   ["run", "check", "mcp-serve"],
+  ["agent"],
   ["session"],
   ["dispatcher", "registry", "servers", "builtins"],
-  ["transports", "runtime-quickjs", "bundle", "config", "trail", "screen", "scripting", "typegen", "browser"],
+  ["transports", "runtime-quickjs", "bundle", "config", "llm", "trail", "screen", "scripting", "typegen", "browser"],
   ["core"],
 ];
 

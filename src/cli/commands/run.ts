@@ -16,7 +16,7 @@ import { runClassifiers, trailsToRun } from "../../trail/discover.ts";
 import { readTrailFiles } from "../../trail/trail-file.ts";
 import { listTrail, type GivenArgs } from "../../run/list-plans.ts";
 import { SuiteRun, type SuiteEntry } from "../../run/run-suite.ts";
-import type { StartTrailSession } from "../../run/run-trail.ts";
+import type { StartTrailSession, TrailAgent } from "../../run/run-trail.ts";
 import { runExitCode, type RunReport } from "../../run/run-types.ts";
 import { parseShard, shardSlice, type Shard } from "../../run/shard.ts";
 import { ListReporter } from "../../run/reporters/list.ts";
@@ -27,6 +27,7 @@ import { checkDevicesOnTargets, parseDevices, parseTags, perDevice, readArgsFile
 import type { CliIO, Command } from "../command.ts";
 import { configAbovePaths, loadCliWorkspace, startSession } from "../open-session.ts";
 import { onInterrupt } from "../reaper.ts";
+import { AGENT_FLAG_OPTIONS, AGENT_FLAGS_HELP, trailAgent } from "../agent-flags.ts";
 import { emitReport, notRunReport, reportDestination } from "./report-output.ts";
 
 
@@ -70,6 +71,8 @@ crashed at start or cannot be bundled for on-device · 2 usage or configuration:
 that does not parse, an unknown target, a recorded tool no server registers, no runtime. The cause
 decides, as in tools and call, whether or not a step ran. SIGINT/SIGTERM stop every session, write
 the partial report and exit 130/143.
+
+${AGENT_FLAGS_HELP}
 
 ${SESSION_FLAGS_HELP}`;
 
@@ -200,6 +203,7 @@ export const runCommand: Command = {
       device: { type: "string", multiple: true },
       "all-devices": { type: "boolean" },
       "test-name": { type: "string" },
+      ...AGENT_FLAG_OPTIONS,
     });
     if (positionals.length === 0) throw new UsageError("run: name at least one trail file or folder, e.g. `trailblaze run trails/`");
     const reporter = parseReporter(values.reporter);
@@ -222,6 +226,7 @@ export const runCommand: Command = {
     const quickJsThreads = quickJsThreadsFor(workers, availableParallelism(), rawIo.env);
     const io = onceStderr(maskedIo(rawIo, secrets));
     let workspace: Workspace;
+    let agent: TrailAgent | undefined;
     let entries: SuiteEntry[];
     let parsedCount: number;
     try {
@@ -241,6 +246,7 @@ export const runCommand: Command = {
       if (values.list) return await listPlans(devices ? perDevice(sliced, devices, undefined) : sliced, problems, values, given, io);
       if (problems.length > 0) throw new ConfigError(problems);
       workspace = await loadCliWorkspace(values, io);
+      agent = trailAgent("run", values, workspace.root, io, secrets);
       if (devices) checkDevicesOnTargets(sliced, devices, workspace, values, io);
       entries = devices ? perDevice(sliced, devices, workspace) : values["all-devices"] ? perDevice(sliced, "all", workspace) : sliced;
       parsedCount = parsed.length;
@@ -271,6 +277,7 @@ export const runCommand: Command = {
       args,
       workers,
       ...(reporter.pages ? { recordPages: true } : {}),
+      ...(agent ? { agent } : {}),
       observer: list,
       ...(values["session-id"] ? { sessionId: values["session-id"] } : {}),
       ...(sessionSeed ? { sessionSeed } : {}),

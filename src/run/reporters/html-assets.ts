@@ -45,7 +45,7 @@ li.step:first-child{border-top:0}
 .step-main{flex:1;min-width:0}
 .step-head{display:flex;gap:8px;align-items:baseline;flex-wrap:wrap}
 .mark{width:16px;text-align:center;font-weight:700}
-.step.passed .mark{color:var(--pass)}.step.failed .mark{color:var(--fail)}.step.unverified .mark{color:var(--unv)}.step.skipped .mark,.step.interrupted .mark{color:var(--skip)}
+.step.passed .mark,.step.healed .mark{color:var(--pass)}.step.failed .mark{color:var(--fail)}.step.unverified .mark{color:var(--unv)}.step.skipped .mark,.step.interrupted .mark{color:var(--skip)}
 .step.skipped .step-head{color:var(--dim)}
 .kind{font-size:11px;color:var(--dim);border:1px solid var(--line);border-radius:3px;padding:0 4px}
 .call{margin:3px 0 0 24px;padding:3px 8px;background:var(--soft);border-radius:4px}

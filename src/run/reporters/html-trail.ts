@@ -9,7 +9,7 @@ import type { StepReport, StepScreen, ToolCallReport, TrailReport } from "../run
 import { formatTrailProblem } from "../validate.ts";
 import { formatDuration } from "./list.ts";
 
-const MARKS: Record<StepReport["status"], string> = { passed: "✓", failed: "✗", unverified: "⚠", skipped: "–", interrupted: "■" };
+const MARKS: Record<StepReport["status"], string> = { passed: "✓", healed: "✚", failed: "✗", unverified: "⚠", skipped: "–", interrupted: "■" };
 
 const json = (value: unknown) => JSON.stringify(value) ?? "undefined";
 

@@ -17,6 +17,11 @@ const seconds = (ms: unknown) => (finite(ms) / 1000).toFixed(3);
 
 function stepLog(step: StepReport): string[] {
   const lines = [`${str(step.status).toUpperCase().padEnd(7)} step ${finite(step.index)} [${str(step.kind)}] ${str(step.title)} (${finite(step.durationMs)} ms)${step.unverified ? ` unverified: ${str(step.unverified)}` : ""}`];
+  if (step.agent) {
+    const a = step.agent;
+    lines.push(`  agent ${str(a.model)} (${str(a.why)}): ${a.turns.length} model calls, ${finite(a.tokens.input)} in + ${finite(a.tokens.output)} out tokens${a.costUsd !== undefined ? `, $${finite(a.costUsd).toFixed(4)}` : ""}`);
+    if (a.recordingFailure) lines.push(`  the recording failed: ${str(a.recordingFailure.message)}`);
+  }
   for (const tool of step.tools) {
     lines.push(`  ${str(tool.startedAt)} ${str(tool.name)} ${JSON.stringify(tool.args)} -> ${str(tool.result.variant)}: ${str(tool.result.message)} (${finite(tool.durationMs)} ms)`);
   }
@@ -43,7 +48,13 @@ function testcase(trail: TrailReport): Html {
   const [id, file, time] = [str(trail.id), str(trail.file), seconds(trail.durationMs)];
   const message = str(trail.error).split("\n")[0];
   const unverified = finite(trail.unverified);
-  const body: (Html | false)[] = [unverified > 0 && xml`      <properties>\n        <property name="unverified" value="${unverified}"/>\n      </properties>`];
+  const healed = finite(trail.healed);
+  const properties = [
+    ...(unverified > 0 ? [xml`        <property name="unverified" value="${unverified}"/>`] : []),
+    // A healed trail passed, but not as recorded: CI shows the property beside the green test.
+    ...(healed > 0 ? [xml`        <property name="healed" value="${healed}"/>`] : []),
+  ];
+  const body: (Html | false)[] = [properties.length > 0 && xml`      <properties>\n${joinHtml(properties, "\n")}\n      </properties>`];
   if (trail.status === "failed") {
     const variant = str(trail.steps.find((s) => s.status === "failed")?.failure?.variant ?? "StepFailed");
     body.push(xml`      <failure message="${message}" type="${variant}">${failureDetail(trail)}</failure>`);
@@ -57,6 +68,7 @@ function testcase(trail: TrailReport): Html {
   }
   const log = [
     ...(unverified > 0 ? [`UNVERIFIED ${unverified} step${unverified === 1 ? "" : "s"}: screen checks made with no screen loaded (--require-screen fails them)`] : []),
+    ...(healed > 0 ? [`HEALED ${healed} step${healed === 1 ? "" : "s"}: the recording failed and the agent reached the step on the screen as it was (--self-heal)`] : []),
     ...trail.steps.flatMap(stepLog),
   ];
   body.push(log.length > 0 && xml`      <system-out>${log.join("\n")}</system-out>`);

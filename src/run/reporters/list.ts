@@ -92,6 +92,7 @@ export class ListReporter implements RunObserver {
       ...(s.errors > 0 ? [c.red(`${s.errors} error${s.errors === 1 ? "" : "s"}`)] : []),
       ...(s.skipped > 0 ? [c.yellow(`${s.skipped} skipped`)] : []),
       ...(s.unverified > 0 ? [c.yellow(`${s.unverified} unverified step${s.unverified === 1 ? "" : "s"}`)] : []),
+      ...(s.healed ? [c.yellow(`${s.healed} step${s.healed === 1 ? "" : "s"} healed`)] : []),
     ];
     const lines = [""];
     const bad = run.trails.filter((t) => t.status === "failed" || t.status === "error");
@@ -117,8 +118,16 @@ export class ListReporter implements RunObserver {
     const title = oneLine(step.title, 100);
     if (step.status === "skipped") return `  ${c.yellow("-")} ${tag}${title} ${c.dim("(not run)")}\n`;
     if (step.status === "interrupted") return `  ${c.yellow("!")} ${tag}${title} ${c.dim(`(interrupted after ${formatDuration(step.durationMs)})`)}\n`;
-    const mark = step.status === "passed" ? c.green("✓") : step.status === "unverified" ? c.yellow("⚠") : c.red("✗");
-    const lines = [`  ${mark} ${tag}${title} ${c.dim(`(${formatDuration(step.durationMs)})`)}`];
+    const mark = step.status === "passed" ? c.green("✓") : step.status === "healed" ? c.yellow("✚") : step.status === "unverified" ? c.yellow("⚠") : c.red("✗");
+    const healed = step.status === "healed" ? `${c.yellow("healed")} ` : "";
+    const lines = [`  ${mark} ${healed}${tag}${title} ${c.dim(`(${formatDuration(step.durationMs)})`)}`];
+    const agent = step.agent;
+    if (agent) {
+      const cost = agent.costUsd !== undefined ? `, $${agent.costUsd.toFixed(4)}` : "";
+      const why = agent.why === "self-heal" ? "self-heal" : agent.why === "words" ? "--no-use-recorded-steps" : "no recording";
+      lines.push(c.dim(`      agent ${agent.model} (${why}): ${agent.turns.length} model call${agent.turns.length === 1 ? "" : "s"}, ${agent.tokens.input + agent.tokens.output} tokens${cost}`));
+      if (agent.recordingFailure) lines.push(c.dim(`      the recording failed: ${oneLine(cleanText(agent.recordingFailure.message), 120)}`));
+    }
     for (const tool of step.tools) {
       if (tool.result.status !== "success") continue;
       const structured = tool.result.structuredContent as Record<string, unknown> | undefined;
@@ -156,7 +165,11 @@ export class ListReporter implements RunObserver {
     switch (report.status) {
       case "passed": {
         const unverified = report.unverified > 0 ? c.yellow(` (${report.unverified} unverified step${report.unverified === 1 ? "" : "s"})`) : "";
-        return `  ${c.green("passed")}${unverified} in ${time}${session}`;
+        const healed = report.healed ? c.yellow(` (${report.healed} step${report.healed === 1 ? "" : "s"} healed)`) : "";
+        const saved = report.savedRecording
+          ? c.dim(`\n  saved the agent's recording of step${report.savedRecording.steps.length === 1 ? "" : "s"} ${report.savedRecording.steps.join(", ")} to ${report.savedRecording.file} (under ${report.savedRecording.slot}:)`)
+          : "";
+        return `  ${c.green("passed")}${healed}${unverified} in ${time}${session}${saved}`;
       }
       case "unverified":
         return `  ${c.yellow("nothing verified")}: every step had nothing to check against (${report.unverified} unverified step${report.unverified === 1 ? "" : "s"}; load a screen with --capture, --map or simulation:) in ${time}${session}`;

@@ -1,4 +1,5 @@
-// The trail file `trailblaze mcp --record FILE` / `--trail FILE` rewrites after every change.
+// The trail file `trailblaze mcp --record FILE` / `--trail FILE` rewrites after every change, and
+// the one `run` saves an agent's recordings into.
 // Where it leads is settled once, when the session starts: links in what the user named are
 // followed then, and refused when they lead out of the workspace. Every rewrite goes to that real
 // file, atomically (a temporary created exclusively beside it, then a rename), and first checks
@@ -22,26 +23,28 @@ function leadsTo(path: string): string {
 export class RecordedFile {
   readonly #flag: string;
   readonly #file: string;
+  readonly #command: string;
   /** The file, every link resolved when the session started. */
   readonly #real: string;
   /** Its folder, real then: every write checks it still is. */
   readonly #folder: string;
 
   /**
-   * `flag`: `--record` or `--trail`; `file`: FILE as given; `path`: FILE resolved; `root`: the
+   * `command`, `flag`: what writes it (`mcp` `--record` or `--trail`, `run` `--save-recording`); `file`: FILE as given; `path`: FILE resolved; `root`: the
    * workspace root. FILE named inside the workspace, or a link, must lead inside the workspace
    * (links followed); else a UsageError says where it leads and what to name instead.
    */
-  constructor(flag: string, file: string, path: string, root: string) {
+  constructor(flag: string, file: string, path: string, root: string, command = "mcp") {
     const real = leadsTo(path);
     if ((isInside(root, path) || isLink(path)) && !isInside(realPathOf(root), real)) {
       throw new UsageError(
-        `mcp: ${flag} ${file} leads to ${real} through a symbolic link, outside the workspace root ${root}; the trail is not written through it. ` +
+        `${command}: ${flag} ${file} leads to ${real} through a symbolic link, outside the workspace root ${root}; the trail is not written through it. ` +
           `Remove the link, or name the file where it really is (${flag} ${real})`,
       );
     }
     this.#flag = flag;
     this.#file = file;
+    this.#command = command;
     this.#real = real;
     this.#folder = dirname(real);
   }
@@ -76,8 +79,8 @@ export class RecordedFile {
 
   #moved(what: string): UsageError {
     return new UsageError(
-      `mcp: ${this.#flag} ${this.#file}: ${what} (a symbolic link was put there since the session started); nothing was written. ` +
-        `Put the file or folder back, then start trailblaze mcp ${this.#flag} again`,
+      `${this.#command}: ${this.#flag} ${this.#file}: ${what} (a symbolic link was put there since the session started); nothing was written. ` +
+        `Put the file or folder back, then run trailblaze ${this.#command} ${this.#flag} again`,
     );
   }
 }

@@ -1,0 +1,181 @@
+// The built-in agent's loop for one objective (a trail step in words, `step`, `verify`): each
+// turn builds a fresh request (objective, calls so far, the screen now), the model answers with a
+// tool call, the call runs through the session, and the screen is shown again. objectiveStatus
+// ends it; so do a failing assertion in a step that verifies, and the cap on model calls. The
+// successful recordable calls, as the model wrote them (placeholders kept), are the recording.
+
+import { LlmError } from "../errors.ts";
+import { isSuccess, type ToolResult } from "../core/tool-result.ts";
+import type { Secrets } from "../core/secrets.ts";
+import { askModel, type AgentModel, type ModelAnswer } from "../llm/ask-model.ts";
+import type { Memory } from "../session/memory.ts";
+import type { Session } from "../session/session.ts";
+import { promptText, SYSTEM_PROMPT, type DoneCall } from "./agent-prompt.ts";
+import { showScreen } from "./agent-screen.ts";
+import { asserts, OBJECTIVE_STATUS, offeredTools, toOffered } from "./agent-tools.ts";
+
+/** Upstream's default cap on model calls per objective. */
+export const DEFAULT_MAX_LLM_CALLS = 50;
+
+export interface AgentTurn {
+  /** 1-based. */
+  turn: number;
+  /** The screen outline the model was shown (masked). */
+  shown: string;
+  /** Whether a screenshot went with it. */
+  image: boolean;
+  /** Bytes of the request's text (system, objective, history, screen) and tool schemas. */
+  requestBytes: number;
+  /** The tool the model called and its arguments as written, or its text when it called none. */
+  called?: { tool: string; args: Record<string, unknown> };
+  text?: string;
+  /** What the call returned (or why it did not run). */
+  outcome?: string;
+  ok?: boolean;
+  tokens: { input: number; output: number };
+  /** USD, when the model's prices are configured. */
+  costUsd?: number;
+  durationMs: number;
+}
+
+export interface RecordedAgentCall {
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+export interface ObjectiveOutcome {
+  status: "completed" | "failed";
+  message: string;
+  recording: RecordedAgentCall[];
+  turns: AgentTurn[];
+  tokens: { input: number; output: number };
+  costUsd?: number;
+  /** The model could not be used (the run's exit code comes from it). */
+  error?: LlmError;
+}
+
+export interface ObjectiveOptions {
+  session: Session;
+  agent: AgentModel;
+  objective: string;
+  /** A step that verifies: it must end with an assertion, and a failing one ends it. */
+  verify: boolean;
+  maxCalls: number;
+  memory: Memory;
+  secrets: Secrets;
+  /** Runs one call with the arguments as the model wrote them (the caller resolves placeholders and reports it). */
+  call(tool: string, args: Record<string, unknown>): Promise<ToolResult>;
+  signal?: AbortSignal;
+  /** Each turn as it ends (live output). */
+  onTurn?(turn: AgentTurn): void;
+}
+
+function costOf(agent: AgentModel, tokens: { input: number; output: number }): number | undefined {
+  const cost = agent.choice.model.cost;
+  if (cost?.inputPerMillion === undefined && cost?.outputPerMillion === undefined) return undefined;
+  return (tokens.input * (cost.inputPerMillion ?? 0) + tokens.output * (cost.outputPerMillion ?? 0)) / 1_000_000;
+}
+
+export async function runObjective(options: ObjectiveOptions): Promise<ObjectiveOutcome> {
+  const { session, agent, secrets, memory } = options;
+  const turns: AgentTurn[] = [];
+  const recording: RecordedAgentCall[] = [];
+  const done: DoneCall[] = [];
+  const tokens = { input: 0, output: 0 };
+  let asserted = false;
+  let note: string | undefined;
+  const vision = agent.choice.model.vision !== false;
+  const finish = (status: ObjectiveOutcome["status"], message: string, error?: LlmError): ObjectiveOutcome => {
+    const cost = costOf(agent, tokens);
+    return { status, message: secrets.mask(message), recording, turns, tokens: { ...tokens }, ...(cost !== undefined ? { costUsd: cost } : {}), ...(error ? { error } : {}) };
+  };
+
+  for (let n = 1; n <= options.maxCalls; n++) {
+    if (options.signal?.aborted) return finish("failed", "interrupted");
+    const t0 = performance.now();
+    const screen = await showScreen(session, secrets, { vision });
+    const tools = offeredTools(session.registry).map(toOffered);
+    const snapshot = memory.snapshot();
+    const text = promptText({
+      objective: secrets.mask(options.objective),
+      verify: options.verify,
+      memory: snapshot,
+      secretKeys: Object.keys(snapshot).filter((key) => memory.isSecret(key)),
+      done,
+      ...(note !== undefined ? { note } : {}),
+      screen: screen.outline,
+    });
+    note = undefined;
+    const request = { system: SYSTEM_PROMPT, text: secrets.mask(text), tools, ...(screen.image ? { image: screen.image } : {}) };
+    const requestBytes = Buffer.byteLength(request.system) + Buffer.byteLength(request.text) + Buffer.byteLength(JSON.stringify(tools));
+    let answer: ModelAnswer;
+    try {
+      answer = await askModel(agent, request, options.signal);
+    } catch (error) {
+      const llm = error instanceof LlmError ? error : new LlmError(String(error), 1, { cause: error });
+      return finish("failed", llm.message, llm);
+    }
+    tokens.input += answer.usage.input;
+    tokens.output += answer.usage.output;
+    const turn: AgentTurn = { turn: n, shown: screen.outline, image: screen.image !== undefined, requestBytes, tokens: answer.usage, durationMs: 0 };
+    const cost = costOf(agent, answer.usage);
+    if (cost !== undefined) turn.costUsd = cost;
+    const end = (outcome: ObjectiveOutcome | undefined) => {
+      turn.durationMs = Math.round(performance.now() - t0);
+      turns.push(turn);
+      options.onTurn?.(turn);
+      return outcome;
+    };
+
+    const first = answer.calls[0];
+    if (first === undefined) {
+      turn.text = secrets.mask(answer.text);
+      note = "your last answer called no tool: answer with exactly one tool call (objectiveStatus when you are done).";
+      end(undefined);
+      continue;
+    }
+    turn.called = { tool: first.tool, args: secrets.withPlaceholders(first.args) };
+    if (answer.calls.length > 1) note = `you called ${answer.calls.length} tools at once; only the first (${first.tool}) ran. Call one tool per turn.`;
+
+    if (first.invalid !== undefined || !tools.some((t) => t.name === first.tool)) {
+      const outcome = `there is no tool named ${first.tool} in this session; call one of the tools offered`;
+      Object.assign(turn, { outcome, ok: false });
+      done.push({ tool: first.tool, args: first.args, outcome, ok: false });
+      end(undefined);
+      continue;
+    }
+
+    if (first.tool === OBJECTIVE_STATUS) {
+      const status = String(first.args.status ?? "").toUpperCase();
+      const explanation = String(first.args.explanation ?? "");
+      if (status === "COMPLETED" && options.verify && !asserted) {
+        const outcome = "not accepted: this step verifies something, so check it with an assertion tool first (its recording must fail at replay when the state is absent)";
+        Object.assign(turn, { outcome, ok: false });
+        done.push({ tool: first.tool, args: first.args, outcome, ok: false });
+        end(undefined);
+        continue;
+      }
+      Object.assign(turn, { outcome: `${status.toLowerCase() || "no status"}: ${explanation}`, ok: status !== "FAILED" });
+      if (status === "COMPLETED") return end(finish("completed", explanation || "completed"))!;
+      if (status === "FAILED") return end(finish("failed", `the agent gave up: ${explanation}`))!;
+      done.push({ tool: first.tool, args: first.args, outcome: "in progress noted; go on", ok: true });
+      end(undefined);
+      continue;
+    }
+
+    const result = await options.call(first.tool, first.args);
+    const ok = isSuccess(result);
+    const outcome = secrets.mask(result.message);
+    Object.assign(turn, { outcome, ok });
+    done.push({ tool: first.tool, args: secrets.withPlaceholders(first.args), outcome, ok });
+    if (ok) {
+      if (session.registry.get(first.tool)?.meta.isRecordable !== false) recording.push({ tool: first.tool, args: secrets.withPlaceholders(first.args) });
+      if (asserts(first.tool)) asserted = true;
+    } else if (options.verify && asserts(first.tool)) {
+      return end(finish("failed", result.message.startsWith(`${first.tool}: `) ? result.message : `${first.tool}: ${result.message}`))!;
+    }
+    end(undefined);
+    if (session.fatal) return finish("failed", session.fatal.message);
+  }
+  return finish("failed", `the model did not finish the objective in ${options.maxCalls} calls (--max-llm-calls ${options.maxCalls})`);
+}

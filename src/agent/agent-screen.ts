@@ -1,0 +1,56 @@
+// What the model is shown of the screen: a compact outline of the simulated device's capture (only
+// the nodes that show text, carry an id or can be acted on, indented under each other, with the
+// id a tool can name), or the real page's ARIA outline and, for a model with vision, its
+// screenshot. Sent afresh with every request. Every secret value is masked before it leaves.
+
+import type { Secrets } from "../core/secrets.ts";
+import { describeNode, hasIdentifiableProperties, isInteractive, nodeText, type Screen, type ScreenNode } from "../screen/screen-model.ts";
+import type { Session } from "../session/session.ts";
+
+export interface ShownScreen {
+  /** The outline as the model reads it (masked). */
+  outline: string;
+  /** The screenshot (a data: URL) when the model has vision and the screen has one. */
+  image?: { data: string; mediaType: string };
+}
+
+function worthShowing(node: ScreenNode): boolean {
+  return nodeText(node.detail) !== undefined || isInteractive(node.detail) || (node.depth > 0 && hasIdentifiableProperties(node.detail) && node.children.length === 0);
+}
+
+/** The capture as compact lines: kept nodes only, each indented by its kept ancestors. */
+export function compactOutline(screen: Screen): string {
+  const lines: string[] = [];
+  const depthOf = new Map<ScreenNode, number>();
+  for (const node of screen.nodes) {
+    let ancestor = node.parent;
+    while (ancestor && !depthOf.has(ancestor)) ancestor = ancestor.parent;
+    const depth = ancestor ? depthOf.get(ancestor)! + 1 : 0;
+    if (!worthShowing(node)) continue;
+    depthOf.set(node, depth);
+    lines.push(`${"  ".repeat(depth)}${describeNode(node)}${isInteractive(node.detail) ? " *" : ""}`);
+  }
+  return `${screen.width}x${screen.height}, ${lines.length} of ${screen.nodes.length} nodes shown (* = can be acted on):\n${lines.join("\n")}`;
+}
+
+function dataUrl(url: string): ShownScreen["image"] {
+  const match = /^data:([^;,]+);base64,/.exec(url);
+  return match ? { data: url.slice(match[0].length), mediaType: match[1]! } : undefined;
+}
+
+export async function showScreen(session: Session, secrets: Secrets, options: { vision: boolean }): Promise<ShownScreen> {
+  const state = session.screen;
+  if (state) {
+    const where = state.waypoint !== undefined ? `The device is at waypoint ${state.waypoint}.\n` : "";
+    return { outline: secrets.mask(`${where}${compactOutline(state.screen)}`) };
+  }
+  if (session.web) {
+    const page = await session.pageSnapshot({ screenshot: options.vision });
+    if (page) {
+      const image = page.screenshot ? dataUrl(page.screenshot) : undefined;
+      return { outline: secrets.mask(`Page ${page.url} "${page.title}":\n${page.outline}`), ...(image ? { image } : {}) };
+    }
+    return { outline: "The browser has no page open yet: open one with web_navigate." };
+  }
+  return { outline: "No screen is loaded in this session (no capture, app map or browser): act with the tools alone, and say so if the objective needs to see the screen." };
+}

@@ -1,0 +1,137 @@
+// One request to the model through the AI SDK: a system prompt, one user message (text and, for a
+// model with vision, a screenshot), the tools it may call. The SDK retries rate limits and server
+// errors with backoff (honouring retry-after); what still fails becomes an LlmError that names the
+// provider and model and says what to do. Streaming and non-streaming answer the same way.
+
+import { APICallError, generateText, jsonSchema, RetryError, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
+import { LlmError } from "../errors.ts";
+import { languageModel } from "./language-model.ts";
+import type { ModelChoice } from "./model-choice.ts";
+
+// The SDK prints its own warnings (e.g. a model it does not know) to the console: the CLI's output is ours.
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+
+export interface AgentModel {
+  choice: ModelChoice;
+  model: LanguageModel;
+  /** Stream the answer (`TRAILBLAZE_LLM_STREAM=1`): for gateways that time out idle connections. */
+  stream: boolean;
+  /** Retries of a rate limit or server error (`TRAILBLAZE_LLM_MAX_RETRIES`, default 3). */
+  maxRetries: number;
+}
+
+/** The agent's model for `choice`, with the environment's streaming and retry settings. */
+export function agentModel(choice: ModelChoice, env: Readonly<Record<string, string | undefined>>): AgentModel {
+  const retries = Number(env.TRAILBLAZE_LLM_MAX_RETRIES ?? 3);
+  if (!Number.isInteger(retries) || retries < 0) throw new LlmError(`TRAILBLAZE_LLM_MAX_RETRIES must be a whole number of retries (0 or more), got "${env.TRAILBLAZE_LLM_MAX_RETRIES}"`, 2);
+  return { choice, model: languageModel(choice), stream: ["1", "true"].includes(env.TRAILBLAZE_LLM_STREAM ?? ""), maxRetries: retries };
+}
+
+export interface OfferedTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  system: string;
+  text: string;
+  /** A screenshot: base64 or a data: URL, with its media type. */
+  image?: { data: string; mediaType: string };
+  tools: readonly OfferedTool[];
+}
+
+export interface ModelCall {
+  tool: string;
+  args: Record<string, unknown>;
+  /** Why the SDK refused the call (an unknown tool), when it did. */
+  invalid?: string;
+}
+
+export interface ModelAnswer {
+  calls: ModelCall[];
+  text: string;
+  usage: { input: number; output: number };
+}
+
+function toolSet(tools: readonly OfferedTool[]): ToolSet {
+  return Object.fromEntries(tools.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]) })]));
+}
+
+function messagesOf(request: ModelRequest): ModelMessage[] {
+  const content: ({ type: "text"; text: string } | { type: "image"; image: string; mediaType: string })[] = [{ type: "text", text: request.text }];
+  if (request.image) content.push({ type: "image", image: request.image.data, mediaType: request.image.mediaType });
+  return [{ role: "user", content }];
+}
+
+/** Turns what the SDK threw into an LlmError users can act on. */
+export function modelError(error: unknown, choice: ModelChoice): Error {
+  if (error instanceof LlmError) return error;
+  const cause = RetryError.isInstance(error) ? error.lastError : error;
+  const tried = RetryError.isInstance(error) ? ` (after ${error.errors.length} attempts)` : "";
+  const who = `${choice.label} (${choice.provider.type}${choice.provider.baseUrl ? ` at ${choice.provider.baseUrl}` : ""})`;
+  if (APICallError.isInstance(cause)) {
+    const status = cause.statusCode;
+    const said = cause.responseBody ? `: ${cause.responseBody.slice(0, 300)}` : "";
+    if (status === 401 || status === 403) {
+      const variable = choice.provider.keyVariable ?? "its key variable";
+      return new LlmError(`${who} refused the API key (HTTP ${status})${said}; check the key in $${variable.replace(/^\$/, "")}`, 2, { cause });
+    }
+    if (status === 404) return new LlmError(`${who} does not know model "${choice.model.id}" or the endpoint ${cause.url} (HTTP 404)${said}; check the model id and base_url`, 2, { cause });
+    if (status === 429) return new LlmError(`${who} kept rate-limiting the agent${tried} (HTTP 429)${said}; wait, lower --workers, or raise TRAILBLAZE_LLM_MAX_RETRIES`, 1, { cause });
+    if (status !== undefined && status >= 500) return new LlmError(`${who} failed${tried} (HTTP ${status})${said}`, 1, { cause });
+    if (status !== undefined) return new LlmError(`${who} rejected the request (HTTP ${status})${said}`, 1, { cause });
+    return new LlmError(`${who} cannot be reached at ${cause.url}${tried}: ${cause.message}; check base_url and the network`, 2, { cause });
+  }
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return new LlmError(`${who} failed${tried}: ${message}`, 1, { cause });
+}
+
+export async function askModel(agent: AgentModel, request: ModelRequest, signal?: AbortSignal): Promise<ModelAnswer> {
+  const { model, choice } = agent;
+  const settings = {
+    model,
+    system: request.system,
+    messages: messagesOf(request),
+    tools: toolSet(request.tools),
+    toolChoice: "required" as const,
+    maxRetries: agent.maxRetries,
+    ...(choice.model.temperature !== undefined ? { temperature: choice.model.temperature } : {}),
+    maxOutputTokens: choice.model.maxOutputTokens ?? 4096,
+    ...(signal ? { abortSignal: signal } : {}),
+  };
+  try {
+    if (agent.stream) {
+      let failure: unknown;
+      const result = streamText({ ...settings, onError: ({ error }) => void (failure ??= error) });
+      const [calls, text, usage] = await Promise.all([result.toolCalls, result.text, result.usage]).catch((error: unknown) => {
+        throw failure ?? error;
+      });
+      if (failure !== undefined) throw failure;
+      return answerOf(calls, text, usage);
+    }
+    const result = await generateText(settings);
+    return answerOf(result.toolCalls, result.text, result.usage);
+  } catch (error) {
+    throw modelError(error, choice);
+  }
+}
+
+interface SdkCall {
+  toolName: string;
+  input: unknown;
+  invalid?: boolean;
+  error?: unknown;
+}
+
+function answerOf(calls: readonly SdkCall[], text: string, usage: { inputTokens?: number | undefined; outputTokens?: number | undefined }): ModelAnswer {
+  return {
+    calls: calls.map((call) => ({
+      tool: call.toolName,
+      args: typeof call.input === "object" && call.input !== null && !Array.isArray(call.input) ? (call.input as Record<string, unknown>) : {},
+      ...(call.invalid ? { invalid: call.error instanceof Error ? call.error.message : "the call is not valid" } : {}),
+    })),
+    text,
+    usage: { input: usage.inputTokens ?? 0, output: usage.outputTokens ?? 0 },
+  };
+}
