@@ -135,7 +135,7 @@ describe("bun trailblaze check", () => {
       ["warning", "name", `tools/myapp/extra.ts: tool name "myapp_Reset_All" ${CONVENTION}`],
       ["warning", "name", `tools/myapp/extra.ts: tool name "${LONG}" is 62 characters long, close to the 64-character wire limit; shorten the local half "${"x".repeat(56)}" to at most 60 characters`],
       ["warning", "trailmap-scope", `[TrailmapScopingCheck] tools/myapp/extra.ts: tools of target myapp not named myapp_<localName>: resetEverything; rename them (e.g. myapp_resetEverything) ${SCOPE}`],
-      ["warning", "trail-step", 'trails/planted/agent-only.trail.yaml:5:5 step 1 "Only recorded on iOS": this step needs an agent: it has recordings for ios only (this session replays android, all, tools), and no agent is built in; record tool calls for it under recording: tools:'],
+      ["warning", "trail-step", 'trails/planted/agent-only.trail.yaml:5:5 step 1 "Only recorded on iOS": this step needs an agent: it has recordings for ios only (this session replays android, all, tools), and no model is chosen for the built-in agent; give one with --llm provider/model (or llm: defaults.model in trailblaze.yaml, see docs/agent.md), or record tool calls for it under recording: tools:'],
       ["error", "trail-tool", 'trails/planted/typo.trail.yaml:7:11 step 1 "Log in": myapp_logInWithEmial is not registered in this session; closest registered: myapp_logInWithEmail'],
       [
         "error",

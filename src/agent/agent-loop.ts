@@ -95,12 +95,13 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     const t0 = performance.now();
     const screen = await showScreen(session, secrets, { vision });
     const tools = offeredTools(session.registry).map(toOffered);
-    const snapshot = memory.snapshot();
+    const secretKeys = memory.keys().filter((key) => memory.isSecret(key));
     const text = promptText({
       objective: secrets.mask(options.objective),
       verify: options.verify,
-      memory: snapshot,
-      secretKeys: Object.keys(snapshot).filter((key) => memory.isSecret(key)),
+      // Secret keys are named, never valued: the model writes their placeholders.
+      memory: { ...memory.snapshot(), ...Object.fromEntries(secretKeys.map((key) => [key, undefined])) },
+      secretKeys,
       done,
       ...(note !== undefined ? { note } : {}),
       screen: screen.outline,

@@ -54,8 +54,8 @@ describe("planning", () => {
     expect(ios.classifiers).toEqual({ platform: "IOS", driver: "ios-host" });
     expect(ios.steps.map((s) => s.recordingKey)).toEqual([undefined, undefined, undefined, "tools"]);
     expect(needsAgentMessage(ios.steps[0]!, ios.classifiers)).toBe(
-      "this step needs an agent: it has recordings for android-phone only (this session replays ios, all, tools), and no agent is built in; " +
-        "record tool calls for it under recording: tools:",
+      "this step needs an agent: it has recordings for android-phone only (this session replays ios, all, tools), and no model is chosen for the built-in agent; " +
+        "give one with --llm provider/model (or llm: defaults.model in trailblaze.yaml, see docs/agent.md), or record tool calls for it under recording: tools:",
     );
   });
 
@@ -63,7 +63,7 @@ describe("planning", () => {
     const trail = load("equivalent/login.current.trail.yaml");
     const plan = planTrail(trail, classifiersFor(trail, driver("ios-host")));
     expect(needsAgentMessage(plan.steps[3]!, plan.classifiers)).toBe(
-      "this step needs an agent: it has no recording (this session replays ios, all, tools), and no agent is built in; record tool calls for it under recording: tools:",
+      "this step needs an agent: it has no recording (this session replays ios, all, tools), and no model is chosen for the built-in agent; give one with --llm provider/model (or llm: defaults.model in trailblaze.yaml, see docs/agent.md), or record tool calls for it under recording: tools:",
     );
   });
 });

@@ -151,7 +151,7 @@ export interface TrailReport {
   savedRecording?: { file: string; slot: string; steps: number[] };
   /** Why the trail did not pass (secrets masked); one line per problem. */
   error?: string;
-  /** For a trail that ended in error before its first step: the exit code of the error's class. */
+  /** The exit code of the error's class, for a trail that ended in error before its first step, or whose agent could not use its model. */
   exitCode?: 1 | 2;
   problems?: TrailProblem[];
   skipReason?: string;
@@ -216,6 +216,8 @@ export function summarize(trails: readonly TrailReport[], durationMs: number): R
 export function runExitCode(run: RunReport): 0 | 1 | 2 {
   const bad = run.trails.filter((t) => t.status === "failed" || t.status === "error");
   if (bad.length === 0) return 0;
+  // A trail that ran can still end for a cause of exit 2 (the agent's model refused its key).
+  if (bad.every((t) => t.exitCode === 2)) return 2;
   if (run.trails.some((t) => t.ran)) return 1;
   // Nothing ran: the same failure gives the same code as in `tools`/`call` (e.g. a server that
   // crashes at start is 1; a configuration problem is 2).

@@ -21,6 +21,7 @@ function stepJson(step: StepReport): TrailJson["steps"][number] {
     ...(step.unverified !== undefined ? { unverified: step.unverified } : {}),
     ...(step.memory ? { memory: step.memory } : {}),
     ...(step.screen ? { screen: step.screen } : {}),
+    ...(step.agent ? { agent: step.agent } : {}),
     line: step.line,
     col: step.col,
   };
@@ -36,6 +37,8 @@ function trailJson(trail: TrailReport): TrailJson {
     startedAt: trail.startedAt,
     durationMs: trail.durationMs,
     unverified: trail.unverified,
+    ...(trail.healed !== undefined ? { healed: trail.healed } : {}),
+    ...(trail.savedRecording ? { savedRecording: trail.savedRecording } : {}),
     ...(trail.session ? { session: trail.session } : {}),
     steps: trail.steps.map(stepJson),
     ...(trail.error !== undefined ? { error: trail.error } : {}),

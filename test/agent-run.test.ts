@@ -1,0 +1,326 @@
+// The built-in agent on a local server that speaks the providers' wire formats (no network):
+// steps in words pass on the calendar map and save their recordings, which then replay with no
+// model; a drifted recording fails without --self-heal and heals with it; the cap stops a model
+// that never finishes; a refused key, a rate limit, an unknown tool and bad arguments each end the
+// way the docs say; the key and the secrets never reach the model, a report, a log or the trail.
+import { afterEach, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cli, cliProcess, REPO, tempDir } from "./support/cli.ts";
+import { startLlmServer, type LlmServer, type Turn, type TurnSource } from "./support/llm-server.ts";
+import { workspaceCopy } from "./support/workspace-copy.ts";
+
+const FIXTURE = join(REPO, "fixtures/agent");
+const KEY = "sk-test-gateway-5f1d2c";
+const MAP = ["--map", "trails/config/trailmaps/calendar", "--start", "calendar/android/day_view"];
+
+let server: LlmServer | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+const done = (explanation: string): Turn => ({ calls: [{ tool: "objectiveStatus", args: { status: "COMPLETED", explanation } }] });
+const call = (tool: string, args: Record<string, unknown>): Turn => ({ calls: [{ tool, args }] });
+const tapDrawer = call("tapOnElementBySelector", { nodeSelector: { androidAccessibility: { contentDescriptionRegex: "Open the calendar drawer" } }, reason: "the drawer button" });
+
+/** A copy of the fixture whose gateway is `server` (its provider `type` changed when asked). */
+function workspace(key: string, llm: LlmServer, type = "openai_compatible"): string {
+  const dir = workspaceCopy(FIXTURE, `agent-${key}`);
+  const anchor = join(dir, "trails/config/trailblaze.yaml");
+  const base = type === "anthropic" ? llm.url : `${llm.url}/v1`;
+  writeFileSync(anchor, readFileSync(anchor, "utf8").replace("http://127.0.0.1:9/v1", base).replace("type: openai_compatible", `type: ${type}`));
+  return dir;
+}
+
+interface Report {
+  trails: {
+    status: string;
+    error?: string;
+    healed?: number;
+    savedRecording?: { file: string; slot: string; steps: number[] };
+    steps: { status: string; tools: { name: string; args: Record<string, unknown> }[]; agent?: { model: string; why: string; turns: { shown: string; called?: { tool: string } }[]; tokens: { input: number }; costUsd?: number } }[];
+  }[];
+  summary: { healed?: number };
+}
+
+const env = (extra: Record<string, string> = {}) => ({ GATEWAY_API_KEY: KEY, HOME: tempDir("agent-home"), ...extra });
+
+async function runJson(dir: string, args: string[], extra: Record<string, string> = {}) {
+  const result = await cli(["run", ...args, "--reporter", "json", "--no-logging"], { cwd: dir, env: env(extra) });
+  return { ...result, report: JSON.parse(result.stdout) as Report };
+}
+
+const WORDS_TURNS: TurnSource[] = [
+  (request) => {
+    // The first request carries the objective and the screen the device is on, outlined.
+    expect(request.text).toContain("Objective: Open the navigation drawer");
+    expect(request.text).toContain('"Open the calendar drawer"');
+    return tapDrawer;
+  },
+  done("the drawer is open"),
+  (request) => {
+    expect(request.text).toContain("waypoint calendar/android/drawer_open");
+    return call("tapOnElementWithText", { text: "Settings" });
+  },
+  call("tapOnElementWithText", { text: "General" }),
+  call("tapOnElementWithText", { text: "Theme" }),
+  done("the theme picker is open"),
+  call("assertVisibleWithText", { text: "Dark" }),
+  done("Dark is offered"),
+];
+
+describe("steps in words on the calendar map", () => {
+  test("pass through the agent, save their recordings under the device's slot, and replay with --llm none", async () => {
+    server = startLlmServer(WORDS_TURNS);
+    const dir = workspace("words", server);
+    const trail = "trails/calendar/theme-in-words.trail.yaml";
+    const first = await cliProcess(["run", trail, ...MAP, "--no-logging"], { cwd: dir, env: env() });
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("agent gateway/test-model (no recording)");
+    expect(first.stdout).toContain("saved the agent's recording of steps 1, 2, 3");
+    expect(server.requests).toHaveLength(8);
+    // The gateway's headers and key go with every request.
+    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(server.requests[0]!.headers["x-team-id"]).toBe("ui-testing");
+
+    const saved = readFileSync(join(dir, trail), "utf8");
+    expect(saved).toContain("# The check at the end.");
+    expect(saved).toContain("  - step: Open the navigation drawer\n    recording:\n      android:\n        - tapOnElementBySelector:");
+    expect(saved).toContain("- assertVisibleWithText:\n            text: Dark");
+    expect(saved).not.toContain("objectiveStatus");
+
+    const again = await runJson(dir, [trail, ...MAP, "--llm", "none"]);
+    expect(again.code).toBe(0);
+    expect(again.report.trails[0]!.status).toBe("passed");
+    expect(again.report.trails[0]!.steps.every((s) => s.agent === undefined)).toBe(true);
+    expect(server.requests).toHaveLength(8);
+  });
+
+  test("the report shows each turn: the screen the model was shown, its call, tokens and cost", async () => {
+    server = startLlmServer(WORDS_TURNS);
+    const dir = workspace("report", server);
+    const { code, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...MAP, "--no-save-recording"]);
+    expect(code).toBe(0);
+    const agent = report.trails[0]!.steps[0]!.agent!;
+    expect(agent).toMatchObject({ model: "gateway/test-model", why: "no-recording", tokens: { input: 200 } });
+    expect(agent.turns[0]!.shown).toContain('ImageButton "Open the calendar drawer"');
+    expect(agent.turns[0]!.called?.tool).toBe("tapOnElementBySelector");
+    // 200 input tokens at $2 and 20 output tokens at $8 a million.
+    expect(agent.costUsd).toBeCloseTo((200 * 2 + 20 * 8) / 1e6, 10);
+    expect(report.trails[0]!.savedRecording).toBeUndefined();
+    expect(readFileSync(join(dir, "trails/calendar/theme-in-words.trail.yaml"), "utf8")).not.toContain("recording:");
+  });
+
+  test("streamed answers from an Anthropic messages endpoint run the same way", async () => {
+    server = startLlmServer(WORDS_TURNS);
+    const dir = workspace("anthropic", server, "anthropic");
+    const { code, report, stderr } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...MAP], { TRAILBLAZE_LLM_STREAM: "1" });
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(report.trails[0]!.status).toBe("passed");
+    expect(server.requests.every((r) => r.wire === "anthropic" && r.body.stream === true && r.headers["x-api-key"] === KEY)).toBe(true);
+  });
+
+  test("without a model a step in words fails, and says how to give it one", async () => {
+    server = startLlmServer([]);
+    const dir = workspace("no-model", server);
+    const { code, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...MAP, "--llm", "none"]);
+    expect(code).toBe(1);
+    expect(report.trails[0]!.error).toContain("this step needs an agent");
+    expect(report.trails[0]!.error).toContain("--llm");
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("self-heal", () => {
+  const healTurns: TurnSource[] = [
+    (request) => {
+      // The model is told the objective and sees the screen where the recording failed.
+      expect(request.text).toContain("Objective: Open the navigation drawer");
+      return tapDrawer;
+    },
+    done("the drawer is open"),
+  ];
+
+  test("a drifted recording fails without --self-heal and heals with it: reported healed, its recording rewritten", async () => {
+    server = startLlmServer(healTurns);
+    const dir = workspace("heal", server);
+    const trail = "trails/calendar/drifted.trail.yaml";
+    const plain = await runJson(dir, [trail, ...MAP]);
+    expect(plain.code).toBe(1);
+    expect(plain.report.trails[0]!.error).toContain("Show the navigation menu");
+    expect(server.requests).toHaveLength(0);
+
+    const healed = await runJson(dir, [trail, ...MAP, "--self-heal"]);
+    expect(healed.code).toBe(0);
+    const t = healed.report.trails[0]!;
+    expect(t).toMatchObject({ status: "passed", healed: 1, savedRecording: { slot: "android", steps: [1] } });
+    expect(t.steps.map((s) => s.status)).toEqual(["healed", "passed"]);
+    expect(t.steps[0]!.agent!.why).toBe("self-heal");
+    expect(healed.report.summary.healed).toBe(1);
+    const text = readFileSync(join(dir, trail), "utf8");
+    expect(text).not.toContain("Show the navigation menu");
+    expect(text).toContain("contentDescriptionRegex: Open the calendar drawer");
+    expect(text).toContain("# Recorded against an older build");
+
+    const replay = await runJson(dir, [trail, ...MAP, "--llm", "none"]);
+    expect(replay.code).toBe(0);
+    expect(replay.report.trails[0]!.steps.map((s) => s.status)).toEqual(["passed", "passed"]);
+  });
+
+  test("JUnit and the list say healed, never a plain pass", async () => {
+    server = startLlmServer(healTurns);
+    const dir = workspace("heal-junit", server);
+    const { code, stdout } = await cli(["run", "trails/calendar/drifted.trail.yaml", ...MAP, "--self-heal", "--reporter", "junit", "--no-logging", "--no-save-recording"], { cwd: dir, env: env() });
+    expect(code).toBe(0);
+    expect(stdout).toContain('<property name="healed" value="1"/>');
+    expect(stdout).toContain("HEALED 1 step");
+    server.after = undefined;
+  });
+});
+
+describe("failures users can act on", () => {
+  test("--max-llm-calls stops a model that never finishes", async () => {
+    server = startLlmServer([]);
+    server.after = call("wait", { seconds: 0 });
+    const dir = workspace("cap", server);
+    const { code, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...MAP, "--max-llm-calls", "5"]);
+    expect(code).toBe(1);
+    expect(report.trails[0]!.error).toContain("did not finish the objective in 5 calls (--max-llm-calls 5)");
+    expect(server.requests).toHaveLength(5);
+  });
+
+  test("a refused key is exit 2, naming the provider and model, and the key is nowhere in the output", async () => {
+    server = startLlmServer([{ status: 401, body: { error: { message: "invalid api key" } } }]);
+    const dir = workspace("refused", server);
+    const { code, stdout, stderr, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...MAP]);
+    expect(code).toBe(2);
+    expect(report.trails[0]!.error).toContain("gateway/test-model (openai_compatible");
+    expect(report.trails[0]!.error).toContain("refused the API key (HTTP 401)");
+    expect(report.trails[0]!.error).toContain("$GATEWAY_API_KEY");
+    expect(stdout + stderr).not.toContain(KEY);
+  });
+
+  test("a missing key stops the run before it starts (exit 2)", async () => {
+    server = startLlmServer([]);
+    const dir = workspace("no-key", server);
+    const { code, stderr } = await cli(["run", "trails/calendar/theme-in-words.trail.yaml", ...MAP, "--no-logging"], { cwd: dir, env: { HOME: tempDir("agent-home"), GATEWAY_API_KEY: "" } });
+    expect(code).toBe(2);
+    expect(stderr).toContain("gateway/test-model needs an API key in $GATEWAY_API_KEY, which is not set");
+    expect(server.requests).toHaveLength(0);
+  });
+
+  test("a rate limit is retried with backoff; one that persists is a clear error", async () => {
+    server = startLlmServer([{ status: 429, headers: { "retry-after-ms": "10" } }, ...WORDS_TURNS]);
+    const dir = workspace("rate", server);
+    const ok = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...MAP, "--no-save-recording"]);
+    expect(ok.code).toBe(0);
+    expect(server.requests).toHaveLength(9);
+
+    await server.stop();
+    server = startLlmServer([]);
+    server.after = { status: 429, headers: { "retry-after-ms": "10" } };
+    const limited = await runJson(workspace("rate", server), ["trails/calendar/theme-in-words.trail.yaml", ...MAP], { TRAILBLAZE_LLM_MAX_RETRIES: "2" });
+    expect(limited.code).toBe(1);
+    expect(limited.report.trails[0]!.error).toContain("kept rate-limiting the agent (after 3 attempts) (HTTP 429)");
+    expect(server.requests).toHaveLength(3);
+  });
+
+  test("a tool that does not exist, or bad arguments, are told to the model, which goes on", async () => {
+    server = startLlmServer([
+      call("tapTheDrawer", {}),
+      (request) => {
+        expect(request.text).toContain("tapTheDrawer {} -> FAILED: there is no tool named tapTheDrawer");
+        return call("tapOnElementBySelector", { selector: 42 });
+      },
+      (request) => {
+        expect(request.text).toMatch(/tapOnElementBySelector \{"selector":42\} -> FAILED: .*invalid arguments/);
+        return tapDrawer;
+      },
+      done("the drawer is open"),
+    ]);
+    const dir = workspace("bad-calls", server);
+    const { code, report } = await runJson(dir, ["trails/calendar/drifted.trail.yaml", ...MAP, "--no-use-recorded-steps", "--no-save-recording"]);
+    expect(server.requests.length).toBeGreaterThanOrEqual(4);
+    expect(report.trails[0]!.steps[0]!.status).toBe("passed");
+    expect(report.trails[0]!.steps[0]!.agent!.why).toBe("words");
+    // The verify step has no turns left in the script: the server says so, and the step fails with it.
+    expect(code).toBe(1);
+  });
+
+  test("--self-heal without a model is a usage error that says how to choose one", async () => {
+    const dir = workspaceCopy(FIXTURE, "agent-heal-no-model");
+    const { code, stderr } = await cli(["run", "trails/calendar/drifted.trail.yaml", ...MAP, "--self-heal", "--llm", "none", "--no-logging"], { cwd: dir, env: env() });
+    expect(code).toBe(2);
+    expect(stderr).toContain("--self-heal needs a model for the agent: give --llm provider/model");
+  });
+});
+
+describe("secrets and the key", () => {
+  test("a secret reaches the tool but never the model, a report, a log or the saved trail", async () => {
+    const secret = "hunter2-calendar";
+    server = startLlmServer([
+      (request) => {
+        expect(request.text).toContain("calendarPassword: secret, write {{calendarPassword}}");
+        return call("inputText", { text: "{{calendarPassword}}" });
+      },
+      done("typed"),
+      tapDrawer,
+      done("open"),
+      call("tapOnElementWithText", { text: "Settings" }),
+      call("tapOnElementWithText", { text: "General" }),
+      call("tapOnElementWithText", { text: "Theme" }),
+      done("theme"),
+      call("assertVisibleWithText", { text: "Dark" }),
+      done("dark"),
+    ]);
+    const dir = workspace("secrets", server);
+    const trail = join(dir, "trails/calendar/theme-in-words.trail.yaml");
+    writeFileSync(trail, readFileSync(trail, "utf8").replace("trail:\n", "trail:\n  - step: Type the calendar password\n"));
+    const { code, stdout, stderr } = await cli(["run", "trails/calendar/theme-in-words.trail.yaml", ...MAP, "--secret", `calendarPassword=${secret}`, "--reporter", "json", "--logs", "logs"], { cwd: dir, env: env() });
+    expect(code).toBe(0);
+    const typed = (JSON.parse(stdout) as Report).trails[0]!.steps[0]!.tools[0]!;
+    expect(typed).toMatchObject({ name: "inputText", args: { text: "***" } });
+    for (const request of server.requests) {
+      expect(request.raw).not.toContain(secret);
+      expect(request.raw).not.toContain(KEY);
+    }
+    expect(stdout + stderr).not.toContain(secret);
+    expect(stdout + stderr).not.toContain(KEY);
+    const saved = readFileSync(trail, "utf8");
+    expect(saved).toContain("text: \"{{calendarPassword}}\"");
+    expect(saved).not.toContain(secret);
+    const logs = join(dir, "logs");
+    for (const session of readdirSync(logs)) {
+      for (const file of readdirSync(join(logs, session))) {
+        const text = readFileSync(join(logs, session, file), "utf8");
+        expect(text).not.toContain(secret);
+        expect(text).not.toContain(KEY);
+      }
+    }
+  });
+});
+
+describe.each(["host", "on-device"])("the target's own tool, %s", (agent) => {
+  test("is offered with its schema, called by the agent, and saved", async () => {
+    server = startLlmServer([
+      (request) => {
+        const tools = (request.body.tools as { function: { name: string; parameters: unknown } }[]).map((t) => t.function);
+        expect(tools.find((t) => t.name === "notes_addNote")?.parameters).toMatchObject({ properties: { text: { type: "string" } } });
+        // The tools that need an agent of their own are not offered.
+        expect(tools.some((t) => t.name === "assertWithAi")).toBe(false);
+        return call("notes_addNote", { text: "oat milk" });
+      },
+      call("assertEquals", { actual: "{{lastNote}}", expected: "oat milk" }),
+      done("added"),
+    ]);
+    const dir = workspace(`own-tool-${agent}`, server);
+    const { code, report, stderr } = await runJson(dir, ["trails/notes/add-note-in-words.trail.yaml", "--agent", agent]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(report.trails[0]!.steps[0]!.tools.map((t) => t.name)).toEqual(["notes_addNote", "assertEquals"]);
+    expect(readFileSync(join(dir, "trails/notes/add-note-in-words.trail.yaml"), "utf8")).toContain("- notes_addNote:\n            text: oat milk");
+  });
+});
