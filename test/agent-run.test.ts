@@ -324,3 +324,36 @@ describe.each(["host", "on-device"])("the target's own tool, %s", (agent) => {
     expect(readFileSync(join(dir, "trails/notes/add-note-in-words.trail.yaml"), "utf8")).toContain("- notes_addNote:\n            text: oat milk");
   });
 });
+
+describe("step and verify at the terminal", () => {
+  test("step does one objective and prints its recording; verify exits 0 when the condition holds and 1 when not", async () => {
+    server = startLlmServer([
+      tapDrawer,
+      done("the drawer is open"),
+      call("assertVisibleWithText", { text: "Create new event" }),
+      done("it is there"),
+      call("assertVisibleWithText", { text: "Dark" }),
+    ]);
+    const dir = workspace("step-verify", server);
+    const step = await cli(["step", "Open the navigation drawer", "--target", "calendar", ...MAP, "--no-logging"], { cwd: dir, env: env() });
+    expect(step.code).toBe(0);
+    expect(step.stdout).toContain("✓ the drawer is open (gateway/test-model: 2 model calls");
+    expect(step.stdout).toContain("recording:\n  tools:\n    - tapOnElementBySelector:");
+    expect(step.stderr).toContain("1. tapOnElementBySelector");
+
+    const holds = await cli(["verify", "The create-event button is visible", "--target", "calendar", ...MAP, "--no-logging", "--json"], { cwd: dir, env: env() });
+    expect(holds.code).toBe(0);
+    expect(JSON.parse(holds.stdout)).toMatchObject({ status: "completed", recording: [{ tool: "assertVisibleWithText" }] });
+
+    const fails = await cli(["verify", "Dark is offered", "--target", "calendar", ...MAP, "--no-logging"], { cwd: dir, env: env() });
+    expect(fails.code).toBe(1);
+    expect(fails.stdout).toContain('✗ assertVisibleWithText: nothing on the screen matches "Dark"');
+  });
+
+  test("with no model chosen, step says how to choose one (exit 2)", async () => {
+    const dir = workspaceCopy(FIXTURE, "agent-step-no-model");
+    const { code, stderr } = await cli(["step", "Open Settings", "--target", "calendar", "--llm", "none"], { cwd: dir, env: env() });
+    expect(code).toBe(2);
+    expect(stderr).toContain("step: no model is chosen for the built-in agent: give --llm provider/model");
+  });
+});

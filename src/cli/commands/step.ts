@@ -1,0 +1,110 @@
+// `trailblaze step "<objective>"` and `trailblaze verify "<condition>"`: one objective for the
+// built-in agent on a fresh session (a target, its simulated screen or its browser), for a user or
+// their coding agent at the terminal. Prints each model call and the calls that reached it, as a
+// recording to paste under a step; exit 0 when it is reached (verify: the condition holds), 1 when not.
+
+import { stringify } from "yaml";
+import { LlmError, UsageError } from "../../errors.ts";
+import { Secrets } from "../../core/secrets.ts";
+import { interpolate } from "../../trail/interpolate.ts";
+import { runObjective, type AgentTurn } from "../../agent/agent-loop.ts";
+import { exceptionThrown } from "../../core/tool-result.ts";
+import { InterpolationError } from "../../errors.ts";
+import { parseCommandArgs } from "../args.ts";
+import type { Command } from "../command.ts";
+import { chosenModel, MODEL_FLAG_OPTIONS, MODEL_FLAGS_HELP, parseMaxCalls } from "../agent-flags.ts";
+import { maskedIo } from "../masked-io.ts";
+import { openCommandSession } from "../open-session.ts";
+import { parseSecrets, SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../session-flags.ts";
+import { workspaceRootAbove } from "../../config/workspace-root.ts";
+
+function help(verify: boolean): string {
+  const [name, words, example] = verify ? ["verify", "CONDITION", '"The theme picker offers Dark"'] : ["step", "OBJECTIVE", '"Open Settings, then General"'];
+  return `Usage: trailblaze ${name} ${words} [options] [session flags]
+
+${verify ? "Checks a condition on the screen with the built-in agent: it looks, and must confirm it with\nan assertion tool. Exit 0 when the condition holds, 1 when it does not." : "Does one step with the built-in agent: it sees the screen, calls the session's tools one at a\ntime, and says when the objective is reached. Exit 0 when it is, 1 when not."}
+Prints each model call, then the calls that did it as a recording (YAML) to paste under a
+step. Needs a model (docs/agent.md): --llm, $TRAILBLAZE_DEFAULT_MODEL or llm: defaults.model.
+
+Example: trailblaze ${name} ${example} --map maps/calendar --start calendar/android/day_view
+
+Options:
+${MODEL_FLAGS_HELP}
+  --secret KEY=VALUE    a memory value the agent writes as {{KEY}} and never sees (repeatable)
+  --json                print {"status","message","recording","turns","tokens","costUsd"?}
+  -h, --help            show this help
+
+Exit codes: 0 reached · 1 not reached (or the model kept failing) · 2 usage, configuration, a
+model that cannot be used (no key, a key refused, an unknown model).
+
+${SESSION_FLAGS_HELP}`;
+}
+
+function turnLine(turn: AgentTurn): string {
+  const what = turn.called ? `${turn.called.tool} ${JSON.stringify(turn.called.args)}` : `(no tool) ${JSON.stringify(turn.text ?? "")}`;
+  return `  ${turn.ok === false ? "✗" : "·"} ${turn.turn}. ${what}${turn.outcome ? ` -> ${turn.outcome}` : ""}\n`;
+}
+
+function agentCommand(verify: boolean): Command {
+  const name = verify ? "verify" : "step";
+  return {
+    name,
+    help: help(verify),
+    async run(argv, rawIo) {
+      const { values, positionals } = parseCommandArgs(name, argv, { ...SESSION_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, secret: { type: "string", multiple: true }, json: { type: "boolean" } });
+      const objective = positionals.join(" ").trim();
+      if (objective === "") throw new UsageError(`${name}: say what to ${verify ? "check" : "do"}, e.g. trailblaze ${name} ${verify ? '"The Settings row is visible"' : '"Open Settings"'}`);
+      const maxCalls = parseMaxCalls(name, values["max-llm-calls"]);
+      const secrets = new Secrets(Object.fromEntries(parseSecrets(name, values.secret, rawIo.env)));
+      const io = maskedIo(rawIo, secrets);
+      let model;
+      try {
+        model = chosenModel(values, workspaceRootAbove(io.cwd), io, secrets);
+      } catch (error) {
+        if (error instanceof LlmError) throw new LlmError(`${name}: ${error.message}`, error.exitCode, { cause: error });
+        throw error;
+      }
+      if (model === undefined) {
+        throw new UsageError(`${name}: no model is chosen for the built-in agent: give --llm provider/model, set $TRAILBLAZE_DEFAULT_MODEL, or llm: defaults.model in trails/config/trailblaze.yaml (docs/agent.md)`);
+      }
+      await using opened = await openCommandSession(values, io, { secrets });
+      const { session } = opened;
+      const lookup = (key: string) => session.memory.lookup(key);
+      const outcome = await runObjective({
+        session,
+        agent: model,
+        objective,
+        verify,
+        maxCalls,
+        memory: session.memory,
+        secrets,
+        call: async (tool, written) => {
+          let args: Record<string, unknown>;
+          try {
+            args = interpolate(written, lookup, { knownKeys: () => session.memory.keys() }) as Record<string, unknown>;
+          } catch (error) {
+            if (!(error instanceof InterpolationError)) throw error;
+            return exceptionThrown(error.message);
+          }
+          return session.call(tool, args);
+        },
+        ...(values.json ? {} : { onTurn: (turn: AgentTurn) => io.stderr(turnLine(turn)) }),
+      });
+      if (values.json) {
+        io.stdout(`${JSON.stringify({ status: outcome.status, message: outcome.message, recording: outcome.recording, turns: outcome.turns, tokens: outcome.tokens, ...(outcome.costUsd !== undefined ? { costUsd: outcome.costUsd } : {}) }, null, 2)}\n`);
+      } else {
+        const cost = outcome.costUsd !== undefined ? `, $${outcome.costUsd.toFixed(4)}` : "";
+        const mark = outcome.status === "completed" ? "✓" : "✗";
+        io.stdout(`${mark} ${outcome.message} (${model.choice.label}: ${outcome.turns.length} model calls, ${outcome.tokens.input + outcome.tokens.output} tokens${cost})\n`);
+        if (outcome.status === "completed" && outcome.recording.length > 0) {
+          io.stdout(`recording:\n  tools:\n${stringify(outcome.recording.map((c) => ({ [c.tool]: c.args })), { lineWidth: 0 }).replace(/^/gm, "    ").trimEnd()}\n`);
+        }
+      }
+      if (outcome.error) throw outcome.error;
+      return outcome.status === "completed" ? 0 : 1;
+    },
+  };
+}
+
+export const stepCommand = agentCommand(false);
+export const verifyCommand = agentCommand(true);
