@@ -112,6 +112,25 @@ selector 1: {"androidAccessibility":{"textRegex":"Home"}}
     expect(svg.children.filter((c) => c.name === "text").map((t) => t.text)).toContain("Settings");
   });
 
+  test("--svg over the capture's own screenshot: the image embedded under the boxes, --waypoint's required nodes marked", async () => {
+    const dir = "fixtures/report/maps/calendar/waypoints";
+    const out = join(tempDir("screen-svg-shot"), "theme.svg");
+    const run = await cli(["screen", `${dir}/calendar_android_theme_picker.example.json`, "--waypoint", `${dir}/calendar_android_theme_picker.waypoint.yaml`, "--svg", out], opts);
+    expect(run.code).toBe(0);
+    expect(run.stdout.split("\n")[0]).toBe(`screenshot calendar_android_theme_picker.example.png with the wireframe over it written to ${out} (7 nodes, 3 marked)`);
+    const svg = parseXml(readFileSync(out, "utf8"));
+    expect(svg.attrs.class).toBe("wireframe shot");
+    const image = svg.children.find((c) => c.name === "image")!;
+    const png = readFileSync(join(REPO, dir, "calendar_android_theme_picker.example.png"));
+    expect(image.attrs).toEqual({ href: `data:image/png;base64,${png.toString("base64")}`, x: "0", y: "0", width: "1080", height: "2400", preserveAspectRatio: "none" });
+    const rects = svg.children.filter((c: XmlElement) => c.name === "rect");
+    expect(rects.filter((r) => "data-required" in r.attrs).map((r) => r.attrs["data-node-id"])).toEqual(["3", "6", "7"]);
+    // The drawer has no screenshot beside its capture: the wireframe alone, with its labels.
+    const drawer = join(tempDir("screen-svg-bare"), "drawer.svg");
+    expect((await cli(["screen", `${dir}/calendar_android_drawer_open.example.json`, "--svg", drawer], opts)).stdout).toBe(`wireframe written to ${drawer} (8 nodes, 0 marked)\n`);
+    expect(parseXml(readFileSync(drawer, "utf8")).children.some((c) => c.name === "image")).toBe(false);
+  });
+
   test("--help and the command list", async () => {
     const help = await cli(["screen", "--help"], opts);
     expect(help.code).toBe(0);

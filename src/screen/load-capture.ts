@@ -1,6 +1,7 @@
 // Loads a screen capture in any of its three formats — a TrailblazeNode tree, a legacy
 // Maestro-shaped view hierarchy, or a waypoint's *.example.json — into one Screen; a malformed
-// capture is a CaptureError naming the file and the JSON path of the first bad value.
+// capture is a CaptureError naming the file and the JSON path of the first bad value. A capture
+// read from a file notes the screenshot beside it (`<name>.example.webp`/`.png`), when there is one.
 
 import { readFile } from "node:fs/promises";
 import type { z } from "zod";
@@ -16,6 +17,7 @@ import {
 } from "./capture-schema.ts";
 import type { Bounds, CaptureFormat, DriverDetail, Screen, ScreenNode } from "./screen-model.ts";
 import { isPlainMap } from "../core/describe.ts";
+import { screenshotBeside } from "./screenshot.ts";
 
 const LEGACY_KEYS = ["text", "resourceId", "accessibilityText", "className", "x1", "y1", "x2", "y2", "centerPoint", "bounds", "clickable"];
 
@@ -59,7 +61,10 @@ export async function loadCapture(file: string, displayName: string = file): Pro
     const why = code === "ENOENT" ? "file not found" : `cannot read the file (${code ?? String(error)})`;
     throw new CaptureError(displayName, "$", why, { cause: error });
   }
-  return parseCapture(displayName, text);
+  const screen = parseCapture(displayName, text);
+  const screenshot = screenshotBeside(file);
+  if (screenshot !== undefined) screen.screenshot = screenshot;
+  return screen;
 }
 
 /** Builds a Screen from already-parsed capture JSON. */

@@ -50,6 +50,8 @@ export interface Screen {
   height: number;
   /** The waypoint a waypoint capture was taken at. */
   waypointId?: string;
+  /** The screenshot file beside the capture (`<name>.example.webp`/`.png`), when it was loaded from a file that has one. */
+  screenshot?: string;
 }
 
 function str(detail: DriverDetail, field: string): string | undefined {

@@ -46,4 +46,26 @@ describe("wireframe", () => {
     expect(doc.children.some((c) => c.name === "style")).toBe(true);
     expect(parseXml(wireframeSvg(wireframeOf(parseCapture("s.json", capture)), { standalone: false })).children.some((c) => c.name === "style")).toBe(false);
   });
+
+  test("SVG with a screenshot: the image under the boxes at the device's size, no labels; marks for required and forbidden nodes", () => {
+    const shot = "data:image/webp;base64,UklGRgQAAABXRUJQ";
+    const svg = wireframeSvg({ ...wireframeOf(parseCapture("s.json", capture)), screenshot: shot }, { matched: [7], required: [1], forbidden: [9] });
+    const doc = parseXml(svg);
+    expect(doc.attrs.class).toBe("wireframe shot");
+    const image = doc.children.find((c) => c.name === "image")!;
+    expect(image.attrs).toEqual({ href: shot, x: "0", y: "0", width: "400", height: "800", preserveAspectRatio: "none" });
+    expect(doc.children.indexOf(image)).toBeLessThan(doc.children.findIndex((c) => c.name === "rect"));
+    expect(doc.children.filter((c) => c.name === "text")).toEqual([]);
+    const rects = doc.children.filter((c) => c.name === "rect").map((r) => r.attrs);
+    expect(rects.map((r) => Object.keys(r).filter((k) => k.startsWith("data-") && k !== "data-node-id"))).toEqual([["data-required"], ["data-match"], ["data-forbidden", "data-no-bounds"]]);
+  });
+
+  test("SVG: a screenshot that is not a WebP, PNG or JPEG data: URL is left out, and the labels stay", () => {
+    for (const screenshot of ["javascript:alert(1)", "data:image/svg+xml;base64,PHN2Zz4=", `data:image/png;base64,AA"/><script>alert(1)</script>`]) {
+      const svg = wireframeSvg({ ...wireframeOf(parseCapture("s.json", capture)), screenshot });
+      expect(svg).not.toContain("<image");
+      expect(svg).not.toContain("alert");
+      expect(parseXml(svg).attrs.class).toBe("wireframe");
+    }
+  });
 });

@@ -1,7 +1,8 @@
 // A captured screen reduced to what a picture of it needs (ids, parents, bounds, type, text,
-// interactive), as plain JSON: what reports store once per distinct screen, and what the SVG
-// wireframe is drawn from.
+// interactive), as plain JSON, with the capture's screenshot when asked (`withScreenshot`): what
+// reports store once per distinct screen, and what the SVG wireframe is drawn from.
 
+import { embedScreenshot } from "./screenshot.ts";
 import { isInteractive, nodeText, nodeType, type Screen } from "./screen-model.ts";
 
 export interface WireNode {
@@ -27,6 +28,10 @@ export interface WireframeScreen {
   waypoint?: string;
   /** Every node of the screen, in document order. */
   nodes: WireNode[];
+  /** The capture's own screenshot as a data: URL (WebP, PNG or JPEG), drawn under the boxes. */
+  screenshot?: string;
+  /** Why the capture's screenshot is not embedded (too large, not an image). */
+  screenshotNote?: string;
 }
 
 /** The picture's data for `screen`; every text passes through `mask` (secrets as ***). */
@@ -43,6 +48,11 @@ export function wireframeOf(screen: Screen, mask: (text: string) => string = (t)
     return out;
   });
   return { file: screen.file, width: screen.width, height: screen.height, ...(screen.waypointId ? { waypoint: screen.waypointId } : {}), nodes };
+}
+
+/** `wireframe` with the screenshot beside `screen`'s capture embedded (or the note saying why not); as it is when there is none. */
+export function withScreenshot(wireframe: WireframeScreen, screen: Screen): WireframeScreen {
+  return screen.screenshot === undefined ? wireframe : { ...wireframe, ...embedScreenshot(screen.screenshot) };
 }
 
 /** A stable id for a wireframe (same screen, same id, in any run or shard): 12 hex digits of its SHA-1. */

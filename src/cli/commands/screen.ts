@@ -2,7 +2,7 @@
 // resolve to, and whether it satisfies a waypoint — to debug a selector without a device.
 
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { SelectorError, UsageError } from "../../errors.ts";
 import { closestNodes, wantedStrings } from "../../screen/closest-candidates.ts";
 import { loadCapture } from "../../screen/load-capture.ts";
@@ -11,7 +11,7 @@ import { describeNode, type Screen } from "../../screen/screen-model.ts";
 import { screenOutline } from "../../screen/outline.ts";
 import { parseSelector, type Selector } from "../../screen/selector.ts";
 import { checkWaypoint, loadWaypoint, type WaypointCheck } from "../../screen/waypoint.ts";
-import { wireframeOf } from "../../screen/wireframe.ts";
+import { wireframeOf, withScreenshot } from "../../screen/wireframe.ts";
 import { wireframeSvg } from "../../screen/wireframe-svg.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
@@ -24,8 +24,12 @@ Loads a captured screen and, without a device:
     with the matching nodes (first = the one a tap uses) or, for no match, the closest ones;
   - with --waypoint, checks it against the waypoint's required and forbidden selectors for
     the capture's platform;
-  - with --svg, writes the screen as an SVG wireframe: a <rect data-node-id> per node, labels
-    for text, and data-match on the nodes the --selector(s) match.
+  - with --svg, writes the screen as an SVG picture: the capture's own screenshot when one is
+    beside it (<name>.example.webp or .png beside <name>.example.json, embedded as a data: URL
+    up to 512 KB) under a <rect data-node-id> per node, or the wireframe alone (with labels for
+    text) when there is none; data-match on the nodes the --selector(s) match, and with
+    --waypoint data-required / data-forbidden on the required nodes found and the forbidden
+    ones present.
 Captures: a TrailblazeNode tree, a legacy view hierarchy (Maestro fields, x1/y1/x2/y2), or a
 waypoint capture (*.example.json). Selectors: a node selector as recordings write under
 nodeSelector ({"androidAccessibility":{"textRegex":"Log in"},"childOf":{…},"index":0}), or a
@@ -34,7 +38,7 @@ legacy one as older recordings write under selector ({"textRegex":"Log in","inde
 Options:
   --selector JSON       a selector to resolve (repeatable)
   --waypoint FILE       a *.waypoint.yaml to check the capture against
-  --svg FILE            write the wireframe to FILE (instead of the outline on stdout)
+  --svg FILE            write the picture to FILE (instead of the outline on stdout)
   --json                print one JSON document: {screen: {nodes, width, height}, matches:
                         [{selector, kind, nodeIds}], waypoint: {id, ok, required: [{description,
                         kind, nodeIds}], forbidden: […]}} (matches and waypoint when asked for)
@@ -93,9 +97,14 @@ export const screenCommand: Command = {
     if (values.svg !== undefined) {
       const target = resolve(io.cwd, values.svg);
       const marked = new Set(matches.flatMap((m) => m.result.nodes.map((n) => n.id)));
+      const required = (check?.required ?? []).filter((r) => r.ok).flatMap((r) => r.nodeIds);
+      const forbidden = (check?.forbidden ?? []).flatMap((r) => r.nodeIds);
+      const picture = withScreenshot(wireframeOf(screen), screen);
       mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, `<?xml version="1.0" encoding="UTF-8"?>\n${wireframeSvg(wireframeOf(screen), { matched: marked })}\n`);
-      written = `wireframe written to ${values.svg} (${screen.nodes.length} nodes, ${marked.size} marked)\n`;
+      writeFileSync(target, `<?xml version="1.0" encoding="UTF-8"?>\n${wireframeSvg(picture, { matched: marked, required, forbidden })}\n`);
+      const what = picture.screenshot !== undefined ? `screenshot ${basename(screen.screenshot!)} with the wireframe over it` : "wireframe";
+      const note = picture.screenshotNote !== undefined ? `; ${picture.screenshotNote}` : "";
+      written = `${what} written to ${values.svg} (${screen.nodes.length} nodes, ${marked.size + required.length + forbidden.length} marked${note})\n`;
     }
     if (values.json) {
       const doc: Record<string, unknown> = { screen: { nodes: screen.nodes.length, width: screen.width, height: screen.height } };

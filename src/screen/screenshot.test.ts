@@ -1,0 +1,69 @@
+// Screenshots beside captures: found by name, sniffed by their bytes, embedded as data: URLs under
+// the cap, and left out with a note otherwise; loadCapture notes the one beside a capture.
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadCapture } from "./load-capture.ts";
+import { embedScreenshot, imageMime, isImageDataUrl, screenshotBeside, SCREENSHOT_CAP_BYTES } from "./screenshot.ts";
+import { wireframeOf, withScreenshot } from "./wireframe.ts";
+
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+const WEBP = Buffer.concat([Buffer.from("RIFF"), Buffer.from([4, 0, 0, 0]), Buffer.from("WEBPVP8 ")]);
+const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]);
+const CAPTURE = JSON.stringify({ waypointId: "app/home", deviceWidth: 100, deviceHeight: 200, trailblazeNodeTree: { nodeId: 1, driverDetail: { class: "androidAccessibility" } } });
+
+function folder(files: Record<string, string | Buffer>): string {
+  const dir = mkdtempSync(join(tmpdir(), "screenshot-"));
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  return dir;
+}
+
+describe("screenshots beside captures", () => {
+  test("found by the capture's name: .webp first, then .png and .jpg; none for a file that is not .json", () => {
+    const dir = folder({ "home.example.json": CAPTURE, "home.example.webp": WEBP, "home.example.png": PNG, "login.example.json": CAPTURE, "login.example.png": PNG, "bare.example.json": CAPTURE });
+    expect(screenshotBeside(join(dir, "home.example.json"))).toBe(join(dir, "home.example.webp"));
+    expect(screenshotBeside(join(dir, "login.example.json"))).toBe(join(dir, "login.example.png"));
+    expect(screenshotBeside(join(dir, "bare.example.json"))).toBeUndefined();
+    expect(screenshotBeside(join(dir, "home.example.webp"))).toBeUndefined();
+  });
+
+  test("the type comes from the bytes, not the name", () => {
+    expect([imageMime(PNG), imageMime(WEBP), imageMime(JPEG), imageMime(Buffer.from("<svg onload=alert(1)>")), imageMime(Buffer.alloc(0))]).toEqual(["image/png", "image/webp", "image/jpeg", undefined, undefined]);
+  });
+
+  test("embedded as a data: URL under the cap; over it, unreadable or not an image, a note says why", () => {
+    const dir = folder({ "a.webp": WEBP, "b.png": Buffer.from("<svg onload=alert(1)></svg>"), "c.png": Buffer.concat([PNG, Buffer.alloc(2048)]) });
+    expect(embedScreenshot(join(dir, "a.webp"))).toEqual({ screenshot: `data:image/webp;base64,${WEBP.toString("base64")}` });
+    expect(embedScreenshot(join(dir, "b.png"))).toEqual({ screenshotNote: "screenshot b.png left out: not a WebP, PNG or JPEG image" });
+    expect(embedScreenshot(join(dir, "c.png"), 1024)).toEqual({ screenshotNote: "screenshot c.png left out: 2 KB is over the 1 KB that a page embeds; the wireframe is shown instead" });
+    expect(embedScreenshot(join(dir, "gone.png"))).toEqual({ screenshotNote: "screenshot gone.png left out: cannot read it (ENOENT)" });
+    expect(SCREENSHOT_CAP_BYTES).toBe(512 * 1024);
+  });
+
+  test("isImageDataUrl: a WebP, PNG or JPEG base64 data: URL within the cap, and nothing else", () => {
+    expect(isImageDataUrl(`data:image/png;base64,${PNG.toString("base64")}`)).toBe(true);
+    for (const value of [
+      "javascript:alert(1)",
+      "data:image/svg+xml;base64,PHN2Zz4=",
+      "data:text/html;base64,PHNjcmlwdD4=",
+      "data:image/png,rawbytes",
+      `data:image/png;base64,AA"><script>`,
+      `data:image/png;base64,${"A".repeat(SCREENSHOT_CAP_BYTES * 2)}`,
+      42,
+      undefined,
+    ]) {
+      expect(isImageDataUrl(value)).toBe(false);
+    }
+  });
+
+  test("loadCapture notes the screenshot beside the capture; withScreenshot embeds it in the wireframe", async () => {
+    const dir = folder({ "home.example.json": CAPTURE, "home.example.png": PNG, "bare.example.json": CAPTURE });
+    const screen = await loadCapture(join(dir, "home.example.json"), "home.example.json");
+    expect(screen.screenshot).toBe(join(dir, "home.example.png"));
+    expect(withScreenshot(wireframeOf(screen), screen).screenshot).toBe(`data:image/png;base64,${PNG.toString("base64")}`);
+    const bare = await loadCapture(join(dir, "bare.example.json"));
+    expect(bare.screenshot).toBeUndefined();
+    expect(withScreenshot(wireframeOf(bare), bare)).toEqual(wireframeOf(bare));
+  });
+});
