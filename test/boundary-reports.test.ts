@@ -90,6 +90,19 @@ describe("merge-reports refuses a report that does not fit the format (exit 2, t
     await refused((r) => void (r.shard = { index: 3, total: 2 }), "shard.index: expected index at most total, got 3");
   }, SLOW);
 
+  test("a screenshot that is not a WebP, PNG or JPEG data: URL, or is larger than a page embeds", async () => {
+    const { id } = captureStep(base);
+    const at = `screens["${id}"].screenshot`;
+    const expected = "expected a data:image/webp, png or jpeg;base64 URL";
+    await refused((r) => void (r.screens[id].screenshot = "javascript:alert(document.domain)"), `${at}: ${expected}, got "javascript:alert(document.domain)"`);
+    await refused((r) => void (r.screens[id].screenshot = "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=="), `${at}: ${expected}, got "data:text/html;base64,PHNjcmlwdD5hbGVydC…"`);
+    await refused((r) => void (r.screens[id].screenshot = "data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+"), `${at}: ${expected}, got "data:image/svg+xml;base64,PHN2ZyBvbmxvYW…"`);
+    await refused((r) => void (r.screens[id].screenshot = `data:image/webp;base64,AA" onload="alert(1)`), `${at}: ${expected}, got "data:image/webp;base64,AA\\" onload=\\"alert…"`);
+    // 8 MB of base64: refused by its length before anything reads it as an image.
+    await refused((r) => void (r.screens[id].screenshot = `data:image/png;base64,${"A".repeat(8_000_000)}`), `${at}: expected a screenshot of at most 512 KB, got a string of 8000022 characters`);
+    await refused((r) => void (r.screens[id].screenshotNote = "x".repeat(5000)), `screens["${id}"].screenshotNote: expected a note of at most 1000 characters, got a string of 5000 characters`);
+  }, SLOW);
+
   test("every field that does not fit is listed, a long value cut short", async () => {
     const long = `failed"><img src=x onerror=alert(document.domain)>`;
     await refused(
@@ -201,7 +214,9 @@ describe("a valid report full of markup renders inert in Chromium", () => {
     await page.locator("#f-tag").selectOption(tagged("tag0"));
     expect(await page.locator("#count").innerText()).toBe("1 of 2 trails");
     await page.locator("#f-tag").selectOption("");
-    for (const summary of await page.locator("details.trail > summary").all()) await summary.click();
+    // The failed trail is open from the start; the passed one opens on a click.
+    expect(await page.locator("details.trail[open]").count()).toBe(1);
+    for (const summary of await page.locator("details.trail:not([open]) > summary").all()) await summary.click();
     expect(await page.locator("details.trail[open]").count()).toBe(2);
     const drawn = await page.locator(".wf[data-drawn] svg.wireframe").count();
     expect(drawn).toBe(await page.locator(".wf[data-screen]").count());

@@ -1,7 +1,7 @@
 // The HTML report and the map page in a real headless Chromium (Debian's, found by findChromium):
 // the report of the calendar map walk, made by the CLI as users run it, opens from file:// with
-// every non-file request blocked and none made; the failing trail expands to its steps, whose
-// wireframes show the marked nodes; filters hide and show trails. Screenshots are kept when
+// every non-file request blocked and none made; the failing trail is open on its steps, whose
+// pictures show the marked nodes; filters hide and show trails. Screenshots are kept when
 // TRAILBLAZE_SCREENSHOTS names a folder (else in a temporary one), for a person to look at.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -58,25 +58,28 @@ describe("the HTML report in Chromium", () => {
     expect(await page.locator(".summary").innerText()).toBe("2 trails\n1 failed\n1 passed\n" + (await page.locator(".summary .chip").last().innerText()));
     expect(await page.locator("details.trail .tname").allInnerTexts()).toEqual(["Expects the theme picker one tap too early", "Open the theme picker from the day view"]);
     expect(await page.locator("details.trail.failed .why").innerText()).toStartWith('step 5 failed: assertWaypoint: the screen is not at waypoint "calendar/android/theme_picker"');
-    expect(await page.locator("svg.wireframe:visible").count()).toBe(0);
+    // The failing trail is open from the start, its pictures drawn; the passing one is closed.
+    expect(await page.locator("details.trail[open]").count()).toBe(1);
+    expect(await page.locator("details.trail.failed[open]").count()).toBe(1);
+    expect(await page.locator("details.trail.passed svg.wireframe:visible").count()).toBe(0);
   }, SLOW);
 
-  test("expanding the failing trail draws each step's screen with the nodes it acted on marked", async () => {
-    await page.locator("details.trail.failed > summary").click();
+  test("the failing trail draws each step's screens with the nodes it acted on marked", async () => {
     const steps = page.locator("details.trail.failed li.step");
     expect(await steps.count()).toBe(6);
-    // Step 4 tapped "General" on the settings root: node #5 is marked, visible, inside its picture.
+    // Step 4 tapped "General" on the settings root: node #5 is marked, visible, inside its "before" picture.
     const general = steps.nth(3).locator('rect[data-node-id="5"][data-match]');
     await general.waitFor({ state: "visible" });
     const box = (await general.boundingBox())!;
-    const picture = (await steps.nth(3).locator("svg.wireframe").boundingBox())!;
+    const picture = (await steps.nth(3).locator("svg.wireframe").first().boundingBox())!;
     expect(box.width).toBeGreaterThan(10);
     expect(box.x).toBeGreaterThanOrEqual(picture.x);
     expect(box.x + box.width).toBeLessThanOrEqual(picture.x + picture.width + 1);
     expect(await steps.nth(3).locator("rect[data-match]").count()).toBe(1);
-    // The failed step shows where the device really was.
+    expect(await steps.nth(3).locator("figcaption").allInnerTexts()).toEqual(["before", "after"]);
+    // The failed step shows where the device really was, beside the waypoint it expected.
     expect(await steps.nth(4).locator(".where").innerText()).toBe("at calendar/android/settings_general");
-    expect(await steps.nth(4).locator("svg.wireframe rect[data-node-id]").count()).toBe(11);
+    expect(await steps.nth(4).locator("figure.pic").first().locator("svg.wireframe rect[data-node-id]").count()).toBe(11);
     await page.screenshot({ path: join(shots, "report-failing-trail.png"), fullPage: true });
   }, SLOW);
 

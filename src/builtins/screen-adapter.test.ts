@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { describeSelector } from "../screen/selector.ts";
+import { textSelector } from "../screen/tool-call.ts";
 import { resolve } from "node:path";
 import { buildContext } from "../core/context.ts";
 import { loadAppMap } from "../screen/app-map.ts";
@@ -140,13 +142,23 @@ describe("what the screen saw, for a run's report", () => {
   test("takeActivity: the nodes tools resolved or acted on, the shortcuts taken; then it starts afresh", async () => {
     const { call, device } = await demoMap();
     const screen = device.screen as EngineScreen;
-    expect(screen.takeActivity()).toEqual({ nodes: [], moves: [] });
+    const none = { nodes: [], moves: [], checks: [], misses: [] };
+    expect(screen.takeActivity()).toEqual(none);
     await call("assertWaypoint", { waypoint: "myapp/android/login" });
     await call("tapOnElementBySelector", { nodeSelector: { androidAccessibility: { resourceIdRegex: "com\\.example\\.myapp:id/login" } } });
-    expect(screen.takeActivity()).toEqual({ nodes: [2, 5], moves: [{ from: "myapp/android/login", to: "myapp/android/home", shortcut: "myapp_android_loginToHome" }] });
-    expect(screen.takeActivity()).toEqual({ nodes: [], moves: [] });
+    expect(screen.takeActivity()).toEqual({
+      nodes: [2, 5],
+      moves: [{ from: "myapp/android/login", to: "myapp/android/home", shortcut: "myapp_android_loginToHome" }],
+      checks: ["myapp/android/login"],
+      misses: [],
+    });
+    expect(screen.takeActivity()).toEqual(none);
     // A failed waypoint check marks what it found: here the bottom navigation, which settings forbids.
     await call("assertWaypoint", { waypoint: "myapp/android/settings" });
-    expect(screen.takeActivity().nodes).toEqual([7]);
+    expect(screen.takeActivity()).toMatchObject({ nodes: [7], checks: ["myapp/android/settings"] });
+    // A selector and a text that match nothing are kept, as selectors, for the report to look for elsewhere.
+    await call("assertVisibleWithText", { text: "No such text" });
+    const { misses } = screen.takeActivity();
+    expect(misses.map(describeSelector)).toEqual([describeSelector(textSelector({ text: "No such text" }, "pattern"))]);
   });
 });

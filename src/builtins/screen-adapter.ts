@@ -6,6 +6,7 @@ import { describeNode, nodeResourceId, nodeText, type ScreenNode as EngineNode }
 import type { Resolution } from "../screen/resolve-selector.ts";
 import { parseSelector, type Selector as EngineSelector } from "../screen/selector.ts";
 import type { ScreenState } from "../screen/screen-state.ts";
+import { textSelector } from "../screen/tool-call.ts";
 import type { DeviceScreen, NodeMatch, ScreenMove, ScreenNode, Selector, SelectorMatch, TextMode, TextQuery } from "./device-screen.ts";
 
 /** A node as upstream's MatchDescriptor: its child-index path from the root, bounds, text and ids. */
@@ -31,11 +32,15 @@ export interface ScreenMoveRecord {
   shortcut: string;
 }
 
-/** What the screen saw since it was last asked: the nodes tools resolved or acted on, and the moves. */
+/** What the screen saw since it was last asked: the nodes tools resolved or acted on, the moves, the checks. */
 export interface ScreenActivity {
   /** Ids of the nodes handed out (matches, hit nodes, a waypoint's required nodes), in order, once each. */
   nodes: number[];
   moves: ScreenMoveRecord[];
+  /** Ids of the map's waypoints the screen was checked against, in order. */
+  checks: string[];
+  /** Selectors (and text queries, as the selector they resolve) that matched nothing, in order. */
+  misses: EngineSelector[];
 }
 
 /** `DeviceScreen` over a ScreenState (one static capture, or an app map and its current waypoint). */
@@ -45,6 +50,8 @@ export class EngineScreen implements DeviceScreen {
   readonly #nodes = new WeakMap<ScreenNode, EngineNode>();
   #seen = new Set<number>();
   #moves: ScreenMoveRecord[] = [];
+  #checks: string[] = [];
+  #misses: EngineSelector[] = [];
 
   constructor(state: ScreenState) {
     this.state = state;
@@ -52,9 +59,11 @@ export class EngineScreen implements DeviceScreen {
 
   /** The activity since the last call (what a run's report marks on the step's screen), and starts afresh. */
   takeActivity(): ScreenActivity {
-    const activity = { nodes: [...this.#seen], moves: this.#moves };
+    const activity = { nodes: [...this.#seen], moves: this.#moves, checks: this.#checks, misses: this.#misses };
     this.#seen = new Set();
     this.#moves = [];
+    this.#checks = [];
+    this.#misses = [];
     return activity;
   }
 
@@ -65,19 +74,22 @@ export class EngineScreen implements DeviceScreen {
     return out;
   }
 
-  #match(resolution: Resolution, wanted: EngineSelector | string): SelectorMatch {
+  #match(resolution: Resolution, wanted: EngineSelector | string, missed?: EngineSelector): SelectorMatch {
     const match: SelectorMatch = { kind: resolution.kind, nodes: resolution.nodes.map((n) => this.#node(n)) };
-    if (resolution.kind === "noMatch") match.closest = this.state.closestCandidates(wanted).map(describeNode);
+    if (resolution.kind === "noMatch") {
+      match.closest = this.state.closestCandidates(wanted).map(describeNode);
+      if (missed) this.#misses.push(missed);
+    }
     return match;
   }
 
   resolve(selector: Selector): SelectorMatch {
     const parsed = parseSelector(selector, "selector");
-    return this.#match(this.state.resolve(parsed), parsed);
+    return this.#match(this.state.resolve(parsed), parsed, parsed);
   }
 
   findByText(query: TextQuery, mode: TextMode): SelectorMatch {
-    return this.#match(this.state.findByText(query, mode), query.text);
+    return this.#match(this.state.findByText(query, mode), query.text, textSelector(query, mode));
   }
 
   findByRef(ref: string): SelectorMatch {
@@ -104,6 +116,7 @@ export class EngineScreen implements DeviceScreen {
     }
     if (!map.waypoints.has(id)) return { ok: false, detail: `unknown waypoint "${id}"; the map ${map.dir} has ${[...map.waypoints.keys()].join(", ")}` };
     const check = this.state.checkWaypoint(id);
+    this.#checks.push(id);
     // The nodes the check found: required ones present, and forbidden ones present (why it fails).
     for (const found of [...check.required.filter((r) => r.ok), ...check.forbidden.filter((r) => !r.ok)]) for (const nodeId of found.nodeIds) this.#seen.add(nodeId);
     const where = `the device is at ${at}`;

@@ -5,8 +5,8 @@
 import type { Secrets } from "../core/secrets.ts";
 
 const SHAPE = {
-  /** Values of ours that a secret cannot be in, and that readers branch on. */
-  kept: new Set(["status", "kind", "variant", "startedAt", "at", "durationMs", "exitCode"]),
+  /** Values of ours that a secret cannot be in, and that readers branch on; and pictures (base64 that masking would only corrupt). */
+  kept: new Set(["status", "kind", "variant", "startedAt", "at", "durationMs", "exitCode", "screenshot"]),
   /** Data from trails, tools and servers: masked whole, their keys included. */
   data: new Set(["args", "result", "structuredContent", "set", "memory"]),
 };

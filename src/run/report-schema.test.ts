@@ -39,7 +39,25 @@ const full: RunReport = {
           durationMs: 1,
           tools: [],
           failure: { tool: "assertWaypoint", args: { waypoint: "w" }, variant: "ExceptionThrown", message: "no", line: 7, col: 9, stderr: { source: "tools/t.ts", lines: ["boom"] } },
-          screen: { kind: "capture", screen: "0123456789ab", waypoint: "app/home", matched: [2], moves: [{ from: "a", to: "b", shortcut: "aToB" }] },
+          screen: {
+            kind: "capture",
+            screen: "0123456789ab",
+            waypoint: "app/home",
+            matched: [2],
+            moves: [{ from: "a", to: "b", shortcut: "aToB" }],
+            after: "ba9876543210",
+            afterMatched: [1],
+            expected: {
+              kind: "waypoint",
+              waypoint: "w",
+              screen: "0123456789ab",
+              actual: "ba9876543210",
+              conditions: [
+                { role: "required", description: "Title", ok: false, actual: [], expected: [2] },
+                { role: "forbidden", description: "Bar", ok: false, actual: [1], expected: [] },
+              ],
+            },
+          },
           line: 6,
           col: 5,
         },
@@ -64,7 +82,10 @@ const full: RunReport = {
     { file: "trails/c.trail.yaml", id: "c", status: "skipped", startedAt: "2026-11-25T06:00:00.000Z", durationMs: 0, unverified: 0, steps: [], skipReason: "later", ran: false },
   ],
   summary: { passed: 0, failed: 1, errors: 1, skipped: 1, unverified: 1, durationMs: 40 },
-  screens: { "0123456789ab": { file: "s.json", width: 1080, height: 2400, waypoint: "app/home", nodes: [{ id: 1, bounds: [0, 0, 1080, 2400], type: "Frame" }, { id: 2, parent: 1, bounds: [0, 0, 10.5, 20], text: "Hi", interactive: true }] } },
+  screens: {
+    "0123456789ab": { file: "s.json", width: 1080, height: 2400, waypoint: "app/home", nodes: [{ id: 1, bounds: [0, 0, 1080, 2400], type: "Frame" }, { id: 2, parent: 1, bounds: [0, 0, 10.5, 20], text: "Hi", interactive: true }], screenshot: "data:image/webp;base64,UklGRgQAAABXRUJQ" },
+    ba9876543210: { file: "t.json", width: 1080, height: 2400, nodes: [{ id: 1 }], screenshotNote: "screenshot t.example.webp left out: 900 KB is over the 512 KB that a page embeds; the wireframe is shown instead" },
+  },
   problems: [{ message: "m", file: "f", line: 1, col: 2 }],
   interrupted: "SIGINT",
   shard: { index: 2, total: 3 },
@@ -112,6 +133,21 @@ describe("the JSON report format", () => {
   trails[1].problems[0].kind: expected one of tool, args, got "x"
   screens["0123456789ab"].nodes[1].bounds: expected at least 4 items, got 3
   screens["0123456789ab"].nodes[1].interactive: expected true, got false`);
+  });
+
+  test("a screenshot is a WebP, PNG or JPEG base64 data: URL of at most 512 KB, and nothing else", () => {
+    const withShot = (screenshot: unknown) => {
+      const json = JSON.parse(JSON.stringify(runToJson(full)));
+      json.screens["0123456789ab"].screenshot = screenshot;
+      return refusal(json);
+    };
+    const at = `r.json: screens["0123456789ab"].screenshot`;
+    expect(withShot("javascript:alert(1)")).toBe(`${at}: expected a data:image/webp, png or jpeg;base64 URL, got "javascript:alert(1)"`);
+    expect(withShot("data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==")).toBe(`${at}: expected a data:image/webp, png or jpeg;base64 URL, got "data:text/html;base64,PHNjcmlwdD5hbGVydC…"`);
+    expect(withShot("data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+")).toBe(`${at}: expected a data:image/webp, png or jpeg;base64 URL, got "data:image/svg+xml;base64,PHN2ZyBvbmxvYW…"`);
+    expect(withShot(`data:image/png;base64,AA"><script>alert(1)</script>`)).toBe(`${at}: expected a data:image/webp, png or jpeg;base64 URL, got "data:image/png;base64,AA\\\"><script>alert(…"`);
+    expect(withShot(`data:image/png;base64,${"A".repeat(800_000)}`)).toBe(`${at}: expected a screenshot of at most 512 KB, got a string of 800022 characters`);
+    expect(withShot({ src: "x" })).toBe(`${at}: expected a string, got an object`);
   });
 
   test("field paths: indexes in brackets, words after dots, any other key quoted", () => {

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { valueAt } from "../core/describe.ts";
 import { TYPE_ARTICLE } from "../core/zod-wording.ts";
 import { ReportFileError } from "../errors.ts";
+import { IMAGE_DATA_URL, IMAGE_DATA_URL_MAX, SCREENSHOT_CAP_BYTES } from "../screen/screenshot.ts";
 import type { RunReport, TrailReport } from "./run-types.ts";
 
 /** The format `run --reporter json` writes, as `version`; bump it when a reader of the previous one would misread a report. */
@@ -49,6 +50,17 @@ const stepScreen = z.discriminatedUnion("kind", [
     waypoint: text.optional(),
     matched: z.array(nodeId),
     moves: z.array(z.object({ from: text, to: text, shortcut: text })).optional(),
+    after: screenId.optional(),
+    afterMatched: z.array(nodeId).optional(),
+    expected: z
+      .object({
+        kind: z.enum(["waypoint", "selector"]),
+        waypoint: text,
+        screen: screenId.optional(),
+        actual: screenId,
+        conditions: z.array(z.object({ role: z.enum(["required", "forbidden", "selector"]), description: text, ok: z.boolean(), actual: z.array(nodeId), expected: z.array(nodeId) })),
+      })
+      .optional(),
   }),
   z.object({ kind: z.literal("web"), url: text, title: text, outline: text, screenshot: text.optional() }),
 ]);
@@ -135,12 +147,20 @@ const wireNode = z.object({
   interactive: z.literal(true).optional(),
 });
 
+/** A screenshot: a WebP, PNG or JPEG data: URL under the embedding cap, and nothing else (no other scheme, no markup, no huge string). */
+const screenshot = z
+  .string()
+  .max(IMAGE_DATA_URL_MAX, `a screenshot of at most ${SCREENSHOT_CAP_BYTES / 1024} KB`)
+  .regex(IMAGE_DATA_URL, "a data:image/webp, png or jpeg;base64 URL");
+
 const wireframe = z.object({
   file: text,
   width: z.number().nonnegative(),
   height: z.number().nonnegative(),
   waypoint: text.optional(),
   nodes: z.array(wireNode),
+  screenshot: screenshot.optional(),
+  screenshotNote: text.max(1000, "a note of at most 1000 characters").optional(),
 });
 
 /** The whole JSON report, as `run --reporter json` writes it (format 1). */
@@ -203,6 +223,7 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
     case "too_big": {
       const bound = issue.code === "too_small" ? `at least ${String(issue.minimum)}` : `at most ${String(issue.maximum)}`;
       const value = valueAt(input, issue.path);
+      if (typeof value === "string" && issue.code === "too_big") return `${at}: expected ${issue.message}, got a string of ${value.length} characters`;
       return Array.isArray(value) ? `${at}: expected ${bound} items, got ${value.length}` : `${at}: expected ${bound}, got ${got}`;
     }
     default:

@@ -319,7 +319,7 @@ export class TrailRun {
     } catch (error) {
       result = exceptionThrown(messageOf(error));
     }
-    if (engine && current.screen?.kind === "capture") noteActivity(current.screen, engine.takeActivity());
+    if (engine && current.screen?.kind === "capture") await noteActivity(current.screen, engine.takeActivity(), result);
     current.tools.push({ name: tool, args, result: resultToJson(result), startedAt: startedAt.toISOString(), durationMs: round(performance.now() - t0) });
     return result;
   }

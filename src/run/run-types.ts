@@ -59,6 +59,31 @@ export interface StepFailure {
   stderr?: { source: string; lines: string[] };
 }
 
+/** One thing a failed check looked for, with the nodes it finds on the screen the device was on and on the expected one. */
+export interface ExpectedCondition {
+  /** A waypoint's `required` or `forbidden` selector, or the `selector` a call looked for. */
+  role: "required" | "forbidden" | "selector";
+  description: string;
+  /** Whether the screen the device was on satisfies it. */
+  ok: boolean;
+  /** Ids of the nodes it finds on the screen the device was on. */
+  actual: number[];
+  /** Ids of the nodes it finds on the expected waypoint's capture. */
+  expected: number[];
+}
+
+/** What a failed check expected, to show beside the screen the device was on. */
+export interface ExpectedScreen {
+  /** `waypoint`: the waypoint a failed assertWaypoint named; `selector`: a waypoint of the map where a selector that matched nothing does match. */
+  kind: "waypoint" | "selector";
+  waypoint: string;
+  /** The expected waypoint's capture, by its id in `RunReport.screens` (absent when it has none). */
+  screen?: string;
+  /** The screen the device was on when the check failed, by its id in `RunReport.screens`. */
+  actual: string;
+  conditions: ExpectedCondition[];
+}
+
 /** The captured screen a step ran on (the simulated device's), by its id in `RunReport.screens`. */
 export interface CaptureStepScreen {
   kind: "capture";
@@ -70,6 +95,12 @@ export interface CaptureStepScreen {
   matched: number[];
   /** The shortcuts that moved the device during the step. */
   moves?: { from: string; to: string; shortcut: string }[];
+  /** The screen the step ended on, when a shortcut moved the device (by its id in `RunReport.screens`). */
+  after?: string;
+  /** Ids of the nodes the step resolved or acted on after its last move, on the `after` screen. */
+  afterMatched?: number[];
+  /** For a step whose check failed on this device: what it expected, beside the screen it was on. */
+  expected?: ExpectedScreen;
 }
 
 /** The page a web step ran on, as the browser driver gives it. */

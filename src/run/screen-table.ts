@@ -1,9 +1,10 @@
-// The run's table of screens: each distinct screen a step ran on, stored once as a wireframe and
-// named by a content hash, so a report holds hundreds of steps on a few screens without repeats
-// (and shards name the same screen the same way).
+// The run's table of screens: each distinct screen a step ran on, stored once as a wireframe (with
+// the capture's screenshot, embedded once here, when one is beside it) and named by a content
+// hash, so a report holds hundreds of steps on a few screens without repeats (and shards name the
+// same screen the same way).
 
 import type { Screen } from "../screen/screen-model.ts";
-import { wireframeId, wireframeOf, type WireframeScreen } from "../screen/wireframe.ts";
+import { wireframeId, wireframeOf, withScreenshot, type WireframeScreen } from "../screen/wireframe.ts";
 
 export class ScreenTable {
   readonly #ids = new WeakMap<Screen, string>();
@@ -13,7 +14,7 @@ export class ScreenTable {
   add(screen: Screen, mask: (text: string) => string): string {
     const known = this.#ids.get(screen);
     if (known !== undefined) return known;
-    const wireframe = wireframeOf(screen, mask);
+    const wireframe = withScreenshot(wireframeOf(screen, mask), screen);
     const id = wireframeId(wireframe);
     if (!this.#screens.has(id)) this.#screens.set(id, wireframe);
     this.#ids.set(screen, id);

@@ -1,7 +1,7 @@
 // The HTML report's inline CSS and script: status colours, the trail and step layout, and the
-// script that filters trails (status, tag, target, text) and draws a step's wireframe from the
-// run's screen table when its trail is opened. Nothing here loads anything from the network. The
-// page's CSP allows these two by their SHA-256 (html.ts): no style="…" attributes, no inline
+// script that filters trails (status, tag, target, text) and draws a step's pictures from the
+// run's screen table (marking the nodes each names) when its trail is opened. Nothing here loads
+// anything from the network. The page's CSP allows these two by their SHA-256 (html.ts): no style="…" attributes, no inline
 // handlers, and the script reads the page's data only through attributes and text, never as markup.
 
 import { WIREFRAME_CSS } from "../../screen/wireframe-svg.ts";
@@ -57,11 +57,21 @@ li.step:first-child{border-top:0}
 .mem{margin:3px 0 0 24px;font-size:12.5px}
 .where{margin:3px 0 0 24px;font-size:12.5px;color:#495057}
 .where .wp{font-weight:600;color:#1864ab}
-.wf{flex:none;width:110px;cursor:zoom-in}
+.pics{flex:none;display:flex;gap:8px;align-items:flex-start}
+.pics .arrow{align-self:center;color:var(--dim);font-size:18px}
+figure.pic{margin:0}
+figure.pic figcaption{font-size:11.5px;color:var(--dim);text-align:center;max-width:260px;word-break:break-word}
+.wf{width:150px;cursor:zoom-in}
 .wf svg{display:block;width:100%;height:auto;border:1px solid var(--line);border-radius:4px}
-.step.failed .wf{width:220px}
-.wf.big{width:340px;cursor:zoom-out}
-.wf .cap{font-size:11px;color:var(--dim);word-break:break-all}
+.step.failed .wf{width:260px}
+.wf.big,.step.failed .wf.big{width:420px;cursor:zoom-out}
+.wf.none{cursor:default;height:120px;display:flex;align-items:center;justify-content:center;border:1px dashed var(--line);border-radius:4px;color:var(--dim);font-size:12px}
+.wf .cap{font-size:11px;color:var(--unv);word-break:break-word}
+.conds{margin:3px 0 0 24px;font-size:12.5px}
+.conds ul{list-style:none;margin:2px 0;padding:0}
+.conds li .mark{display:inline-block;width:14px}
+.conds li.ok .mark{color:var(--pass)}.conds li.bad .mark{color:var(--fail)}
+.conds li.required b{border-bottom:2px solid var(--pass)}.conds li.forbidden b{border-bottom:2px dashed var(--fail)}.conds li.selector b{border-bottom:2px solid #d9480f}
 .web{flex:none;width:320px;font-size:12px}
 .web img{max-width:100%;border:1px solid var(--line);border-radius:4px}
 .web pre{max-height:14em;overflow:auto;background:var(--soft);padding:4px 6px;border-radius:4px}
@@ -84,10 +94,10 @@ function bind(id,key,lower){var el=document.getElementById(id);if(el)el.addEvent
 bind("f-tag","tag");bind("f-target","target");bind("f-text","text",true);
 function draw(root){Array.prototype.forEach.call(root.querySelectorAll(".wf[data-screen]:not([data-drawn])"),function(wf){
 var tpl=document.getElementById("screen-"+wf.getAttribute("data-screen"));if(!tpl)return;
-var svg=tpl.content.firstElementChild.cloneNode(true);
-var marks=(wf.getAttribute("data-match")||"").split(",");
-Array.prototype.forEach.call(svg.querySelectorAll("rect[data-node-id]"),function(r){if(marks.indexOf(r.getAttribute("data-node-id"))>=0)r.setAttribute("data-match","");});
-wf.insertBefore(svg,wf.firstChild);wf.setAttribute("data-drawn","");});}
+var copy=tpl.content.cloneNode(true);
+["match","required","forbidden"].forEach(function(kind){var ids=(wf.getAttribute("data-"+kind)||"").split(",");
+Array.prototype.forEach.call(copy.querySelectorAll("rect[data-node-id]"),function(r){if(ids.indexOf(r.getAttribute("data-node-id"))>=0)r.setAttribute("data-"+kind,"");});});
+wf.insertBefore(copy,wf.firstChild);wf.setAttribute("data-drawn","");});}
 document.addEventListener("click",function(e){var wf=e.target.closest&&e.target.closest(".wf[data-drawn]");if(wf)wf.classList.toggle("big");});
 document.addEventListener("toggle",function(e){if(e.target.open)draw(e.target);},true);
 trails.forEach(function(t){if(t.open)draw(t);});

@@ -1,11 +1,15 @@
 // One trail of the HTML report: a <details> whose summary says status, name, file, target, tags,
 // time and why it failed, and whose body lists the steps — tool calls (arguments masked as in
 // every report), results, failures with the server's stderr tail, memory changes, unverified
-// marks, and the screen each step ran on (a wireframe drawn from the run's screen table). Built
-// with the `html` tag: every value from the run is escaped where it lands.
+// marks, and the screens each step ran on (drawn from the run's screen table: the capture's
+// screenshot under its boxes, or the wireframe alone): before and after a move, and for a failed
+// check the device's screen beside the expected one, required and forbidden nodes marked on both.
+// A failed trail is open from the start. Built with the `html` tag: every value from the run is
+// escaped where it lands.
 
 import { html, joinHtml, type Html } from "../../core/html-template.ts";
-import type { StepReport, StepScreen, ToolCallReport, TrailReport } from "../run-types.ts";
+import { IMAGE_DATA_URL } from "../../screen/screenshot.ts";
+import type { CaptureStepScreen, ExpectedCondition, StepReport, StepScreen, ToolCallReport, TrailReport } from "../run-types.ts";
 import { formatTrailProblem } from "../validate.ts";
 import { formatDuration } from "./list.ts";
 
@@ -38,11 +42,49 @@ function memory(step: StepReport): Html | "" {
   return html`<div class="mem">memory: ${joinHtml([...set, ...deleted], ", ")}</div>`;
 }
 
-/** Where the device was and where the step took it; plus the picture of the screen. */
+/** One picture of the run's screen table, drawn by the page's script when its trail opens, with its marks and a caption. */
+function picture(screen: string | undefined, caption: string, marks: { match?: number[]; required?: number[]; forbidden?: number[] } = {}): Html {
+  const ids = (list: number[] | undefined) => (list ?? []).join(",");
+  const wf = screen === undefined
+    ? html`<div class="wf none">no capture</div>`
+    : html`<div class="wf" title="click to enlarge" data-screen="${screen}" data-match="${ids(marks.match)}" data-required="${ids(marks.required)}" data-forbidden="${ids(marks.forbidden)}"></div>`;
+  return html`<figure class="pic">${wf}<figcaption>${caption}</figcaption></figure>`;
+}
+
+/** The pictures of a step on a captured screen: before and after a move; for a failed check, the screen the device was on beside the one expected. */
+function capturePictures(value: CaptureStepScreen): Html {
+  const before = picture(value.screen, value.after !== undefined || value.expected ? "before" : "screen", { match: value.matched });
+  const after = value.after !== undefined && picture(value.after, "after", { match: value.afterMatched });
+  const expected = value.expected;
+  if (!expected) return html`<div class="pics">${before}${after && html`<span class="arrow">→</span>${after}`}</div>`;
+  const of = (role: ExpectedCondition["role"], side: "actual" | "expected") => expected.conditions.filter((c) => c.role === role && (side === "expected" || role !== "required" || c.ok)).flatMap((c) => c[side]);
+  const actual = picture(expected.actual, "actual: the device's screen", { required: of("required", "actual"), forbidden: of("forbidden", "actual") });
+  const wanted = picture(expected.screen, `${expected.kind === "waypoint" ? "expected" : "where it matches"}: ${expected.waypoint}`, { required: of("required", "expected"), forbidden: of("forbidden", "expected"), match: of("selector", "expected") });
+  return html`<div class="pics expected">${value.after !== undefined && html`${before}<span class="arrow">→</span>`}${actual}${wanted}</div>`;
+}
+
+const ROLE_MARK = (c: ExpectedCondition) => (c.ok ? "✓" : "✗");
+
+/** What the failed check looked for: each condition, whether the device's screen met it, and where the expected screen has it. */
+function conditions(value: CaptureStepScreen): Html | "" {
+  const expected = value.expected;
+  if (!expected) return "";
+  const head =
+    expected.kind === "waypoint"
+      ? html`expected waypoint <span class="wp">${expected.waypoint}</span>:`
+      : html`the selector matches nothing here; it matches on waypoint <span class="wp">${expected.waypoint}</span>:`;
+  const items = expected.conditions.map((c) => {
+    const here = c.role === "forbidden" ? (c.actual.length > 0 ? `present here (${c.actual.map((id) => `#${id}`).join(", ")})` : "absent here") : c.actual.length > 0 ? `found here (${c.actual.map((id) => `#${id}`).join(", ")})` : "not found here";
+    return html`<li class="${c.ok ? "ok" : "bad"} ${c.role}"><span class="mark">${ROLE_MARK(c)}</span> ${c.role} <b>${c.description}</b> <span class="meta">${here}${c.expected.length > 0 && ` · on the expected screen ${c.expected.map((id) => `#${id}`).join(", ")}`}</span></li>`;
+  });
+  return html`<div class="conds">${head}<ul>${items}</ul></div>`;
+}
+
+/** Where the device was and where the step took it; what a failed check expected; and the pictures of the screens. */
 function screen(value: StepScreen | undefined): { where: Html | ""; picture: Html | "" } {
   if (!value) return { where: "", picture: "" };
   if (value.kind === "web") {
-    const img = value.screenshot?.startsWith("data:image/") && html`<img alt="${`screenshot of ${value.url}`}" src="${value.screenshot}">`;
+    const img = value.screenshot !== undefined && IMAGE_DATA_URL.test(value.screenshot) && html`<img alt="${`screenshot of ${value.url}`}" src="${value.screenshot}">`;
     return {
       where: html`<div class="where">page <span class="wp">${value.title || "(untitled)"}</span> <code>${value.url}</code></div>`,
       picture: html`<div class="web">${img}<pre>${value.outline}</pre></div>`,
@@ -52,8 +94,8 @@ function screen(value: StepScreen | undefined): { where: Html | ""; picture: Htm
   const moves = (value.moves ?? []).map((m) => html` → shortcut <code>${m.shortcut}</code> → <span class="wp">${m.to}</span>`);
   const matched = value.matched.length > 0 && ` · marked ${value.matched.map((id) => `#${id}`).join(", ")}`;
   return {
-    where: html`<div class="where">${at}${moves}<span class="meta">${matched}</span></div>`,
-    picture: html`<div class="wf" title="click to enlarge" data-screen="${value.screen}" data-match="${value.matched.join(",")}"></div>`,
+    where: html`<div class="where">${at}${moves}<span class="meta">${matched}</span></div>${conditions(value)}`,
+    picture: capturePictures(value),
   };
 }
 
@@ -93,5 +135,7 @@ export function trailHtml(trail: TrailReport, index: number): Html {
   const skip = trail.skipReason !== undefined && html`<div class="note">skipped: ${trail.skipReason}</div>`;
   const memory = trail.memory && Object.keys(trail.memory).length > 0 && html`<div class="mem">memory at the end: <code>${json(trail.memory)}</code></div>`;
   const steps = trail.steps.length > 0 && html`<ol class="steps">${trail.steps.map((s) => step(s, trail.file))}</ol>`;
-  return html`<details class="trail ${status}" id="${`trail-${index + 1}`}" data-status="${status}" data-target="${target}" data-tags="${JSON.stringify(tags)}"><summary>${summary}</summary><div class="tbody">${kv}${problems}${error}${skip}${steps}${memory}</div></details>`;
+  // A failed trail opens by default: its failing step's screens are the first thing to look at.
+  const open = (trail.status === "failed" || trail.status === "error") && html` open=""`;
+  return html`<details class="trail ${status}"${open} id="${`trail-${index + 1}`}" data-status="${status}" data-target="${target}" data-tags="${JSON.stringify(tags)}"><summary>${summary}</summary><div class="tbody">${kv}${problems}${error}${skip}${steps}${memory}</div></details>`;
 }

@@ -85,7 +85,9 @@ describe("html reporter", () => {
   test("failures first, each trail with its status, tags and target for the filters", () => {
     expect(failuresFirst(run.trails).map((t) => t.trail.id)).toEqual(["checks-cart", "opens-settings"]);
     expect(page.indexOf('id="trail-2"')).toBeLessThan(page.indexOf('id="trail-1"'));
-    expect(page).toContain(`<details class="trail failed" id="trail-2" data-status="failed" data-target="shop" data-tags="[&quot;web&quot;]">`);
+    // A failed trail is open from the start; a passed one is not.
+    expect(page).toContain(`<details class="trail failed" open="" id="trail-2" data-status="failed" data-target="shop" data-tags="[&quot;web&quot;]">`);
+    expect(page).toContain(`<details class="trail passed" id="trail-1" `);
     expect(page).toContain(`data-status="passed" data-target="app" data-tags="[&quot;smoke&quot;,&quot;settings&quot;]"`);
     expect(page).toContain(`<option value="settings">settings</option><option value="smoke">smoke</option><option value="web">web</option>`);
   });
@@ -99,8 +101,77 @@ describe("html reporter", () => {
 
   test("a captured screen: stored once as a template, the step refers to it with its marks", () => {
     expect(page.match(/<template id="screen-abc123abc123">/g)).toHaveLength(1);
-    expect(page).toContain(`<div class="wf" title="click to enlarge" data-screen="abc123abc123" data-match="3"></div>`);
+    expect(page).toContain(
+      `<div class="pics"><figure class="pic"><div class="wf" title="click to enlarge" data-screen="abc123abc123" data-match="3" data-required="" data-forbidden=""></div><figcaption>screen</figcaption></figure></div>`,
+    );
     expect(page).toContain(`<rect data-node-id="2" x="60" y="200" width="960" height="120"><title>#2 TextView "Hello &lt;Ada&gt; &amp; co"</title></rect>`);
+  });
+
+  test("a screenshot: drawn under the boxes, once, in the screen's template; the labels left to the picture", () => {
+    const shot = `data:image/png;base64,${Buffer.from("\x89PNG\r\n\x1a\n").toString("base64")}`;
+    const withShot = formatHtmlReport({ ...run, screens: { abc123abc123: { ...screen, screenshot: shot } } });
+    expect(withShot.split(shot)).toHaveLength(2);
+    expect(withShot).toContain(`<svg xmlns="http://www.w3.org/2000/svg" class="wireframe shot" viewBox="0 0 1080 2400"`);
+    expect(withShot).toContain(`<image href="${shot}" x="0" y="0" width="1080" height="2400" preserveAspectRatio="none"/>`);
+    expect(withShot).not.toContain(`<text `);
+    // One left out says why, under the wireframe.
+    const noted = formatHtmlReport({ ...run, screens: { abc123abc123: { ...screen, screenshotNote: "screenshot home.example.webp left out: <big>" } } });
+    expect(noted).toContain(`<div class="cap">screenshot home.example.webp left out: &lt;big&gt;</div></template>`);
+    expect(noted).not.toContain("<image");
+  });
+
+  test("a screenshot that is not a WebP, PNG or JPEG data: URL (a report that skipped validation) is not drawn", () => {
+    for (const hostile of ["javascript:alert(1)", "data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+", "data:text/html;base64,PHNjcmlwdD4=", `data:image/png;base64,AAAA"><script>alert(1)</script>`, "https://tracker.example/p.png"]) {
+      const out = formatHtmlReport({ ...run, screens: { abc123abc123: { ...screen, screenshot: hostile } } });
+      expect(out).not.toContain("<image");
+      expect(out).not.toContain(hostile);
+      expect(out).toContain(`class="wireframe" viewBox`);
+    }
+  });
+
+  test("a step that moved shows the screen before and after; a failed check, the device's screen beside the expected one", () => {
+    const moved = formatHtmlReport({
+      ...run,
+      trails: [trail({ steps: [step({ screen: { kind: "capture", screen: "abc123abc123", matched: [3], moves: [{ from: "a", to: "b", shortcut: "aToB" }], after: "def456def456", afterMatched: [7] } })] })],
+    });
+    expect(moved).toContain(
+      `<div class="pics"><figure class="pic"><div class="wf" title="click to enlarge" data-screen="abc123abc123" data-match="3" data-required="" data-forbidden=""></div><figcaption>before</figcaption></figure><span class="arrow">→</span><figure class="pic"><div class="wf" title="click to enlarge" data-screen="def456def456" data-match="7" data-required="" data-forbidden=""></div><figcaption>after</figcaption></figure></div>`,
+    );
+    const failed = formatHtmlReport({
+      ...run,
+      trails: [
+        trail({
+          status: "failed",
+          steps: [
+            step({
+              status: "failed",
+              screen: {
+                kind: "capture",
+                screen: "abc123abc123",
+                waypoint: "app/home",
+                matched: [2],
+                expected: {
+                  kind: "waypoint",
+                  waypoint: "app/settings",
+                  screen: "def456def456",
+                  actual: "abc123abc123",
+                  conditions: [
+                    { role: "required", description: "Title <h1>", ok: true, actual: [2], expected: [4] },
+                    { role: "required", description: "Dark option", ok: false, actual: [], expected: [6] },
+                    { role: "forbidden", description: "Bottom bar", ok: false, actual: [3], expected: [] },
+                  ],
+                },
+              },
+            }),
+          ],
+        }),
+      ],
+    });
+    expect(failed).toContain(
+      `<div class="pics expected"><figure class="pic"><div class="wf" title="click to enlarge" data-screen="abc123abc123" data-match="" data-required="2" data-forbidden="3"></div><figcaption>actual: the device's screen</figcaption></figure><figure class="pic"><div class="wf" title="click to enlarge" data-screen="def456def456" data-match="" data-required="4,6" data-forbidden=""></div><figcaption>expected: app/settings</figcaption></figure></div>`,
+    );
+    expect(failed).toContain(`expected waypoint <span class="wp">app/settings</span>:<ul><li class="ok required"><span class="mark">✓</span> required <b>Title &lt;h1&gt;</b> <span class="meta">found here (#2) · on the expected screen #4</span></li>`);
+    expect(failed).toContain(`<li class="bad forbidden"><span class="mark">✗</span> forbidden <b>Bottom bar</b> <span class="meta">present here (#3)</span></li>`);
   });
 
   test("a web page: the outline as text, the screenshot only from a data: URL", () => {

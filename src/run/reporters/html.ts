@@ -1,8 +1,9 @@
 // `--reporter html`: the run as one self-contained page (inline CSS and script, a CSP that lets
 // nothing load from the network and runs only the page's own script and style, by their hashes):
 // a summary, problems that stopped the run, filters by status, tag and target, the trails with
-// failures first, and the run's screens once each as <template>s that a step's wireframe is
-// cloned from when its trail is opened. Built with the `html` tag: every value is escaped.
+// failures first (open), and the run's screens once each as <template>s (the capture's screenshot,
+// embedded once as a data: URL, under the wireframe's boxes; or the wireframe alone) that a step's
+// pictures are cloned from when its trail is opened. Built with the `html` tag: every value is escaped.
 
 import { cspHash, html, inlineCode, joinHtml, type Html } from "../../core/html-template.ts";
 import { wireframeSvgHtml } from "../../screen/wireframe-svg.ts";
@@ -63,7 +64,9 @@ function filters(run: RunReport): Html {
 }
 
 function screenTemplates(run: RunReport): Html {
-  const templates = Object.entries(run.screens ?? {}).map(([id, screen]) => html`<template id="${`screen-${id}`}">${wireframeSvgHtml(screen, { standalone: false, displayWidth: 190 })}</template>`);
+  const templates = Object.entries(run.screens ?? {}).map(
+    ([id, screen]) => html`<template id="${`screen-${id}`}">${wireframeSvgHtml(screen, { standalone: false, displayWidth: 190 })}${screen.screenshotNote !== undefined && html`<div class="cap">${screen.screenshotNote}</div>`}</template>`,
+  );
   return joinHtml(templates, "\n");
 }
 
