@@ -68,7 +68,12 @@ describe("run --reporter html on the calendar map", () => {
       waypoint: "calendar/android/day_view",
       matched: [2],
       moves: [{ from: "calendar/android/day_view", to: "calendar/android/drawer_open", shortcut: "calendar_android_dayToDrawer" }],
+      after: expect.stringMatching(/^[0-9a-f]{12}$/),
     });
+    // The screen the step ended on is in the table too: the drawer, which has no screenshot.
+    expect(doc.screens[doc.trails[0].steps[1].screen.after]).toMatchObject({ waypoint: "calendar/android/drawer_open" });
+    expect(doc.screens[doc.trails[0].steps[1].screen.after].screenshot).toBeUndefined();
+    expect(doc.screens[doc.trails[0].steps[1].screen.screen].screenshot).toStartWith("data:image/webp;base64,UklGR");
     expect(Object.keys(doc.screens)).toHaveLength(5);
     expect(doc.screens[doc.trails[0].steps[1].screen.screen].nodes).toHaveLength(7);
     expect(json.stdout).not.toContain(SECRET);
