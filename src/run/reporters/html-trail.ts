@@ -52,10 +52,10 @@ function picture(screen: string | undefined, caption: string, marks: { match?: n
 }
 
 /** The pictures of a step on a captured screen: before and after a move; for a failed check, the screen the device was on beside the one expected. */
-function capturePictures(value: CaptureStepScreen): Html {
-  const before = picture(value.screen, value.after !== undefined || value.expected ? "before" : "screen", { match: value.matched });
+function capturePictures(value: CaptureStepScreen, failed: boolean): Html {
+  const expected = failed && value.expected;
+  const before = picture(value.screen, value.after !== undefined || expected ? "before" : "screen", { match: value.matched });
   const after = value.after !== undefined && picture(value.after, "after", { match: value.afterMatched });
-  const expected = value.expected;
   if (!expected) return html`<div class="pics">${before}${after && html`<span class="arrow">→</span>${after}`}</div>`;
   const of = (role: ExpectedCondition["role"], side: "actual" | "expected") => expected.conditions.filter((c) => c.role === role && (side === "expected" || role !== "required" || c.ok)).flatMap((c) => c[side]);
   const actual = picture(expected.actual, "actual: the device's screen", { required: of("required", "actual"), forbidden: of("forbidden", "actual") });
@@ -66,8 +66,8 @@ function capturePictures(value: CaptureStepScreen): Html {
 const ROLE_MARK = (c: ExpectedCondition) => (c.ok ? "✓" : "✗");
 
 /** What the failed check looked for: each condition, whether the device's screen met it, and where the expected screen has it. */
-function conditions(value: CaptureStepScreen): Html | "" {
-  const expected = value.expected;
+function conditions(value: CaptureStepScreen, failed: boolean): Html | "" {
+  const expected = failed && value.expected;
   if (!expected) return "";
   const head =
     expected.kind === "waypoint"
@@ -81,7 +81,7 @@ function conditions(value: CaptureStepScreen): Html | "" {
 }
 
 /** Where the device was and where the step took it; what a failed check expected; and the pictures of the screens. */
-function screen(value: StepScreen | undefined): { where: Html | ""; picture: Html | "" } {
+function screen(value: StepScreen | undefined, failed: boolean): { where: Html | ""; picture: Html | "" } {
   if (!value) return { where: "", picture: "" };
   if (value.kind === "web") {
     const img = value.screenshot !== undefined && IMAGE_DATA_URL.test(value.screenshot) && html`<img alt="${`screenshot of ${value.url}`}" src="${value.screenshot}">`;
@@ -94,13 +94,14 @@ function screen(value: StepScreen | undefined): { where: Html | ""; picture: Htm
   const moves = (value.moves ?? []).map((m) => html` → shortcut <code>${m.shortcut}</code> → <span class="wp">${m.to}</span>`);
   const matched = value.matched.length > 0 && ` · marked ${value.matched.map((id) => `#${id}`).join(", ")}`;
   return {
-    where: html`<div class="where">${at}${moves}<span class="meta">${matched}</span></div>${conditions(value)}`,
-    picture: capturePictures(value),
+    where: html`<div class="where">${at}${moves}<span class="meta">${matched}</span></div>${conditions(value, failed)}`,
+    picture: capturePictures(value, failed),
   };
 }
 
 function step(s: StepReport, file: string): Html {
-  const { where, picture } = screen(s.screen);
+  // What a check expected is shown for a step that failed, or whose recording failed before the agent healed it.
+  const { where, picture } = screen(s.screen, s.status === "failed" || s.status === "healed");
   const unverified = s.unverified !== undefined && html`<div class="note">⚠ unverified: ${s.unverified}</div>`;
   return html`<li class="step ${s.status}"><div class="step-main"><div class="step-head"><span class="mark" title="${s.status}">${MARKS[s.status]}</span><b>${s.index}</b><span class="kind">${s.kind}</span><span>${s.title}</span><span class="status ${s.status}">${s.status}</span><span class="meta">${formatDuration(s.durationMs)} · line ${s.line}</span></div>${s.tools.map(call)}${failure(s, file)}${unverified}${memory(s)}${where}</div>${picture}</li>`;
 }
