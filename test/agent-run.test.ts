@@ -4,7 +4,7 @@
 // that never finishes; a refused key, a rate limit, an unknown tool and bad arguments each end the
 // way the docs say; the key and the secrets never reach the model, a report, a log or the trail.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli, cliProcess, REPO, tempDir } from "./support/cli.ts";
 import { startLlmServer, type LlmServer, type Turn, type TurnSource } from "./support/llm-server.ts";
@@ -356,4 +356,39 @@ describe("step and verify at the terminal", () => {
     expect(code).toBe(2);
     expect(stderr).toContain("step: no model is chosen for the built-in agent: give --llm provider/model");
   });
+});
+
+describe("a web target on a real page", () => {
+  test("the model sees the page's ARIA outline and, with vision, its screenshot; the user's ~/.trailblaze config chooses the model", async () => {
+    server = startLlmServer([
+      (request) => {
+        expect(request.text).toContain("The browser has no page open yet");
+        return call("web_navigate", { url: "../pages/shop.html" });
+      },
+      (request) => {
+        expect(request.text).toContain('button "Add one"');
+        expect(request.images.length).toBe(1);
+        return call("web_click", { ref: 'button "Add one"' });
+      },
+      (request) => {
+        expect(request.text).toContain("Items in basket: 1");
+        return call("web_verifyTextVisible", { text: "Items in basket: 1" });
+      },
+      done("one item in the basket"),
+    ]);
+    const dir = workspaceCopy(join(REPO, "fixtures/web"), "agent-web");
+    writeFileSync(join(dir, "trails/in-words.trail.yaml"), "config:\n  id: in-words\n  target: webshop\ntrail:\n  - verify: Adding one item puts one in the basket\n");
+    const home = tempDir("agent-web-home");
+    mkdirSync(join(home, ".trailblaze"));
+    writeFileSync(
+      join(home, ".trailblaze/trailblaze.yaml"),
+      `llm:\n  providers:\n    openai:\n      base_url: ${server.url}/v1\n      models:\n        - id: gpt-test\n  defaults:\n    model: openai/gpt-test\n`,
+    );
+    const { code, stdout, stderr } = await cli(["run", "trails/in-words.trail.yaml", "--reporter", "json", "--no-logging"], { cwd: dir, env: { HOME: home, OPENAI_API_KEY: KEY } });
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as Report;
+    expect(report.trails[0]!.steps[0]!.agent).toMatchObject({ model: "openai/gpt-test", why: "no-recording" });
+    expect(readFileSync(join(dir, "trails/in-words.trail.yaml"), "utf8")).toContain("recording:\n      web:\n        - web_navigate:");
+  }, 120_000);
 });
