@@ -10,9 +10,10 @@
 // the WebAssembly.Memory maximum; a server that exhausts it cannot touch any other server.
 import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { DEBUG_SYNC, QuickJSWASMModule, RELEASE_SYNC, newVariant, type QuickJSSyncVariant } from "quickjs-emscripten";
+import { DEBUG_SYNC, RELEASE_SYNC, newVariant, type QuickJSSyncVariant, type QuickJSWASMModule } from "quickjs-emscripten";
 import * as quickjsNgPackage from "@jitl/quickjs-ng-wasmfile-release-sync";
 import { SandboxError } from "../src/errors.ts";
+import { wasmModuleOf } from "./quickjs-internals.ts";
 
 /** `release` is what sessions run; `debug` is Bellard QuickJS's assertion and leak-checking build (tests). */
 export type QuickJsVariant = "release" | "debug";
@@ -159,7 +160,5 @@ export async function newQuickJsInstance(opts: InstanceOptions): Promise<QuickJS
   const load = await newVariant(variant, { wasmModule, ...(wasmMemory ? { wasmMemory } : {}) }).importModuleLoader();
   // The loader newVariant wraps (the base builds' loader is the module's default export, unwrapped).
   const emscripten = await (load as Extract<typeof load, (...args: never[]) => unknown>)();
-  // What newQuickJSWASMModule does with them, without its own import() of the class.
-  emscripten.type = "sync";
-  return new QuickJSWASMModule(emscripten, new FFI(emscripten));
+  return wasmModuleOf(emscripten, FFI);
 }

@@ -5,6 +5,7 @@
 // context and the host's functions at the same addresses; the image records those addresses and
 // a restore that finds others is refused (the session then evaluates its bundle as usual).
 import type { QuickJSContext, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten";
+import { contextPointer, nextHostRefId, runtimePointer } from "./quickjs-internals.ts";
 
 /** Where a sandbox's setup put what the host refers to by address or id. */
 export interface InstanceLayout {
@@ -31,18 +32,10 @@ export interface SandboxImage {
   handles: { fireTimer: number; receive: number };
 }
 
-interface Internals {
-  rt: { value: number };
-  hostRefs: { nextId: number; freelist: unknown[] };
-}
-
-/** The layout of a runtime and context (quickjs-emscripten keeps these on fields it does not type as public). */
+/** The layout of a runtime and context (quickjs-emscripten keeps these on fields it does not type as public: quickjs-internals.ts). */
 export function layoutOf(runtime: QuickJSRuntime, vm: QuickJSContext): InstanceLayout {
-  const internals = runtime as unknown as Internals;
-  const context = (vm as unknown as { ctx: { value: number } }).ctx.value;
-  // A freed id would be handed out again before nextId: treat a non-empty free list as a different layout.
-  const nextHostRef = internals.hostRefs.freelist.length === 0 ? internals.hostRefs.nextId : Number.NaN;
-  return { runtime: internals.rt.value, context, global: vm.global.value, nextHostRef };
+  // A freed id would be handed out again before the next one: NaN, so such a layout matches none.
+  return { runtime: runtimePointer(runtime), context: contextPointer(vm), global: vm.global.value, nextHostRef: nextHostRefId(runtime) };
 }
 
 export function sameLayout(a: InstanceLayout, b: InstanceLayout): boolean {

@@ -5,6 +5,7 @@
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten";
 import { GUEST_GLOBAL, HOST_GLOBAL } from "./guest/host-bridge.ts";
 import { dirtyPages, imagePages, layoutOf, sameLayout, wasmMemoryOf, writePages, zeroPages, type InstanceLayout, type SandboxImage } from "./sandbox-image.ts";
+import { adoptHandle, forgetRuntime } from "./quickjs-internals.ts";
 
 /** Timers a guest may have pending at once: a loop that never clears them cannot exhaust the host. */
 export const MAX_PENDING_TIMERS = 10_000;
@@ -239,9 +240,8 @@ export class Sandbox {
     this.used = true;
     writePages(memory, image);
     // The imaged sandbox's handles are in the restored memory: adopt them at their addresses.
-    const adopt = (pointer: number) => (this.vm as unknown as { memory: { heapValueHandle(pointer: number): QuickJSHandle } }).memory.heapValueHandle(pointer);
-    this.fireTimer = adopt(image.handles.fireTimer);
-    this.receive = adopt(image.handles.receive);
+    this.fireTimer = adoptHandle(this.vm, image.handles.fireTimer);
+    this.receive = adoptHandle(this.vm, image.handles.receive);
     this.markAttached();
     this.reseed();
     return true;
@@ -534,16 +534,4 @@ export class Sandbox {
     this.freed = undefined;
     return module;
   }
-}
-
-/**
- * Drops the module's references to a runtime and its contexts without freeing them inside the
- * instance (quickjs-emscripten keeps its C-to-host callbacks per runtime and context pointer, on
- * fields it does not type as public, and deletes them only when it frees them).
- */
-function forgetRuntime(module: QuickJSWASMModule, runtime: QuickJSRuntime): void {
-  const { callbacks } = module as unknown as { callbacks: { deleteRuntime(rt: number): void; deleteContext(ctx: number): void } };
-  const internals = runtime as unknown as { rt: { value: number }; contextMap: Map<number, unknown> };
-  for (const context of internals.contextMap.keys()) callbacks.deleteContext(context);
-  callbacks.deleteRuntime(internals.rt.value);
 }

@@ -219,7 +219,9 @@ export type SandboxFailureKind =
   | "leak"
   | "thread"
   | "cpu-budget"
-  | "message-too-large";
+  | "message-too-large"
+  /** quickjs-emscripten is not the release runtime-quickjs/quickjs-internals.ts was written for. */
+  | "internals";
 
 /**
  * Something went wrong inside the QuickJS sandbox itself (not in a tool). Exit 1, except
