@@ -57,13 +57,16 @@ describe.concurrent("no answer", () => {
 
   test("closing the session cancels calls in flight; the server gets the cancellation before it is stopped", async () => {
     const { session } = await startFaultSession("hang", { "session-id": "fault-close-cancels" });
-    const pending = session.dispatcher.dispatch("hang_forever", {}, { timeoutMs: 30_000 });
+    const order: string[] = [];
+    const pending = session.dispatcher.dispatch("hang_forever", {}, { timeoutMs: 30_000 }).finally(() => order.push("call settled"));
     await Bun.sleep(200);
-    const started = performance.now();
     await session.close();
-    expect(performance.now() - started).toBeLessThan(4000);
+    order.push("session closed");
     const reason = "MCP server servers/hangs-in-call.ts was closed while the call ran";
     expect(await pending).toEqual({ variant: "ExceptionThrown", message: `cancelled: ${reason}`, content: [] });
+    expect(order).toEqual(["call settled", "session closed"]);
+    // The cancellation reached the server, which then exited on stdin EOF: no SIGTERM was needed
+    // (the fixture logs one), which the clock used to stand for.
     const log = readFileSync(join(faultLogs, "fault-close-cancels", "subprocess_stderr_servers_hangs-in-call.log"), "utf8");
     expect(log).toBe(`hang_forever: cancelled by the client: ${reason}\n`);
     expect(await survivors(session.pids())).toEqual([]);

@@ -64,12 +64,12 @@ describe.concurrent("stdout and stderr", () => {
 
   test("a 32 MB stderr flood does not block the server; the log keeps its lines and the head of an endless one", async () => {
     const { session } = await startFaultSession("flood", { "session-id": "fault-flood" });
-    const started = performance.now();
+    // A host that stopped draining stderr would block the server's writes for good, and the call
+    // would never answer: the outcome says it did; the test's timeout only guards against a hang.
     expect(await session.dispatcher.dispatch("flood_stderr", { megabytes: 32 })).toMatchObject({
       variant: "Success",
       message: "wrote 32 MB to stderr",
     });
-    expect(performance.now() - started).toBeLessThan(10_000);
     expect(firstText(await session.dispatcher.dispatch("flood_stderr", { megabytes: 1 }))).toBe("wrote 1 MB to stderr");
     await session.close();
     const log = join(faultLogs, "fault-flood", "subprocess_stderr_servers_stderr-flood.log");
