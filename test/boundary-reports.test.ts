@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
+import { withoutChromium } from "./support/chromium.ts";
 import { cli, REPO, tempDir } from "./support/cli.ts";
 import { openWatchedPage, type WatchedPage } from "./support/watched-page.ts";
 
@@ -186,7 +187,7 @@ function hostile(report: Json): void {
   report.interrupted = tagged("interrupted");
 }
 
-describe("a valid report full of markup renders inert in Chromium", () => {
+describe.skipIf(withoutChromium())("a valid report full of markup renders inert in Chromium", () => {
   let watched: WatchedPage;
   let page: Page;
   let dialogs: string[];

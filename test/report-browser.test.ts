@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { findChromium } from "../src/browser/find-chromium.ts";
 import { cliProcess, REPO, tempDir } from "./support/cli.ts";
+import { withoutChromium } from "./support/chromium.ts";
 import { CHROMIUM_ARGS } from "./support/watched-page.ts";
 
 const FIXTURE = join(REPO, "fixtures/report");
@@ -18,6 +19,7 @@ const shots = process.env.TRAILBLAZE_SCREENSHOTS ?? tempDir("report-shots");
 /** A browser and a CLI subprocess on a shared, loaded machine: generous. */
 const SLOW = 60_000;
 
+const noChromium = withoutChromium();
 let browser: Browser;
 const fetched: string[] = [];
 const pageErrors: string[] = [];
@@ -37,6 +39,7 @@ async function open(file: string): Promise<Page> {
 }
 
 beforeAll(async () => {
+  if (noChromium) return;
   browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
 }, SLOW);
 
@@ -44,7 +47,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe("the HTML report in Chromium", () => {
+describe.skipIf(noChromium)("the HTML report in Chromium", () => {
   const dir = tempDir("report-browser");
   let page: Page;
 
@@ -102,7 +105,7 @@ describe("the HTML report in Chromium", () => {
   });
 });
 
-describe("the map page in Chromium", () => {
+describe.skipIf(noChromium)("the map page in Chromium", () => {
   test("every waypoint a card with its wireframe, every shortcut a link that leads to its card", async () => {
     const out = join(tempDir("map-browser"), "map.html");
     const run = await cliProcess(["map", "maps/calendar", "--html", out], { cwd: FIXTURE });

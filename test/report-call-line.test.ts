@@ -8,12 +8,15 @@ import { findChromium } from "../src/browser/find-chromium.ts";
 import { formatHtmlReport } from "../src/run/reporters/html.ts";
 import type { RunReport, ToolCallReport } from "../src/run/run-types.ts";
 import { tempDir } from "./support/cli.ts";
+import { withoutChromium } from "./support/chromium.ts";
 import { CHROMIUM_ARGS } from "./support/watched-page.ts";
 
 const SLOW = 60_000;
+const noChromium = withoutChromium();
 let browser: Browser;
 
 beforeAll(async () => {
+  if (noChromium) return;
   browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
 }, SLOW);
 
@@ -29,7 +32,7 @@ const call = (name: string, args: Record<string, unknown>): ToolCallReport => ({
   durationMs: 10,
 });
 
-test("a call without arguments reads 'hideKeyboard 10 ms Success'; one with arguments puts them on a line of their own", async () => {
+test.skipIf(noChromium)("a call without arguments reads 'hideKeyboard 10 ms Success'; one with arguments puts them on a line of their own", async () => {
   const report: RunReport = {
     trails: [
       {

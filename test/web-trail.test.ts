@@ -7,6 +7,7 @@ import { readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { chromiumProcesses } from "../src/browser/chromium-browser.ts";
 import { processAlive } from "../src/transports/stdio/process-group.ts";
+import { withoutChromium } from "./support/chromium.ts";
 import { cli, cliProcess, cliUnderTestEnv, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
 
 const FIXTURE = join(REPO, "fixtures/web");
@@ -29,8 +30,10 @@ function strayChromium(): string[] {
   return found;
 }
 
+const noChromium = withoutChromium();
+
 describe("web trails on a real Chromium", () => {
-  test.each(["host", "on-device"])("agent %s: every step verified on the page, per-file and MCP tools acting on it through ctx.tools", async (agent) => {
+  test.skipIf(noChromium).each(["host", "on-device"])("agent %s: every step verified on the page, per-file and MCP tools acting on it through ctx.tools", async (agent) => {
     const run = await cliProcess(["run", "trails/basket.trail.yaml", "--agent", agent, "--reporter", "json", "--logs", tempDir("web-logs")], { cwd: FIXTURE });
     const doc = JSON.parse(run.stdout);
     expect({ code: run.code, summary: doc.summary }).toMatchObject({ code: 0, summary: { passed: 1, failed: 0, errors: 0 } });
@@ -43,7 +46,7 @@ describe("web trails on a real Chromium", () => {
     expect(strayChromium()).toEqual([]);
   });
 
-  test("a wrong expected value fails the step, names the text, and the rest is not run", async () => {
+  test.skipIf(noChromium)("a wrong expected value fails the step, names the text, and the rest is not run", async () => {
     const run = await cliProcess(["run", "failing/wrong-count.trail.yaml", "--reporter", "json", "--logs", tempDir("web-logs")], { cwd: FIXTURE });
     expect(run.code).toBe(1);
     const trail = JSON.parse(run.stdout).trails[0];
@@ -52,7 +55,7 @@ describe("web trails on a real Chromium", () => {
     expect(strayChromium()).toEqual([]);
   });
 
-  test("--reporter html shows each web step's page: its URL, outline and a screenshot", async () => {
+  test.skipIf(noChromium)("--reporter html shows each web step's page: its URL, outline and a screenshot", async () => {
     const out = tempDir("web-report");
     const run = await cliProcess(["run", "trails/basket.trail.yaml", "--reporter", "html", "--output", out, "--no-logging"], { cwd: FIXTURE });
     expect(run.code).toBe(0);
@@ -89,7 +92,7 @@ describe("web trails on a real Chromium", () => {
     });
   });
 
-  test("SIGINT while a step runs: exit 130 and the browser is gone", async () => {
+  test.skipIf(noChromium)("SIGINT while a step runs: exit 130 and the browser is gone", async () => {
     const child = Bun.spawn([process.execPath, "--no-install", join(REPO, "src/cli/main.ts"), "run", "failing/slow.trail.yaml", "--no-logging"], {
       cwd: FIXTURE,
       env: { ...process.env, PATH: TEST_PATH, ...(await cliUnderTestEnv()) } as Record<string, string>,
