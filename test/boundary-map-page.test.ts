@@ -1,8 +1,10 @@
 // An app map crosses a boundary when `map --html` turns it into a page: its waypoint ids,
 // descriptions, selectors, shortcut ids and captured texts are whatever the files say. A map whose
 // every such text holds markup is rendered through the CLI and loaded in a real headless Chromium:
-// no dialog, no injected element or attribute, the text shown as text, the page's links and folding
-// findings at work; and its CSP (no 'unsafe-inline') would stop markup that got in anyway.
+// no dialog, no injected element or attribute, the text shown as text (on the cards and in the
+// graph: node ids, tooltips, edge labels, the search, the card a click opens), the page's links,
+// folding findings and script at work; and its CSP (no 'unsafe-inline') would stop markup that got
+// in anyway. A "screenshot" beside a capture that is markup, not an image, is not embedded.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -30,6 +32,7 @@ const STRAY = tagged("stray");
 const NOWHERE = tagged("nowhere");
 const ELSEWHERE = tagged("elsewhere");
 const GO_TEXT = tagged("go button");
+const LAUNCH = tagged("launch");
 /** What `anchor()` in map-html.ts makes of a waypoint id. */
 const anchor = (id: string) => `wp-${id.replace(/[^A-Za-z0-9_-]/g, "_")}`;
 
@@ -75,6 +78,11 @@ function writeMap(root: string): void {
     tools: [{ tapOnElementBySelector: { reason: tagged("reason"), nodeSelector: { androidAccessibility: { resourceIdRegex: "com\\.example\\.hostile:id/go" } } } }],
   });
   write("shortcuts/back.shortcut.yaml", { id: BACK, shortcut: { from: SETTINGS, to: HOME }, tools: [{ pressBack: {} }] });
+  // A trailhead: an edge from "any state", labelled with its id.
+  mkdirSync(join(dir, "trailheads"), { recursive: true });
+  write("trailheads/launch.trailhead.yaml", { id: LAUNCH, description: tagged("trailhead description"), trailhead: { to: HOME }, tools: [{ pressBack: {} }] });
+  // Beside home's capture, a "screenshot" that is markup: not a PNG or WebP image, so not embedded.
+  writeFileSync(join(dir, "waypoints/home.example.webp"), `<svg xmlns="http://www.w3.org/2000/svg" onload="alert(8)"><script>alert(9)</script></svg>${PAYLOAD}`);
   // From and to waypoints that are not in the map, and a tap on text no node holds.
   write("shortcuts/stray.shortcut.yaml", { id: STRAY, shortcut: { from: NOWHERE, to: ELSEWHERE }, tools: [{ tapOnElementWithText: { text: tagged("no such text") } }] });
 }
@@ -114,7 +122,9 @@ describe.skipIf(noChromium)("an app map full of markup renders inert in Chromium
     expect(fetched).toEqual([]);
     expect(pageErrors).toEqual([]);
     expect(await page.locator("[data-pwned], img, iframe, [onerror], [onload]").count()).toBe(0);
-    expect(await page.evaluate("document.scripts.length")).toBe(0);
+    // One script: the page's own, at the end of <body>.
+    expect(await page.evaluate("document.scripts.length")).toBe(1);
+    expect(await page.evaluate("document.scripts[0].parentElement === document.body && !document.scripts[0].src")).toBe(true);
     expect(await page.evaluate("document.querySelectorAll('style').length")).toBe(1);
     // Nothing was commented out or hidden: every card is there and shown.
     expect(await page.locator("section.waypoint:visible").count()).toBe(2);
@@ -155,7 +165,7 @@ describe.skipIf(noChromium)("an app map full of markup renders inert in Chromium
 
   test("the page works under its CSP: styled, links lead to their cards, the tapped node marked, findings fold", async () => {
     const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");
-    expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; base-uri 'none'; form-action 'none'$/);
+    expect(csp).toMatch(/^default-src 'none'; img-src data:; style-src 'sha256-[A-Za-z0-9+/]+=*'; script-src 'sha256-[A-Za-z0-9+/]+=*'; base-uri 'none'; form-action 'none'$/);
     // The stylesheet applied (allowed by its hash).
     expect(await page.evaluate("getComputedStyle(document.body).backgroundColor")).toBe("rgb(241, 243, 245)");
     // The shortcut's selector taps the go button: marked on the thumbnail.
@@ -185,6 +195,59 @@ describe.skipIf(noChromium)("an app map full of markup renders inert in Chromium
     expect(dialogs).toEqual([]);
   }, SLOW);
 
+  test("the graph: every id, label and tooltip as text; search and the card a click opens show them as text too", async () => {
+    const graph = page.locator("svg.graph");
+    // A node per waypoint and per id a shortcut names that is not in the map, one for the trailhead's start.
+    expect(await graph.locator("[data-node]").evaluateAll((nodes) => nodes.map((n) => (n as unknown as { dataset: Record<string, string> }).dataset.node))).toEqual([HOME, SETTINGS, NOWHERE, ELSEWHERE]);
+    expect(await graph.locator(".node.start").count()).toBe(1);
+    // An edge per shortcut (in file order) and trailhead, each labelled with its id (no prefix is common to them)
+    const edges = graph.locator("[data-edge]");
+    expect(await edges.evaluateAll((es) => es.map((e) => (e as unknown as { dataset: Record<string, string> }).dataset.edge))).toEqual([BACK, STRAY, TO_SETTINGS, LAUNCH]);
+    // Each label cut to 36 characters (its tooltip below has it whole).
+    expect(await graph.locator(".edge > text").allTextContents()).toEqual([BACK, STRAY, TO_SETTINGS, LAUNCH].map((id) => `${id.slice(0, 35)}…`));
+    expect(await graph.locator(".edge > title").allTextContents()).toEqual([
+      `shortcut ${BACK}: ${SETTINGS} → ${HOME}`,
+      `shortcut ${STRAY}: ${NOWHERE} → ${ELSEWHERE}`,
+      `shortcut ${TO_SETTINGS}: ${HOME} → ${SETTINGS}`,
+      `trailhead ${LAUNCH}: any state → ${HOME}`,
+    ]);
+    // A node's tooltip: its id and description, exactly; its label the id without the common "hostile/".
+    const home = graph.locator("a[data-node]").first();
+    expect(await home.locator("> title").textContent()).toBe(`${HOME}\n${tagged("home description")}`);
+    expect((await home.locator("> text").textContent())!.startsWith("home \"><img src=x")).toBe(true);
+    expect(await graph.locator("[data-node].missing > title").allTextContents()).toEqual([`${NOWHERE}: not in the map`, `${ELSEWHERE}: not in the map`]);
+    // Check's errors on home: a badge with their count.
+    expect(await home.locator(".badge > title").textContent()).toBe("check: 2 errors");
+    // The disguised screenshot is not in the page; its card says why.
+    expect(await page.locator(`#${anchor(HOME)} .none`).allInnerTexts()).toContain("screenshot not shown: home.example.webp is not a PNG or WebP image");
+    expect(await page.locator("svg.graph image").count()).toBe(0);
+    // Search by a hostile id: one match, the rest dimmed.
+    await page.locator("#search").fill(SETTINGS);
+    expect(await graph.locator(".node.match").evaluateAll((ns) => ns.map((n) => (n as unknown as { dataset: Record<string, string> }).dataset.node))).toEqual([SETTINGS]);
+    expect(await page.locator("#found").innerText()).toBe("1 of 4");
+    await page.locator("#search").press("Enter");
+    expect(await page.locator("#panel .in-panel h2").innerText()).toBe(SETTINGS);
+    // A click on home's node opens its card: the same texts, as text; its shortcut's link moves the panel on.
+    await page.locator("#search").fill("");
+    await home.click();
+    const panel = page.locator("#panel");
+    expect(await panel.isVisible()).toBe(true);
+    expect(await panel.locator(".in-panel h2").innerText()).toBe(HOME);
+    expect(await panel.locator(".desc").innerText()).toBe(tagged("home description"));
+    expect(await panel.locator("ul.selectors li").first().innerText()).toBe(`${tagged("required heading")} androidAccessibility{textRegex="Heading '-alert(7)-' <b>"}`);
+    expect(await panel.locator("[id]").count()).toBe(0);
+    expect(await graph.locator(".edge.hi").evaluateAll((es) => es.map((e) => (e as unknown as { dataset: Record<string, string> }).dataset.edge))).toEqual([BACK, TO_SETTINGS, LAUNCH]);
+    await panel.locator("li.shortcut a").click();
+    expect(await panel.locator(".in-panel h2").innerText()).toBe(SETTINGS);
+    await page.keyboard.press("Escape");
+    expect(await panel.isVisible()).toBe(false);
+    await page.screenshot({ path: join(shots, "map-hostile-graph.png") });
+    expect(await violations()).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    expect(dialogs).toEqual([]);
+    expect(await page.locator("[data-pwned], img, iframe, [onerror], [onload]").count()).toBe(0);
+  }, SLOW);
+
   test("markup that got into the page anyway could not run or style: no inline handler, script or style attribute is allowed", async () => {
     const outcome = await page.evaluate(`(async () => {
       document.body.insertAdjacentHTML("beforeend", '<img id="probe-img" src="data:," onerror="window.handlerRan=true"><p id="probe-style" style="color: rgb(255, 0, 0)">x</p>');
@@ -206,7 +269,9 @@ describe.skipIf(noChromium)("an app map full of markup renders inert in Chromium
   test("the page as written: no markup from the map, no 'unsafe-inline', the folder's name escaped in the title", () => {
     const html = readFileSync(written, "utf8");
     // What matched, not the whole page, when this fails.
-    expect(html.match(/<img|<script|<svg onload|data-pwned>|'unsafe-inline'/g)).toBeNull();
+    expect(html.match(/<img|<svg onload|data-pwned>|'unsafe-inline'|<image/g)).toBeNull();
+    // One <script>: the page's own, allowed by its hash.
+    expect(html.match(/<script/g)).toEqual(["<script"]);
     expect(html.match(/<title>[^<]*<\/title>/)?.[0]).toEndWith(`${MAP.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")}</title>`);
   });
 });

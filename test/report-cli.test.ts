@@ -189,7 +189,9 @@ check: no findings
     expect([...page.matchAll(/data-shortcut="([^"]+)"/g)].map((m) => m[1])).toEqual(["broken_loginForgot", "broken_loginToNowhere"]);
     expect(page).toContain(`→ <a href="#wp-broken_nocapture">broken/nocapture</a>`);
     expect(page).toContain(`→ <span class="finding error">broken/nowhere (not in the map)</span>`);
-    expect(page.match(/<svg /g)).toHaveLength(1);
+    // One wireframe (the only capture that loads), drawn on its card and, small, in the graph.
+    expect(page.match(/<svg [^>]*class="wireframe"/g)).toHaveLength(1);
+    expect(page.match(/<svg [^>]*class="mini"/g)).toHaveLength(1);
     expect(page).toContain("✗ login.waypoint.yaml:8:7: waypoint broken/login: required selector");
   });
 

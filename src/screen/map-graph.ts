@@ -42,7 +42,7 @@ export interface GraphEdge {
   /** Waypoint ids ("" for a trailhead's start). */
   from: string;
   to: string;
-  /** Its label: the id without the common prefix of the map's shortcut ids. */
+  /** Its label: the id without the common prefix of the map's shortcut and trailhead ids, cut at `edgeChars`. */
   label: string;
   /** The route, from the `from` node's border to the `to` node's. */
   points: Point[];
@@ -70,6 +70,8 @@ export const GRAPH_SIZES = {
   /** Characters per label line (12px text in a 148px node). */
   lineChars: 21,
   edgeFont: 11,
+  /** The longest edge label, in characters (a longer one is cut with …; its tooltip has it whole). */
+  edgeChars: 36,
   startSize: 46,
   gap: 60,
   caption: 36,
@@ -187,6 +189,11 @@ export function layoutMapGraph(input: GraphInput): MapGraph {
   const waypointPrefix = commonPrefix(input.waypoints.map((w) => w.id));
   const edgePrefix = commonPrefix([...input.shortcuts, ...input.trailheads].map((s) => s.id));
   const short = (id: string, prefix: string) => (id.startsWith(prefix) ? id.slice(prefix.length) : id);
+  const max = GRAPH_SIZES.edgeChars;
+  const edgeLabel = (id: string) => {
+    const label = short(id, edgePrefix);
+    return label.length > max ? `${label.slice(0, max - 1)}…` : label;
+  };
   const nodes = new Map<string, GraphNode>();
   for (const w of input.waypoints) if (!nodes.has(keyOf(w.id))) nodes.set(keyOf(w.id), waypointNode("waypoint", w.id, short(w.id, waypointPrefix), w.ratio));
   const missing = (id: string) => {
@@ -196,13 +203,13 @@ export function layoutMapGraph(input: GraphInput): MapGraph {
   const edges: { edge: GraphEdge; v: string; w: string }[] = [];
   const blank = { points: [], labelAt: { x: 0, y: 0 } };
   for (const s of input.shortcuts) {
-    edges.push({ edge: { kind: "shortcut", id: s.id, from: s.from, to: s.to, label: short(s.id, edgePrefix), ...blank }, v: missing(s.from), w: missing(s.to) });
+    edges.push({ edge: { kind: "shortcut", id: s.id, from: s.from, to: s.to, label: edgeLabel(s.id), ...blank }, v: missing(s.from), w: missing(s.to) });
   }
   if (input.trailheads.length > 0) {
     const size = GRAPH_SIZES.startSize;
     nodes.set(START, { kind: "start", id: "", lines: ["any state"], x: 0, y: 0, width: size * 2, height: size });
   }
-  for (const t of input.trailheads) edges.push({ edge: { kind: "trailhead", id: t.id, from: "", to: t.to, label: short(t.id, edgePrefix), ...blank }, v: START, w: missing(t.to) });
+  for (const t of input.trailheads) edges.push({ edge: { kind: "trailhead", id: t.id, from: "", to: t.to, label: edgeLabel(t.id), ...blank }, v: START, w: missing(t.to) });
 
   // Connected parts (edges taken as undirected), each in the order its first node appears.
   const part = new Map<string, string>([...nodes.keys()].map((k) => [k, k]));
