@@ -81,7 +81,7 @@ function writeMap(root: string): void {
   // A trailhead: an edge from "any state", labelled with its id.
   mkdirSync(join(dir, "trailheads"), { recursive: true });
   write("trailheads/launch.trailhead.yaml", { id: LAUNCH, description: tagged("trailhead description"), trailhead: { to: HOME }, tools: [{ pressBack: {} }] });
-  // Beside home's capture, a "screenshot" that is markup: not a PNG or WebP image, so not embedded.
+  // Beside home's capture, a "screenshot" that is markup: not a WebP, PNG or JPEG image, so not embedded.
   writeFileSync(join(dir, "waypoints/home.example.webp"), `<svg xmlns="http://www.w3.org/2000/svg" onload="alert(8)"><script>alert(9)</script></svg>${PAYLOAD}`);
   // From and to waypoints that are not in the map, and a tap on text no node holds.
   write("shortcuts/stray.shortcut.yaml", { id: STRAY, shortcut: { from: NOWHERE, to: ELSEWHERE }, tools: [{ tapOnElementWithText: { text: tagged("no such text") } }] });
@@ -219,7 +219,7 @@ describe.skipIf(noChromium)("an app map full of markup renders inert in Chromium
     // Check's errors on home: a badge with their count.
     expect(await home.locator(".badge > title").textContent()).toBe("check: 2 errors");
     // The disguised screenshot is not in the page; its card says why.
-    expect(await page.locator(`#${anchor(HOME)} .none`).allInnerTexts()).toContain("screenshot not shown: home.example.webp is not a PNG or WebP image");
+    expect(await page.locator(`#${anchor(HOME)} .none`).allInnerTexts()).toContain("screenshot home.example.webp left out: not a WebP, PNG or JPEG image");
     expect(await page.locator("svg.graph image").count()).toBe(0);
     // Search by a hostile id: one match, the rest dimmed.
     await page.locator("#search").fill(SETTINGS);

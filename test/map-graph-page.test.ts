@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { chromium, type Page } from "playwright-core";
 import { findChromium } from "../src/browser/find-chromium.ts";
+import { withoutChromium } from "./support/chromium.ts";
 import { cli, REPO, tempDir } from "./support/cli.ts";
 import { CHROMIUM_ARGS, openWatchedPage, type WatchedPage } from "./support/watched-page.ts";
 
@@ -27,7 +28,10 @@ let out: string;
 const data = (selector: string, key: string) => page.locator(selector).evaluateAll((elements, k) => elements.map((e) => (e as unknown as { dataset: Record<string, string> }).dataset[k]), key);
 const transform = () => page.locator("#viewport").getAttribute("transform");
 
+const noChromium = withoutChromium();
+
 beforeAll(async () => {
+  if (noChromium) return;
   out = join(tempDir("map-graph"), "map.html");
   const run = await cli(["map", "fixtures/map-graph/shop", "--html", out], { cwd: REPO });
   expect(run).toEqual({ code: 0, stderr: "", stdout: `map page written to ${out} (6 waypoints, 6 shortcuts, 1 findings)\n` });
@@ -39,7 +43,7 @@ afterAll(async () => {
   await watched?.browser.close();
 });
 
-describe("the map page's graph in Chromium", () => {
+describe.skipIf(noChromium)("the map page's graph in Chromium", () => {
   test("loads: no script error, no dialog, nothing fetched, no CSP violation; the whole map in view", async () => {
     expect(watched.pageErrors).toEqual([]);
     expect(watched.dialogs).toEqual([]);
@@ -165,7 +169,7 @@ describe("the map page's graph in Chromium", () => {
   }, SLOW);
 });
 
-describe("the map page without script", () => {
+describe.skipIf(noChromium)("the map page without script", () => {
   test("the graph is drawn at its own size, its nodes link to the cards, every card is shown", async () => {
     const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
     try {

@@ -2,7 +2,7 @@
 // (upstream's `<name>.example.webp`/`.png`) with the capture's node boxes over it and the nodes its
 // shortcuts tap marked, or the wireframe where there is no screenshot; its selectors, its
 // shortcuts (as links to the cards they lead to and come from) and `check`'s findings on it.
-// Every screenshot is in the page once, as an <image> in the graph's <defs>; each picture of it is
+// The screenshot is found and read as the reports do (screenshot.ts); every one is in the page once, as an <image> in the graph's <defs>; each picture of it is
 // a <use> of that element, so the graph's thumbnail and the card's picture cost no second copy.
 
 import { basename } from "node:path";
@@ -11,22 +11,24 @@ import { CaptureError, SelectorError } from "../errors.ts";
 import type { AppMap } from "./app-map.ts";
 import type { MapFinding } from "./check-app-map.ts";
 import { hitTest } from "./hit-test.ts";
-import type { Screenshot, ScreenshotSkipped } from "./map-screenshot.ts";
+import { isImageDataUrl } from "./screenshot.ts";
 import { resolveSelector } from "./resolve-selector.ts";
 import type { Screen } from "./screen-model.ts";
 import { describeSelector } from "./selector.ts";
 import { actionOf, type Shortcut } from "./shortcut.ts";
 import { callTarget } from "./tool-call.ts";
 import type { Waypoint, WaypointCondition } from "./waypoint.ts";
-import { wireframeOf, type WireframeScreen, type WireNode } from "./wireframe.ts";
+import { wireframeOf, withScreenshot, type WireframeScreen, type WireNode } from "./wireframe.ts";
 import { wireframeSvgHtml } from "./wireframe-svg.ts";
 
 /** What the page knows of a waypoint's screen: its capture, and its screenshot with the id of its <image>. */
 export interface WaypointScreen {
   screen?: Screen;
+  /** The capture's picture data, without its screenshot (that is `shot`, in the page once). */
   wireframe?: WireframeScreen;
-  shot?: Screenshot & { ref: string };
-  skipped?: ScreenshotSkipped;
+  shot?: { name: string; dataUrl: string; ref: string };
+  /** Why the screenshot beside the capture is left out (too large, not an image). */
+  skipped?: string;
 }
 
 /** The CSS of the cards' screenshots and the graph's small wireframes (the page includes it once). */
@@ -68,18 +70,14 @@ export async function captureOf(map: AppMap, id: string): Promise<Screen | undef
   }
 }
 
-/** The screenshot's <image>, in the coordinates of the capture it was taken with (its own pixels when there is none). */
-export function shotImage(shot: Screenshot & { ref: string }, wireframe: WireframeScreen | undefined): Html {
-  const width = wireframe ? Math.max(1, finite(wireframe.width)) : shot.width;
-  const height = wireframe ? Math.max(1, finite(wireframe.height)) : shot.height;
-  return html`<image id="${shot.ref}" href="${shot.dataUrl}" width="${width}" height="${height}" preserveAspectRatio="none"/>`;
+/** The screenshot's <image>, stretched to the coordinates of the capture it was taken with. */
+export function shotImage(shot: NonNullable<WaypointScreen["shot"]>, wireframe: WireframeScreen): Html {
+  return html`<image id="${shot.ref}" href="${shot.dataUrl}" width="${Math.max(1, finite(wireframe.width))}" height="${Math.max(1, finite(wireframe.height))}" preserveAspectRatio="none"/>`;
 }
 
 /** The picture's width and height in the capture's coordinates. */
 export function pictureSize(screen: WaypointScreen): { width: number; height: number } | undefined {
-  if (screen.wireframe) return { width: Math.max(1, finite(screen.wireframe.width)), height: Math.max(1, finite(screen.wireframe.height)) };
-  if (screen.shot) return { width: screen.shot.width, height: screen.shot.height };
-  return undefined;
+  return screen.wireframe && { width: Math.max(1, finite(screen.wireframe.width)), height: Math.max(1, finite(screen.wireframe.height)) };
 }
 
 /** A small picture for the graph's node, fitted in `box`: the screenshot, else the capture's boxes. */
@@ -103,11 +101,12 @@ function boxRect(node: WireNode, withTitle: boolean, matched: ReadonlySet<number
 /** The card's picture: the screenshot with the capture's boxes over it (tapped nodes marked), or the wireframe. */
 function cardPicture(screen: WaypointScreen, matched: number[]): Html {
   const { wireframe, shot } = screen;
-  if (!shot) return wireframe ? wireframeSvgHtml(wireframe, { standalone: false, matched, displayWidth: 140 }) : html``;
+  if (!wireframe) return html``;
+  if (!shot) return wireframeSvgHtml(wireframe, { standalone: false, matched, displayWidth: 140 });
   const size = pictureSize(screen)!;
   const marked = new Set(matched);
-  const rects = (wireframe?.nodes ?? []).filter((n) => n.bounds && n.parent !== undefined).map((n) => boxRect(n, true, marked));
-  const title = `${shot.name}${wireframe ? ` with the boxes of ${basename(wireframe.file)}` : ""}`;
+  const rects = wireframe.nodes.filter((n) => n.bounds && n.parent !== undefined).map((n) => boxRect(n, true, marked));
+  const title = `${shot.name} with the boxes of ${basename(wireframe.file)}`;
   return html`<svg xmlns="http://www.w3.org/2000/svg" class="wireframe shot" viewBox="0 0 ${size.width} ${size.height}" width="140" height="${Math.round((140 * size.height) / size.width)}" role="img" aria-label="${title}"><title>${title}</title><use href="#${shot.ref}"/>${rects}</svg>`;
 }
 
@@ -138,8 +137,8 @@ export function waypointCard(map: AppMap, waypoint: Waypoint, screen: WaypointSc
   const incoming = map.shortcuts.filter((s) => s.to === waypoint.id);
   const trailheads = map.trailheads.filter((t) => t.to === waypoint.id);
   const matched = screen.screen ? tappedNodes(screen.screen, out) : [];
-  const thumb = screen.wireframe || screen.shot ? html`<div class="thumb">${cardPicture(screen, matched)}</div>` : html`<div class="none">no capture</div>`;
-  const skipped = screen.skipped && html`<div class="none">screenshot not shown: ${screen.skipped.reason}</div>`;
+  const thumb = screen.wireframe ? html`<div class="thumb">${cardPicture(screen, matched)}</div>` : html`<div class="none">no capture</div>`;
+  const skipped = screen.skipped && html`<div class="none">${screen.skipped}</div>`;
   const mine = findings.filter((f) => f.file === waypoint.file || out.some((s) => s.file === f.file));
   const list = (items: Html[], empty: string) => (items.length > 0 ? html`<ul>${items}</ul>` : html`<div class="none">${empty}</div>`);
   const reached = [...incoming.map((s) => html`<li>${link(s.from, map.waypoints.has(s.from))} <code>${s.id}</code></li>`), ...trailheads.map((t) => html`<li>any state, trailhead <code>${t.id}</code></li>`)];
@@ -154,15 +153,12 @@ ${mine.map((f) => findingLine(f, true))}
 }
 
 /** What a card and a graph node need of `waypoint`'s screen; `ref` names its screenshot's <image>. */
-export async function waypointScreen(map: AppMap, waypoint: Waypoint, ref: string, load: (capture: string) => Promise<Screenshot | ScreenshotSkipped | undefined>): Promise<WaypointScreen> {
+export async function waypointScreen(map: AppMap, waypoint: Waypoint, ref: string): Promise<WaypointScreen> {
   const screen = await captureOf(map, waypoint.id);
-  const found = waypoint.capture ? await load(waypoint.capture) : undefined;
-  const out: WaypointScreen = {};
-  if (screen) {
-    out.screen = screen;
-    out.wireframe = wireframeOf(screen);
-  }
-  if (found && "dataUrl" in found) out.shot = { ...found, ref };
-  else if (found) out.skipped = found;
+  if (!screen) return {};
+  const { screenshot, screenshotNote, ...wireframe } = withScreenshot(wireframeOf(screen), screen);
+  const out: WaypointScreen = { screen, wireframe };
+  if (screenshot !== undefined && isImageDataUrl(screenshot)) out.shot = { name: basename(screen.screenshot ?? ""), dataUrl: screenshot, ref };
+  if (screenshotNote !== undefined) out.skipped = screenshotNote;
   return out;
 }

@@ -1,7 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { basisPath } from "./map-graph-svg.ts";
 import { commonPrefix, layoutMapGraph, midpoint, wrapLabel, type GraphNode } from "./map-graph.ts";
-import { imageHeader } from "./map-screenshot.ts";
 
 const overlap = (a: GraphNode, b: GraphNode) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
@@ -96,31 +95,5 @@ describe("labels", () => {
     expect(basisPath([{ x: 0, y: 0 }, { x: 10, y: 0 }])).toBe("M0,0L10,0");
     expect(basisPath([{ x: 0, y: 0 }, { x: 6, y: 0 }, { x: 6, y: 6 }])).toBe("M0,0L1,0C2,0,4,0,5,1C6,2,6,4,6,6");
     expect(basisPath([{ x: Number.NaN, y: 1 }, { x: 2, y: Infinity }])).toBe("M0,1L2,0");
-  });
-});
-
-describe("imageHeader", () => {
-  const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEklEQVR4nGP4z8DwHwEzYCcBAP2oC/WNwCGvAAAAAElFTkSuQmCC", "base64");
-  test("PNG and the three WebP forms: type and pixel size from the header", () => {
-    expect(imageHeader(png)).toEqual({ type: "image/png", width: 2, height: 3 });
-    const webp = (chunk: string, body: number[]) => {
-      const bytes = new Uint8Array(40);
-      bytes.set(Buffer.from(`RIFF\0\0\0\0WEBP${chunk}`));
-      bytes.set(body, 20);
-      return bytes;
-    };
-    // VP8 (lossy): the frame tag, the start code, then 14-bit width and height.
-    expect(imageHeader(webp("VP8 ", [0, 0, 0, 0x9d, 0x01, 0x2a, 0xc2, 0x02, 0xff, 0x05]))).toEqual({ type: "image/webp", width: 706, height: 1535 });
-    // VP8L (lossless): the signature, then width-1 and height-1 in 14 bits each.
-    const bits = (706 - 1) | ((1535 - 1) << 14);
-    expect(imageHeader(webp("VP8L", [0x2f, bits & 0xff, (bits >> 8) & 0xff, (bits >> 16) & 0xff, bits >>> 24]))).toEqual({ type: "image/webp", width: 706, height: 1535 });
-    // VP8X (extended): canvas width-1 and height-1 in 24 bits each.
-    expect(imageHeader(webp("VP8X", [0, 0, 0, 0, 0xc1, 0x02, 0, 0xfe, 0x05, 0]))).toEqual({ type: "image/webp", width: 706, height: 1535 });
-  });
-
-  test("anything else is no image: markup named .png, a truncated header, nothing", () => {
-    expect(imageHeader(Buffer.from("<script>alert(1)</script> and then some more text"))).toBeUndefined();
-    expect(imageHeader(png.subarray(0, 20))).toBeUndefined();
-    expect(imageHeader(new Uint8Array())).toBeUndefined();
   });
 });

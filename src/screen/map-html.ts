@@ -13,7 +13,6 @@ import { anchor, CARD_CSS, findingLine, graphPicture, link, pictureSize, shotIma
 import { layoutMapGraph } from "./map-graph.ts";
 import { GRAPH_CSS, mapGraphSvg } from "./map-graph-svg.ts";
 import { MAP_SCRIPT } from "./map-page-script.ts";
-import { screenshotBeside } from "./map-screenshot.ts";
 import { WIREFRAME_CSS } from "./wireframe-svg.ts";
 
 const CSS = `*{box-sizing:border-box}
@@ -72,7 +71,7 @@ export const MAP_CSP = `default-src 'none'; img-src data:; style-src ${cspHash(C
 /** The page for `map` (read with `readAppMap`) and its check report. */
 export async function mapHtml(map: AppMap, report: MapReport): Promise<string> {
   const waypoints = [...map.waypoints.values()];
-  const screens = new Map<string, WaypointScreen>(await Promise.all(waypoints.map(async (w, i) => [w.id, await waypointScreen(map, w, `shot-${i}`, (capture) => screenshotBeside(capture))] as const)));
+  const screens = new Map<string, WaypointScreen>(await Promise.all(waypoints.map(async (w, i) => [w.id, await waypointScreen(map, w, `shot-${i}`)] as const)));
   const cards = waypoints.map((w) => waypointCard(map, w, screens.get(w.id)!, report.findings));
   const graph = layoutMapGraph({
     waypoints: waypoints.map((w) => {
@@ -83,7 +82,7 @@ export async function mapHtml(map: AppMap, report: MapReport): Promise<string> {
     trailheads: map.trailheads,
   });
   const errorCounts = new Map(waypoints.map((w) => [w.id, report.findings.filter((f) => f.severity === "error" && f.file === w.file).length]));
-  const shots = [...screens.values()].flatMap((s) => (s.shot ? [shotImage(s.shot, s.wireframe)] : []));
+  const shots = [...screens.values()].flatMap((s) => (s.shot && s.wireframe ? [shotImage(s.shot, s.wireframe)] : []));
   const svg = mapGraphSvg(graph, {
     picture: (id, box) => graphPicture(screens.get(id)!, box),
     anchor,
