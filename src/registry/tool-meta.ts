@@ -2,6 +2,7 @@
 // wrong type is reported as a warning and replaced by the permissive default.
 
 import { findDriver, parsePlatform, type Platform } from "../core/drivers.ts";
+import { TRAILBLAZE_META_KEYS } from "../scripting/meta.ts";
 
 export interface TrailblazeToolMeta {
   /** Surfaced to the LLM tool-selection prompt. Default true. */
@@ -20,17 +21,8 @@ export interface TrailblazeToolMeta {
   requiresContext: boolean;
 }
 
-export const META_KEYS = {
-  isForLlm: "trailblaze/isForLlm",
-  /** Upstream's current name for `isForLlm`; either key is read. */
-  surfaceToLlm: "trailblaze/surfaceToLlm",
-  isRecordable: "trailblaze/isRecordable",
-  requiresHost: "trailblaze/requiresHost",
-  supportedDrivers: "trailblaze/supportedDrivers",
-  supportedPlatforms: "trailblaze/supportedPlatforms",
-  toolset: "trailblaze/toolset",
-  requiresContext: "trailblaze/requiresContext",
-} as const;
+/** The keys by short name: the author package's own table (one definition for authors and the runtime). */
+export const META_KEYS = TRAILBLAZE_META_KEYS;
 
 const KNOWN_KEYS = new Set<string>(Object.values(META_KEYS));
 

@@ -46,9 +46,10 @@ export type TrailblazeToolMeta = {
   "trailblaze/requiresContext"?: boolean;
 };
 
-/** Every key of TrailblazeToolMeta, by short name. */
+/** Every key of TrailblazeToolMeta, by short name; the runtime reads tools' `_meta` with this table (src/registry/tool-meta.ts). */
 export const TRAILBLAZE_META_KEYS = {
   isForLlm: "trailblaze/isForLlm",
+  /** Upstream's current name for `isForLlm`; either key is read. */
   surfaceToLlm: "trailblaze/surfaceToLlm",
   isRecordable: "trailblaze/isRecordable",
   requiresHost: "trailblaze/requiresHost",
