@@ -6,7 +6,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { ConfigError } from "../errors.ts";
 import { displayPath } from "./config-files.ts";
 import type { ConfigProblem } from "../errors.ts";
-import type { ServerEntry, ServerLimits, TargetConfig } from "./target-config.ts";
+import type { CommandServer, ServerEntry, ServerLimits, TargetConfig } from "./target-config.ts";
 import type { Where } from "../core/yaml-file.ts";
 
 /** Where a server entry is written, for located messages (`targets/x.yaml:4:5 mcp_servers[1].env.TOKEN: …`). */
@@ -37,15 +37,10 @@ export type ResolvedServer =
     } & ServerLimits)
   | ({
       kind: "command";
-      /** As written; `${VAR}` / `${VAR:-default}` are expanded at launch, against the session's env. */
-      command: string;
-      args: string[];
-      env: Record<string, string>;
-      /** absolute; default: the session's working directory */
-      cwd?: string;
       display: string;
       origin?: ServerOrigin;
-    } & ServerLimits);
+    } & CommandServer &
+      ServerLimits);
 
 type Kind = "file" | "folder";
 

@@ -42,14 +42,22 @@ export type ServerEntry =
     } & ServerLimits)
   | ({
       kind: "command";
-      command: string;
-      args: string[];
-      env: Record<string, string>;
-      cwd?: string;
       /** Position in `mcp_servers:` (0-based), for `mcp_servers[i]` in messages. */
       index: number;
       where: Where;
-    } & ServerLimits);
+    } & CommandServer &
+      ServerLimits);
+
+/** A `command:` server entry's own fields, as written and once resolved (`ResolvedServer`). */
+export interface CommandServer {
+  /** As written; `${VAR}` / `${VAR:-default}` are expanded at launch, against the session's env. */
+  command: string;
+  args: string[];
+  /** `env:` as written, expanded at launch like `command`. */
+  env: Record<string, string>;
+  /** As written in the entry; resolved, absolute. Default: the session's working directory. */
+  cwd?: string;
+}
 
 export interface TargetPlatform {
   appIds: string[];
