@@ -4,9 +4,17 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../src/errors.ts";
 import { parseTargetConfig } from "../src/config/target-config.ts";
-import { parseToolsetConfig } from "../src/config/toolset-config.ts";
+import { readToolsetConfig, type ToolsetConfig } from "../src/config/toolset-config.ts";
+import { parseYaml } from "../src/core/yaml-file.ts";
 
 const ROOT = join(import.meta.dir, "..");
+
+/** One toolset file read as the workspace reads each (readToolsetConfig); throws a ConfigError listing every problem in it. */
+function parseToolsetConfig(file: string, text: string, path: string = file): ToolsetConfig {
+  const result = readToolsetConfig(parseYaml(file, text), path);
+  if (!result.value) throw new ConfigError(result.problems);
+  return result.value;
+}
 const shown = (name: string) => `fixtures/config/files/${name}`;
 
 function errorOf(parse: (file: string, text: string) => unknown, name: string): ConfigError {

@@ -8,7 +8,7 @@ import { findConfigDir, loadWorkspace } from "../src/config/workspace.ts";
 import { STDIO_IN_BOTH_MODES } from "./support/launchers.ts";
 import { resolveSessionSpec, type SessionFlags } from "../src/session/session-spec.ts";
 import { Session } from "../src/session/session.ts";
-import { processAlive } from "../src/transports/stdio/process-group.ts";
+import { processAlive } from "./support/process-alive.ts";
 import { cli, cliProcess, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
 
 const HOST = join(REPO, "fixtures/host");

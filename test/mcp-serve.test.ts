@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { processAlive } from "../src/transports/stdio/process-group.ts";
+import { processAlive } from "./support/process-alive.ts";
 import { cli, REPO, tempDir } from "./support/cli.ts";
 import { descendants, MAIN, serve, testEnv, waitGone, type Served } from "./support/mcp-serve.ts";
 

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { processAlive } from "../src/transports/stdio/process-group.ts";
+import { processAlive } from "./support/process-alive.ts";
 import { cli, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
 
 const RUN = join(REPO, "fixtures/run");

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { processAlive } from "../src/transports/stdio/process-group.ts";
+import { processAlive } from "./support/process-alive.ts";
 import { cli, REPO, tempDir, type CliRun } from "./support/cli.ts";
 
 const RUN = join(REPO, "fixtures/run");

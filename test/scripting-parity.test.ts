@@ -8,7 +8,7 @@ import { findConfigDir, loadWorkspace } from "../src/config/workspace.ts";
 import { isSuccess, type ToolResult } from "../src/core/tool-result.ts";
 import { resolveSessionSpec, type SessionFlags } from "../src/session/session-spec.ts";
 import { Session } from "../src/session/session.ts";
-import { processAlive } from "../src/transports/stdio/process-group.ts";
+import { processAlive } from "./support/process-alive.ts";
 import { REPO, TEST_PATH, tempDir } from "./support/cli.ts";
 
 const SHOP = join(REPO, "fixtures/scripting");

@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFile
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { ServerExitedError, SpawnError, type ProcessExit } from "../src/errors.ts";
-import { processAlive } from "../src/transports/stdio/process-group.ts";
+import { processAlive } from "./support/process-alive.ts";
 import { ProcessTransport, type ProcessTransportOptions } from "../src/transports/stdio/process-transport.ts";
 import { detectRuntime, explainStartupFailure, findOnPath, type Runtime } from "../src/transports/stdio/runtime.ts";
 import { rejection } from "./support/rejection.ts";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { findConfigDir, loadWorkspace } from "../src/config/workspace.ts";
 import { resolveSessionSpec, type SessionFlags } from "../src/session/session-spec.ts";
 import { Session } from "../src/session/session.ts";
-import { processAlive } from "../src/transports/stdio/process-group.ts";
+import { processAlive } from "./support/process-alive.ts";
 import { REPO, TEST_PATH, tempDir } from "./support/cli.ts";
 
 const WIKI = join(REPO, "fixtures/target-context");

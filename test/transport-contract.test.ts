@@ -15,7 +15,7 @@ import type { TrailblazeContext } from "../src/core/context.ts";
 import { REPO, TEST_PATH } from "./support/cli.ts";
 import { rejection } from "./support/rejection.ts";
 import { ENGINE } from "./support/quickjs-engine.ts";
-import { processAlive } from "../src/transports/stdio/process-group.ts";
+import { processAlive } from "./support/process-alive.ts";
 
 const FIXTURES = join(REPO, "fixtures/contract");
 const CONTEXT: TrailblazeContext = { memory: {}, device: { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" } };

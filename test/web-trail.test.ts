@@ -6,7 +6,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { chromiumProcesses } from "../src/browser/chromium-browser.ts";
-import { processAlive } from "../src/transports/stdio/process-group.ts";
+import { processAlive } from "./support/process-alive.ts";
 import { withoutChromium } from "./support/chromium.ts";
 import { cli, cliProcess, cliUnderTestEnv, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
 

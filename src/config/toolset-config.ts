@@ -2,7 +2,6 @@
 // schema, platform/driver normalization and the ToolsetConfig type.
 
 import * as z from "zod";
-import { ConfigError } from "../errors.ts";
 import type { ConfigProblem } from "../errors.ts";
 import { findDriver, parsePlatform } from "../core/drivers.ts";
 import type { Platform } from "../core/drivers.ts";
@@ -11,7 +10,7 @@ import { valueAt } from "../core/describe.ts";
 import { PLATFORM_KEYS, unknownDriverMessage } from "./target-config.ts";
 import { validateWith } from "./validate.ts";
 import type { Validated } from "./validate.ts";
-import { locate, parseYaml, problemAt } from "../core/yaml-file.ts";
+import { locate, problemAt } from "../core/yaml-file.ts";
 import type { FieldPath, Where, YamlFile } from "../core/yaml-file.ts";
 
 export interface ToolsetConfig {
@@ -81,11 +80,4 @@ export function readToolsetConfig(yaml: YamlFile, path: string, at: FieldPath = 
     where: locate(yaml, [...at, "id"]),
   };
   return { value, problems: [] };
-}
-
-/** Parses one toolset file; throws ConfigError listing every problem in it. */
-export function parseToolsetConfig(file: string, text: string, path: string = file): ToolsetConfig {
-  const result = readToolsetConfig(parseYaml(file, text), path);
-  if (!result.value) throw new ConfigError(result.problems);
-  return result.value;
 }

@@ -8,7 +8,8 @@ import { STDIO_IN_BOTH_MODES } from "./launchers.ts";
 import { resolveSessionSpec, type SessionFlags } from "../../src/session/session-spec.ts";
 import { Session, type ServerLogEntry, type SessionOptions } from "../../src/session/session.ts";
 import { formatNameFinding } from "../../src/core/tool-names.ts";
-import { descendants, groupAlive, identityAlive, processAlive, type ProcessIdentity } from "../../src/transports/stdio/process-group.ts";
+import { descendants, groupAlive, identityAlive, type ProcessIdentity } from "../../src/transports/stdio/process-group.ts";
+import { processAlive } from "./process-alive.ts";
 import { procCmdline, procPids } from "../../src/transports/stdio/proc.ts";
 import { REPO, TEST_PATH, tempDir } from "./cli.ts";
 

@@ -6,7 +6,8 @@ import { cpSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { descendants as descendantIdentities, processAlive } from "../../src/transports/stdio/process-group.ts";
+import { descendants as descendantIdentities } from "../../src/transports/stdio/process-group.ts";
+import { processAlive } from "./process-alive.ts";
 import { REPO, TEST_PATH, tempDir } from "./cli.ts";
 
 export const MAIN = join(REPO, "src/cli/main.ts");

@@ -29,19 +29,6 @@ export function groupAlive(pgid: number): boolean {
   return false;
 }
 
-/** Whether process `pid` exists and is not a zombie. */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
-    throw error;
-  }
-  if (process.platform !== "linux") return true;
-  const stat = procStat(pid);
-  return stat === undefined ? false : stat.state !== "Z" && stat.state !== "X";
-}
-
 /** A process as seen at one moment: its pid plus its start time, so a later signal never hits a reused pid. */
 export interface ProcessIdentity {
   pid: number;
