@@ -1,7 +1,8 @@
 // Loads a screen capture in any of its three formats — a TrailblazeNode tree, a legacy
 // Maestro-shaped view hierarchy, or a waypoint's *.example.json — into one Screen; a malformed
 // capture is a CaptureError naming the file and the JSON path of the first bad value. A capture
-// read from a file notes the screenshot beside it (`<name>.example.webp`/`.png`), when there is one.
+// read from a file notes the screenshot beside it (the `screenshotFile` a waypoint capture names,
+// else `<name>.example.webp`/`.png`), when there is one.
 
 import { readFile } from "node:fs/promises";
 import type { z } from "zod";
@@ -62,7 +63,7 @@ export async function loadCapture(file: string, displayName: string = file): Pro
     throw new CaptureError(displayName, "$", why, { cause: error });
   }
   const screen = parseCapture(displayName, text);
-  const screenshot = screenshotBeside(file);
+  const screenshot = screenshotBeside(file, screen.screenshotFile);
   if (screenshot !== undefined) screen.screenshot = screenshot;
   return screen;
 }
@@ -78,6 +79,7 @@ export function captureFromJson(file: string, data: unknown): Screen {
     else if (capture.viewHierarchy !== undefined) screen = fromViewHierarchy(file, capture.viewHierarchy, ["viewHierarchy"], "waypointCapture", size);
     else throw new CaptureError(file, "$", "a waypoint capture needs a trailblazeNodeTree or a viewHierarchy; it has neither");
     if (capture.waypointId !== undefined) screen.waypointId = capture.waypointId;
+    if (typeof capture.screenshotFile === "string" && capture.screenshotFile !== "") screen.screenshotFile = capture.screenshotFile;
     return screen;
   }
   if ("driverDetail" in data) return fromTrailblazeNode(file, data, [], "trailblazeNode");

@@ -50,7 +50,9 @@ export interface Screen {
   height: number;
   /** The waypoint a waypoint capture was taken at. */
   waypointId?: string;
-  /** The screenshot file beside the capture (`<name>.example.webp`/`.png`), when it was loaded from a file that has one. */
+  /** The screenshot a waypoint capture names (`screenshotFile`: a file name in the capture's folder), as written. */
+  screenshotFile?: string;
+  /** The screenshot beside the capture (the one it names, else `<name>.example.webp`/`.png`), when it was loaded from a file that has one. */
   screenshot?: string;
 }
 

@@ -28,6 +28,15 @@ describe("screenshots beside captures", () => {
     expect(screenshotBeside(join(dir, "home.example.webp"))).toBeUndefined();
   });
 
+  test("the file a capture names (upstream's screenshotFile) comes first, when it is a file name in the capture's folder", () => {
+    const dir = folder({ "home.example.json": CAPTURE, "home.example.webp": WEBP, "shot-of-home.png": PNG });
+    expect(screenshotBeside(join(dir, "home.example.json"), "shot-of-home.png")).toBe(join(dir, "shot-of-home.png"));
+    // A path is not followed, a missing file falls back to the name-based one.
+    expect(screenshotBeside(join(dir, "home.example.json"), "../home.example.webp")).toBe(join(dir, "home.example.webp"));
+    expect(screenshotBeside(join(dir, "home.example.json"), `${dir}/shot-of-home.png`)).toBe(join(dir, "home.example.webp"));
+    expect(screenshotBeside(join(dir, "home.example.json"), "gone.png")).toBe(join(dir, "home.example.webp"));
+  });
+
   test("the type comes from the bytes, not the name", () => {
     expect([imageMime(PNG), imageMime(WEBP), imageMime(JPEG), imageMime(Buffer.from("<svg onload=alert(1)>")), imageMime(Buffer.alloc(0))]).toEqual(["image/png", "image/webp", "image/jpeg", undefined, undefined]);
   });
@@ -58,9 +67,13 @@ describe("screenshots beside captures", () => {
   });
 
   test("loadCapture notes the screenshot beside the capture; withScreenshot embeds it in the wireframe", async () => {
-    const dir = folder({ "home.example.json": CAPTURE, "home.example.png": PNG, "bare.example.json": CAPTURE });
+    const named = JSON.stringify({ ...JSON.parse(CAPTURE), screenshotFile: "login-shot.jpg" });
+    const dir = folder({ "home.example.json": CAPTURE, "home.example.png": PNG, "bare.example.json": CAPTURE, "login.example.json": named, "login-shot.jpg": JPEG });
     const screen = await loadCapture(join(dir, "home.example.json"), "home.example.json");
     expect(screen.screenshot).toBe(join(dir, "home.example.png"));
+    const login = await loadCapture(join(dir, "login.example.json"));
+    expect({ named: login.screenshotFile, found: login.screenshot }).toEqual({ named: "login-shot.jpg", found: join(dir, "login-shot.jpg") });
+    expect(withScreenshot(wireframeOf(login), login).screenshot).toStartWith("data:image/jpeg;base64,");
     expect(withScreenshot(wireframeOf(screen), screen).screenshot).toBe(`data:image/png;base64,${PNG.toString("base64")}`);
     const bare = await loadCapture(join(dir, "bare.example.json"));
     expect(bare.screenshot).toBeUndefined();

@@ -1,10 +1,10 @@
 // The screenshot upstream's trailmaps ship beside a capture (`<name>.example.webp` or `.png` beside
-// `<name>.example.json`): finding it, and reading it into a `data:` URL that a page or an SVG can
+// `<name>.example.json`, named by the capture's `screenshotFile`): finding it, and reading it into a `data:` URL that a page or an SVG can
 // embed as it is (no image library: the bytes are sniffed for WebP, PNG or JPEG and passed
 // through). One over SCREENSHOT_CAP_BYTES, or not an image, is left out with a note that says why.
 
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, dirname, join } from "node:path";
 
 /** The largest screenshot embedded, in bytes (upstream's are about 29 KB); a larger one is left out with a note. */
 export const SCREENSHOT_CAP_BYTES = 512 * 1024;
@@ -23,17 +23,27 @@ export function isImageDataUrl(value: unknown): value is string {
   return typeof value === "string" && value.length <= IMAGE_DATA_URL_MAX && IMAGE_DATA_URL.test(value);
 }
 
-/** The screenshot file beside `captureFile` (`x.example.json` → `x.example.webp`, `.png`, `.jpg`), when there is one. */
-export function screenshotBeside(captureFile: string): string | undefined {
+function isFile(file: string): boolean {
+  try {
+    return existsSync(file) && statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The screenshot file beside `captureFile`, when there is one: the one the capture names
+ * (`screenshotFile`, upstream's field: a plain file name in the capture's folder; a path is not
+ * followed), else `x.example.json` → `x.example.webp`, `.png`, `.jpg`.
+ */
+export function screenshotBeside(captureFile: string, named?: string): string | undefined {
+  if (named !== undefined && !/[\\/]/.test(named) && named !== "." && named !== "..") {
+    const file = join(dirname(captureFile), named);
+    if (isFile(file)) return file;
+  }
   const stem = captureFile.replace(/\.json$/i, "");
   if (stem === captureFile) return undefined;
-  return EXTENSIONS.map((ext) => stem + ext).find((file) => {
-    try {
-      return existsSync(file) && statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  });
+  return EXTENSIONS.map((ext) => stem + ext).find(isFile);
 }
 
 /** The image type of `bytes` by their signature (WebP, PNG, JPEG), or undefined. */

@@ -52,7 +52,7 @@ li.step:first-child{border-top:0}
 .call .args{color:#495057;display:block;max-height:6.5em;overflow:auto;white-space:pre-wrap;word-break:break-all}
 .variant.ok{color:var(--pass)}.variant.bad{color:var(--fail)}
 .failure{margin:4px 0 0 24px;padding:6px 10px;background:#fff5f5;border-left:3px solid var(--fail);border-radius:3px}
-.failure .msg{color:var(--fail);font-weight:600;white-space:pre-wrap}
+.failure .msg{color:var(--fail);font-weight:600;white-space:pre-wrap;overflow-wrap:anywhere}
 .note{margin:3px 0 0 24px;color:var(--unv)}
 .mem{margin:3px 0 0 24px;font-size:12.5px}
 .where{margin:3px 0 0 24px;font-size:12.5px;color:#495057}
