@@ -16,9 +16,11 @@ Reads an app map (waypoints/*.waypoint.yaml with their *.example.json captures, 
 shortcuts/*.shortcut.yaml) and shows it, with what \`check\` finds in it:
   - without --html, an outline: each waypoint, whether it has a capture, and the shortcuts
     that leave it; then the findings;
-  - with --html FILE, one self-contained page: a card per waypoint with its capture as a
-    wireframe (the nodes its shortcuts tap marked), its shortcuts as links to the waypoints
-    they lead to and come from, and the findings on it.
+  - with --html FILE, one self-contained page: the map as a graph (each waypoint a node with
+    its screenshot, or its wireframe where there is none; each shortcut and trailhead a
+    labelled arrow) to pan, zoom and search by id; a click on a waypoint opens its card (the
+    screenshot with the nodes its shortcuts tap marked, its selectors, its shortcuts, the
+    findings on it). Every card is listed below the graph too.
 
 Options:
   --html FILE           write the page to FILE
