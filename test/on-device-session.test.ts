@@ -81,7 +81,9 @@ describe("trailblaze.execute", () => {
     expect(await session.dispatcher.dispatch("od_ping", { n: 16 })).toMatchObject({ variant: "Success", message: "ping bottom" });
     expect(await session.dispatcher.dispatch("od_ping", { n: 17 })).toMatchObject({
       variant: "ExceptionThrown",
-      message: 'trailblaze.execute("od_pong") refused: more than 16 nested trailblaze.execute calls',
+      message:
+        'trailblaze.execute("od_pong") refused: 16 trailblaze.execute calls are already in flight in this session, the most at once ' +
+        "(nested calls and calls side by side both count: a tool that calls itself without end, or more calls awaited together)",
     });
     // The session is still usable afterwards.
     expect(await session.dispatcher.dispatch("od_ping", { n: 2 })).toMatchObject({ variant: "Success" });

@@ -25,7 +25,7 @@ export type ExecutedResult = z.infer<typeof executedResultSchema>;
 /**
  * Runs tool `name` with `args` in the session that called this tool; resolves with its result
  * (a failed tool is `status: "error"`, not a rejection). Rejects when the session refuses the call
- * (an unknown tool, more than 16 nested calls) with its reason. A tool of the caller's own server may be called.
+ * (an unknown tool, more than 16 trailblaze.execute calls in flight at once) with its reason. A tool of the caller's own server may be called.
  */
 export async function executeTool(extra: ToolExtra, name: string, args: Record<string, unknown> = {}): Promise<ExecutedResult> {
   try {
