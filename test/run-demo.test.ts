@@ -51,7 +51,7 @@ describe("the demo's trails/", () => {
     expect(stdout).toMatch(/\n4 passed, 0 failed, 3 unverified steps \(4 trails\) in [\d.]+ m?s\n$/);
   });
 
-  test("--reporter json: the CONTRACT shape, simulated actions with timestamps", async () => {
+  test("--reporter json: the documented shape (docs/formats.md), simulated actions with timestamps", async () => {
     // No --arg: each trail of a folder run must declare every arg given (upstream), and only signup-with-args declares seed.
     const run = await cli(["run", "trails", "--reporter", "json", "--logs", tempDir("demo-logs")], { cwd: DEMO });
     expect(run.code).toBe(0);

@@ -1,5 +1,5 @@
-// Which files `run` runs for a folder, by upstream's rules (docs/project_layout.md "Trail file
-// names", "What gets excluded", "Symlinks", "Running trails"; docs/CLI.md `run`), on a copy of
+// Which files `run` runs for a folder, by upstream's rules (docs/cli.md "Which files a folder
+// runs"), on a copy of
 // fixtures/upstream-discovery, a workspace laid out as upstream's. One test per rule.
 
 import { beforeAll, describe, expect, test } from "bun:test";

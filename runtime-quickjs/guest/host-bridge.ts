@@ -1,7 +1,7 @@
 // The contract between the QuickJS host and guest code: the native hooks the host installs
 // as the hidden global `__trailblazeHost` before the prelude and the bundle run.
 
-/** Native functions provided by the host (runtime-quickjs/guest-hooks.ts). Strings cross as JSON. */
+/** Native functions provided by the host (installed by runtime-quickjs/sandbox.ts). Strings cross as JSON. */
 export interface HostBridge {
   /** Writes one formatted console line. */
   log(level: "debug" | "info" | "warn" | "error", text: string): void;

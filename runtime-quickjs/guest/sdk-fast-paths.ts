@@ -2,7 +2,7 @@
 // interpreter (~10-20 µs a parse). For the plain shapes a tools/call takes, each answers exactly what
 // the SDK's schema would (same verdict, same parsed value, same key order); for anything else it
 // answers `undefined` and the SDK's own schema decides. src/bundle/call-path-plugin.ts patches them
-// into on-device bundles; test/sdk-fast-paths.test.ts holds each to its schema.
+// into on-device bundles; sdk-fast-paths.test.ts beside it holds each to its schema.
 
 /** SDK versions whose schemas these paths were checked against (the test fails on the shipped one if absent). */
 export const VERIFIED_SDK_VERSIONS: readonly string[] = ["1.32.2"];

@@ -1,4 +1,4 @@
-// The `_trailblazeContext` envelope sent with every tool call (conventions §2),
+// The `_trailblazeContext` envelope sent with every tool call (docs/writing-tools.md "Tier 2"),
 // built from the session the same way for every transport. Its `target` block has the fields
 // of upstream's `_meta.trailblaze.target` (TrailblazeContextEnvelope.TargetSnapshot).
 

@@ -1,5 +1,5 @@
 // Maps what an MCP server answered (a CallToolResult or a JSON-RPC error) onto
-// ToolResult, per the extension conventions §3.
+// ToolResult (docs/writing-tools.md "Results").
 
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ContentBlock, Success, ToolResult } from "./tool-result.ts";

@@ -74,7 +74,7 @@ export function success(message: string, extra: Partial<Omit<Success, "variant" 
   return { variant: "Success", message, content: [{ type: "text", text: message }], ...extra };
 }
 
-/** The stable JSON form (CONTRACT.md `call --json` → `result`). */
+/** The stable JSON form (`call --json` → `result`: docs/formats.md "JSON documents"). */
 export function resultToJson(result: ToolResult): Record<string, unknown> {
   const json: Record<string, unknown> = {
     status: resultStatus(result),

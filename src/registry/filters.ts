@@ -1,4 +1,4 @@
-// Registration filters, applied in the order the scope record fixes:
+// Registration filters, applied in this order:
 // supportedDrivers → supportedPlatforms → requiresHost × agent mode, then the target's own
 // opt-outs for the session's platform (`excluded_tools`).
 

@@ -1,4 +1,4 @@
-// Reads a tool's `_meta["trailblaze/*"]` keys (conventions §1). A value of the
+// Reads a tool's `_meta["trailblaze/*"]` keys (docs/writing-tools.md "`_meta` keys"). A value of the
 // wrong type is reported as a warning and replaced by the permissive default.
 
 import { findDriver, parsePlatform, type Platform } from "../core/drivers.ts";

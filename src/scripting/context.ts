@@ -1,4 +1,4 @@
-// The `_trailblazeContext` envelope (conventions §2) and `contextOf`, which finds it wherever a
+// The `_trailblazeContext` envelope (docs/writing-tools.md "Tier 2") and `contextOf`, which finds it wherever a
 // handler can see it: in its arguments (when the input schema declares the key) or in the
 // request's `_meta.trailblaze` (always sent by Trailblaze; what a standard handler reads).
 

@@ -1,4 +1,4 @@
-// The `_meta["trailblaze/*"]` keys a tool may advertise (conventions §1), typed so a misspelt
+// The `_meta["trailblaze/*"]` keys a tool may advertise (docs/writing-tools.md "`_meta` keys"), typed so a misspelt
 // key or a wrongly typed value is a compile error. Types only, plus the key names.
 
 /** A device platform: a group of drivers. */

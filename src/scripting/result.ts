@@ -1,4 +1,4 @@
-// Result helpers (conventions §3): each returns a plain MCP CallToolResult that any MCP client
+// Result helpers (docs/writing-tools.md "Results"): each returns a plain MCP CallToolResult that any MCP client
 // understands; Trailblaze also reads `_meta.trailblaze` for the result variant and memory changes.
 // No runtime imports: usable from any MCP server, on any runtime.
 

@@ -17,7 +17,7 @@ import { suppliedNodePath, suppliedNote } from "../bundle/supplied-packages.ts";
 import { BundleError } from "../errors.ts";
 import { MASK } from "../core/secrets.ts";
 
-/** The public env contract (scope record, "Environment contract"), layered over the inherited variables. */
+/** The variables every tool server gets (docs/cli.md "The environment of a tool server"), layered over the inherited ones. */
 export function trailblazeEnv(spec: LaunchSpec, script: string): Record<string, string> {
   return {
     TRAILBLAZE_DEVICE_PLATFORM: spec.driver.platform,

@@ -1,9 +1,9 @@
 // Turns the paths given to `run` and `check` into trail files, by upstream's rules (its
-// docs/project_layout.md "Trail file names", "What gets excluded", "Running trails"; its
-// TrailDiscovery and `trailblaze run`): files pass as given; a folder is walked for the trail file
-// names (exact, case-sensitive), pruning six folder names at any depth and following no link inside
-// it. `check` takes every file found; `run` takes, per folder, every named unified trail and one
-// pick among the rest (legacy device recording for the run's device, else trail.yaml, else blaze.yaml).
+// TrailDiscovery and `trailblaze run`, as docs/cli.md "Which files a folder runs" gives them):
+// files pass as given; a folder is walked for the trail file names (exact, case-sensitive),
+// pruning six folder names at any depth and following no link inside it. `check` takes every
+// file found; `run` takes, per folder, every named unified trail and one pick among the rest
+// (legacy device recording for the run's device, else trail.yaml, else blaze.yaml).
 
 import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
