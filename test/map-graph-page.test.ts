@@ -129,11 +129,19 @@ describe.skipIf(noChromium)("the map page's graph in Chromium", () => {
     expect(await panel.locator(".desc").innerText()).toBe("The shop's home, where the app opens.");
     expect(await data("svg.graph .node.selected", "node")).toEqual(["shop/android/home"]);
     expect(await data("svg.graph .edge.hi", "edge")).toEqual(["shop_android_cartBack", "shop_android_homeToCart", "shop_android_homeToCatalog", TRAILHEAD]);
+    // The panel narrowed the graph's box; the chosen node is still in view.
+    const inView = async (id: string) => {
+      const box = (await page.locator("#graph-box").boundingBox())!;
+      const node = (await page.locator(`svg.graph a[data-node="${id}"]`).boundingBox())!;
+      return node.x >= box.x && node.x + node.width <= box.x + box.width && node.y >= box.y && node.y + node.height <= box.y + box.height;
+    };
+    expect(await inView("shop/android/home")).toBe(true);
     // The URL did not change: the card opened in the panel, not by following the link.
     expect(new URL(page.url()).hash).toBe("");
     await panel.locator('li.shortcut[data-shortcut="shop_android_homeToCatalog"] a').click();
     expect(await panel.locator(".in-panel h2").innerText()).toBe("shop/android/catalog");
     expect(await data("svg.graph .node.selected", "node")).toEqual(["shop/android/catalog"]);
+    expect(await inView("shop/android/catalog")).toBe(true);
     await page.screenshot({ path: join(shots, "map-graph-card.png") });
     await page.keyboard.press("Escape");
     expect(await panel.isVisible()).toBe(false);

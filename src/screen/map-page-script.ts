@@ -35,7 +35,7 @@ export const MAP_SCRIPT = `(() => {
   const size = () => box.getBoundingClientRect();
   const fit = () => {
     const r = size();
-    const k = clampK(Math.min(r.width / W, r.height / H) * 0.98);
+    const k = clampK(Math.min(1, Math.min(r.width / W, r.height / H) * 0.98));
     t = { k, x: (r.width - W * k) / 2, y: Math.max(0, (r.height - H * k) / 2) };
     apply();
   };
@@ -130,7 +130,10 @@ export const MAP_SCRIPT = `(() => {
     if (node) node.classList.add("selected");
     for (const e of edges) if (e.dataset.from === id || e.dataset.to === id) e.classList.add("hi");
     openCard(id);
-    if (node && centre) centreOn(node);
+    // The panel narrows the graph's box: a node it pushed out of view is brought back to the middle.
+    const r = size();
+    const at = node && node.getBoundingClientRect();
+    if (node && (centre || at.left < r.left || at.right > r.right || at.top < r.top || at.bottom > r.bottom)) centreOn(node);
   };
 
   svg.addEventListener("click", (e) => {
