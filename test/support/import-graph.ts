@@ -1,13 +1,19 @@
 // The repository's import graph, from the sources themselves: which file imports which (static,
-// type-only and dynamic imports alike), folded into folders (src/<folder>, runtime-quickjs).
+// type-only and dynamic imports alike, as TypeScript's own scanner finds them, so an import written
+// inside a template string is text, not an edge), folded into folders (src/<folder>, runtime-quickjs).
 // `bun test/support/import-graph.ts` prints the folder graph; test/architecture.test.ts checks it.
 
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import type * as TS from "typescript-api";
 
 import { REPO } from "./cli.ts";
 
 export { REPO };
+
+/** TypeScript 5's API, as ts-json-schema-generator installs it (the typescript package is the native compiler). */
+const ts = createRequire(createRequire(import.meta.url).resolve("ts-json-schema-generator"))("typescript") as typeof TS;
 
 /** The layers, top to bottom: a folder imports only its own layer (one way) or layers below it. */
 export const LAYERS: readonly (readonly string[])[] = [
@@ -20,7 +26,10 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["core"],
 ];
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+/** Every module specifier `file` imports or re-exports, statically or with import(). */
+function specifiersOf(file: string): string[] {
+  return ts.preProcessFile(readFileSync(file, "utf8"), true, true).importedFiles.map((imported) => imported.fileName);
+}
 
 function sourceFiles(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -43,17 +52,65 @@ export interface ImportGraph {
   files: Map<string, string[]>;
   /** folder → folders it imports. */
   folders: Map<string, Set<string>>;
+  /**
+   * Imports of this repository's sources by anything but a relative path (an absolute path, a
+   * tsconfig `paths` alias, the package's own name or a `file:` dependency on one of its folders),
+   * as `file: specifier -> target`: the graph cannot see them, and one module loaded under two
+   * paths runs twice.
+   */
+  aliased: string[];
+}
+
+/** The folders whose files are the sources the graph covers. */
+const SOURCE_ROOTS = ["src", "runtime-quickjs"].map((folder) => join(REPO, folder));
+
+const insideSources = (path: string) => SOURCE_ROOTS.some((root) => path === root || path.startsWith(root + sep));
+
+/** Non-relative names that lead into the sources: tsconfig `paths` aliases, the package's own name and its `file:` dependencies, each with where it leads. */
+function aliasesOfSources(): Map<string, string> {
+  const aliases = new Map<string, string>();
+  const tsconfig = ts.parseConfigFileTextToJson("tsconfig.json", readFileSync(join(REPO, "tsconfig.json"), "utf8")).config as { compilerOptions?: { paths?: Record<string, string[]> } };
+  for (const [alias, targets] of Object.entries(tsconfig.compilerOptions?.paths ?? {})) aliases.set(alias.replace(/\/\*$/, ""), resolve(REPO, targets[0]!.replace(/\/\*$/, "")));
+  const manifest = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { name: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  aliases.set(manifest.name, REPO);
+  for (const [name, version] of Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })) {
+    if (version.startsWith("file:")) aliases.set(name, resolve(REPO, version.slice("file:".length)));
+  }
+  return aliases;
+}
+
+/** Where a non-relative `specifier` imported by `file` leads, when that is one of the sources. */
+export function aliasedSource(specifier: string, file: string, aliases: Map<string, string> = aliasesOfSources()): string | undefined {
+  if (isAbsolute(specifier)) return insideSources(specifier) ? specifier : undefined;
+  for (const [alias, target] of aliases) {
+    if (specifier !== alias && !specifier.startsWith(`${alias}/`)) continue;
+    const led = join(target, specifier.slice(alias.length));
+    return insideSources(led) || led === REPO ? led : undefined;
+  }
+  // Anything else that resolves into the sources (a link in node_modules, a baseUrl).
+  try {
+    const found = realpathSync(Bun.resolveSync(specifier, dirname(file)));
+    return insideSources(found) ? found : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function importGraph(): ImportGraph {
   const files = new Map<string, string[]>();
   const folders = new Map<string, Set<string>>();
-  for (const file of [...sourceFiles(join(REPO, "src")), ...sourceFiles(join(REPO, "runtime-quickjs"))]) {
+  const aliased: string[] = [];
+  const aliases = aliasesOfSources();
+  for (const file of SOURCE_ROOTS.flatMap((root) => sourceFiles(root))) {
     const imports: string[] = [];
-    for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
-      const specifier = match[1] ?? match[2]!;
-      // Packages, and data files such as the package manifest, are no layer.
-      if (!specifier.startsWith(".") || specifier.endsWith(".json")) continue;
+    for (const specifier of specifiersOf(file)) {
+      if (!specifier.startsWith(".")) {
+        const led = aliasedSource(specifier, file, aliases);
+        if (led !== undefined) aliased.push(`${relative(REPO, file)}: ${specifier} -> ${relative(REPO, led) || "."}`);
+        continue;
+      }
+      // Data files such as the package manifest are no layer.
+      if (specifier.endsWith(".json")) continue;
       const target = resolve(dirname(file), specifier);
       imports.push(target);
       const [from, to] = [folderOf(file), folderOf(target)];
@@ -63,7 +120,24 @@ export function importGraph(): ImportGraph {
     }
     files.set(file, imports);
   }
-  return { files, folders };
+  return { files, folders, aliased };
+}
+
+/**
+ * Imports from `folder` (a top-level folder such as runtime-quickjs) into src/ of any file not in
+ * `allowed` (paths relative to the repository; one ending in `/` allows the folder), as `from -> to`.
+ */
+export function importsOutside(files: Map<string, string[]>, folder: string, allowed: readonly string[]): string[] {
+  const wrong: string[] = [];
+  for (const [file, imports] of files) {
+    if (!relative(REPO, file).startsWith(`${folder}/`)) continue;
+    for (const target of imports) {
+      const to = relative(REPO, target);
+      if (!to.startsWith("src/") || allowed.some((path) => (path.endsWith("/") ? to.startsWith(path) : to === path))) continue;
+      wrong.push(`${relative(REPO, file)} -> ${to}`);
+    }
+  }
+  return wrong.sort();
 }
 
 /** Every cycle found by a depth-first walk, each as the list of nodes around it. */
@@ -103,5 +177,5 @@ export function upwardImports(folders: Map<string, Set<string>>): string[] {
 if (import.meta.main) {
   const { files, folders } = importGraph();
   for (const [from, targets] of [...folders].sort(([a], [b]) => a.localeCompare(b))) console.log(`${from} -> ${[...targets].sort().join(", ")}`);
-  console.log(`file cycles: ${cycles(files).length} · two-way folder pairs: ${twoWayPairs(folders).length} · upward imports: ${upwardImports(folders).length}`);
+  console.log(`file cycles: ${cycles(files).length} · two-way folder pairs: ${twoWayPairs(folders).length} · upward imports: ${upwardImports(folders).length} · aliased imports: ${importGraph().aliased.length}`);
 }
