@@ -70,7 +70,7 @@ describe("merge-reports refuses a report that does not fit the format (exit 2, t
 
   test("a step status, a screen kind and a screen reference holding markup", async () => {
     const { t, s } = captureStep(base);
-    await refused((r) => void (r.trails[t].steps[s].status = `<script>alert(1)</script>`), `trails[${t}].steps[${s}].status: expected one of passed, failed, skipped, unverified, interrupted, got "<script>alert(1)</script>"`);
+    await refused((r) => void (r.trails[t].steps[s].status = `<script>alert(1)</script>`), `trails[${t}].steps[${s}].status: expected one of passed, healed, failed, skipped, unverified, interrupted, got "<script>alert(1)</script>"`);
     await refused((r) => void (r.trails[t].steps[s].screen.kind = `<img onerror=alert(1)>`), `trails[${t}].steps[${s}].screen.kind: expected one of capture, web, got "<img onerror=alert(1)>"`);
     await refused((r) => void (r.trails[t].steps[s].screen.screen = `x"><img src=x onerror=alert(1)>`), `trails[${t}].steps[${s}].screen.screen: expected 12 lowercase hex digits, got "x\\"><img src=x onerror=alert(1)>"`);
   }, SLOW);
@@ -219,6 +219,8 @@ describe.skipIf(withoutChromium())("a valid report full of markup renders inert 
     expect(await page.locator("details.trail[open]").count()).toBe(1);
     for (const summary of await page.locator("details.trail:not([open]) > summary").all()) await summary.click();
     expect(await page.locator("details.trail[open]").count()).toBe(2);
+    // A trail's pictures are drawn on its toggle event, which fires after the click returns.
+    await page.waitForFunction("!document.querySelector('.wf[data-screen]:not([data-drawn])')", undefined, { timeout: 10_000 });
     const drawn = await page.locator(".wf[data-drawn] svg.wireframe").count();
     expect(drawn).toBe(await page.locator(".wf[data-screen]").count());
     expect(drawn).toBeGreaterThan(0);
