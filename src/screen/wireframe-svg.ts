@@ -24,17 +24,21 @@ export interface WireframeSvgOptions {
   displayWidth?: number;
 }
 
-/** The CSS a wireframe is drawn with: a page that inlines wireframes includes it once. */
+/**
+ * The CSS a wireframe is drawn with: a page that inlines wireframes includes it once. Over a
+ * screenshot, and for marks, strokes are in CSS pixels (non-scaling), so a 150-pixel thumbnail of a
+ * 1080-pixel screen still shows its marks.
+ */
 export const WIREFRAME_CSS = `svg.wireframe{background:#fff;font-family:system-ui,sans-serif}
 svg.wireframe rect[data-node-id]{fill:none;stroke:#b8c2cc;stroke-width:2}
 svg.wireframe rect.i{fill:#eef4fb;stroke:#7aa7d8}
 svg.wireframe text{fill:#334;pointer-events:none}
-svg.wireframe.shot rect[data-node-id]{fill:none;stroke:#4dabf7;stroke-opacity:.45;stroke-width:3}
-svg.wireframe.shot rect.i{stroke:#1c7ed6;stroke-opacity:.9;stroke-width:4}
-svg.wireframe rect[data-node-id][data-match]{fill:#ffe08a;fill-opacity:.55;stroke:#d9480f;stroke-opacity:1;stroke-width:8}
-svg.wireframe rect[data-node-id][data-required]{fill:#8ce99a;fill-opacity:.45;stroke:#2b8a3e;stroke-opacity:1;stroke-width:8}
-svg.wireframe rect[data-node-id][data-forbidden]{fill:#ffa8a8;fill-opacity:.5;stroke:#c92a2a;stroke-opacity:1;stroke-width:8;stroke-dasharray:24 12}
-svg.wireframe.shot rect[data-node-id][data-match],svg.wireframe.shot rect[data-node-id][data-required],svg.wireframe.shot rect[data-node-id][data-forbidden]{fill-opacity:.22}`;
+svg.wireframe.shot rect[data-node-id]{fill:none;stroke:#4dabf7;stroke-opacity:.55;stroke-width:1;vector-effect:non-scaling-stroke}
+svg.wireframe.shot rect.i{stroke:#1c7ed6;stroke-opacity:.9;stroke-width:1.5}
+svg.wireframe rect[data-node-id][data-match]{fill:#ffe08a;fill-opacity:.55;stroke:#d9480f;stroke-opacity:1;stroke-width:3;vector-effect:non-scaling-stroke}
+svg.wireframe rect[data-node-id][data-required]{fill:#8ce99a;fill-opacity:.45;stroke:#2b8a3e;stroke-opacity:1;stroke-width:3;vector-effect:non-scaling-stroke}
+svg.wireframe rect[data-node-id][data-forbidden]{fill:#ffa8a8;fill-opacity:.5;stroke:#c92a2a;stroke-opacity:1;stroke-width:3;stroke-dasharray:6 3;vector-effect:non-scaling-stroke}
+svg.wireframe.shot rect[data-node-id][data-match],svg.wireframe.shot rect[data-node-id][data-required],svg.wireframe.shot rect[data-node-id][data-forbidden]{fill-opacity:.35}`;
 
 /** `value` when it is a finite number, else 0: what a picture's coordinates can hold, whatever a report said. */
 const finite = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) ? value : 0);

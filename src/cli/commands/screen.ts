@@ -104,7 +104,7 @@ export const screenCommand: Command = {
       writeFileSync(target, `<?xml version="1.0" encoding="UTF-8"?>\n${wireframeSvg(picture, { matched: marked, required, forbidden })}\n`);
       const what = picture.screenshot !== undefined ? `screenshot ${basename(screen.screenshot!)} with the wireframe over it` : "wireframe";
       const note = picture.screenshotNote !== undefined ? `; ${picture.screenshotNote}` : "";
-      written = `${what} written to ${values.svg} (${screen.nodes.length} nodes, ${marked.size + required.length + forbidden.length} marked${note})\n`;
+      written = `${what} written to ${values.svg} (${screen.nodes.length} nodes, ${new Set([...marked, ...required, ...forbidden]).size} marked${note})\n`;
     }
     if (values.json) {
       const doc: Record<string, unknown> = { screen: { nodes: screen.nodes.length, width: screen.width, height: screen.height } };
