@@ -23,6 +23,7 @@ import { s1OnDeviceSuite, s2OnDeviceWorkers } from "./scenarios/s-suite.ts";
 import { w1CliVsRawClient, w2OnDeviceVsHost } from "./scenarios/w-whole-process.ts";
 import { w3WebTrail } from "./scenarios/w3-web-trail.ts";
 import { w4EditLoop } from "./scenarios/w4-edit-loop.ts";
+import { a1RequestBytes, a2LoopTurn } from "./scenarios/a-agent.ts";
 
 /**
  * The QuickJS scenarios again on the engine that is not the default, in the same run (ids with a
@@ -61,6 +62,8 @@ const SCENARIOS: { id: string; reps: number; run(reps: number): Promise<Scenario
   { id: "W4", reps: 9, run: w4EditLoop },
   { id: "S1", reps: 5, run: s1OnDeviceSuite },
   { id: "S2", reps: 5, run: s2OnDeviceWorkers },
+  { id: "A1", reps: 3, run: a1RequestBytes },
+  { id: "A2", reps: 15, run: a2LoopTurn },
 ];
 
 const RESULTS_FILE = resolve(import.meta.dir, "results.json");

@@ -85,6 +85,8 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
   let asserted = false;
   let note: string | undefined;
   const vision = agent.choice.model.vision !== false;
+  // The offer is the session's tools, the same every turn unless a server registers more.
+  let offer = { count: -1, tools: [] as ReturnType<typeof toOffered>[], bytes: 0 };
   const finish = (status: ObjectiveOutcome["status"], message: string, error?: LlmError): ObjectiveOutcome => {
     const cost = costOf(agent, tokens);
     return { status, message: secrets.mask(message), recording, turns, tokens: { ...tokens }, ...(cost !== undefined ? { costUsd: cost } : {}), ...(error ? { error } : {}) };
@@ -94,7 +96,11 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     if (options.signal?.aborted) return finish("failed", "interrupted");
     const t0 = performance.now();
     const screen = await showScreen(session, secrets, { vision });
-    const tools = offeredTools(session.registry).map(toOffered);
+    if (offer.count !== session.registry.size) {
+      const tools = offeredTools(session.registry).map(toOffered);
+      offer = { count: session.registry.size, tools, bytes: Buffer.byteLength(JSON.stringify(tools)) };
+    }
+    const { tools } = offer;
     const secretKeys = memory.keys().filter((key) => memory.isSecret(key));
     const text = promptText({
       objective: secrets.mask(options.objective),
@@ -108,7 +114,7 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     });
     note = undefined;
     const request = { system: SYSTEM_PROMPT, text: secrets.mask(text), tools, ...(screen.image ? { image: screen.image } : {}) };
-    const requestBytes = Buffer.byteLength(request.system) + Buffer.byteLength(request.text) + Buffer.byteLength(JSON.stringify(tools));
+    const requestBytes = Buffer.byteLength(request.system) + Buffer.byteLength(request.text) + offer.bytes;
     let answer: ModelAnswer;
     try {
       answer = await askModel(agent, request, options.signal);

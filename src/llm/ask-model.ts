@@ -54,8 +54,16 @@ export interface ModelAnswer {
   usage: { input: number; output: number };
 }
 
+/** The SDK's tool set for a list of offered tools, built once per list (a loop offers the same list every turn). */
+const toolSets = new WeakMap<readonly OfferedTool[], ToolSet>();
+
 function toolSet(tools: readonly OfferedTool[]): ToolSet {
-  return Object.fromEntries(tools.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]) })]));
+  let set = toolSets.get(tools);
+  if (set === undefined) {
+    set = Object.fromEntries(tools.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]) })]));
+    toolSets.set(tools, set);
+  }
+  return set;
 }
 
 function messagesOf(request: ModelRequest): ModelMessage[] {

@@ -108,6 +108,11 @@ export class ToolRegistry {
     else this.#toolsets.set(id, { id, description: "", tools: new Set([tool]), origin: "_meta push", active: true });
   }
 
+  /** How many tools are registered. */
+  get size(): number {
+    return this.#tools.size;
+  }
+
   get(name: string): RegisteredTool | undefined {
     return this.#tools.get(name);
   }
