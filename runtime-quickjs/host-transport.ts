@@ -1,9 +1,10 @@
-// The host side of the in-process MCP transport: implements the transport contract
-// (src/transports/transport.ts) so an SDK `Client` drives a QuickJS server exactly like a stdio
-// one. Messages cross as JSON strings.
+// The host side of the in-process MCP transport: the transport contract (src/transports/transport.ts,
+// through quickjs-transport.ts) so an SDK `Client` drives a QuickJS server exactly like a stdio one.
+// Messages cross as JSON strings.
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { TrailblazeError } from "../src/errors.ts";
-import type { ManagedTransport, ServerPhase } from "../src/transports/transport.ts";
+import type { ServerPhase } from "../src/transports/transport.ts";
+import { QuickJsTransport } from "./quickjs-transport.ts";
 
 /** What the transport needs from the server that owns the VM. */
 export interface GuestChannel {
@@ -17,40 +18,20 @@ export interface GuestChannel {
   diagnostics(): readonly string[];
 }
 
-export class QuickJsHostTransport implements ManagedTransport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
-  readonly pid = undefined;
-  private started = false;
-  private done = false;
+export class QuickJsHostTransport extends QuickJsTransport {
   /** Guest→host messages wait here until the guest is idle, then go out in order. */
   private readonly outbox: JSONRPCMessage[] = [];
   private flushing = false;
 
   constructor(
-    readonly name: string,
+    name: string,
     private readonly channel: GuestChannel,
-  ) {}
-
-  async start(): Promise<void> {
-    if (this.started) {
-      throw new Error("QuickJsHostTransport already started! If using Client class, note that connect() calls start() automatically.");
-    }
-    this.started = true;
+  ) {
+    super(name, "QuickJsHostTransport", channel);
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
     this.channel.toGuest(message);
-  }
-
-  async close(): Promise<void> {
-    await this.channel.close();
-  }
-
-  /** In-process there is no grace period to skip: the same as `close()`. */
-  terminate(): Promise<void> {
-    return this.channel.close();
   }
 
   failure(phase: ServerPhase): Promise<TrailblazeError> {
@@ -60,8 +41,6 @@ export class QuickJsHostTransport implements ManagedTransport {
   diagnostics(): readonly string[] {
     return this.channel.diagnostics();
   }
-
-  readonly diagnosticsSource = "guest console";
 
   /** Queues a message for `onmessage`; delivered asynchronously so the client never re-enters the guest. */
   fromGuest(message: JSONRPCMessage): void {
@@ -73,10 +52,6 @@ export class QuickJsHostTransport implements ManagedTransport {
       this.flushing = false;
       while (this.outbox.length > 0 && !this.done) this.onmessage?.(this.outbox.shift()!);
     });
-  }
-
-  error(error: Error): void {
-    if (!this.done) this.onerror?.(error);
   }
 
   /** Called by the server once it is closed: delivers queued messages, then reports the close. */

@@ -1,10 +1,11 @@
 // The host side of a QuickJS server running on a worker thread: the transport contract
-// (src/transports/transport.ts) over the thread's messages, so an SDK `Client` drives it as it
+// (src/transports/transport.ts, through quickjs-transport.ts) over the thread's messages, so an SDK `Client` drives it as it
 // drives an in-thread server. Console lines are mirrored here for diagnostics().
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { SandboxError, type TrailblazeError } from "../../src/errors.ts";
-import type { ManagedTransport, ServerPhase } from "../../src/transports/transport.ts";
+import type { ServerPhase } from "../../src/transports/transport.ts";
 import { ConsoleTail } from "../console-tail.ts";
+import { QuickJsTransport } from "../quickjs-transport.ts";
 import type { WireError } from "./thread-protocol.ts";
 
 /** What the transport needs from the pool that owns the thread. */
@@ -20,43 +21,22 @@ export function fromWire(error: WireError): Error {
   return copy;
 }
 
-export class QuickJsThreadTransport implements ManagedTransport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
-  readonly pid = undefined;
-  readonly diagnosticsSource = "guest console";
-  private started = false;
-  private done = false;
+export class QuickJsThreadTransport extends QuickJsTransport {
   private fatal: Error | undefined;
   private failures: Record<ServerPhase, WireError> | undefined;
   private readonly consoleTail = new ConsoleTail();
 
   constructor(
-    readonly name: string,
+    name: string,
     private readonly channel: ThreadChannel,
-  ) {}
-
-  async start(): Promise<void> {
-    if (this.started) {
-      throw new Error("QuickJsThreadTransport already started! If using Client class, note that connect() calls start() automatically.");
-    }
-    this.started = true;
+  ) {
+    super(name, "QuickJsThreadTransport", channel);
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.fatal) throw this.fatal;
     if (this.done) throw new SandboxError(`QuickJS server "${this.name}" is closed`, "closed");
     this.channel.send(message);
-  }
-
-  close(): Promise<void> {
-    return this.channel.close();
-  }
-
-  /** No grace period to skip: the same as `close()`. */
-  terminate(): Promise<void> {
-    return this.channel.close();
   }
 
   async failure(phase: ServerPhase): Promise<TrailblazeError> {
@@ -76,10 +56,6 @@ export class QuickJsThreadTransport implements ManagedTransport {
 
   fromThread(message: JSONRPCMessage): void {
     if (!this.done) this.onmessage?.(message);
-  }
-
-  error(error: Error): void {
-    if (!this.done) this.onerror?.(error);
   }
 
   /** The server closed on its thread (or the thread is gone): reports the close once. */

@@ -1,0 +1,51 @@
+// What the two host sides of a QuickJS server share (host-transport.ts in this thread,
+// thread/thread-transport.ts across a worker thread): the transport contract
+// (src/transports/transport.ts) over a server the host owns, where starting only marks the
+// transport started, closing and terminating both close the server (there is no process to
+// signal, so no grace period to skip), and nothing is reported once the server closed.
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { TrailblazeError } from "../src/errors.ts";
+import type { ManagedTransport, ServerPhase } from "../src/transports/transport.ts";
+
+export abstract class QuickJsTransport implements ManagedTransport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+  readonly pid = undefined;
+  readonly diagnosticsSource = "guest console";
+  #started = false;
+  /** The server closed: nothing more goes to `onmessage` or `onerror`. */
+  protected done = false;
+
+  constructor(
+    readonly name: string,
+    /** The class's name for the SDK's "already started" message (kept as text: bundles may rename classes). */
+    private readonly kind: string,
+    private readonly server: { close(): Promise<void> },
+  ) {}
+
+  async start(): Promise<void> {
+    if (this.#started) throw new Error(`${this.kind} already started! If using Client class, note that connect() calls start() automatically.`);
+    this.#started = true;
+  }
+
+  abstract send(message: JSONRPCMessage): Promise<void>;
+
+  /** Closes the server (idempotent); it reports the close back (`onclose`). */
+  close(): Promise<void> {
+    return this.server.close();
+  }
+
+  /** No grace period to skip: the same as `close()`. */
+  terminate(): Promise<void> {
+    return this.server.close();
+  }
+
+  abstract failure(phase: ServerPhase): Promise<TrailblazeError>;
+
+  abstract diagnostics(): readonly string[];
+
+  error(error: Error): void {
+    if (!this.done) this.onerror?.(error);
+  }
+}
