@@ -181,6 +181,29 @@ describe("self-heal", () => {
   });
 });
 
+describe("the HTML report of an agent's step", () => {
+  test("shows each turn, and escapes whatever a hostile model answers", async () => {
+    server = startLlmServer([
+      { text: "<script>alert('model')</script>" },
+      call("tapOnElementWithText", { text: "<img src=x onerror=alert(1)>" }),
+      tapDrawer,
+      done("</li><script>alert(2)</script>"),
+    ]);
+    const dir = workspace("heal-html", server);
+    const out = join(tempDir("agent-html"), "report");
+    const { code, stdout } = await cli(["run", "trails/calendar/drifted.trail.yaml", ...MAP, "--self-heal", "--reporter", "html", "--output", out, "--no-logging", "--no-save-recording"], { cwd: dir, env: env() });
+    expect(stdout).toContain("✚ healed Open the navigation drawer");
+    expect(code).toBe(0);
+    const page = readFileSync(join(out, "index.html"), "utf8");
+    expect(page).toContain("agent <b>gateway/test-model</b> (self-heal: the recording failed) · 4 model calls");
+    expect(page).toContain('<span class="status healed">1 healed</span>');
+    expect(page).toContain("what the model was shown");
+    expect(page).toContain("&lt;script&gt;alert('model')&lt;/script&gt;");
+    expect(page).not.toContain("<script>alert");
+    expect(page).not.toContain("<img src=x");
+  });
+});
+
 describe("failures users can act on", () => {
   test("--max-llm-calls stops a model that never finishes", async () => {
     server = startLlmServer([]);

@@ -3,7 +3,7 @@
 // errors with backoff (honouring retry-after); what still fails becomes an LlmError that names the
 // provider and model and says what to do. Streaming and non-streaming answer the same way.
 
-import { APICallError, generateText, jsonSchema, RetryError, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
+import { APICallError, generateText, jsonSchema, RetryError, streamText, tool, ToolChoiceViolationError, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
 import { LlmError } from "../errors.ts";
 import { languageModel } from "./language-model.ts";
 import type { ModelChoice } from "./model-choice.ts";
@@ -121,8 +121,15 @@ export async function askModel(agent: AgentModel, request: ModelRequest, signal?
     const result = await generateText(settings);
     return answerOf(result.toolCalls, result.text, result.usage);
   } catch (error) {
+    // A model that answered in words when a tool call was required: the loop tells it so, as for any answer without a call.
+    if (ToolChoiceViolationError.isInstance(error)) return { calls: [], text: textOf(error.content), usage: { input: 0, output: 0 } };
     throw modelError(error, choice);
   }
+}
+
+function textOf(content: unknown): string {
+  if (!Array.isArray(content)) return "";
+  return content.map((part: { type?: string; text?: unknown }) => (part.type === "text" && typeof part.text === "string" ? part.text : "")).join("");
 }
 
 interface SdkCall {

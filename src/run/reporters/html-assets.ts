@@ -45,7 +45,7 @@ li.step:first-child{border-top:0}
 .step-main{flex:1;min-width:0}
 .step-head{display:flex;gap:8px;align-items:baseline;flex-wrap:wrap}
 .mark{width:16px;text-align:center;font-weight:700}
-.step.passed .mark,.step.healed .mark{color:var(--pass)}.step.failed .mark{color:var(--fail)}.step.unverified .mark{color:var(--unv)}.step.skipped .mark,.step.interrupted .mark{color:var(--skip)}
+.step.passed .mark{color:var(--pass)}.step.failed .mark{color:var(--fail)}.step.unverified .mark{color:var(--unv)}.step.skipped .mark,.step.interrupted .mark{color:var(--skip)}
 .step.skipped .step-head{color:var(--dim)}
 .kind{font-size:11px;color:var(--dim);border:1px solid var(--line);border-radius:3px;padding:0 4px}
 .call{margin:3px 0 0 24px;padding:3px 8px;background:var(--soft);border-radius:4px}
@@ -55,6 +55,12 @@ li.step:first-child{border-top:0}
 .failure .msg{color:var(--fail);font-weight:600;white-space:pre-wrap;overflow-wrap:anywhere}
 .note{margin:3px 0 0 24px;color:var(--unv)}
 .mem{margin:3px 0 0 24px;font-size:12.5px}
+.agent{margin:4px 0 0 24px;padding:5px 10px;background:#f3f0ff;border-left:3px solid #7048e8;border-radius:3px;font-size:12.5px}
+.agent .turns{margin:4px 0 0;padding-left:18px}.agent .turns li{margin:2px 0;overflow-wrap:anywhere}
+.agent .ok{color:var(--pass)}.agent .bad{color:var(--fail)}
+.agent details.shown summary{cursor:pointer;color:var(--dim);font-size:12px}
+.agent details.shown pre{max-height:16em;overflow:auto;background:#fff;border:1px solid var(--line);padding:4px 6px;margin:2px 0;font-size:11.5px}
+.status.healed,.chip.healed{color:#7048e8}.step.healed .mark{color:#7048e8}
 .where{margin:3px 0 0 24px;font-size:12.5px;color:#495057}
 .where .wp{font-weight:600;color:#1864ab}
 .pics{flex:none;display:flex;gap:8px;align-items:flex-start}

@@ -99,11 +99,27 @@ function screen(value: StepScreen | undefined, failed: boolean): { where: Html |
   };
 }
 
+/** What the agent did for a step: why, the model, and each turn (the outline it was shown, its call, what came back, tokens). */
+function agent(s: StepReport): Html | "" {
+  const a = s.agent;
+  if (!a) return "";
+  const why = a.why === "self-heal" ? "self-heal: the recording failed" : a.why === "words" ? "--no-use-recorded-steps" : "no recording for this device";
+  const cost = a.costUsd !== undefined && ` · $${a.costUsd.toFixed(4)}`;
+  const recordingFailure = a.recordingFailure && html`<div class="note">the recording failed: ${a.recordingFailure.message}</div>`;
+  const turns = a.turns.map((t) => {
+    const called = t.called ? html`<code>${t.called.tool}</code> <code class="args">${json(t.called.args)}</code>` : html`<i>no tool</i>${t.text ? html` <code>${t.text}</code>` : ""}`;
+    const outcome = t.outcome !== undefined && html` <span class="${t.ok === false ? "bad" : "ok"}">→ ${t.outcome}</span>`;
+    const tokens = html`<span class="meta">${t.tokens.input} in · ${t.tokens.output} out${t.costUsd !== undefined ? ` · $${t.costUsd.toFixed(4)}` : ""}${t.image ? " · screenshot" : ""} · ${formatDuration(t.durationMs)}</span>`;
+    return html`<li><b>${t.turn}</b> ${called}${outcome} ${tokens}<details class="shown"><summary>what the model was shown</summary><pre>${t.shown}</pre></details></li>`;
+  });
+  return html`<div class="agent"><div class="agent-head">agent <b>${a.model}</b> (${why}) · ${a.turns.length} model call${a.turns.length === 1 ? "" : "s"} · ${a.tokens.input + a.tokens.output} tokens${cost}</div>${recordingFailure}<ol class="turns">${turns}</ol></div>`;
+}
+
 function step(s: StepReport, file: string): Html {
   // What a check expected is shown for a step that failed, or whose recording failed before the agent healed it.
   const { where, picture } = screen(s.screen, s.status === "failed" || s.status === "healed");
   const unverified = s.unverified !== undefined && html`<div class="note">⚠ unverified: ${s.unverified}</div>`;
-  return html`<li class="step ${s.status}"><div class="step-main"><div class="step-head"><span class="mark" title="${s.status}">${MARKS[s.status]}</span><b>${s.index}</b><span class="kind">${s.kind}</span><span>${s.title}</span><span class="status ${s.status}">${s.status}</span><span class="meta">${formatDuration(s.durationMs)} · line ${s.line}</span></div>${s.tools.map(call)}${failure(s, file)}${unverified}${memory(s)}${where}</div>${picture}</li>`;
+  return html`<li class="step ${s.status}"><div class="step-main"><div class="step-head"><span class="mark" title="${s.status}">${MARKS[s.status]}</span><b>${s.index}</b><span class="kind">${s.kind}</span><span>${s.title}</span><span class="status ${s.status}">${s.status}</span><span class="meta">${formatDuration(s.durationMs)} · line ${s.line}</span></div>${s.tools.map(call)}${failure(s, file)}${unverified}${agent(s)}${memory(s)}${where}</div>${picture}</li>`;
 }
 
 /** The trail's status for filters and colour: `unverified` is a trail with nothing verified, or a passed one with unverified steps. */
@@ -125,6 +141,7 @@ export function trailHtml(trail: TrailReport, index: number): Html {
     ...tags.map((tag) => html`<span class="tag">${tag}</span>`),
     html`<span class="meta">${formatDuration(trail.durationMs)}</span>`,
     trail.unverified > 0 && html`<span class="status unverified">${trail.unverified} unverified</span>`,
+    (trail.healed ?? 0) > 0 && html`<span class="status healed">${trail.healed} healed</span>`,
     why !== undefined && trail.status !== "passed" && html`<span class="why">${why.split("\n")[0]!}</span>`,
   ];
   const session = trail.session;

@@ -38,6 +38,7 @@ function summaryChips(run: RunReport): Html {
     (s.unverifiedTrails ?? 0) > 0 && html`<span class="chip unverified">${s.unverifiedTrails} ran with nothing verified</span>`,
     s.skipped > 0 && html`<span class="chip skipped">${s.skipped} skipped</span>`,
     s.unverified > 0 && html`<span class="chip unverified">${plural(s.unverified, "unverified step")}</span>`,
+    (s.healed ?? 0) > 0 && html`<span class="chip healed">${plural(s.healed ?? 0, "step")} healed</span>`,
     html`<span class="chip">${formatDuration(s.durationMs)}</span>`,
   ];
   return html`<div class="summary">${chips}</div>`;
