@@ -56,6 +56,10 @@ const WORDS_TURNS: TurnSource[] = [
     // The first request carries the objective and the screen the device is on, outlined.
     expect(request.text).toContain("Objective: Open the navigation drawer");
     expect(request.text).toContain('"Open the calendar drawer"');
+    // Of the map's shortcuts, only those from the waypoint the device is at are offered.
+    const offered = (request.body.tools as { name?: string; function?: { name: string } }[]).map((t) => t.function?.name ?? t.name);
+    expect(offered).toContain("calendar_android_dayToDrawer");
+    expect(offered).not.toContain("calendar_android_drawerToSettings");
     return tapDrawer;
   },
   done("the drawer is open"),

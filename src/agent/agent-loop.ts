@@ -85,8 +85,8 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
   let asserted = false;
   let note: string | undefined;
   const vision = agent.choice.model.vision !== false;
-  // The offer is the session's tools, the same every turn unless a server registers more.
-  let offer = { count: -1, tools: [] as ReturnType<typeof toOffered>[], bytes: 0 };
+  // The offer is the session's tools, the same every turn unless a server registers more or the device reaches another waypoint.
+  const offers = new Map<string, { tools: ReturnType<typeof toOffered>[]; bytes: number }>();
   const finish = (status: ObjectiveOutcome["status"], message: string, error?: LlmError): ObjectiveOutcome => {
     const cost = costOf(agent, tokens);
     return { status, message: secrets.mask(message), recording, turns, tokens: { ...tokens }, ...(cost !== undefined ? { costUsd: cost } : {}), ...(error ? { error } : {}) };
@@ -96,9 +96,12 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     if (options.signal?.aborted) return finish("failed", "interrupted");
     const t0 = performance.now();
     const screen = await showScreen(session, secrets, { vision });
-    if (offer.count !== session.registry.size) {
-      const tools = offeredTools(session.registry).map(toOffered);
-      offer = { count: session.registry.size, tools, bytes: Buffer.byteLength(JSON.stringify(tools)) };
+    const key = `${session.registry.size} ${session.screen?.waypoint ?? ""}`;
+    let offer = offers.get(key);
+    if (offer === undefined) {
+      const tools = offeredTools(session.registry, session.screen).map(toOffered);
+      offer = { tools, bytes: Buffer.byteLength(JSON.stringify(tools)) };
+      offers.set(key, offer);
     }
     const { tools } = offer;
     const secretKeys = memory.keys().filter((key) => memory.isSecret(key));

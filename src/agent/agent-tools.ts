@@ -6,6 +6,7 @@
 
 import type { OfferedTool } from "../llm/ask-model.ts";
 import type { RegisteredTool, ToolRegistry } from "../registry/registry.ts";
+import type { ScreenState } from "../screen/screen-state.ts";
 
 /** The framework tools offered, in the order the model reads them. */
 export const AGENT_FRAMEWORK_TOOLS: readonly string[] = [
@@ -64,9 +65,15 @@ export function asserts(tool: string): boolean {
   return /^(assert|web_verify|web_assert)/.test(tool);
 }
 
-export function offeredTools(registry: ToolRegistry): RegisteredTool[] {
+/**
+ * The tools offered now. On a simulated app map whose waypoint is known, a shortcut is offered only
+ * from its own `from` waypoint (anywhere else it fails, and 60 of them would be most of a request).
+ */
+export function offeredTools(registry: ToolRegistry, screen?: ScreenState): RegisteredTool[] {
   const framework = new Set(AGENT_FRAMEWORK_TOOLS);
-  const tools = registry.list().filter((tool) => tool.meta.isForLlm !== false && (tool.source !== "builtin" || framework.has(tool.name)));
+  const here = screen?.waypoint;
+  const elsewhere = new Set(here === undefined ? [] : (screen?.map?.shortcuts ?? []).filter((s) => s.from !== here).map((s) => s.id));
+  const tools = registry.list().filter((tool) => tool.meta.isForLlm !== false && (tool.source !== "builtin" || framework.has(tool.name)) && !elsewhere.has(tool.name));
   const rank = (tool: RegisteredTool) => (tool.source === "builtin" ? AGENT_FRAMEWORK_TOOLS.indexOf(tool.name) : -1);
   // The target's own tools and the map's shortcuts first: they say what this app can do.
   return tools.sort((a, b) => rank(a) - rank(b));
