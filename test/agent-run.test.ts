@@ -377,6 +377,18 @@ describe("step and verify at the terminal", () => {
     expect(fails.stdout).toContain('✗ assertVisibleWithText: nothing on the screen matches "Dark"');
   });
 
+  test("a model with vision also gets the screenshot beside the capture, where there is one", async () => {
+    server = startLlmServer([tapDrawer, done("the drawer is open")]);
+    const dir = workspace("vision", server);
+    const home = tempDir("agent-vision-home");
+    mkdirSync(join(home, ".trailblaze"));
+    writeFileSync(join(home, ".trailblaze/trailblaze.yaml"), `llm:\n  providers:\n    seeing:\n      type: openai_compatible\n      base_url: ${server.url}/v1\n      auth: { required: false }\n      models: [{ id: eyes }]\n`);
+    const { code } = await cli(["step", "Open the navigation drawer", "--target", "calendar", ...MAP, "--llm", "seeing/eyes", "--no-logging"], { cwd: dir, env: { HOME: home } });
+    expect(code).toBe(0);
+    // The day view has a WebP beside its capture ("RIFF" in base64); the drawer's capture has none.
+    expect(server.requests.map((r) => r.images.map((image) => image.replace(/^data:image\/webp;base64,/, "").slice(0, 5)))).toEqual([["UklGR"], []]);
+  });
+
   test("with no model chosen, step says how to choose one (exit 2)", async () => {
     const dir = workspaceCopy(FIXTURE, "agent-step-no-model");
     const { code, stderr } = await cli(["step", "Open Settings", "--target", "calendar", "--llm", "none"], { cwd: dir, env: env() });

@@ -1,9 +1,10 @@
 // What the model is shown of the screen: a compact outline of the simulated device's capture (only
 // the nodes that show text, carry an id or can be acted on, indented under each other, with the
-// id a tool can name), or the real page's ARIA outline and, for a model with vision, its
-// screenshot. Sent afresh with every request. Every secret value is masked before it leaves.
+// id a tool can name) and, for a model with vision, the screenshot beside the capture when there is
+// one; or the real page's ARIA outline and, for a model with vision, its screenshot. Sent afresh with every request. Every secret value is masked before it leaves.
 
 import type { Secrets } from "../core/secrets.ts";
+import { embedScreenshot } from "../screen/screenshot.ts";
 import { describeNode, hasIdentifiableProperties, isInteractive, nodeText, type Screen, type ScreenNode } from "../screen/screen-model.ts";
 import type { Session } from "../session/session.ts";
 
@@ -33,6 +34,17 @@ export function compactOutline(screen: Screen): string {
   return `${screen.width}x${screen.height}, ${lines.length} of ${screen.nodes.length} nodes shown (* = can be acted on):\n${lines.join("\n")}`;
 }
 
+/** A capture's screenshot (the file beside it), read once per process. */
+const screenshots = new Map<string, ShownScreen["image"]>();
+
+function screenshotOf(file: string): ShownScreen["image"] {
+  if (!screenshots.has(file)) {
+    const embedded = embedScreenshot(file);
+    screenshots.set(file, "screenshot" in embedded ? dataUrl(embedded.screenshot) : undefined);
+  }
+  return screenshots.get(file);
+}
+
 function dataUrl(url: string): ShownScreen["image"] {
   const match = /^data:([^;,]+);base64,/.exec(url);
   return match ? { data: url.slice(match[0].length), mediaType: match[1]! } : undefined;
@@ -42,7 +54,8 @@ export async function showScreen(session: Session, secrets: Secrets, options: { 
   const state = session.screen;
   if (state) {
     const where = state.waypoint !== undefined ? `The device is at waypoint ${state.waypoint}.\n` : "";
-    return { outline: secrets.mask(`${where}${compactOutline(state.screen)}`) };
+    const image = options.vision && state.screen.screenshot !== undefined ? screenshotOf(state.screen.screenshot) : undefined;
+    return { outline: secrets.mask(`${where}${compactOutline(state.screen)}`), ...(image ? { image } : {}) };
   }
   if (session.web) {
     const page = await session.pageSnapshot({ screenshot: options.vision });
