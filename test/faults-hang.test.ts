@@ -6,10 +6,17 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HandshakeTimeoutError } from "../src/errors.ts";
-import { closeFaultSessions, faultLogs, firstText, processesMentioning, startFaultSession, survivors, treeOf } from "./support/faults.ts";
+import { closeFaultSessions, eventually, faultLogs, firstText, processesMentioning, startFaultSession, survivors, treeOf, type FaultSession } from "./support/faults.ts";
 import { rejection } from "./support/rejection.ts";
 
 afterAll(closeFaultSessions);
+
+const HANG_SERVER = "servers/hangs-in-call.ts";
+
+/** Until the server's hang_forever has started (it says so on stderr): only then can it see a cancellation. */
+async function hanging(session: FaultSession["session"]): Promise<void> {
+  expect(await eventually(() => session.diagnostics(HANG_SERVER).includes("hang_forever: started"), 20_000)).toBe(true);
+}
 
 describe.concurrent("no answer", () => {
   test("a handshake that never answers is bounded; the server is stopped; the next session works", async () => {
@@ -46,7 +53,7 @@ describe.concurrent("no answer", () => {
     const { session } = await startFaultSession("hang");
     const controller = new AbortController();
     const pending = session.dispatcher.dispatch("hang_forever", {}, { signal: controller.signal });
-    await Bun.sleep(200);
+    await hanging(session);
     controller.abort("the trail was stopped");
     expect(await pending).toEqual({ variant: "ExceptionThrown", message: "cancelled: the trail was stopped", content: [] });
     const seen = await session.dispatcher.dispatch("hang_cancellations");
@@ -59,7 +66,7 @@ describe.concurrent("no answer", () => {
     const { session } = await startFaultSession("hang", { "session-id": "fault-close-cancels" });
     const order: string[] = [];
     const pending = session.dispatcher.dispatch("hang_forever", {}, { timeoutMs: 30_000 }).finally(() => order.push("call settled"));
-    await Bun.sleep(200);
+    await hanging(session);
     await session.close();
     order.push("session closed");
     const reason = "MCP server servers/hangs-in-call.ts was closed while the call ran";
@@ -68,7 +75,7 @@ describe.concurrent("no answer", () => {
     // The cancellation reached the server, which then exited on stdin EOF: no SIGTERM was needed
     // (the fixture logs one), which the clock used to stand for.
     const log = readFileSync(join(faultLogs, "fault-close-cancels", "subprocess_stderr_servers_hangs-in-call.log"), "utf8");
-    expect(log).toBe(`hang_forever: cancelled by the client: ${reason}\n`);
+    expect(log).toBe(`hang_forever: started\nhang_forever: cancelled by the client: ${reason}\n`);
     expect(await survivors(session.pids())).toEqual([]);
   });
 
