@@ -4,12 +4,14 @@
 // check-bundle's list of missing globals against the real guest's global object.
 
 import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { startQuickJsServer } from "../runtime-quickjs/index.ts";
 import { bundleEntry } from "../src/bundle/bundle-entry.ts";
 import { checkBundle } from "../src/bundle/check-bundle.ts";
 import { HOST_ONLY_GLOBALS } from "../src/bundle/host-globals-scan.ts";
-import { REPO } from "./support/cli.ts";
+import { REPO, tempDir } from "./support/cli.ts";
 import { byEngine, ENGINE } from "./support/quickjs-engine.ts";
 
 const FIXTURES = "fixtures/check-bundle-packages";
@@ -77,7 +79,13 @@ describe("the globals check-bundle knows are missing on-device", () => {
     const present = HOST_ONLY_GLOBALS.filter((name) => guest.has(name));
     expect(present).toEqual(ENGINE === "quickjs-ng" ? ["performance"] : []);
     const known = new Set<string>(HOST_ONLY_GLOBALS);
-    const unknown = Object.getOwnPropertyNames(globalThis).filter((name) => !guest.has(name) && !known.has(name) && !BUN_ONLY.has(name) && !name.startsWith("__") && !/^(?:on|webkit)/.test(name));
+    // Bun's globals, from a fresh bun: this test process also holds what other tests' libraries defined.
+    // (A script file, not `bun -e`, which also puts Node's modules on globalThis.)
+    const script = join(tempDir("bun-globals"), "globals.ts");
+    writeFileSync(script, "console.log(JSON.stringify(Object.getOwnPropertyNames(globalThis)));\n");
+    const fresh = Bun.spawnSync([process.execPath, script], { env: { PATH: process.env.PATH ?? "" } });
+    const bunGlobals = JSON.parse(fresh.stdout.toString()) as string[];
+    const unknown = bunGlobals.filter((name) => !guest.has(name) && !known.has(name) && !BUN_ONLY.has(name) && !name.startsWith("__") && !/^(?:on|webkit)/.test(name));
     expect(unknown).toEqual([]);
   });
 });
