@@ -346,6 +346,18 @@ export class ReportFileError extends TrailblazeError {
   }
 }
 
+/** A reporter given by its path (`--reporter ./my-reporter.ts`) that cannot be used: missing, not loading, no default-exported class. */
+export class ReporterLoadError extends TrailblazeError {
+  override readonly code = "REPORTER_LOAD";
+  override readonly exitCode = 2;
+  /** The path as given. */
+  readonly file: string;
+  constructor(file: string, problem: string, options?: { cause?: unknown }) {
+    super(`reporter ${file}: ${problem}`, options);
+    this.file = file;
+  }
+}
+
 /**
  * The built-in agent's model could not be used: no key, an unknown provider or model, a key the
  * provider refused (exit 2: fix the configuration), or a provider that kept failing or a model

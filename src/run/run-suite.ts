@@ -67,13 +67,8 @@ export class SuiteRun {
 
   /**
    * The report as it stands: finished trails, running ones as errors saying
-   * `reason`; trails that never started are left out.
+   * `reason` (their current step `interrupted`); trails that never started are left out.
    */
-  /** The trails under way when the run was interrupted, as they stand (their current step `interrupted`). */
-  cutShort(reason: string): TrailReport[] {
-    return this.#runs.filter((r): r is TrailRun => r !== undefined && r.started && r.finished === undefined).map((r) => r.snapshot(reason));
-  }
-
   snapshot(reason: string): RunReport {
     const trails = this.#runs.filter((r): r is TrailRun => r !== undefined).map((r) => r.finished ?? r.snapshot(reason));
     return { ...this.#result(trails), interrupted: reason };

@@ -24,7 +24,8 @@ import { maskReport } from "./mask-report.ts";
 import { classifiersFor, needsAgentMessage, planTrail, trailHints, type PlannedStep, type TrailPlan } from "./plan.ts";
 import { ScreenTable } from "./screen-table.ts";
 import { memoryChanges, noteActivity, stepScreenOf } from "./step-record.ts";
-import type { AgentStepReport, CaptureStepScreen, RunObserver, SessionInfo, StepFailure, StepReport, ToolCallReport, TrailProblem, TrailReport, TrailStatus, WebStepScreen } from "./run-types.ts";
+import type { Reporter, TrailInfo } from "./reporter.ts";
+import type { AgentStepReport, CaptureStepScreen, SessionInfo, StepFailure, StepReport, ToolCallReport, TrailProblem, TrailReport, TrailStatus, WebStepScreen } from "./run-types.ts";
 import { resolveTrailArgs, trailLookup } from "./trail-args.ts";
 import { validatePlan } from "./validate.ts";
 
@@ -57,8 +58,9 @@ export interface TrailRunOptions {
   args: Readonly<Record<string, string>>;
   /** Aborted on interrupt: no further call starts. */
   signal: AbortSignal;
-  observer: RunObserver;
-  /** Position of the trail in the run (0-based), passed to the observer. */
+  /** The run's reporters (a Multiplexer), told of the trail and each step as they end. */
+  observer: Reporter;
+  /** Position of the trail in the run (0-based), passed to the reporters. */
   index: number;
   /** The run's table of screens, where each step's screen is stored once (default: the trail's own). */
   screens?: ScreenTable;
@@ -143,6 +145,11 @@ export class TrailRun {
     return this.#final;
   }
 
+  /** The trail as its reporters' events name it. */
+  get #info(): TrailInfo {
+    return { file: this.file, id: this.trail.id, ...(this.trail.title !== undefined ? { title: this.trail.title } : {}), index: this.#options.index };
+  }
+
   /** The report so far; an unfinished trail is reported as an error with `reason`. */
   snapshot(reason: string): TrailReport {
     if (this.#final) return this.#final;
@@ -155,9 +162,9 @@ export class TrailRun {
   }
 
   async run(): Promise<TrailReport> {
-    const { observer, index } = this.#options;
+    const { observer } = this.#options;
     this.started = true;
-    observer.trailStarted?.({ file: this.file, id: this.trail.id, ...(this.trail.title ? { title: this.trail.title } : {}), index });
+    void observer.onTrailBegin?.(this.#info);
     let report: TrailReport;
     try {
       report = await this.#run();
@@ -165,7 +172,7 @@ export class TrailRun {
       report = this.#report("error", { error: messageOf(error) });
     }
     this.#final = report;
-    observer.trailFinished?.(report, index);
+    void observer.onTrailEnd?.(this.#info, report);
     return report;
   }
 
@@ -224,7 +231,7 @@ export class TrailRun {
   }
 
   async #replay(plan: TrailPlan, session: Session, memory: Memory, argValues: Record<string, unknown>, callLog: CallLog): Promise<TrailReport> {
-    const { signal, observer, index, agent } = this.#options;
+    const { signal, observer, agent } = this.#options;
     const lookup = trailLookup(memory, argValues);
     const saved: { planned: PlannedStep; calls: RecordedAgentCall[] }[] = [];
     let outcome: { status: TrailStatus; error: string; exitCode?: 1 | 2 } | undefined;
@@ -259,7 +266,7 @@ export class TrailRun {
       const step = this.#stepReport(current, status, failure);
       if (!failure && unverified !== undefined) step.unverified = unverified;
       this.#steps.push(step);
-      observer.stepFinished?.({ file: this.file, id: this.trail.id, index }, maskReport(step, this.#options.secrets));
+      void observer.onStepEnd?.(this.#info, maskReport(step, this.#options.secrets));
       if (failure) {
         // A message that already starts with the tool's name (most framework tools say it) is not prefixed twice.
         const what = failure.tool && !failure.message.startsWith(`${failure.tool}: `) ? `${failure.tool}: ${failure.message}` : failure.message;

@@ -1,5 +1,5 @@
-// What a run produces: one report per trail (steps, tool calls, failures), the
-// run summary, and the observer interface live reporters implement.
+// What a run produces: one report per trail (steps, tool calls, failures) and the
+// run summary; reporters are told of them through reporter.ts.
 
 import type { AgentTurn } from "../agent/agent-loop.ts";
 import type { StepKind } from "../trail/trail-types.ts";
@@ -224,13 +224,6 @@ export interface RunReport {
   /** Set when SIGINT/SIGTERM stopped the run: the report is partial. */
   interrupted?: string;
   shard?: { index: number; total: number };
-}
-
-/** Live progress, for reporters that print as the run goes. */
-export interface RunObserver {
-  trailStarted?(trail: { file: string; id: string; title?: string; index: number }): void;
-  stepFinished?(trail: { file: string; id: string; index: number }, step: StepReport): void;
-  trailFinished?(report: TrailReport, index: number): void;
 }
 
 export function summarize(trails: readonly TrailReport[], durationMs: number): RunSummary {

@@ -1,6 +1,6 @@
 // `trailblaze run`: parse trail files, plan them, run each in its own
-// session (in parallel with --workers, a slice with --shard), report live and as
-// JSON/JUnit, and write a partial report when interrupted.
+// session (in parallel with --workers, a slice with --shard), tell every reporter chosen
+// (live, JSON, JUnit, HTML, the user's own) as it goes, and write a partial report when interrupted.
 
 import { availableParallelism } from "node:os";
 import { quickJsEngineFrom, setQuickJsThreads, warmQuickJsThreads, type QuickJsEngine } from "../../../runtime-quickjs/index.ts";
@@ -19,8 +19,7 @@ import { SuiteRun, type SuiteEntry } from "../../run/run-suite.ts";
 import type { StartTrailSession, TrailAgent } from "../../run/run-trail.ts";
 import { runExitCode, type RunReport } from "../../run/run-types.ts";
 import { parseShard, shardSlice, type Shard } from "../../run/shard.ts";
-import { ListReporter } from "../../run/reporters/list.ts";
-import { findReporter, REPORTERS, type Reporter } from "../../run/reporters/index.ts";
+import { REPORTERS } from "../../run/reporters/index.ts";
 import { parseCommandArgs } from "../args.ts";
 import { reusingVerifiedBuilds } from "../../bundle/build-cache.ts";
 import { checkDevicesOnTargets, parseDevices, parseTags, perDevice, readArgsFile, testNameSeed, withTags } from "./run-flags.ts";
@@ -28,7 +27,7 @@ import type { CliIO, Command } from "../command.ts";
 import { configAbovePaths, loadCliWorkspace, startSession } from "../open-session.ts";
 import { onInterrupt } from "../reaper.ts";
 import { AGENT_FLAG_OPTIONS, AGENT_FLAGS_HELP, trailAgent } from "../agent-flags.ts";
-import { emitReport, notRunReport, reportDestination } from "./report-output.ts";
+import { notRunReport, openReporters, parseReporterFlags, wantsPages } from "./report-output.ts";
 
 
 const HELP = `Usage: trailblaze run <trail-file|dir>... [session flags] [options]
@@ -42,10 +41,14 @@ trail.yaml, else blaze.yaml; build/, .gradle/, .git/, node_modules/, .trailblaze
 are not searched.
 
 Options:
-  --reporter NAME       ${REPORTERS.map((r) => `${r.name}: ${r.summary}`).join("\n                        ")}
-  --output FILE|DIR     write the report to FILE (the live list still prints on stdout);
-                        without it, json and junit print the document alone on stdout;
-                        html writes DIR/index.html (default DIR: trailblaze-report/)
+  --reporter R[,R…]     the reporters (comma-separated and/or repeated; default list), each one of
+                        ${REPORTERS.map((r) => `${r.name}: ${r.summary}`).join("\n                        ")}
+                        or the path of your own (./my-reporter.ts: its default-exported class);
+                        R=PATH names that reporter's output (json=report.json, html=DIR)
+  --output FILE|DIR     the output of the one reporter chosen (with several: of the one besides
+                        list without its own =PATH). json and junit without an output print the
+                        document alone on stdout; at most one reporter prints on stdout, and when
+                        none does the live list is added (docs/reporters.md)
   --list                parse and plan only: print each trail's steps and the tool calls chosen
                         for the session; starts nothing; exit 2 if any file does not parse
   --workers N           run up to N trails at once, each in its own session (default 1)
@@ -85,12 +88,6 @@ function parseWorkers(text: string | undefined): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`run: --workers expects a whole number from 1 to 64, got "${text}"`);
   return n;
-}
-
-function parseReporter(text = "list"): Reporter {
-  const reporter = findReporter(text);
-  if (reporter) return reporter;
-  throw new UsageError(`run: --reporter expects one of ${REPORTERS.map((r) => r.name).join(", ")}, got "${text}"`);
 }
 
 /** Identical warning/note lines (one per session otherwise) are printed once per run. */
@@ -191,7 +188,7 @@ export const runCommand: Command = {
   async run(argv, rawIo) {
     const { values, positionals } = parseCommandArgs("run", argv, {
       ...SESSION_FLAG_OPTIONS,
-      reporter: { type: "string" },
+      reporter: { type: "string", multiple: true },
       output: { type: "string" },
       list: { type: "boolean" },
       workers: { type: "string" },
@@ -206,7 +203,7 @@ export const runCommand: Command = {
       ...AGENT_FLAG_OPTIONS,
     });
     if (positionals.length === 0) throw new UsageError("run: name at least one trail file or folder, e.g. `trailblaze run trails/`");
-    const reporter = parseReporter(values.reporter);
+    const reporterChoices = parseReporterFlags("run", values.reporter, values.output);
     const workers = parseWorkers(values.workers);
     const shard: Shard | undefined = values.shard === undefined ? undefined : parseShard(values.shard);
     const secrets = new Secrets(Object.fromEntries(parseSecrets("run", values.secret, rawIo.env)));
@@ -219,12 +216,14 @@ export const runCommand: Command = {
       throw new UsageError("run: --driver and --device (or --all-devices) both choose the driver; keep one");
     }
     const sessionSeed = values["test-name"] === undefined ? undefined : testNameSeed(values["test-name"]);
-    const destination = reportDestination(reporter, values.output, rawIo.cwd);
 
     checkSessionFlags(values, rawIo.env);
     if (values["session-id"] !== undefined) checkSessionId(values["session-id"]);
     const quickJsThreads = quickJsThreadsFor(workers, availableParallelism(), rawIo.env);
     const io = onceStderr(maskedIo(rawIo, secrets));
+    const color = io.isTTY && !io.env.NO_COLOR;
+    // Loaded before anything starts: a reporter that cannot be used stops the run (exit 2).
+    const reporters = await openReporters("run", reporterChoices, io, { color });
     let workspace: Workspace;
     let agent: TrailAgent | undefined;
     let entries: SuiteEntry[];
@@ -257,16 +256,21 @@ export const runCommand: Command = {
       }
     } catch (error) {
       // The run stops before any trail starts: CI still gets the report it asked for, saying why.
-      if (!values.list && (destination !== undefined || !reporter.live)) emitReport({ ...notRunReport(error), ...(shard ? { shard } : {}) }, reporter, destination, io);
+      if (!values.list) {
+        reporters.onError(error instanceof Error ? error : new Error(String(error)));
+        await reporters.onEnd({ ...notRunReport(error), ...(shard ? { shard } : {}) });
+      }
       throw error;
     }
     if (shard && entries.length === 0) {
       io.stderr(`note: shard ${shard.index}/${shard.total} holds no trails (${parsedCount} in total)\n`);
     }
 
-    const live = reporter.live || destination !== undefined;
-    const color = io.isTTY && !io.env.NO_COLOR;
-    const list = new ListReporter(live ? io.stdout : () => {}, { color, live: workers === 1 });
+    reporters.onBegin({
+      trails: entries.map((e, index) => ({ file: e.file, id: e.trail.id, ...(e.trail.title !== undefined ? { title: e.trail.title } : {}), index })),
+      workers,
+      ...(shard ? { shard } : {}),
+    });
     const startTrailSession: StartTrailSession = (spec, options) => startSession(spec, io, options);
     const suite = new SuiteRun(entries, {
       io,
@@ -276,27 +280,22 @@ export const runCommand: Command = {
       secrets,
       args,
       workers,
-      ...(reporter.pages ? { recordPages: true } : {}),
+      ...(wantsPages(reporterChoices) ? { recordPages: true } : {}),
       ...(agent ? { agent } : {}),
-      observer: list,
+      observer: reporters,
       ...(values["session-id"] ? { sessionId: values["session-id"] } : {}),
       ...(sessionSeed ? { sessionSeed } : {}),
       ...(shard ? { shard } : {}),
     });
 
-    const emit = (run: RunReport): void => {
-      if (live) io.stdout(list.summary(run));
-      // Screens and steps were masked as they were recorded; a value that became secret later is masked here.
-      emitReport(maskReport(run, secrets), reporter, destination, io);
-    };
+    // Screens and steps were masked as they were recorded; a value that became secret later is masked here.
+    const end = (run: RunReport): Promise<void> => reporters.onEnd(maskReport(run, secrets));
     // On SIGINT/SIGTERM the reaper runs this, then closes every session and exits 130/143.
     let interrupted = false;
-    const stopListening = onInterrupt((signal) => {
+    const stopListening = onInterrupt(async (signal) => {
       interrupted = true;
       suite.abort();
-      const reason = `interrupted by ${signal}`;
-      list.interrupted(suite.cutShort(reason));
-      emit(suite.snapshot(reason));
+      await end(suite.snapshot(`interrupted by ${signal}`));
     });
     // The run's sessions use the tools as its first session built them.
     using _builds = reusingVerifiedBuilds();
@@ -307,7 +306,9 @@ export const runCommand: Command = {
       stopListening();
     }
     if (interrupted) return 130; // the partial report is out; the reaper is exiting
-    emit(run);
-    return runExitCode(run);
+    await end(run);
+    const code = runExitCode(run);
+    // A report that was asked for is missing or partial: a run that passed does not exit 0.
+    return code === 0 && reporters.failed ? 1 : code;
   },
 };

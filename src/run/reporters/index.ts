@@ -1,54 +1,56 @@
-// The reporters `run --reporter NAME` offers, in one list: add a reporter here (a file beside
-// this one with its format function) and `run` and its --help pick it up.
+// The built-in reporters `--reporter NAME` offers, in one table: each makes a plug-in of the one
+// reporter interface (../reporter.ts), as a user's own reporter is. Add a reporter here (a file
+// beside this one) and `run`, `merge-reports` and their --help pick it up.
 
-import type { RunReport } from "../run-types.ts";
+import type { Reporter, ReporterOptions } from "../reporter.ts";
+import { DocumentReporter, type ReportDestination } from "./document.ts";
 import { formatHtmlReport } from "./html.ts";
 import { formatJsonReport } from "./json.ts";
 import { formatJunitReport } from "./junit.ts";
 import { ListReporter } from "./list.ts";
 
-export interface Reporter {
+/** What a built-in reporter is made with: the command's output, and where its own goes. */
+export interface BuiltinReporterContext {
+  command: ReporterOptions["command"];
+  /** Where its document goes (`NAME=PATH`, `--output`, or a default folder); undefined: stdout. */
+  destination?: ReportDestination;
+  /** The command's stdout, secrets masked. */
+  stdout: (text: string) => void;
+  /** Where "report written to" lines go: stdout, or stderr when a reporter prints its document on stdout. */
+  notice: (text: string) => void;
+  color: boolean;
+}
+
+export interface BuiltinReporter {
   name: string;
-  /** One line for `run --help`. */
+  /** One line for `--help`. */
   summary: string;
-  /**
-   * True when the report is what `run` prints live on stdout (so stdout is the report); false
-   * when the finished document goes to stdout instead (and the live report only with --output).
-   */
-  live: boolean;
-  /** The whole run as one document, for `--output FILE` (and stdout when not live). */
-  format(run: RunReport): string;
-  /**
-   * For a report that is a folder: `--output` names the folder (default `dir`) and the document
-   * is written to `file` in it; the live list prints on stdout meanwhile.
-   */
+  /** For a report that is a folder: its output names the folder (default `dir`), and the document is `file` in it. */
   folder?: { dir: string; file: string };
   /** Shows each web step's page (URL, ARIA outline, a screenshot): the run takes them, which costs a few ms a step. */
   pages?: boolean;
+  create(context: BuiltinReporterContext): Reporter;
 }
 
-export const REPORTERS: readonly Reporter[] = [
+const document = (name: string, format: ConstructorParameters<typeof DocumentReporter>[1]) => (context: BuiltinReporterContext) => new DocumentReporter(name, format, context);
+
+export const REPORTERS: readonly BuiltinReporter[] = [
   {
     name: "list",
     summary: "a live line per step, then a summary (default)",
-    live: true,
-    format: (run) => {
-      const plain = new ListReporter(() => {});
-      return `${run.trails.map((trail) => plain.formatTrail(trail)).join("\n")}${plain.summary(run)}`;
-    },
+    create: ({ command, destination, stdout, notice, color }) => new ListReporter(stdout, { color, command, notice, ...(destination ? { file: destination } : {}) }),
   },
-  { name: "json", summary: "the run as one JSON document", live: false, format: formatJsonReport },
-  { name: "junit", summary: "JUnit XML for CI", live: false, format: formatJunitReport },
+  { name: "json", summary: "the run as one JSON document", create: document("json", formatJsonReport) },
+  { name: "junit", summary: "JUnit XML for CI", create: document("junit", formatJunitReport) },
   {
     name: "html",
-    summary: "a page to open in a browser, DIR/index.html (--output DIR, default trailblaze-report/), with the live list",
-    live: false,
-    format: formatHtmlReport,
+    summary: "a page to open in a browser, DIR/index.html (default DIR: trailblaze-report/)",
     folder: { dir: "trailblaze-report", file: "index.html" },
     pages: true,
+    create: document("html", formatHtmlReport),
   },
 ];
 
-export function findReporter(name: string): Reporter | undefined {
+export function findReporter(name: string): BuiltinReporter | undefined {
   return REPORTERS.find((reporter) => reporter.name === name);
 }

@@ -2,17 +2,26 @@
 // simulated-device actions under their step, a readable failure block (tool,
 // masked args, message, the server's stderr tail), and a closing summary.
 // One trail at a time prints live; with several workers each trail prints as a
-// block when it ends, so lines of parallel trails never interleave.
+// block when it ends, so lines of parallel trails never interleave. `merge-reports` prints
+// the whole list at the end; with a file (`list=FILE`) the whole list is written there too.
 
-import type { RunObserver, RunReport, StepReport, TrailReport } from "../run-types.ts";
+import type { Reporter, ReporterOptions, RunBegin, TrailInfo } from "../reporter.ts";
+import type { RunReport, StepReport, TrailReport } from "../run-types.ts";
+import { writeReport, type ReportDestination } from "./document.ts";
 import { formatTrailProblem, oneLine } from "../validate.ts";
 import { cleanText } from "../../core/markup-text.ts";
 
 export interface ListReporterOptions {
   /** ANSI colours; default false. */
   color?: boolean;
-  /** Print each step as it finishes (one trail at a time); default true. */
+  /** Print each step as it finishes; default: when the run has one worker (onBegin), else each trail as a block when it ends. */
   live?: boolean;
+  /** `merge-reports` prints the whole list at the end (there is nothing live to show); default `run`. */
+  command?: ReporterOptions["command"];
+  /** Also write the whole list to this file at the end (`--reporter list=FILE`, or `--output` with list alone). */
+  file?: ReportDestination;
+  /** Where the "list report written to" line goes; default `out`. */
+  notice?: (text: string) => void;
 }
 
 type Paint = (text: string) => string;
@@ -30,51 +39,92 @@ export function formatDuration(ms: number): string {
 
 const indent = (text: string, prefix: string) => text.split("\n").map((line, i) => (i === 0 ? line : `${prefix}${line}`)).join("\n");
 
-export class ListReporter implements RunObserver {
+export class ListReporter implements Reporter {
   readonly #out: (text: string) => void;
-  readonly #live: boolean;
+  readonly #options: ListReporterOptions;
   readonly #c: ReturnType<typeof painter>;
-  #stopped = false;
+  #live: boolean;
+  #began = false;
+  /** Trails begun and not ended, by position: an interrupted run finishes their blocks. */
+  readonly #open = new Map<number, TrailInfo>();
 
   constructor(out: (text: string) => void, options: ListReporterOptions = {}) {
     this.#out = out;
-    this.#live = options.live ?? true;
+    this.#options = options;
+    this.#live = options.live ?? false;
     this.#c = painter(options.color ?? false);
   }
 
-  trailStarted(trail: { file: string; id: string; title?: string }): void {
-    if (this.#live && !this.#stopped) this.#out(`${this.#header(trail)}\n`);
+  /** `run` prints on stdout as it goes; `merge-reports` only when the list has no file. */
+  printsToStdio(): boolean {
+    return !this.#merging || this.#options.file === undefined;
   }
 
-  stepFinished(trail: { file: string }, step: StepReport): void {
-    if (this.#live && !this.#stopped) this.#out(this.#step(step, trail.file));
+  get #merging(): boolean {
+    return this.#options.command === "merge-reports";
   }
 
-  /**
-   * The run was interrupted: finishes the blocks of the trails it cut short (their interrupted
-   * step, their footer) so the summary that follows comes after them, then prints nothing more.
-   */
-  interrupted(cutShort: readonly TrailReport[]): void {
-    if (this.#stopped) return;
-    for (const report of cutShort) {
-      if (this.#live) {
-        const rest = report.steps.filter((s) => s.status === "interrupted" || s.status === "skipped").map((s) => this.#step(s, report.file)).join("");
-        this.#out(`${rest}${this.#footer(report)}\n`);
-      } else {
-        this.#out(this.formatTrail(report));
-      }
-    }
-    this.#stopped = true;
+  onBegin(run: RunBegin): void {
+    this.#began = true;
+    this.#live = this.#options.live ?? run.workers === 1;
   }
 
-  trailFinished(report: TrailReport): void {
-    if (this.#stopped) return;
+  onTrailBegin(trail: TrailInfo): void {
+    this.#open.set(trail.index, trail);
+    if (this.#live && !this.#merging) this.#out(`${this.#header(trail)}\n`);
+  }
+
+  onStepEnd(trail: TrailInfo, step: StepReport): void {
+    if (this.#live && !this.#merging) this.#out(this.#step(step, trail.file));
+  }
+
+  onTrailEnd(trail: TrailInfo, report: TrailReport): void {
+    this.#open.delete(trail.index);
+    if (this.#merging) return;
     if (this.#live) {
       const notRun = report.steps.filter((s) => s.status === "skipped").map((s) => this.#step(s, report.file)).join("");
       this.#out(`${notRun}${this.#footer(report)}\n`);
     } else {
       this.#out(this.formatTrail(report));
     }
+  }
+
+  /**
+   * The summary (after the blocks of the trails an interrupt cut short: their interrupted step,
+   * their footer), and the list's file; `merge-reports` prints the whole list here.
+   */
+  onEnd(run: RunReport): void {
+    if (this.#merging) {
+      if (this.#options.file === undefined) this.#out(this.format(run));
+    } else if (this.#began) {
+      if (run.interrupted) this.#out(this.#cutShort(run));
+      this.#out(this.summary(run));
+    }
+    const file = this.#options.file;
+    if (file) writeReport("list", this.format(run), file, this.#options.notice ?? this.#out);
+  }
+
+  /** The whole run as one document: every trail as a block, then the summary. */
+  format(run: RunReport): string {
+    return `${run.trails.map((trail) => this.formatTrail(trail)).join("\n")}${this.summary(run)}`;
+  }
+
+  #cutShort(run: RunReport): string {
+    const reports = [...run.trails];
+    let text = "";
+    for (const trail of this.#open.values()) {
+      const at = reports.findIndex((r) => r.file === trail.file && r.id === trail.id);
+      if (at < 0) continue;
+      const report = reports.splice(at, 1)[0]!;
+      if (this.#live) {
+        const rest = report.steps.filter((s) => s.status === "interrupted" || s.status === "skipped").map((s) => this.#step(s, report.file)).join("");
+        text += `${rest}${this.#footer(report)}\n`;
+      } else {
+        text += this.formatTrail(report);
+      }
+    }
+    this.#open.clear();
+    return text;
   }
 
   /** A whole trail as a block: header, every step, footer. */

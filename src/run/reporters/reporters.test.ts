@@ -172,7 +172,7 @@ describe("list", () => {
   const render = (color: boolean) => {
     let out = "";
     const list = new ListReporter((text) => void (out += text), { color, live: false });
-    for (const t of run.trails) list.trailFinished(t);
+    for (const [index, t] of run.trails.entries()) list.onTrailEnd({ file: t.file, id: t.id, index }, t);
     return out + list.summary(run);
   };
 
@@ -243,7 +243,7 @@ describe("unverified steps", () => {
   test("list: a ⚠ step with the reason, the count after passed and in the summary", () => {
     let out = "";
     const list = new ListReporter((text) => void (out += text), { live: false });
-    list.trailFinished(unverifiedTrail);
+    list.onTrailEnd({ file: unverifiedTrail.file, id: unverifiedTrail.id, index: 0 }, unverifiedTrail);
     out += list.summary(unverifiedRun);
     expect(out).toBe(
       [
