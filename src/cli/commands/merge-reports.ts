@@ -33,9 +33,10 @@ anything is written: a report of a newer format ("upgrade"), or one with a field
 fit, is refused naming the file and the field. A report without \`version\` (written before
 formats were numbered) is read as format 1.
 
-Exit codes: 0 every merged trail passed (or was skipped) · 1 a trail failed or errored, or a
-shard's run stopped before it started · 2 a file that is not a JSON report (or not one this
-version reads), a shard given twice, a bad flag.`;
+Exit codes: 0 every merged trail passed (or was skipped) · 1 a trail failed or errored, a
+shard's run stopped before it started, or a reporter failed (named on stderr) · 2 a file that is
+not a JSON report (or not one this version reads), a shard given twice, a bad flag, a reporter
+path that is no reporter.`;
 
 function readInput(file: string, cwd: string): ReportInput {
   let text: string;

@@ -70,8 +70,9 @@ Options:
   -h, --help            show this help
 
 Exit codes: 0 every trail passed (or was skipped) · 1 a trail failed: a step, or a server that
-crashed at start or cannot be bundled for on-device · 2 usage or configuration: a bad flag, a file
-that does not parse, an unknown target, a recorded tool no server registers, no runtime. The cause
+crashed at start or cannot be bundled for on-device; or a reporter failed (named on stderr) · 2
+usage or configuration: a bad flag, a file that does not parse, an unknown target, a recorded tool
+no server registers, no runtime, a reporter path that is no reporter. The cause
 decides, as in tools and call, whether or not a step ran. SIGINT/SIGTERM stop every session, write
 the partial report and exit 130/143.
 
