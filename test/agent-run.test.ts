@@ -230,12 +230,21 @@ describe("failures users can act on", () => {
     expect(stdout + stderr).not.toContain(KEY);
   });
 
-  test("a missing key stops the run before it starts (exit 2)", async () => {
+  test("a missing key: a recorded trail replays without it; a step that needs the model fails (exit 2); --llm stops the run before it starts", async () => {
     server = startLlmServer([]);
     const dir = workspace("no-key", server);
-    const { code, stderr } = await cli(["run", "trails/calendar/theme-in-words.trail.yaml", ...MAP, "--no-logging"], { cwd: dir, env: { HOME: tempDir("agent-home"), GATEWAY_API_KEY: "" } });
-    expect(code).toBe(2);
-    expect(stderr).toContain("gateway/test-model needs an API key in $GATEWAY_API_KEY, which is not set");
+    const noKey = { HOME: tempDir("agent-home"), GATEWAY_API_KEY: "" };
+    const replay = await cli(["run", "trails/calendar/drifted.trail.yaml", ...MAP, "--no-logging", "--reporter", "json"], { cwd: dir, env: noKey });
+    // The config names a model, but nothing here needs it: the recording runs (and fails on its own drift).
+    expect(JSON.parse(replay.stdout).trails[0].error).toContain("Show the navigation menu");
+    expect(replay.code).toBe(1);
+    const words = await cli(["run", "trails/calendar/theme-in-words.trail.yaml", ...MAP, "--no-logging", "--reporter", "json"], { cwd: dir, env: noKey });
+    expect(words.code).toBe(2);
+    expect(JSON.parse(words.stdout).trails[0].error).toContain("gateway/test-model needs an API key in $GATEWAY_API_KEY, which is not set");
+    const asked = await cli(["run", "trails/calendar/theme-in-words.trail.yaml", ...MAP, "--llm", "gateway/test-model", "--no-logging"], { cwd: dir, env: noKey });
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain("run: gateway/test-model needs an API key in $GATEWAY_API_KEY, which is not set");
+    expect(asked.stdout).toBe("");
     expect(server.requests).toHaveLength(0);
   });
 

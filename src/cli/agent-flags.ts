@@ -3,7 +3,7 @@
 // --no-use-recorded-steps), --self-heal, --max-llm-calls, --save-recording. The model comes from
 // these, else TRAILBLAZE_DEFAULT_MODEL, else `llm: defaults.model`; with none, no step reaches a model.
 
-import { LlmError, UsageError } from "../errors.ts";
+import { ConfigError, LlmError, UsageError } from "../errors.ts";
 import { formatProblem } from "../errors.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { DEFAULT_MAX_LLM_CALLS } from "../agent/agent-loop.ts";
@@ -95,14 +95,18 @@ export function trailAgent(command: string, values: AgentFlagValues, root: strin
     if (values["self-heal"]) throw new UsageError(`${command}: --use-recorded-steps replays recordings only, so --self-heal has no agent to hand a step to; keep one`);
     return undefined;
   }
-  let model: AgentModel | undefined;
+  const wants = values["self-heal"] ? "--self-heal" : values["no-use-recorded-steps"] ? "--no-use-recorded-steps" : undefined;
+  const explicit = wants !== undefined || [values.llm, values["llm-provider"], values["llm-model"]].some((value) => value !== undefined);
+  let model: TrailAgent["model"] | undefined;
   try {
     model = chosenModel(values, root, io, secrets);
   } catch (error) {
-    if (error instanceof LlmError) throw new LlmError(`${command}: ${error.message}`, error.exitCode, { cause: error });
-    throw error;
+    if (!(error instanceof LlmError || error instanceof ConfigError)) throw error;
+    const named = error instanceof LlmError ? new LlmError(`${command}: ${error.message}`, error.exitCode, { cause: error }) : error;
+    // Asked for on the command line: it fails now. Chosen by config alone: only a step that needs it fails.
+    if (explicit) throw named;
+    model = { unusable: named };
   }
-  const wants = values["self-heal"] ? "--self-heal" : values["no-use-recorded-steps"] ? "--no-use-recorded-steps" : undefined;
   if (model === undefined) {
     if (wants) throw new UsageError(`${command}: ${wants} needs a model for the agent: give --llm provider/model, or set llm: defaults.model in trails/config/trailblaze.yaml (see docs/agent.md)`);
     return undefined;

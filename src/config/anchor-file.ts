@@ -1,5 +1,5 @@
 // `trails/config/trailblaze.yaml`, upstream's workspace anchor: which trailmaps are targets, the
-// default target, toolsets written in place. LLM settings are accepted and unused (no agent here).
+// default target, toolsets written in place. Its `llm:` block is the agent's (llm/llm-config.ts reads it).
 
 import * as z from "zod";
 import type { ConfigProblem } from "../errors.ts";

@@ -4,7 +4,7 @@
 // everything ends up in the TrailReport.
 
 import { dirname, resolve } from "node:path";
-import { exitCodeOf, InterpolationError } from "../errors.ts";
+import { exitCodeOf, InterpolationError, type TrailblazeError } from "../errors.ts";
 import { displayPath, type Workspace } from "../config/workspace.ts";
 import { exceptionThrown, isSuccess, resultToJson, type ToolResult } from "../core/tool-result.ts";
 import type { Secrets } from "../core/secrets.ts";
@@ -72,7 +72,12 @@ export interface TrailRunOptions {
 
 /** The built-in agent for a run's steps in words (`--llm` or `llm:` chose a model). */
 export interface TrailAgent {
-  model: AgentModel;
+  /**
+   * The model, or why the configured one cannot be used (no key, a bad llm: block): a model that
+   * only the workspace's config chose is needed only by a step that goes to the agent, so a run
+   * that replays recordings alone never asks for its key.
+   */
+  model: AgentModel | { unusable: TrailblazeError };
   /** `--use-recorded-steps` (true) / `--no-use-recorded-steps` (false); undefined: a recording replays, a step without one runs through the agent. */
   useRecordedSteps?: boolean;
   /** `--self-heal`: a failing recorded step is handed to the agent on the screen as it is. */
@@ -337,10 +342,12 @@ export class TrailRun {
    */
   async #agentStep(current: CurrentStep, session: Session, memory: Memory, { lookup, knownKeys }: TrailLookup, why: AgentStepReport["why"], recordingFailure?: StepFailure): Promise<StepEnd> {
     const agent = this.#options.agent!;
+    const { model } = agent;
+    if ("unusable" in model) return { failure: { message: model.unusable.message }, broken: true, exitCode: model.unusable.exitCode };
     const { step } = current.planned;
     const outcome = await runObjective({
       session,
-      agent: agent.model,
+      agent: model,
       objective: step.title,
       verify: step.kind === "verify",
       maxCalls: agent.maxCalls,
@@ -359,7 +366,7 @@ export class TrailRun {
       },
     });
     current.agent = {
-      model: agent.model.choice.label,
+      model: model.choice.label,
       why,
       ...(recordingFailure ? { recordingFailure } : {}),
       turns: outcome.turns,
@@ -367,7 +374,7 @@ export class TrailRun {
       ...(outcome.costUsd !== undefined ? { costUsd: outcome.costUsd } : {}),
     };
     if (outcome.status === "completed") return { recording: outcome.recording, healed: why === "self-heal" };
-    const failure: StepFailure = { message: `${why === "self-heal" ? "self-heal failed" : "the agent"} (${agent.model.choice.label}): ${outcome.message}` };
+    const failure: StepFailure = { message: `${why === "self-heal" ? "self-heal failed" : "the agent"} (${model.choice.label}): ${outcome.message}` };
     return { failure, ...(outcome.error ? { broken: true, exitCode: outcome.error.exitCode } : {}) };
   }
 

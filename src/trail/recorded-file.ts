@@ -80,7 +80,7 @@ export class RecordedFile {
   #moved(what: string): UsageError {
     return new UsageError(
       `${this.#command}: ${this.#flag} ${this.#file}: ${what} (a symbolic link was put there since the session started); nothing was written. ` +
-        `Put the file or folder back, then run trailblaze ${this.#command} ${this.#flag} again`,
+        `Put the file or folder back, then ${this.#command === "mcp" ? `start trailblaze mcp ${this.#flag}` : `run trailblaze ${this.#command}`} again`,
     );
   }
 }
