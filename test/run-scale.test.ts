@@ -95,8 +95,9 @@ describe("interrupts", () => {
   test("SIGINT mid-run: partial report written, every server reaped, exit 130", async () => {
     const pids = tempDir("run-pids");
     const out = join(tempDir("run-report"), "partial.json");
+    const events = join(tempDir("run-events"), "events.jsonl");
     const child = Bun.spawn(
-      [process.execPath, join(REPO, "src/cli/main.ts"), "run", "slow/slow.trail.yaml", "--reporter", "json", "--output", out, "--logs", tempDir("run-logs")],
+      [process.execPath, join(REPO, "src/cli/main.ts"), "run", "slow/slow.trail.yaml", "--reporter", `json,${join(REPO, "fixtures/reporters/events.ts")}=${events}`, "--output", out, "--logs", tempDir("run-logs")],
       { cwd: RUN, env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", PROBE_PID_DIR: pids } as Record<string, string>, stdout: "pipe", stderr: "pipe" },
     );
     // Wait for the first step's live line: the second step (a 60 s sleep) is then under way.
@@ -135,6 +136,14 @@ describe("interrupts", () => {
       ["Sleep", "interrupted"],
     ]);
     expect(doc.trails[0].steps[1].failure).toEqual({ message: "interrupted by SIGINT" });
+    // A reporter of one's own gets the partial run at onEnd (the reaper waits for it), and nothing after.
+    const told = readFileSync(events, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Json);
+    expect(told.slice(1)).toEqual([
+      { event: "onBegin", trails: ["slow"], workers: 1 },
+      { event: "onTrailBegin", trail: "slow", index: 0 },
+      { event: "onStepEnd", trail: "slow", step: 1, status: "passed" },
+      { event: "onEnd", summary: { passed: 0, failed: 0 }, problems: 0, interrupted: "interrupted by SIGINT" },
+    ]);
     await expectAllGone(started);
   }, 30_000);
 
