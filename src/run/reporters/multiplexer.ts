@@ -38,10 +38,6 @@ export class Multiplexer implements Reporter {
     this.#stderr = stderr;
   }
 
-  get names(): string[] {
-    return this.#reporters.map((r) => r.name);
-  }
-
   onBegin(run: RunBegin): void {
     this.#each("onBegin", (r) => r.onBegin?.(run));
   }
