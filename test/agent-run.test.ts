@@ -219,6 +219,18 @@ describe("failures users can act on", () => {
     expect(server.requests).toHaveLength(5);
   });
 
+  test("the workspace's defaults: max-llm-calls: is the cap when no flag gives one", async () => {
+    server = startLlmServer([]);
+    server.after = call("wait", { seconds: 0 });
+    const dir = workspace("cap-config", server);
+    const anchor = join(dir, "trails/config/trailblaze.yaml");
+    writeFileSync(anchor, `${readFileSync(anchor, "utf8")}defaults:\n  max-llm-calls: 3\n`);
+    const { code, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...MAP]);
+    expect(code).toBe(1);
+    expect(report.trails[0]!.error).toContain("did not finish the objective in 3 calls");
+    expect(server.requests).toHaveLength(3);
+  });
+
   test("a refused key is exit 2, naming the provider and model, and the key is nowhere in the output", async () => {
     server = startLlmServer([{ status: 401, body: { error: { message: "invalid api key" } } }]);
     const dir = workspace("refused", server);

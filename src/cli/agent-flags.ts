@@ -32,7 +32,8 @@ export const MODEL_FLAGS_HELP = `  --llm PROVIDER/MODEL  the built-in agent's mo
                         $TRAILBLAZE_DEFAULT_MODEL, else llm: defaults.model in trailblaze.yaml
   --llm-provider NAME, --llm-model ID
                         the same in two flags
-  --max-llm-calls N     model calls per step before the agent gives up (default ${DEFAULT_MAX_LLM_CALLS})`;
+  --max-llm-calls N     model calls per step before the agent gives up (default ${DEFAULT_MAX_LLM_CALLS},
+                        or defaults: max-llm-calls: in trailblaze.yaml)`;
 
 export const AGENT_FLAGS_HELP = `Agent (steps in words; no model is used unless one is chosen, see docs/agent.md):
 ${MODEL_FLAGS_HELP}
@@ -61,6 +62,8 @@ interface AgentFlagValues extends ModelFlagValues {
 }
 
 interface AgentIO {
+  /** The command, for messages. */
+  command: string;
   cwd: string;
   env: Record<string, string | undefined>;
   stderr(text: string): void;
@@ -77,20 +80,21 @@ export function parseMaxCalls(command: string, text: string | undefined): number
  * The model the flags and config choose, its key added to the run's secrets (masked in every
  * output); undefined when none is chosen. Config warnings (unknown keys) go to stderr.
  */
-export function chosenModel(values: ModelFlagValues, root: string | undefined, io: AgentIO, secrets: Secrets): AgentModel | undefined {
+export function chosenModel(values: ModelFlagValues, root: string | undefined, io: AgentIO, secrets: Secrets): { model?: AgentModel; maxCalls: number } {
   const { config, warnings } = loadLlmConfig({ ...(root ? { root } : {}), ...(io.env.HOME ? { home: io.env.HOME } : {}), cwd: io.cwd });
   for (const warning of warnings) io.stderr(`warning: ${formatProblem(warning)}\n`);
+  const maxCalls = values["max-llm-calls"] === undefined && config.maxCalls !== undefined ? config.maxCalls : parseMaxCalls(io.command, values["max-llm-calls"]);
   const choice = chooseModel(config, values, io.env);
-  if (choice === undefined) return undefined;
+  if (choice === undefined) return { maxCalls };
   if (choice.apiKey) secrets.add("llm api key", choice.apiKey);
-  return agentModel(choice, io.env);
+  return { model: agentModel(choice, io.env), maxCalls };
 }
 
 /** `run`'s agent: undefined with no model, and an error for an agent flag that needs one. */
-export function trailAgent(command: string, values: AgentFlagValues, root: string | undefined, io: AgentIO, secrets: Secrets): TrailAgent | undefined {
+export function trailAgent(command: string, values: AgentFlagValues, root: string | undefined, io: Omit<AgentIO, "command">, secrets: Secrets): TrailAgent | undefined {
   if (values["use-recorded-steps"] && values["no-use-recorded-steps"]) throw new UsageError(`${command}: --use-recorded-steps and --no-use-recorded-steps contradict each other; keep one`);
   if (values["save-recording"] && values["no-save-recording"]) throw new UsageError(`${command}: --save-recording and --no-save-recording contradict each other; keep one`);
-  const maxCalls = parseMaxCalls(command, values["max-llm-calls"]);
+  parseMaxCalls(command, values["max-llm-calls"]);
   if (values["use-recorded-steps"]) {
     if (values["self-heal"]) throw new UsageError(`${command}: --use-recorded-steps replays recordings only, so --self-heal has no agent to hand a step to; keep one`);
     return undefined;
@@ -98,8 +102,9 @@ export function trailAgent(command: string, values: AgentFlagValues, root: strin
   const wants = values["self-heal"] ? "--self-heal" : values["no-use-recorded-steps"] ? "--no-use-recorded-steps" : undefined;
   const explicit = wants !== undefined || [values.llm, values["llm-provider"], values["llm-model"]].some((value) => value !== undefined);
   let model: TrailAgent["model"] | undefined;
+  let maxCalls = DEFAULT_MAX_LLM_CALLS;
   try {
-    model = chosenModel(values, root, io, secrets);
+    ({ model, maxCalls } = chosenModel(values, root, { ...io, command }, secrets));
   } catch (error) {
     if (!(error instanceof LlmError || error instanceof ConfigError)) throw error;
     const named = error instanceof LlmError ? new LlmError(`${command}: ${error.message}`, error.exitCode, { cause: error }) : error;

@@ -89,6 +89,14 @@ describe("llm: as upstream writes it", () => {
     expect(chooseModel(config, { llm: "none" }, env)).toBeUndefined();
   });
 
+  test("the anchor's own defaults: llm: and max-llm-calls: are read too; llm: defaults.model wins over defaults: llm:", () => {
+    const both = loadLlmConfig(workspace("defaults:\n  llm: openai/gpt-anchor\n  max-llm-calls: 7\nllm:\n  defaults:\n    model: openai/gpt-block\n")).config;
+    expect(chooseModel(both, {}, { OPENAI_API_KEY: "o" })?.label).toBe("openai/gpt-block");
+    expect(both.maxCalls).toBe(7);
+    const anchorOnly = loadLlmConfig(workspace("defaults:\n  llm: openai/gpt-anchor\n")).config;
+    expect(chooseModel(anchorOnly, {}, { OPENAI_API_KEY: "o" })?.label).toBe("openai/gpt-anchor");
+  });
+
   test("a key in the environment alone chooses nothing: no model unless the user opts in", () => {
     const ws = workspace("targets: []\n");
     expect(chooseModel(loadLlmConfig(ws).config, {}, { OPENAI_API_KEY: "sk-present" })).toBeUndefined();

@@ -87,8 +87,10 @@ export interface ProviderConfig {
 /** The `llm:` settings of one or more files, later files overriding earlier ones. */
 export interface LlmConfig {
   providers: Map<string, ProviderConfig>;
-  /** `defaults.model`: `model`, or `provider/model`. */
+  /** `defaults.model`: `model`, or `provider/model` (or the anchor's own `defaults: llm:`). */
   defaultModel?: { value: string; where: Where };
+  /** The anchor's `defaults: max-llm-calls:`, the cap when no --max-llm-calls gives one. */
+  maxCalls?: number;
 }
 
 export const emptyLlmConfig = (): LlmConfig => ({ providers: new Map() });
@@ -106,6 +108,10 @@ function unknownKeys(yaml: YamlFile, at: FieldPath, value: unknown, known: reado
  */
 export function readLlmBlock(yaml: YamlFile, into: LlmConfig): { problems: ConfigProblem[]; warnings: ConfigProblem[] } {
   const warnings: ConfigProblem[] = [];
+  // The anchor's `defaults: {llm: provider/model, max-llm-calls: N}` (its schema checks their types).
+  const anchorDefaults = isPlainMap(yaml.data) && isPlainMap(yaml.data.defaults) ? yaml.data.defaults : {};
+  if (typeof anchorDefaults.llm === "string" && anchorDefaults.llm !== "") into.defaultModel = { value: anchorDefaults.llm, where: locate(yaml, ["defaults", "llm"]) };
+  if (typeof anchorDefaults["max-llm-calls"] === "number") into.maxCalls = anchorDefaults["max-llm-calls"];
   const data = isPlainMap(yaml.data) ? yaml.data.llm : undefined;
   if (data === undefined || data === null) return { problems: [], warnings };
   const checked = validateWith(llmSchema, yaml, ["llm"]);

@@ -12,7 +12,7 @@ import { exceptionThrown } from "../../core/tool-result.ts";
 import { InterpolationError } from "../../errors.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
-import { chosenModel, MODEL_FLAG_OPTIONS, MODEL_FLAGS_HELP, parseMaxCalls } from "../agent-flags.ts";
+import { chosenModel, MODEL_FLAG_OPTIONS, MODEL_FLAGS_HELP } from "../agent-flags.ts";
 import { maskedIo } from "../masked-io.ts";
 import { openCommandSession } from "../open-session.ts";
 import { parseSecrets, SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../session-flags.ts";
@@ -54,16 +54,16 @@ function agentCommand(verify: boolean): Command {
       const { values, positionals } = parseCommandArgs(name, argv, { ...SESSION_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, secret: { type: "string", multiple: true }, json: { type: "boolean" } });
       const objective = positionals.join(" ").trim();
       if (objective === "") throw new UsageError(`${name}: say what to ${verify ? "check" : "do"}, e.g. trailblaze ${name} ${verify ? '"The Settings row is visible"' : '"Open Settings"'}`);
-      const maxCalls = parseMaxCalls(name, values["max-llm-calls"]);
       const secrets = new Secrets(Object.fromEntries(parseSecrets(name, values.secret, rawIo.env)));
       const io = maskedIo(rawIo, secrets);
-      let model;
+      let chosen;
       try {
-        model = chosenModel(values, workspaceRootAbove(io.cwd), io, secrets);
+        chosen = chosenModel(values, workspaceRootAbove(io.cwd), { ...io, command: name }, secrets);
       } catch (error) {
         if (error instanceof LlmError) throw new LlmError(`${name}: ${error.message}`, error.exitCode, { cause: error });
         throw error;
       }
+      const { model, maxCalls } = chosen;
       if (model === undefined) {
         throw new UsageError(`${name}: no model is chosen for the built-in agent: give --llm provider/model, set $TRAILBLAZE_DEFAULT_MODEL, or llm: defaults.model in trails/config/trailblaze.yaml (docs/agent.md)`);
       }
