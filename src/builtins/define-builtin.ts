@@ -1,5 +1,7 @@
-// Built-in (framework) tools: defined with a zod shape, registered into the same
-// registry as every MCP tool (transport "builtin"), so collisions name them. The
+// Built-in (framework) tools: each defined once, as data (`BuiltinSpec`: description, zod
+// argument shape, `_meta`) in a module-level table keyed by name, and run by a backend (the
+// simulated device, the real browser) that `bindBuiltins` attaches per session. They register
+// into the same registry as every MCP tool (transport "builtin"), so collisions name them. The
 // shape both advertises the JSON Schema and checks arguments, at dispatch and when
 // `check`/`run` validate recordings (`checkArgs`).
 
@@ -8,14 +10,15 @@ import type { RegisteredTool } from "../registry/registry.ts";
 import { formatArgIssues, unknownParameterMessage, type ArgIssue } from "../registry/recorded-args.ts";
 import { readToolMeta } from "../registry/tool-meta.ts";
 import { addDefaults } from "./arg-types.ts";
+import type { BuiltinName } from "../core/builtin-tools.ts";
 import type { TrailblazeContext } from "../core/context.ts";
 import { describeExpected, describeValue, valueAt } from "../core/describe.ts";
 import { exceptionThrown, missingRequiredArgs, type ToolResult } from "../core/tool-result.ts";
 
 export const BUILTIN_SOURCE = "builtin";
 
-export interface BuiltinDefinition<S extends z.ZodRawShape> {
-  name: string;
+/** What a built-in is, whichever backend runs it: the same listing with or without a browser. */
+export interface BuiltinSpec<S extends z.ZodRawShape = z.ZodRawShape> {
   description: string;
   /**
    * The arguments' zod shape, built when first needed and then kept for the process (a session
@@ -24,6 +27,22 @@ export interface BuiltinDefinition<S extends z.ZodRawShape> {
   args: () => S;
   /** `_meta["trailblaze/*"]` keys, as an MCP server would advertise them. */
   meta?: Record<string, unknown>;
+}
+
+/** A table of built-ins by name: every name is one of `BUILTIN_TOOLS` (core/builtin-tools.ts). */
+export type BuiltinTable = { readonly [name in BuiltinName]?: BuiltinSpec };
+
+/** The arguments a spec's run receives: checked, defaults filled in. */
+export type ArgsOf<D extends BuiltinSpec> = z.infer<z.ZodObject<ReturnType<D["args"]>>>;
+
+/** How backend `B` (the simulated device, the session's page) answers a call of a built-in. */
+export type BuiltinRun<A, B> = (backend: B, args: A, context: TrailblazeContext, tool: string) => Promise<ToolResult> | ToolResult;
+
+/** A backend's runs for the tools of `table` it implements. */
+export type BuiltinRuns<T extends BuiltinTable, B> = { readonly [K in keyof T]: T[K] extends BuiltinSpec ? BuiltinRun<ArgsOf<T[K]>, B> : never };
+
+export interface BuiltinDefinition<S extends z.ZodRawShape> extends BuiltinSpec<S> {
+  name: string;
   run(args: z.infer<z.ZodObject<S>>, context: TrailblazeContext): Promise<ToolResult> | ToolResult;
 }
 
@@ -119,4 +138,14 @@ export function defineBuiltin<S extends z.ZodRawShape>(def: BuiltinDefinition<S>
       return def.run(checked.data, context);
     },
   };
+}
+
+/** One spec of a table, run by `run` on `backend`. */
+export function bindBuiltin<S extends z.ZodRawShape, B>(name: string, spec: BuiltinSpec<S>, run: BuiltinRun<z.infer<z.ZodObject<S>>, B>, backend: B): RegisteredTool {
+  return defineBuiltin({ name, ...spec, run: (args, context) => run(backend, args, context, name) });
+}
+
+/** Every tool of `table`, in its order, each run by `runs` on `backend`. */
+export function bindBuiltins<T extends BuiltinTable, B>(table: T, runs: BuiltinRuns<T, B>, backend: B): RegisteredTool[] {
+  return Object.entries(table).map(([name, spec]) => bindBuiltin(name, spec as BuiltinSpec, runs[name as keyof T] as BuiltinRun<unknown, B>, backend));
 }

@@ -2,6 +2,7 @@
 // driver-specific ones carry `_meta` gates, like any MCP tool), grouped by concern.
 
 import type { RegisteredTool } from "../registry/registry.ts";
+import { bindBuiltin, type BuiltinRun, type BuiltinSpec } from "./define-builtin.ts";
 import { assertionTools } from "./assertions.ts";
 import { composeTools } from "./compose-tools.ts";
 import { deviceActionTools } from "./device-actions.ts";
@@ -11,15 +12,28 @@ import { mobilePrimitiveTools } from "./mobile-primitives.ts";
 import { screenAssertionTools } from "./screen-assertions.ts";
 import { movesTheScreen } from "./screen-checks.ts";
 import { SimulatedDevice, type SimulatedDeviceOptions } from "./simulated-device.ts";
-import { webTools } from "./web-tools.ts";
-import { browserWebTools } from "./web-browser-tools.ts";
+import { SIMULATED_WEB_RUNS } from "./web-simulated.ts";
+import { BROWSER_WEB_RUNS } from "./web-browser-tools.ts";
+import { WEB_TOOLS } from "./web-tool-definitions.ts";
 import type { WebPage } from "../browser/web-page.ts";
 
 export { SimulatedDevice } from "./simulated-device.ts";
 
+/**
+ * The web_* tools, defined once (WEB_TOOLS): with a real page, run by the browser where it has a
+ * run for the tool, else by the simulated page. Either way the listing is the same.
+ */
+function webTools(device: SimulatedDevice, web: WebPage | undefined): RegisteredTool[] {
+  return Object.entries(WEB_TOOLS).map(([name, spec]: [string, BuiltinSpec]) => {
+    const key = name as keyof typeof WEB_TOOLS;
+    const onPage = BROWSER_WEB_RUNS[key] as BuiltinRun<unknown, WebPage> | undefined;
+    if (web && onPage) return bindBuiltin(name, spec, onPage, web);
+    return bindBuiltin(name, spec, SIMULATED_WEB_RUNS[key] as BuiltinRun<unknown, SimulatedDevice>, device);
+  });
+}
+
 /** Every built-in, acting on `device`; with a real page, the web_* tools that can act on it do. */
 export function frameworkTools(device: SimulatedDevice, web?: WebPage): RegisteredTool[] {
-  const real = new Map((web ? browserWebTools(web) : []).map((tool) => [tool.name, tool]));
   const tools = [
     ...assertionTools(device),
     ...memoryTools(device),
@@ -27,7 +41,7 @@ export function frameworkTools(device: SimulatedDevice, web?: WebPage): Register
     ...elementActionTools(device),
     ...screenAssertionTools(device),
     ...mobilePrimitiveTools(device),
-    ...webTools(device).map((tool) => real.get(tool.name) ?? tool),
+    ...webTools(device, web),
     ...composeTools(device),
   ];
   return tools.map((tool) => movesTheScreen(device, tool));

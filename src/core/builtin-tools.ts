@@ -14,7 +14,7 @@ export interface BuiltinToolInfo {
 const changes: BuiltinToolInfo = { screen: "changes" };
 const unchanged: BuiltinToolInfo = { screen: "unchanged" };
 
-export const BUILTIN_TOOLS: Readonly<Record<string, BuiltinToolInfo>> = {
+export const BUILTIN_TOOLS = {
   // Memory and assertions on values.
   assertEquals: unchanged,
   assertNotEquals: unchanged,
@@ -117,7 +117,13 @@ export const BUILTIN_TOOLS: Readonly<Record<string, BuiltinToolInfo>> = {
   compose_verify_text_visible: unchanged,
   compose_wait: unchanged,
   compose_request_details: unchanged,
-};
+} satisfies Readonly<Record<string, BuiltinToolInfo>>;
+
+/** The name of a built-in: what `builtins/` tables are keyed by. */
+export type BuiltinName = keyof typeof BUILTIN_TOOLS;
+
+/** What `name` does to the screen, when it is a built-in. */
+const builtinInfo = (name: string): BuiltinToolInfo | undefined => (Object.hasOwn(BUILTIN_TOOLS, name) ? BUILTIN_TOOLS[name as BuiltinName] : undefined);
 
 /** Whether `name` is a built-in that leaves the screen as it is (a tool of yours may change it). */
-export const leavesScreenUnchanged = (name: string): boolean => BUILTIN_TOOLS[name]?.screen === "unchanged";
+export const leavesScreenUnchanged = (name: string): boolean => builtinInfo(name)?.screen === "unchanged";

@@ -1,0 +1,40 @@
+// How the simulated device runs a tool that acts on (or checks) one element: the element is found
+// on the screen when one is loaded, and the action recorded on it; without a screen the action is
+// recorded and the step is unverified (see screen-checks.ts). Tables say so in their descriptions.
+
+import { exceptionThrown } from "../core/tool-result.ts";
+import type { TrailblazeContext } from "../core/context.ts";
+import type { BuiltinRun } from "./define-builtin.ts";
+import { isNode, nodeName, oneNode, screenCheck, type DeviceScreen, type SelectorMatch } from "./screen-checks.ts";
+import type { SimulatedDevice } from "./simulated-device.ts";
+
+export interface ElementRun<A> {
+  /** How to find the element on a screen, and how to name it in messages. */
+  find(args: A, screen: DeviceScreen): SelectorMatch;
+  what(args: A): string;
+  /** 0-based index among several matches, when the call gives one. */
+  index?(args: A): number | undefined;
+  /** What is recorded: the action name (default the tool's) and details. */
+  record(args: A): { action?: string; details: Record<string, unknown>; summary: string };
+  /** A check on the arguments before anything happens (a failure message). */
+  precheck?(args: A, context: TrailblazeContext): string | undefined;
+}
+
+/** The run of a tool acting on one element: found on the screen when one is loaded, else recorded and unverified. */
+export function onScreenElement<A>(def: ElementRun<A>): BuiltinRun<A, SimulatedDevice> {
+  return (device, args, context, tool) => {
+    const problem = def.precheck?.(args, context);
+    if (problem) return exceptionThrown(`${tool}: ${problem}`);
+    const { action = tool, details, summary } = def.record(args);
+    const what = def.what(args);
+    return screenCheck(device, {
+      wouldCheck: `that ${what} is on the screen`,
+      action: { name: action, details, summary },
+      check: (screen) => {
+        const node = oneNode(tool, def.find(args, screen), what, def.index?.(args));
+        if (!isNode(node)) return node;
+        return device.record(action, { ...details, nodeId: node.nodeId }, `${summary} on ${nodeName(node)}`);
+      },
+    });
+  };
+}
