@@ -3,9 +3,8 @@
 
 import { z } from "zod";
 import { exceptionThrown, success, type ToolResult } from "../core/tool-result.ts";
-import type { RegisteredTool } from "../registry/registry.ts";
 import { str } from "./arg-types.ts";
-import { defineBuiltin } from "./define-builtin.ts";
+import type { BuiltinRuns, BuiltinTable } from "./define-builtin.ts";
 import { evaluateMath, MathExpressionError } from "./math-expression.ts";
 import { isNode, nodeName, oneNode, screenCheck } from "./screen-checks.ts";
 import type { SimulatedDevice } from "./simulated-device.ts";
@@ -15,6 +14,27 @@ import type { SimulatedDevice } from "./simulated-device.ts";
  * placeholder that stood for a list or map compares as its JSON.
  */
 const text = () => z.preprocess((v) => (typeof v === "string" || v === undefined ? v : typeof v === "object" ? JSON.stringify(v) : String(v)), z.string());
+
+export const ASSERTIONS = {
+  assertEquals: {
+    description: "Fails unless `actual` equals `expected`, compared as text (so 5 equals \"5\"). `message` (our extension) prefixes the failure.",
+    args: () => ({ actual: text(), expected: text(), message: str().optional() }),
+  },
+  assertNotEquals: {
+    description: "Fails if `actual` equals `expected`, compared as text. `message` (our extension) prefixes the failure.",
+    args: () => ({ actual: text(), expected: text(), message: str().optional() }),
+  },
+  assertMath: {
+    description:
+      "Evaluates `expression` (+ - * / % ^, parentheses, abs/sqrt/round/floor/ceil/min/max) and fails unless it equals `expected` within 0.0001. " +
+      "[[prompt]] parts read a number from the screen.",
+    args: () => ({ expression: str(), expected: str() }),
+  },
+  assertWithAi: {
+    description: "Asks an AI whether `prompt` holds on the screen. Needs an agent: fails in a replay.",
+    args: () => ({ prompt: str() }),
+  },
+} satisfies BuiltinTable;
 
 const show = (value: string) => JSON.stringify(value);
 const prefix = (message: string | undefined) => (message ? `${message}: ` : "");
@@ -37,52 +57,28 @@ function checkMath(expression: string, expected: string): ToolResult {
   return Math.abs(got - want) > 0.0001 ? exceptionThrown(`Math assertion failed: ${expression} evaluated to ${got}, expected ${want}`) : success(`${expression} = ${got}`);
 }
 
-export function assertionTools(device: SimulatedDevice): RegisteredTool[] {
-  return [
-    defineBuiltin({
-      name: "assertEquals",
-      description: "Fails unless `actual` equals `expected`, compared as text (so 5 equals \"5\"). `message` (our extension) prefixes the failure.",
-      args: () => ({ actual: text(), expected: text(), message: str().optional() }),
-      run: ({ actual, expected, message }): ToolResult =>
-        actual === expected ? success(`${show(actual)} equals ${show(expected)}`) : exceptionThrown(`${prefix(message)}expected ${show(expected)} but was ${show(actual)}`),
-    }),
-    defineBuiltin({
-      name: "assertNotEquals",
-      description: "Fails if `actual` equals `expected`, compared as text. `message` (our extension) prefixes the failure.",
-      args: () => ({ actual: text(), expected: text(), message: str().optional() }),
-      run: ({ actual, expected, message }): ToolResult =>
-        actual === expected ? exceptionThrown(`${prefix(message)}expected a value other than ${show(expected)}`) : success(`${show(actual)} differs from ${show(expected)}`),
-    }),
-    defineBuiltin({
-      name: "assertMath",
-      description:
-        "Evaluates `expression` (+ - * / % ^, parentheses, abs/sqrt/round/floor/ceil/min/max) and fails unless it equals `expected` within 0.0001. " +
-        "[[prompt]] parts read a number from the screen.",
-      args: () => ({ expression: str(), expected: str() }),
-      run: ({ expression, expected }) => {
-        const prompts = expression.match(/\[\[[^\]]+\]\]/g);
-        if (!prompts) return checkMath(expression, expected);
-        return screenCheck(device, {
-          wouldCheck: `the numbers ${prompts.join(", ")} read from the screen`,
-          check: (screen) => {
-            let filled = expression;
-            for (const prompt of prompts) {
-              const found = oneNode("assertMath", screen.findByText({ text: prompt.slice(2, -2) }, "contains"), show(prompt.slice(2, -2)));
-              if (!isNode(found)) return found;
-              const number = /-?\d+(?:[.,]\d+)?/.exec(screen.textOf(found) ?? "")?.[0];
-              if (number === undefined) return exceptionThrown(`Math assertion failed: no number in the text of ${nodeName(found)} for ${prompt}`);
-              filled = filled.replace(prompt, number.replace(",", "."));
-            }
-            return checkMath(filled, expected);
-          },
-        });
+export const ASSERTION_RUNS: BuiltinRuns<typeof ASSERTIONS, SimulatedDevice> = {
+  assertEquals: (_device, { actual, expected, message }): ToolResult =>
+    actual === expected ? success(`${show(actual)} equals ${show(expected)}`) : exceptionThrown(`${prefix(message)}expected ${show(expected)} but was ${show(actual)}`),
+  assertNotEquals: (_device, { actual, expected, message }): ToolResult =>
+    actual === expected ? exceptionThrown(`${prefix(message)}expected a value other than ${show(expected)}`) : success(`${show(actual)} differs from ${show(expected)}`),
+  assertMath: (device, { expression, expected }) => {
+    const prompts = expression.match(/\[\[[^\]]+\]\]/g);
+    if (!prompts) return checkMath(expression, expected);
+    return screenCheck(device, {
+      wouldCheck: `the numbers ${prompts.join(", ")} read from the screen`,
+      check: (screen) => {
+        let filled = expression;
+        for (const prompt of prompts) {
+          const found = oneNode("assertMath", screen.findByText({ text: prompt.slice(2, -2) }, "contains"), show(prompt.slice(2, -2)));
+          if (!isNode(found)) return found;
+          const number = /-?\d+(?:[.,]\d+)?/.exec(screen.textOf(found) ?? "")?.[0];
+          if (number === undefined) return exceptionThrown(`Math assertion failed: no number in the text of ${nodeName(found)} for ${prompt}`);
+          filled = filled.replace(prompt, number.replace(",", "."));
+        }
+        return checkMath(filled, expected);
       },
-    }),
-    defineBuiltin({
-      name: "assertWithAi",
-      description: "Asks an AI whether `prompt` holds on the screen. Needs an agent: fails in a replay.",
-      args: () => ({ prompt: str() }),
-      run: ({ prompt }) => exceptionThrown(needsAgent("assertWithAi", `judge ${show(prompt)}`)),
-    }),
-  ];
-}
+    });
+  },
+  assertWithAi: (_device, { prompt }) => exceptionThrown(needsAgent("assertWithAi", `judge ${show(prompt)}`)),
+};

@@ -1,195 +1,173 @@
 // Actions on an element found on the screen: taps and long presses by ref, text,
-// accessibility text or selector, drags, scrolling until something shows. The action is
-// recorded on the simulated device either way; finding the element needs a screen, so
-// without one the step is unverified (see screen-checks.ts).
+// accessibility text or selector, drags, scrolling until something shows (ELEMENT_ACTIONS). Each
+// run is onScreenElement's: the action is recorded on the simulated device either way; finding
+// the element needs a screen, so without one the step is unverified (element-run.ts).
 
-import type { z } from "zod";
-import { exceptionThrown, type ToolResult } from "../core/tool-result.ts";
-import type { RegisteredTool } from "../registry/registry.ts";
-import type { TrailblazeContext } from "../core/context.ts";
 import { anyCase, bool, int, reasoning, selector, str, withDefault } from "./arg-types.ts";
-import { defineBuiltin } from "./define-builtin.ts";
+import type { BuiltinRuns, BuiltinTable } from "./define-builtin.ts";
 import { DIRECTIONS, outsideScreen } from "./device-actions.ts";
-import { isNode, nodeName, oneNode, screenCheck, textQuery, type DeviceScreen, type SelectorMatch } from "./screen-checks.ts";
+import { onScreenElement, UNVERIFIED_ACTION } from "./element-run.ts";
+import { textQuery } from "./screen-checks.ts";
 import { show, SIMULATED_DEVICE_TOOLSET, type SimulatedDevice } from "./simulated-device.ts";
 
 const meta = { "trailblaze/toolset": SIMULATED_DEVICE_TOOLSET };
-
-export interface ElementTool<S extends z.ZodRawShape> {
-  name: string;
-  description: string;
-  /** As `BuiltinDefinition.args`: built once per process. */
-  args: () => S;
-  meta?: Record<string, unknown>;
-  /** How to find the element on a screen, and how to name it in messages. */
-  find(args: z.infer<z.ZodObject<S>>, screen: DeviceScreen): SelectorMatch;
-  what(args: z.infer<z.ZodObject<S>>): string;
-  /** 0-based index among several matches, when the call gives one. */
-  index?(args: z.infer<z.ZodObject<S>>): number | undefined;
-  /** What is recorded: the action name (default the tool's) and details. */
-  record(args: z.infer<z.ZodObject<S>>): { action?: string; details: Record<string, unknown>; summary: string };
-  /** A check on the arguments before anything happens (a failure message). */
-  precheck?(args: z.infer<z.ZodObject<S>>, context: TrailblazeContext): string | undefined;
-}
-
-/** A tool acting on one element: found on the screen when one is loaded, else recorded and unverified. */
-export function elementTool<S extends z.ZodRawShape>(device: SimulatedDevice, def: ElementTool<S>): RegisteredTool {
-  return defineBuiltin({
-    name: def.name,
-    description: `${def.description} Unverified without a screen (the action is still recorded).`,
-    args: def.args,
-    meta: def.meta ?? meta,
-    run: (args, context): ToolResult | Promise<ToolResult> => {
-      const problem = def.precheck?.(args, context);
-      if (problem) return exceptionThrown(`${def.name}: ${problem}`);
-      const { action = def.name, details, summary } = def.record(args);
-      const what = def.what(args);
-      return screenCheck(device, {
-        wouldCheck: `that ${what} is on the screen`,
-        action: { name: action, details, summary },
-        check: (screen) => {
-          const node = oneNode(def.name, def.find(args, screen), what, def.index?.(args));
-          if (!isNode(node)) return node;
-          return device.record(action, { ...details, nodeId: node.nodeId }, `${summary} on ${nodeName(node)}`);
-        },
-      });
-    },
-  });
-}
 
 /** An `index` written as a string upstream (`index: "1"`): a number, or undefined when absent or not a number. */
 const indexOf = (index: string | undefined) => (index !== undefined && /^\d+$/.test(index.trim()) ? Number(index) : undefined);
 const filters = { enabled: bool().optional(), selected: bool().optional() };
 
-export function elementActionTools(device: SimulatedDevice): RegisteredTool[] {
-  return [
-    elementTool(device, {
-      name: "tap",
-      description: "Taps the element with snapshot ref `ref` (or long-presses it with longPress).",
-      args: () => ({ ref: str(1), longPress: withDefault(bool(), false), ...reasoning }),
-      find: (a, screen) => screen.findByRef(a.ref),
-      what: (a) => `ref ${show(a.ref)}`,
-      record: (a) => ({ details: { ref: a.ref, ...(a.longPress ? { longPress: true } : {}) }, summary: `tap ref ${show(a.ref)}${a.longPress ? " (long press)" : ""}` }),
+export const ELEMENT_ACTIONS = {
+  tap: {
+    description: "Taps the element with snapshot ref `ref` (or long-presses it with longPress)." + UNVERIFIED_ACTION,
+    args: () => ({ ref: str(1), longPress: withDefault(bool(), false), ...reasoning }),
+    meta,
+  },
+  longPress: {
+    description: "Long-presses the element with snapshot ref `ref`." + UNVERIFIED_ACTION,
+    args: () => ({ ref: str(1), ...reasoning }),
+    meta,
+  },
+  dragTo: {
+    description: "Drags the element `ref` onto `toRef`, or to the point toX, toY, over durationMs (default 1000)." + UNVERIFIED_ACTION,
+    args: () => ({ ref: str(1), toRef: str().optional(), toX: int().optional(), toY: int().optional(), durationMs: withDefault(int(0), 1000), ...reasoning }),
+    meta,
+  },
+  tapOnElementWithText: {
+    description: "Taps the element showing `text` (a regular expression; index among matches, id to narrow)." + UNVERIFIED_ACTION,
+    args: () => ({ text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters }),
+    meta,
+  },
+  longPressOnElementWithText: {
+    description: "Long-presses the element showing `text` (index is a string upstream, e.g. \"1\")." + UNVERIFIED_ACTION,
+    args: () => ({ text: str(1), id: str().optional(), index: str().optional(), ...filters }),
+    meta,
+  },
+  tapOnElementWithAccessibilityText: {
+    description: "Taps the element whose accessibility text is `accessibilityText`." + UNVERIFIED_ACTION,
+    args: () => ({ accessibilityText: str(1), id: str().optional(), index: str().optional(), ...filters }),
+    meta,
+  },
+  longPressElementWithAccessibilityText: {
+    description: "Long-presses the element whose accessibility text is `accessibilityText`." + UNVERIFIED_ACTION,
+    args: () => ({ accessibilityText: str(1), id: str().optional(), index: str().optional(), ...filters }),
+    meta,
+  },
+  tapOnElementBySelector: {
+    description: "Taps the element `nodeSelector` finds (or, in older recordings, the legacy `selector`; longPress default false)." + UNVERIFIED_ACTION,
+    args: () => ({ reason: str().optional(), selector: selector().optional(), longPress: withDefault(bool(), false), nodeSelector: selector().optional() }),
+    meta,
+  },
+  tapOn: {
+    description: "Taps the element `selector` finds, at relativePoint inside it (e.g. \"50%, 50%\")." + UNVERIFIED_ACTION,
+    args: () => ({ selector: selector(), relativePoint: str().optional(), longPress: withDefault(bool(), false) }),
+    meta,
+  },
+  tapOnAccessibilityNode: {
+    description: "Taps the accessibility node matching the given regexes (content description, text, class name, resource id)." + UNVERIFIED_ACTION,
+    args: () => ({ contentDescriptionRegex: str().optional(), textRegex: str().optional(), classNameRegex: str().optional(), resourceIdRegex: str().optional(), longPress: withDefault(bool(), false) }),
+    meta,
+  },
+  scrollUntilTextIsVisible: {
+    description: "Scrolls (direction UP/DOWN (default)/LEFT/RIGHT, any case) until the element with `text`, `textRegex` or `id` is visible." + UNVERIFIED_ACTION,
+    args: () => ({
+      text: str().optional(),
+      textRegex: str().optional(),
+      id: str().optional(),
+      index: withDefault(int(0), 0),
+      direction: withDefault(anyCase(DIRECTIONS), "DOWN"),
+      visibilityPercentage: withDefault(int(0, 100), 100),
+      centerElement: withDefault(bool(), false),
+      scrollStartPosition: withDefault(anyCase(["CENTER", "TOP", "BOTTOM"]), "CENTER"),
+      ...reasoning,
     }),
-    elementTool(device, {
-      name: "longPress",
-      description: "Long-presses the element with snapshot ref `ref`.",
-      args: () => ({ ref: str(1), ...reasoning }),
-      find: (a, screen) => screen.findByRef(a.ref),
-      what: (a) => `ref ${show(a.ref)}`,
-      record: (a) => ({ details: { ref: a.ref }, summary: `longPress ref ${show(a.ref)}` }),
+    meta,
+  },
+} satisfies BuiltinTable;
+
+export const ELEMENT_ACTION_RUNS: BuiltinRuns<typeof ELEMENT_ACTIONS, SimulatedDevice> = {
+  tap: onScreenElement({
+    find: (a, screen) => screen.findByRef(a.ref),
+    what: (a) => `ref ${show(a.ref)}`,
+    record: (a) => ({ details: { ref: a.ref, ...(a.longPress ? { longPress: true } : {}) }, summary: `tap ref ${show(a.ref)}${a.longPress ? " (long press)" : ""}` }),
+  }),
+  longPress: onScreenElement({
+    find: (a, screen) => screen.findByRef(a.ref),
+    what: (a) => `ref ${show(a.ref)}`,
+    record: (a) => ({ details: { ref: a.ref }, summary: `longPress ref ${show(a.ref)}` }),
+  }),
+  dragTo: onScreenElement({
+    precheck: (a, context) => {
+      const point = a.toX !== undefined || a.toY !== undefined;
+      if (point && a.toRef !== undefined) return "give either toRef or toX/toY, not both";
+      if (!point && a.toRef === undefined) return "say where to drag: toRef, or toX and toY";
+      if (point && (a.toX === undefined || a.toY === undefined)) return `give both toX and toY (got only ${a.toX === undefined ? "toY" : "toX"})`;
+      return point ? outsideScreen(a.toX!, a.toY!, context) : undefined;
+    },
+    find: (a, screen) => screen.findByRef(a.ref),
+    what: (a) => `ref ${show(a.ref)}`,
+    record: (a) => {
+      const to = a.toRef !== undefined ? `ref ${show(a.toRef)}` : `(${a.toX}, ${a.toY})`;
+      return { details: { ref: a.ref, ...(a.toRef !== undefined ? { toRef: a.toRef } : { to: [a.toX, a.toY] }), durationMs: a.durationMs }, summary: `drag ref ${show(a.ref)} → ${to}` };
+    },
+  }),
+  tapOnElementWithText: onScreenElement({
+    find: (a, screen) => screen.findByText(textQuery(a.text, a), "contains"),
+    index: (a) => a.index,
+    what: (a) => `text ${show(a.text)}`,
+    record: (a) => ({ details: { text: a.text, ...(a.index ? { index: a.index } : {}), ...(a.id ? { id: a.id } : {}) }, summary: `tapOnElementWithText text ${show(a.text)}` }),
+  }),
+  longPressOnElementWithText: onScreenElement({
+    find: (a, screen) => screen.findByText(textQuery(a.text, a), "contains"),
+    index: (a) => indexOf(a.index),
+    what: (a) => `text ${show(a.text)}`,
+    record: (a) => ({ details: { text: a.text, longPress: true, ...(a.index !== undefined ? { index: a.index } : {}) }, summary: `longPressOnElementWithText text ${show(a.text)}` }),
+  }),
+  tapOnElementWithAccessibilityText: onScreenElement({
+    // As upstream (Maestro's text matcher also reads accessibility text): the text as a pattern.
+    find: (a, screen) => screen.findByText(textQuery(a.accessibilityText, a), "pattern"),
+    index: (a) => indexOf(a.index),
+    what: (a) => `accessibility text ${show(a.accessibilityText)}`,
+    record: (a) => ({ details: { accessibilityText: a.accessibilityText }, summary: `tap accessibility text ${show(a.accessibilityText)}` }),
+  }),
+  longPressElementWithAccessibilityText: onScreenElement({
+    // As upstream (Maestro's text matcher also reads accessibility text): the text as a pattern.
+    find: (a, screen) => screen.findByText(textQuery(a.accessibilityText, a), "pattern"),
+    index: (a) => indexOf(a.index),
+    what: (a) => `accessibility text ${show(a.accessibilityText)}`,
+    record: (a) => ({ details: { accessibilityText: a.accessibilityText, longPress: true }, summary: `long press accessibility text ${show(a.accessibilityText)}` }),
+  }),
+  tapOnElementBySelector: onScreenElement({
+    precheck: (a) => (a.nodeSelector === undefined && a.selector === undefined ? "give the nodeSelector of the element to tap" : undefined),
+    // As upstream: the rich nodeSelector when a recording has both.
+    find: (a, screen) => screen.resolve((a.nodeSelector ?? a.selector)!),
+    what: (a) => `the element ${show(a.nodeSelector ?? a.selector)}`,
+    record: (a) => ({
+      details: { ...(a.nodeSelector !== undefined ? { nodeSelector: a.nodeSelector } : { selector: a.selector }), ...(a.longPress ? { longPress: true } : {}) },
+      summary: `tap ${show(a.nodeSelector ?? a.selector)}${a.longPress ? " (long press)" : ""}`,
     }),
-    elementTool(device, {
-      name: "dragTo",
-      description: "Drags the element `ref` onto `toRef`, or to the point toX, toY, over durationMs (default 1000).",
-      args: () => ({ ref: str(1), toRef: str().optional(), toX: int().optional(), toY: int().optional(), durationMs: withDefault(int(0), 1000), ...reasoning }),
-      precheck: (a, context) => {
-        const point = a.toX !== undefined || a.toY !== undefined;
-        if (point && a.toRef !== undefined) return "give either toRef or toX/toY, not both";
-        if (!point && a.toRef === undefined) return "say where to drag: toRef, or toX and toY";
-        if (point && (a.toX === undefined || a.toY === undefined)) return `give both toX and toY (got only ${a.toX === undefined ? "toY" : "toX"})`;
-        return point ? outsideScreen(a.toX!, a.toY!, context) : undefined;
-      },
-      find: (a, screen) => screen.findByRef(a.ref),
-      what: (a) => `ref ${show(a.ref)}`,
-      record: (a) => {
-        const to = a.toRef !== undefined ? `ref ${show(a.toRef)}` : `(${a.toX}, ${a.toY})`;
-        return { details: { ref: a.ref, ...(a.toRef !== undefined ? { toRef: a.toRef } : { to: [a.toX, a.toY] }), durationMs: a.durationMs }, summary: `drag ref ${show(a.ref)} → ${to}` };
-      },
-    }),
-    elementTool(device, {
-      name: "tapOnElementWithText",
-      description: "Taps the element showing `text` (a regular expression; index among matches, id to narrow).",
-      args: () => ({ text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters }),
-      find: (a, screen) => screen.findByText(textQuery(a.text, a), "contains"),
-      index: (a) => a.index,
-      what: (a) => `text ${show(a.text)}`,
-      record: (a) => ({ details: { text: a.text, ...(a.index ? { index: a.index } : {}), ...(a.id ? { id: a.id } : {}) }, summary: `tapOnElementWithText text ${show(a.text)}` }),
-    }),
-    elementTool(device, {
-      name: "longPressOnElementWithText",
-      description: "Long-presses the element showing `text` (index is a string upstream, e.g. \"1\").",
-      args: () => ({ text: str(1), id: str().optional(), index: str().optional(), ...filters }),
-      find: (a, screen) => screen.findByText(textQuery(a.text, a), "contains"),
-      index: (a) => indexOf(a.index),
-      what: (a) => `text ${show(a.text)}`,
-      record: (a) => ({ details: { text: a.text, longPress: true, ...(a.index !== undefined ? { index: a.index } : {}) }, summary: `longPressOnElementWithText text ${show(a.text)}` }),
-    }),
-    elementTool(device, {
-      name: "tapOnElementWithAccessibilityText",
-      description: "Taps the element whose accessibility text is `accessibilityText`.",
-      args: () => ({ accessibilityText: str(1), id: str().optional(), index: str().optional(), ...filters }),
-      // As upstream (Maestro's text matcher also reads accessibility text): the text as a pattern.
-      find: (a, screen) => screen.findByText(textQuery(a.accessibilityText, a), "pattern"),
-      index: (a) => indexOf(a.index),
-      what: (a) => `accessibility text ${show(a.accessibilityText)}`,
-      record: (a) => ({ details: { accessibilityText: a.accessibilityText }, summary: `tap accessibility text ${show(a.accessibilityText)}` }),
-    }),
-    elementTool(device, {
-      name: "longPressElementWithAccessibilityText",
-      description: "Long-presses the element whose accessibility text is `accessibilityText`.",
-      args: () => ({ accessibilityText: str(1), id: str().optional(), index: str().optional(), ...filters }),
-      // As upstream (Maestro's text matcher also reads accessibility text): the text as a pattern.
-      find: (a, screen) => screen.findByText(textQuery(a.accessibilityText, a), "pattern"),
-      index: (a) => indexOf(a.index),
-      what: (a) => `accessibility text ${show(a.accessibilityText)}`,
-      record: (a) => ({ details: { accessibilityText: a.accessibilityText, longPress: true }, summary: `long press accessibility text ${show(a.accessibilityText)}` }),
-    }),
-    elementTool(device, {
-      name: "tapOnElementBySelector",
-      description: "Taps the element `nodeSelector` finds (or, in older recordings, the legacy `selector`; longPress default false).",
-      args: () => ({ reason: str().optional(), selector: selector().optional(), longPress: withDefault(bool(), false), nodeSelector: selector().optional() }),
-      precheck: (a) => (a.nodeSelector === undefined && a.selector === undefined ? "give the nodeSelector of the element to tap" : undefined),
-      // As upstream: the rich nodeSelector when a recording has both.
-      find: (a, screen) => screen.resolve((a.nodeSelector ?? a.selector)!),
-      what: (a) => `the element ${show(a.nodeSelector ?? a.selector)}`,
-      record: (a) => ({
-        details: { ...(a.nodeSelector !== undefined ? { nodeSelector: a.nodeSelector } : { selector: a.selector }), ...(a.longPress ? { longPress: true } : {}) },
-        summary: `tap ${show(a.nodeSelector ?? a.selector)}${a.longPress ? " (long press)" : ""}`,
-      }),
-    }),
-    elementTool(device, {
-      name: "tapOn",
-      description: "Taps the element `selector` finds, at relativePoint inside it (e.g. \"50%, 50%\").",
-      args: () => ({ selector: selector(), relativePoint: str().optional(), longPress: withDefault(bool(), false) }),
-      find: (a, screen) => screen.resolve(a.selector),
-      what: (a) => `the element ${show(a.selector)}`,
-      record: (a) => ({ details: { selector: a.selector, ...(a.relativePoint ? { relativePoint: a.relativePoint } : {}), ...(a.longPress ? { longPress: true } : {}) }, summary: `tapOn ${show(a.selector)}` }),
-    }),
-    elementTool(device, {
-      name: "tapOnAccessibilityNode",
-      description: "Taps the accessibility node matching the given regexes (content description, text, class name, resource id).",
-      args: () => ({ contentDescriptionRegex: str().optional(), textRegex: str().optional(), classNameRegex: str().optional(), resourceIdRegex: str().optional(), longPress: withDefault(bool(), false) }),
-      precheck: (a) =>
-        [a.contentDescriptionRegex, a.textRegex, a.classNameRegex, a.resourceIdRegex].every((v) => v === undefined)
-          ? "give at least one of contentDescriptionRegex, textRegex, classNameRegex, resourceIdRegex"
-          : undefined,
-      find: (a, screen) => screen.resolve({ androidAccessibility: nodeRegexes(a) }),
-      what: (a) => `the node ${show(nodeRegexes(a))}`,
-      record: (a) => ({ details: { ...nodeRegexes(a), ...(a.longPress ? { longPress: true } : {}) }, summary: `tap node ${show(nodeRegexes(a))}` }),
-    }),
-    elementTool(device, {
-      name: "scrollUntilTextIsVisible",
-      description: "Scrolls (direction UP/DOWN (default)/LEFT/RIGHT, any case) until the element with `text`, `textRegex` or `id` is visible.",
-      args: () => ({
-        text: str().optional(),
-        textRegex: str().optional(),
-        id: str().optional(),
-        index: withDefault(int(0), 0),
-        direction: withDefault(anyCase(DIRECTIONS), "DOWN"),
-        visibilityPercentage: withDefault(int(0, 100), 100),
-        centerElement: withDefault(bool(), false),
-        scrollStartPosition: withDefault(anyCase(["CENTER", "TOP", "BOTTOM"]), "CENTER"),
-        ...reasoning,
-      }),
-      precheck: (a) => (!a.text && !a.textRegex && !a.id ? "give text, textRegex or id" : undefined),
-      find: (a, screen) => (a.text ? screen.findByText({ text: a.text }, "pattern") : screen.resolve({ ...(a.textRegex ? { textRegex: a.textRegex } : {}), ...(a.id ? { idRegex: a.id } : {}) })),
-      index: (a) => a.index,
-      what: (a) => show(a.text || a.textRegex || a.id),
-      record: (a) => ({ details: { until: a.text || a.textRegex || a.id, direction: a.direction }, summary: `scroll ${a.direction} until ${show(a.text || a.textRegex || a.id)}` }),
-    }),
-  ];
-}
+  }),
+  tapOn: onScreenElement({
+    find: (a, screen) => screen.resolve(a.selector),
+    what: (a) => `the element ${show(a.selector)}`,
+    record: (a) => ({ details: { selector: a.selector, ...(a.relativePoint ? { relativePoint: a.relativePoint } : {}), ...(a.longPress ? { longPress: true } : {}) }, summary: `tapOn ${show(a.selector)}` }),
+  }),
+  tapOnAccessibilityNode: onScreenElement({
+    precheck: (a) =>
+      [a.contentDescriptionRegex, a.textRegex, a.classNameRegex, a.resourceIdRegex].every((v) => v === undefined)
+        ? "give at least one of contentDescriptionRegex, textRegex, classNameRegex, resourceIdRegex"
+        : undefined,
+    find: (a, screen) => screen.resolve({ androidAccessibility: nodeRegexes(a) }),
+    what: (a) => `the node ${show(nodeRegexes(a))}`,
+    record: (a) => ({ details: { ...nodeRegexes(a), ...(a.longPress ? { longPress: true } : {}) }, summary: `tap node ${show(nodeRegexes(a))}` }),
+  }),
+  scrollUntilTextIsVisible: onScreenElement({
+    precheck: (a) => (!a.text && !a.textRegex && !a.id ? "give text, textRegex or id" : undefined),
+    find: (a, screen) => (a.text ? screen.findByText({ text: a.text }, "pattern") : screen.resolve({ ...(a.textRegex ? { textRegex: a.textRegex } : {}), ...(a.id ? { idRegex: a.id } : {}) })),
+    index: (a) => a.index,
+    what: (a) => show(a.text || a.textRegex || a.id),
+    record: (a) => ({ details: { until: a.text || a.textRegex || a.id, direction: a.direction }, summary: `scroll ${a.direction} until ${show(a.text || a.textRegex || a.id)}` }),
+  }),
+};
 
 function nodeRegexes(a: { contentDescriptionRegex?: string; textRegex?: string; classNameRegex?: string; resourceIdRegex?: string }): Record<string, string> {
   return Object.fromEntries(Object.entries({ contentDescriptionRegex: a.contentDescriptionRegex, textRegex: a.textRegex, classNameRegex: a.classNameRegex, resourceIdRegex: a.resourceIdRegex }).filter(([, v]) => v !== undefined)) as Record<string, string>;

@@ -1,6 +1,7 @@
 // How the simulated device runs a tool that acts on (or checks) one element: the element is found
 // on the screen when one is loaded, and the action recorded on it; without a screen the action is
-// recorded and the step is unverified (see screen-checks.ts). Tables say so in their descriptions.
+// recorded and the step is unverified (see screen-checks.ts); the tool's description says so
+// (UNVERIFIED_ACTION).
 
 import { exceptionThrown } from "../core/tool-result.ts";
 import type { TrailblazeContext } from "../core/context.ts";
@@ -8,7 +9,10 @@ import type { BuiltinRun } from "./define-builtin.ts";
 import { isNode, nodeName, oneNode, screenCheck, type DeviceScreen, type SelectorMatch } from "./screen-checks.ts";
 import type { SimulatedDevice } from "./simulated-device.ts";
 
-export interface ElementRun<A> {
+/** The end of the description of a tool whose run is onScreenElement's. */
+export const UNVERIFIED_ACTION = " Unverified without a screen (the action is still recorded).";
+
+interface ElementRun<A> {
   /** How to find the element on a screen, and how to name it in messages. */
   find(args: A, screen: DeviceScreen): SelectorMatch;
   what(args: A): string;

@@ -2,28 +2,91 @@
 // accessibility text or resource id, waypoints, matches. All go through `screenCheck`:
 // unverified on a device with no screen loaded.
 
-import type { z } from "zod";
-import { exceptionThrown, success, type ToolResult } from "../core/tool-result.ts";
-import type { RegisteredTool } from "../registry/registry.ts";
+import { exceptionThrown, success } from "../core/tool-result.ts";
 import { anyCase, bool, int, reasoning, selector, str, withDefault } from "./arg-types.ts";
-import { defineBuiltin } from "./define-builtin.ts";
+import type { BuiltinRun, BuiltinRuns, BuiltinTable } from "./define-builtin.ts";
 import { closestHint, isNode, nodeName, oneNode, screenCheck, textQuery, type DeviceScreen, type SelectorMatch } from "./screen-checks.ts";
 import { show, SIMULATED_DEVICE_TOOLSET, type SimulatedDevice } from "./simulated-device.ts";
 
 const meta = { "trailblaze/toolset": SIMULATED_DEVICE_TOOLSET };
 
-interface VisibilityCheck<S extends z.ZodRawShape> {
-  name: string;
-  description: string;
-  /** As `BuiltinDefinition.args`: built once per process. */
-  args: () => S;
+/** The end of the description of a check whose run is `visibility`'s. */
+const UNVERIFIED_CHECK = " Unverified without a screen.";
+
+const filters = { enabled: bool().optional(), selected: bool().optional() };
+
+export const SCREEN_ASSERTIONS = {
+  assertVisible: {
+    description: "Asserts that the element with snapshot ref `ref` is visible (and shows expectedText, when given)." + UNVERIFIED_CHECK,
+    args: () => ({ ref: str(1), expectedText: str().optional(), ...reasoning }),
+    meta,
+  },
+  assertVisibleWithText: {
+    description: "Asserts that an element showing `text` (a regular expression) is visible." + UNVERIFIED_CHECK,
+    args: () => ({ text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters }),
+    meta,
+  },
+  assertNotVisibleWithText: {
+    description: "Asserts that no element showing `text` (a regular expression) is visible." + UNVERIFIED_CHECK,
+    args: () => ({ text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters }),
+    meta,
+  },
+  assertVisibleBySelector: {
+    description: "Asserts that the element `nodeSelector` finds is visible (expectedText compared by textMatchMode EXACT (default), PREFIX or REGEX, any case)." + UNVERIFIED_CHECK,
+    args: () => ({
+      reason: str().optional(),
+      nodeSelector: selector().optional(),
+      timeoutMs: int(0).optional(),
+      expectedText: str().optional(),
+      textMatchMode: withDefault(anyCase(["EXACT", "PREFIX", "REGEX"]), "EXACT"),
+    }),
+    meta,
+  },
+  assertNotVisibleBySelector: {
+    description: "Asserts that nothing `nodeSelector` finds is visible." + UNVERIFIED_CHECK,
+    args: () => ({ reason: str().optional(), nodeSelector: selector().optional(), timeoutMs: int(0).optional() }),
+    meta,
+  },
+  assertVisibleWithAccessibilityText: {
+    description: "Asserts that an element with accessibility text `accessibilityText` is visible." + UNVERIFIED_CHECK,
+    args: () => ({ accessibilityText: str(1), id: str().optional(), index: withDefault(int(0), 0), ...filters }),
+    meta,
+  },
+  assertVisibleWithResourceId: {
+    description: "Asserts that an element with resource id `resourceId` is visible." + UNVERIFIED_CHECK,
+    args: () => ({ resourceId: str(1), accessibilityText: str().optional(), index: withDefault(int(0), 0), ...filters }),
+    meta,
+  },
+  waitUntilNotVisible: {
+    description: "Waits (up to timeoutMs) until nothing `nodeSelector` finds is visible." + UNVERIFIED_CHECK,
+    args: () => ({ nodeSelector: selector(), timeoutMs: int(0).optional() }),
+    meta,
+  },
+  assertWaypoint: {
+    description: "Asserts that the screen is at waypoint `waypoint` (timeoutMs default 5000, pollIntervalMs default 250). Unverified without a screen.",
+    args: () => ({ waypoint: str(1), timeoutMs: withDefault(int(0), 5000), pollIntervalMs: withDefault(int(1), 250) }),
+    meta,
+  },
+  findMatches: {
+    description: "Lists the elements `selector` finds (kind singleMatch, multipleMatches or noMatch, node ids, and upstream's match descriptors). Unverified without a screen.",
+    args: () => ({ selector: selector(), timeoutMs: int(0).optional() }),
+    meta,
+  },
+  requestDetailedViewHierarchy: {
+    description: "Lists the full view hierarchy, off-screen elements included. Unverified without a screen.",
+    args: () => ({ ...reasoning }),
+    meta,
+  },
+} satisfies BuiltinTable;
+
+interface VisibilityCheck<A> {
   /** true: the element must be there; false: it must not. */
   visible: boolean;
-  find(args: z.infer<z.ZodObject<S>>, screen: DeviceScreen): SelectorMatch;
-  what(args: z.infer<z.ZodObject<S>>): string;
-  index?(args: z.infer<z.ZodObject<S>>): number | undefined;
+  find(args: A, screen: DeviceScreen): SelectorMatch;
+  what(args: A): string;
+  index?(args: A): number | undefined;
   /** Text the found element must show (after trimming), when the call asks for it. */
-  expectedText?(args: z.infer<z.ZodObject<S>>): { text: string; mode: "EXACT" | "PREFIX" | "REGEX" } | undefined;
+  expectedText?(args: A): { text: string; mode: "EXACT" | "PREFIX" | "REGEX" } | undefined;
 }
 
 function textMatches(actual: string, expected: { text: string; mode: "EXACT" | "PREFIX" | "REGEX" }): boolean {
@@ -33,157 +96,100 @@ function textMatches(actual: string, expected: { text: string; mode: "EXACT" | "
   return trimmed === expected.text.trim();
 }
 
-function visibilityTool<S extends z.ZodRawShape>(device: SimulatedDevice, def: VisibilityCheck<S>): RegisteredTool {
-  return defineBuiltin({
-    name: def.name,
-    description: `${def.description} Unverified without a screen.`,
-    args: def.args,
-    meta,
-    run: (args): ToolResult | Promise<ToolResult> => {
-      const what = def.what(args);
-      return screenCheck(device, {
-        wouldCheck: `that ${what} is ${def.visible ? "" : "not "}visible`,
-        check: (screen) => {
-          const match = def.find(args, screen);
-          if (!def.visible) {
-            return match.kind === "noMatch" ? success(`${what} is not visible`) : exceptionThrown(`${def.name}: ${what} is visible (${match.nodes.map(nodeName).join(", ")})`);
-          }
-          const node = oneNode(def.name, match, what, def.index?.(args));
-          if (!isNode(node)) return node;
-          const expected = def.expectedText?.(args);
-          const shown = screen.textOf(node) ?? "";
-          if (expected && !textMatches(shown, expected)) {
-            return exceptionThrown(`${def.name}: ${what} shows ${show(shown)}, expected ${expected.mode === "EXACT" ? "" : `${expected.mode.toLowerCase()} `}${show(expected.text)}`);
-          }
-          return success(`${what} is visible (${nodeName(node)})`);
-        },
-      });
-    },
-  });
+/** The run of a visibility check: on the loaded screen, else unverified. */
+function visibility<A>(def: VisibilityCheck<A>): BuiltinRun<A, SimulatedDevice> {
+  return (device, args, _context, tool) => {
+    const what = def.what(args);
+    return screenCheck(device, {
+      wouldCheck: `that ${what} is ${def.visible ? "" : "not "}visible`,
+      check: (screen) => {
+        const match = def.find(args, screen);
+        if (!def.visible) {
+          return match.kind === "noMatch" ? success(`${what} is not visible`) : exceptionThrown(`${tool}: ${what} is visible (${match.nodes.map(nodeName).join(", ")})`);
+        }
+        const node = oneNode(tool, match, what, def.index?.(args));
+        if (!isNode(node)) return node;
+        const expected = def.expectedText?.(args);
+        const shown = screen.textOf(node) ?? "";
+        if (expected && !textMatches(shown, expected)) {
+          return exceptionThrown(`${tool}: ${what} shows ${show(shown)}, expected ${expected.mode === "EXACT" ? "" : `${expected.mode.toLowerCase()} `}${show(expected.text)}`);
+        }
+        return success(`${what} is visible (${nodeName(node)})`);
+      },
+    });
+  };
 }
 
-const filters = { enabled: bool().optional(), selected: bool().optional() };
-
-export function screenAssertionTools(device: SimulatedDevice): RegisteredTool[] {
-  return [
-    visibilityTool(device, {
-      name: "assertVisible",
-      description: "Asserts that the element with snapshot ref `ref` is visible (and shows expectedText, when given).",
-      args: () => ({ ref: str(1), expectedText: str().optional(), ...reasoning }),
-      visible: true,
-      find: (a, screen) => screen.findByRef(a.ref),
-      what: (a) => `ref ${show(a.ref)}`,
-      expectedText: (a) => (a.expectedText !== undefined ? { text: a.expectedText, mode: "EXACT" } : undefined),
+export const SCREEN_ASSERTION_RUNS: BuiltinRuns<typeof SCREEN_ASSERTIONS, SimulatedDevice> = {
+  assertVisible: visibility({
+    visible: true,
+    find: (a, screen) => screen.findByRef(a.ref),
+    what: (a) => `ref ${show(a.ref)}`,
+    expectedText: (a) => (a.expectedText !== undefined ? { text: a.expectedText, mode: "EXACT" } : undefined),
+  }),
+  assertVisibleWithText: visibility({
+    visible: true,
+    find: (a, screen) => screen.findByText(textQuery(a.text, a), "pattern"),
+    index: (a) => a.index,
+    what: (a) => show(a.text),
+  }),
+  assertNotVisibleWithText: visibility({
+    visible: false,
+    find: (a, screen) => screen.findByText(textQuery(a.text, a), "pattern"),
+    what: (a) => show(a.text),
+  }),
+  assertVisibleBySelector: visibility({
+    visible: true,
+    find: (a, screen) => screen.resolve(a.nodeSelector ?? {}),
+    what: (a) => `the element ${show(a.nodeSelector ?? {})}`,
+    expectedText: (a) => (a.expectedText !== undefined ? { text: a.expectedText, mode: a.textMatchMode } : undefined),
+  }),
+  assertNotVisibleBySelector: visibility({
+    visible: false,
+    find: (a, screen) => screen.resolve(a.nodeSelector ?? {}),
+    what: (a) => `the element ${show(a.nodeSelector ?? {})}`,
+  }),
+  assertVisibleWithAccessibilityText: visibility({
+    visible: true,
+    find: (a, screen) => screen.findByText(textQuery(a.accessibilityText, a), "pattern"),
+    index: (a) => a.index,
+    what: (a) => `accessibility text ${show(a.accessibilityText)}`,
+  }),
+  assertVisibleWithResourceId: visibility({
+    visible: true,
+    find: (a, screen) => screen.resolve({ idRegex: a.resourceId, ...(a.accessibilityText ? { textRegex: a.accessibilityText } : {}) }),
+    index: (a) => a.index,
+    what: (a) => `resource id ${show(a.resourceId)}`,
+  }),
+  waitUntilNotVisible: visibility({
+    visible: false,
+    find: (a, screen) => screen.resolve(a.nodeSelector),
+    what: (a) => `the element ${show(a.nodeSelector)}`,
+  }),
+  assertWaypoint: (device, { waypoint }) =>
+    screenCheck(device, {
+      wouldCheck: `that the screen is at waypoint ${show(waypoint)}`,
+      check: (screen) => {
+        const { ok, detail } = screen.checkWaypoint(waypoint);
+        return ok ? success(`at waypoint ${waypoint} (${detail})`) : exceptionThrown(`assertWaypoint: the screen is not at waypoint ${show(waypoint)}: ${detail}`);
+      },
     }),
-    visibilityTool(device, {
-      name: "assertVisibleWithText",
-      description: "Asserts that an element showing `text` (a regular expression) is visible.",
-      args: () => ({ text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters }),
-      visible: true,
-      find: (a, screen) => screen.findByText(textQuery(a.text, a), "pattern"),
-      index: (a) => a.index,
-      what: (a) => show(a.text),
+  findMatches: (device, { selector: wanted }) =>
+    screenCheck(device, {
+      wouldCheck: `what ${show(wanted)} finds`,
+      check: (screen) => {
+        const match = screen.resolve(wanted);
+        return success(`${match.kind}: ${match.nodes.map(nodeName).join(", ") || `no nodes${closestHint(match)}`}`, {
+          structuredContent: { kind: match.kind, nodeIds: match.nodes.map((n) => n.nodeId), matches: match.nodes.map((n) => n.match ?? { indexPath: [] }) },
+        });
+      },
     }),
-    visibilityTool(device, {
-      name: "assertNotVisibleWithText",
-      description: "Asserts that no element showing `text` (a regular expression) is visible.",
-      args: () => ({ text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters }),
-      visible: false,
-      find: (a, screen) => screen.findByText(textQuery(a.text, a), "pattern"),
-      what: (a) => show(a.text),
+  requestDetailedViewHierarchy: (device) =>
+    screenCheck(device, {
+      wouldCheck: "the full view hierarchy",
+      check: (screen) => {
+        const match = screen.resolve({});
+        return success(`${match.nodes.length} elements`, { structuredContent: { nodeIds: match.nodes.map((n) => n.nodeId) } });
+      },
     }),
-    visibilityTool(device, {
-      name: "assertVisibleBySelector",
-      description: "Asserts that the element `nodeSelector` finds is visible (expectedText compared by textMatchMode EXACT (default), PREFIX or REGEX, any case).",
-      args: () => ({
-        reason: str().optional(),
-        nodeSelector: selector().optional(),
-        timeoutMs: int(0).optional(),
-        expectedText: str().optional(),
-        textMatchMode: withDefault(anyCase(["EXACT", "PREFIX", "REGEX"]), "EXACT"),
-      }),
-      visible: true,
-      find: (a, screen) => screen.resolve(a.nodeSelector ?? {}),
-      what: (a) => `the element ${show(a.nodeSelector ?? {})}`,
-      expectedText: (a) => (a.expectedText !== undefined ? { text: a.expectedText, mode: a.textMatchMode } : undefined),
-    }),
-    visibilityTool(device, {
-      name: "assertNotVisibleBySelector",
-      description: "Asserts that nothing `nodeSelector` finds is visible.",
-      args: () => ({ reason: str().optional(), nodeSelector: selector().optional(), timeoutMs: int(0).optional() }),
-      visible: false,
-      find: (a, screen) => screen.resolve(a.nodeSelector ?? {}),
-      what: (a) => `the element ${show(a.nodeSelector ?? {})}`,
-    }),
-    visibilityTool(device, {
-      name: "assertVisibleWithAccessibilityText",
-      description: "Asserts that an element with accessibility text `accessibilityText` is visible.",
-      args: () => ({ accessibilityText: str(1), id: str().optional(), index: withDefault(int(0), 0), ...filters }),
-      visible: true,
-      find: (a, screen) => screen.findByText(textQuery(a.accessibilityText, a), "pattern"),
-      index: (a) => a.index,
-      what: (a) => `accessibility text ${show(a.accessibilityText)}`,
-    }),
-    visibilityTool(device, {
-      name: "assertVisibleWithResourceId",
-      description: "Asserts that an element with resource id `resourceId` is visible.",
-      args: () => ({ resourceId: str(1), accessibilityText: str().optional(), index: withDefault(int(0), 0), ...filters }),
-      visible: true,
-      find: (a, screen) => screen.resolve({ idRegex: a.resourceId, ...(a.accessibilityText ? { textRegex: a.accessibilityText } : {}) }),
-      index: (a) => a.index,
-      what: (a) => `resource id ${show(a.resourceId)}`,
-    }),
-    visibilityTool(device, {
-      name: "waitUntilNotVisible",
-      description: "Waits (up to timeoutMs) until nothing `nodeSelector` finds is visible.",
-      args: () => ({ nodeSelector: selector(), timeoutMs: int(0).optional() }),
-      visible: false,
-      find: (a, screen) => screen.resolve(a.nodeSelector),
-      what: (a) => `the element ${show(a.nodeSelector)}`,
-    }),
-    defineBuiltin({
-      name: "assertWaypoint",
-      description: "Asserts that the screen is at waypoint `waypoint` (timeoutMs default 5000, pollIntervalMs default 250). Unverified without a screen.",
-      args: () => ({ waypoint: str(1), timeoutMs: withDefault(int(0), 5000), pollIntervalMs: withDefault(int(1), 250) }),
-      meta,
-      run: ({ waypoint }) =>
-        screenCheck(device, {
-          wouldCheck: `that the screen is at waypoint ${show(waypoint)}`,
-          check: (screen) => {
-            const { ok, detail } = screen.checkWaypoint(waypoint);
-            return ok ? success(`at waypoint ${waypoint} (${detail})`) : exceptionThrown(`assertWaypoint: the screen is not at waypoint ${show(waypoint)}: ${detail}`);
-          },
-        }),
-    }),
-    defineBuiltin({
-      name: "findMatches",
-      description: "Lists the elements `selector` finds (kind singleMatch, multipleMatches or noMatch, node ids, and upstream's match descriptors). Unverified without a screen.",
-      args: () => ({ selector: selector(), timeoutMs: int(0).optional() }),
-      meta,
-      run: ({ selector: wanted }) =>
-        screenCheck(device, {
-          wouldCheck: `what ${show(wanted)} finds`,
-          check: (screen) => {
-            const match = screen.resolve(wanted);
-            return success(`${match.kind}: ${match.nodes.map(nodeName).join(", ") || `no nodes${closestHint(match)}`}`, {
-              structuredContent: { kind: match.kind, nodeIds: match.nodes.map((n) => n.nodeId), matches: match.nodes.map((n) => n.match ?? { indexPath: [] }) },
-            });
-          },
-        }),
-    }),
-    defineBuiltin({
-      name: "requestDetailedViewHierarchy",
-      description: "Lists the full view hierarchy, off-screen elements included. Unverified without a screen.",
-      args: () => ({ ...reasoning }),
-      meta,
-      run: () =>
-        screenCheck(device, {
-          wouldCheck: "the full view hierarchy",
-          check: (screen) => {
-            const match = screen.resolve({});
-            return success(`${match.nodes.length} elements`, { structuredContent: { nodeIds: match.nodes.map((n) => n.nodeId) } });
-          },
-        }),
-    }),
-  ];
-}
+};
