@@ -33,7 +33,8 @@ import { formatNameFinding, SCOPING_TAG, type NameFinding } from "../core/tool-n
 import { classifiersFor, needsAgentMessage, planTrail, trailHints } from "../run/plan.ts";
 import { formatTrailProblem, validatePlan } from "../run/validate.ts";
 import type { ResolvedServer } from "../config/script-paths.ts";
-import type { Session, SessionWarningKind } from "../session/session.ts";
+import type { Session } from "../session/session.ts";
+import type { SessionWarningKind } from "../session/tool-assembly.ts";
 import { findTarget, resolveSessionSpec, type SessionSpec } from "../session/session-spec.ts";
 import type { AgentMode } from "../core/server-kinds.ts";
 import { discoverTrails } from "../trail/discover.ts";

@@ -1,59 +1,35 @@
-// A running session: owns every server it started (in parallel), the registry
-// they registered into, the dispatcher, and teardown. A server that dies
-// mid-session makes the session fatal unless its entry opts into `restart:`;
-// tools/list_changed re-registers; `close()` cancels calls in flight and reaps
-// everything exactly once.
+// A running session: the registry its tools are in, the live memory, and `call`, the one way a
+// tool is reached. Starting it loads the simulated screen, assembles the tools
+// (tool-assembly.ts) and starts the target's servers (server-fleet.ts); a server that dies
+// mid-session makes the session fatal unless its entry opts into `restart:`. `close()` cancels
+// calls in flight and closes everything exactly once.
 
-import { join, relative } from "node:path";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { SessionStartError } from "../errors.ts";
-import { unknownToolsetRefs } from "../config/workspace.ts";
-import { formatProblem } from "../errors.ts";
 import { builtinTools } from "../builtins/index.ts";
 import type { EngineScreen } from "../builtins/screen-adapter.ts";
 import { isSuccess, type ToolResult } from "../core/tool-result.ts";
 import { Dispatcher, type CallRecord, type DispatchOptions } from "../dispatcher/dispatcher.ts";
 import { ExecuteBridge } from "../dispatcher/execute-bridge.ts";
-import { targetServers } from "../servers/per-file-servers.ts";
 import { ToolRegistry, type RegisteredTool } from "../registry/registry.ts";
-import { applyFilters, type SessionFacts } from "../registry/filters.ts";
-import { didYouMean } from "../core/did-you-mean.ts";
-import { describeExclusion, exclusionsOf, type Exclusion } from "./exclusions.ts";
-import { registerMcpTools } from "../registry/register-mcp-tools.ts";
-import { META_KEYS } from "../registry/tool-meta.ts";
-import { checkToolName, firstWarning, formatNameFinding, scopingFinding, type NameFinding } from "../core/tool-names.ts";
-import type { ResolvedServer } from "../config/script-paths.ts";
-import { skipReason, type LaunchedServer, type LauncherTable } from "../servers/launch.ts";
+import type { LauncherTable } from "../servers/launch.ts";
 import { DEFAULT_LAUNCHERS } from "../servers/launchers.ts";
-import type { ServerLogMessage } from "../servers/mcp-connection.ts";
-import { ServerLogFiles } from "../servers/server-log-file.ts";
-import { SupervisedServer } from "../servers/supervised-server.ts";
 import { buildContext, resolveTargetInfo, type TargetInfo } from "../core/context.ts";
-import type { Memory } from "./memory.ts";
 import { Secrets } from "../core/secrets.ts";
-import { initialMemory, type SessionSpec } from "./session-spec.ts";
-import { loadSimulatedScreen } from "./simulated-screen.ts";
 import type { ScreenState } from "../screen/screen-state.ts";
-import { navigationTools } from "./navigation-tools.ts";
 import { sharedBrowser } from "../browser/chromium-browser.ts";
 import { WebPage, type WebPageSnapshot } from "../browser/web-page.ts";
+import type { Memory } from "./memory.ts";
+import { navigationTools } from "./navigation-tools.ts";
+import { planFleet, ServerFleet } from "./server-fleet.ts";
+import { ServerLog, type ServerLogEntry } from "./server-log.ts";
+import { initialMemory, type SessionSpec } from "./session-spec.ts";
+import { loadSimulatedScreen } from "./simulated-screen.ts";
+import { ToolAssembly, type ToolAssemblyOptions } from "./tool-assembly.ts";
 
-/** Why a per-file tool that runs as a host subprocess is not in an on-device session. */
-const PER_FILE_HOST_ONLY = "a per-file tool that runs as a host subprocess (runtime: subprocess, or requiresHost: true in its spec)";
-
-export interface SessionOptions {
+export interface SessionOptions extends ToolAssemblyOptions {
   /** Launcher per server kind and agent mode. Default: DEFAULT_LAUNCHERS (stdio on the host, QuickJS on-device). */
   launchers?: LauncherTable;
   /** Built-in tools, registered before any server so collisions name them. Default: the framework tools. */
   builtins?: RegisteredTool[];
-  /** Problems that do not stop the session; `kind` says what they are about. */
-  onWarning?(message: string, kind: SessionWarningKind): void;
-  /**
-   * Advisory naming findings (convention, length, [TrailmapScopingCheck]) for each server's
-   * advertised tools, every time they register. Default: each is passed to `onWarning` once
-   * per process (per tool and source, or per `<targetId>@<script>`).
-   */
-  onNameWarning?(finding: NameFinding, source: string): void;
   /** Non-fatal notices (e.g. a server skipped in this agent mode, a server restarted). */
   onNotice?(message: string): void;
   onCall?(record: CallRecord): void;
@@ -76,25 +52,6 @@ export interface SessionOptions {
   secrets?: Secrets;
 }
 
-/**
- * `meta`: a wrong-typed `_meta["trailblaze/*"]` value; `name`: a naming finding (see
- * `onNameWarning`); `toolset`: a toolset entry no source registered, or a target `tool_sets:`
- * id no toolset defines; `map`: something in the simulated screen's app map that was ignored
- * (an unknown selector field in a waypoint).
- */
-export type SessionWarningKind = "meta" | "name" | "toolset" | "map";
-
-/** One MCP log message from a server (also one line of `server_log_<server>.jsonl`). */
-export interface ServerLogEntry {
-  time: Date;
-  /** The server's display name, as tools' `source`. */
-  server: string;
-  /** debug, info, notice, warning, error, critical, alert or emergency. */
-  level: string;
-  logger?: string;
-  data: unknown;
-}
-
 function targetInfo(spec: SessionSpec): TargetInfo {
   const { target } = spec;
   const platform = target.platforms[spec.driver.platform.toLowerCase() as keyof typeof target.platforms];
@@ -112,8 +69,13 @@ export class Session implements AsyncDisposable {
   readonly dispatcher: Dispatcher;
   /** The live memory: the spec's initial values, then every successful call's changes. */
   readonly memory: Memory;
-  readonly #servers: SupervisedServer[] = [];
+  /** The session's page in the real browser (spec.browser), opened by the first web_* tool that uses it. */
+  readonly web: WebPage | undefined;
   readonly #options: SessionOptions;
+  readonly #tools: ToolAssembly;
+  readonly #serverLog: ServerLog;
+  /** Started once the tools before them are registered; undefined until then. */
+  #fleet: ServerFleet | undefined;
   readonly #abort = new AbortController();
   /** For each top-level call in flight: the unverified checks its tool made through nested calls. */
   readonly #callsInFlight = new Set<string[]>();
@@ -121,17 +83,11 @@ export class Session implements AsyncDisposable {
   readonly #fatalListeners: ((error: Error) => void)[] = [];
   #closed: Promise<void> | undefined;
   readonly #closedListeners: (() => void)[] = [];
-  /** What the registration filters need to know about this session. */
-  readonly #facts: SessionFacts;
-  readonly #exclusions: Exclusion[];
   #simulatedScreen: EngineScreen | undefined;
-  /** The session's page in the real browser (spec.browser), opened by the first web_* tool that uses it. */
-  readonly web: WebPage | undefined;
-  /** `server_log_<server>.jsonl` of each server (capped, written in batches); none with `--no-logging`. */
-  readonly #serverLogs: ServerLogFiles | undefined;
 
   private constructor(spec: SessionSpec, options: SessionOptions) {
     this.spec = spec;
+    this.#options = options;
     const { browser } = spec;
     this.web = browser
       ? new WebPage({
@@ -141,18 +97,11 @@ export class Session implements AsyncDisposable {
           cwd: spec.cwd,
         })
       : undefined;
-    this.#options = options;
-    this.#exclusions = exclusionsOf(spec);
-    this.#facts = {
-      driver: spec.driver.key,
-      platform: spec.driver.platform,
-      agent: spec.agent,
-      excluded: new Map(this.#exclusions.map((e) => [e.name, describeExclusion(spec.target.id, e)])),
-    };
     this.memory = initialMemory(spec, options.secrets ?? new Secrets(spec.secrets));
-    this.#serverLogs = spec.logsDir === undefined ? undefined : new ServerLogFiles(spec.logsDir, { mask: (text) => this.secrets.mask(text) });
+    this.#tools = new ToolAssembly(this.registry, spec, options);
+    this.#serverLog = new ServerLog(spec.logsDir, this.memory.secrets, options.onServerLog);
     this.dispatcher = new Dispatcher(this.registry, {
-      ready: (source) => this.#servers.find((s) => s.server.display === source)?.ready(),
+      ready: (source) => this.#fleet?.ready(source),
       context: () =>
         buildContext(
           { platform: spec.driver.platform, widthPixels: spec.screen.width, heightPixels: spec.screen.height, driverType: spec.driver.key },
@@ -167,15 +116,10 @@ export class Session implements AsyncDisposable {
    * Starts every server of the target in parallel and registers their tools in config order.
    * On any failure everything already started is closed before the error is thrown.
    */
-  /** What the simulated device shows now (its screen, and its waypoint on an app map); undefined with no screen loaded. */
-  get screen(): ScreenState | undefined {
-    return this.#simulatedScreen?.state;
-  }
-
   static async start(spec: SessionSpec, options: SessionOptions): Promise<Session> {
     const session = new Session(spec, options);
     try {
-      await session.#start(options);
+      await session.#start();
       return session;
     } catch (error) {
       await session.close();
@@ -183,166 +127,38 @@ export class Session implements AsyncDisposable {
     }
   }
 
-  async #start(options: SessionOptions): Promise<void> {
-    const warn = (message: string) => options.onWarning?.(message, "toolset");
-    // Built-ins pass the same `_meta` gates as any tool (web_* only on web, android_* only on Android…),
-    // and the target's excluded_tools.
-    const facts = this.#facts;
-    const installedApps = this.spec.target.platforms[this.spec.driver.platform.toLowerCase() as keyof typeof this.spec.target.platforms]?.appIds ?? [];
-    const screen = this.spec.simulation ? await loadSimulatedScreen(this.spec.simulation, this.spec.cwd, (message) => options.onWarning?.(message, "map")) : undefined;
+  async #start(): Promise<void> {
+    const { spec } = this;
+    const options = this.#options;
+    const screen = spec.simulation ? await loadSimulatedScreen(spec.simulation, spec.cwd, (message) => options.onWarning?.(message, "map")) : undefined;
     this.#simulatedScreen = screen;
-    if (this.spec.browserNote) options.onNotice?.(this.spec.browserNote);
-    for (const tool of options.builtins ?? builtinTools({ installedApps, ...(screen ? { screen } : {}), ...(this.web ? { web: this.web } : {}) })) {
-      const decision = applyFilters(tool.meta, facts, tool.name);
-      if (decision.included) this.registry.register(tool);
-      else this.registry.skip({ name: tool.name, source: tool.source, reason: decision.key, detail: decision.reason });
-    }
-    // The map's shortcuts and trailheads, callable by their ids (collisions are loud, as for any tool).
-    for (const tool of await navigationTools(this.spec, screen?.state, (name, args) => this.#nestedCall(name, args), (message) => options.onWarning?.(message, "map"))) {
-      this.registry.register(tool);
-    }
+    if (spec.browserNote) options.onNotice?.(spec.browserNote);
+    const installedApps = spec.target.platforms[spec.driver.platform.toLowerCase() as keyof typeof spec.target.platforms]?.appIds ?? [];
+    this.#tools.addBuiltins(options.builtins ?? builtinTools({ installedApps, ...(screen ? { screen } : {}), ...(this.web ? { web: this.web } : {}) }));
+    this.#tools.addNavigation(await navigationTools(spec, screen?.state, (name, args) => this.#nestedCall(name, args), (message) => options.onWarning?.(message, "map")));
 
-    if (this.spec.targetChoice) options.onNotice?.(this.spec.targetChoice);
+    if (spec.targetChoice) options.onNotice?.(spec.targetChoice);
     const launchers = options.launchers ?? DEFAULT_LAUNCHERS;
-    const configured = await targetServers(this.spec.target, this.spec.root, this.spec.cwd);
-    const servers = configured.filter((server) => {
-      const skipped = skipReason(server, this.spec.agent, launchers);
-      if (!skipped) return true;
-      options.onNotice?.(`${server.display}: ${skipped.detail}`);
-      if (server.kind === "script" && server.perFile?.runtime === "subprocess" && this.spec.agent === "on-device") {
-        // Per-file tools are known by name without starting them: each is skipped as the host-only tool it is.
-        for (const name of server.perFile.tools) {
-          this.registry.skip({ name, source: server.display, reason: META_KEYS.requiresHost, detail: PER_FILE_HOST_ONLY });
-        }
-        return false;
-      }
-      // Its tools are unknown (it never starts): the whole server is listed as skipped, as "*".
-      this.registry.skip({ name: "*", source: server.display, reason: skipped.reason, detail: skipped.detail });
-      return false;
-    });
+    const plan = await planFleet(spec, launchers);
+    this.#tools.addSkipped(plan.skipped);
     const bridge = new ExecuteBridge((name, args) => this.#nestedCall(name, args));
-    const context = {
+    const fleet = await ServerFleet.launch(plan.start, spec, launchers, {
       signal: this.#abort.signal,
       execute: bridge.execute.bind(bridge),
       mask: (text: string) => this.secrets.mask(text),
       ...(options.onNotice ? { onNotice: options.onNotice } : {}),
       ...(options.listOnly ? { listOnly: true } : {}),
-    };
-    const started = await Promise.allSettled(
-      servers.map((server) => SupervisedServer.launch(server, this.spec, launchers[server.kind][this.spec.agent]!, context).then((supervised) => {
-        this.#servers.push(supervised);
-        return supervised;
-      })),
-    );
-    // The same failure from every server (e.g. no runtime on PATH) is reported once.
-    const failures = [
-      ...new Map(
-        started
-          .filter((r): r is PromiseRejectedResult => r.status === "rejected")
-          .map((r) => [r.reason instanceof Error ? r.reason.message : String(r.reason), r.reason]),
-      ).values(),
-    ];
-    if (failures.length > 0) throw failures.length === 1 ? failures[0] : new SessionStartError(failures);
-
-    const supervised = started.map((result) => (result as PromiseFulfilledResult<SupervisedServer>).value);
-    // Config order from here on (pids(), close), not the order the launches finished in.
-    this.#servers.splice(0, this.#servers.length, ...supervised);
-    for (const server of supervised) this.#registerServer(server.server, server.current);
-    const hooks = {
-      register: (server: ResolvedServer, launched: LaunchedServer) => this.#registerServer(server, launched),
-      onNotice: (message: string) => options.onNotice?.(message),
-      onLog: (server: ResolvedServer, message: ServerLogMessage) => this.#serverLog(server, message),
-      onFatal: (error: Error) => this.#fail(error),
-      onToolsChanged: (server: ResolvedServer, _tools: Tool[]) => options.onToolsChanged?.(server.display),
-    };
-    for (const server of supervised) server.activate(hooks);
-    this.#registerToolsets(warn);
-    this.#warnUnknownToolsetRefs(warn);
-    this.#warnUnusedExclusions(warn);
-  }
-
-  /** (Re-)registers a server's tool list under its source, through the filters and collision checks. */
-  #registerServer(server: ResolvedServer, launched: LaunchedServer): void {
-    const facts = this.#facts;
-    this.registry.unregisterSource(server.display);
-    try {
-      registerMcpTools(this.registry, launched.connection, launched.tools, {
-        source: server.display,
-        transport: launched.transport,
-        session: facts,
-        onWarning: (message) => this.#options.onWarning?.(message, "meta"),
-      });
-    } catch (error) {
-      // Half a tool list is worse than none: the session is failing anyway.
-      this.registry.unregisterSource(server.display);
-      throw error;
-    }
-    this.#checkNames(server, launched.tools.map((tool) => tool.name));
-  }
-
-  /** Advisory naming findings for every advertised tool (filtered ones too); built-ins are exempt. */
-  #checkNames(server: ResolvedServer, names: readonly string[]): void {
-    const identity = server.kind === "script" ? server.script : server.display;
-    const findings = names.flatMap((name) => checkToolName(name).map((finding) => ({ finding, key: `${finding.rule}:${name}@${identity}` })));
-    // Only a target's own scripts are held to its prefix: command: servers are often third-party.
-    const scoping = server.kind === "script" ? scopingFinding(this.spec.target.id, names) : undefined;
-    if (scoping) findings.push({ finding: scoping, key: `${this.spec.target.id}@${identity}` });
-    for (const { finding, key } of findings) {
-      if (this.#options.onNameWarning) this.#options.onNameWarning(finding, server.display);
-      else if (firstWarning(key)) this.#options.onWarning?.(formatNameFinding(finding, server.display), "name");
-    }
-  }
-
-  #serverLog(server: ResolvedServer, message: ServerLogMessage): void {
-    // Secrets are masked before the message is kept anywhere: a server may log what it was given.
-    const entry: ServerLogEntry = { time: new Date(), server: server.display, ...this.secrets.maskValue(message) };
-    this.#serverLogs?.write(server.display, { ...entry, time: entry.time.toISOString() });
-    this.#options.onServerLog?.(entry);
-  }
-
-  #registerToolsets(warn: (message: string) => void): void {
-    const platformKey = this.spec.driver.platform.toLowerCase() as "android" | "ios" | "web";
-    const enabled = new Set(this.spec.target.platforms[platformKey]?.toolSets ?? []);
-    for (const toolset of this.spec.toolsets) {
-      let inactiveReason: string | undefined;
-      if (toolset.platforms?.length && !toolset.platforms.includes(this.spec.driver.platform)) {
-        inactiveReason = `platforms [${toolset.platforms.join(", ")}] exclude ${this.spec.driver.platform}`;
-      } else if (toolset.drivers?.length && !toolset.drivers.includes(this.spec.driver.key)) {
-        inactiveReason = `drivers [${toolset.drivers.join(", ")}] exclude ${this.spec.driver.key}`;
-      } else if (!toolset.alwaysEnabled && !enabled.has(toolset.id)) {
-        inactiveReason = `not listed in target ${this.spec.target.id} platforms.${platformKey}.tool_sets and not always_enabled`;
-      }
-      this.registry.addToolset({
-        id: toolset.id,
-        description: toolset.description,
-        tools: toolset.tools,
-        origin: relative(this.spec.cwd, toolset.file) || toolset.file,
-        active: inactiveReason === undefined,
-        ...(inactiveReason ? { inactiveReason } : {}),
-      });
-      if (inactiveReason !== undefined) continue;
-      for (const name of toolset.tools) {
-        if (!this.registry.has(name) && !this.registry.findSkipped(name)) {
-          warn(`toolset ${toolset.id} (${relative(this.spec.cwd, toolset.file)}) lists tool ${name}, which no source registered`);
-        }
-      }
-    }
-  }
-
-  #warnUnknownToolsetRefs(warn: (message: string) => void): void {
-    const known = new Set(this.registry.toolsets().map((t) => t.id));
-    for (const problem of unknownToolsetRefs([this.spec.target], known)) {
-      warn(formatProblem(problem));
-    }
-  }
-
-  /** An excluded_tools entry no source advertised excludes nothing: likely a misspelt name. */
-  #warnUnusedExclusions(warn: (message: string) => void): void {
-    for (const exclusion of this.#exclusions) {
-      if (this.registry.findSkipped(exclusion.name)) continue;
-      const hint = didYouMean(exclusion.name, this.registry.names());
-      warn(`${describeExclusion(this.spec.target.id, exclusion, exclusion.name)}, but no source advertises a tool of that name, so it excludes nothing${hint}`);
-    }
+    });
+    this.#fleet = fleet;
+    for (const { server, current } of fleet.servers) this.#tools.addServer(server, current);
+    fleet.activate({
+      register: (server, launched) => this.#tools.addServer(server, launched),
+      onNotice: (message) => options.onNotice?.(message),
+      onLog: (server, message) => this.#serverLog.write(server.display, message),
+      onFatal: (error) => this.#fail(error),
+      onToolsChanged: (server) => options.onToolsChanged?.(server.display),
+    });
+    this.#tools.finish();
   }
 
   #fail(error: Error): void {
@@ -391,14 +207,19 @@ export class Session implements AsyncDisposable {
     return this.memory.secrets;
   }
 
-  /** The recent output of the server behind `source` (stderr tail, or guest console tail); empty for built-ins. */
-  diagnostics(source: string): readonly string[] {
-    return this.#servers.find((s) => s.server.display === source)?.current.connection.diagnostics() ?? [];
+  /** What the simulated device shows now (its screen, and its waypoint on an app map); undefined with no screen loaded. */
+  get screen(): ScreenState | undefined {
+    return this.#simulatedScreen?.state;
   }
 
   /** The simulated device's loaded screen (`--capture`, `--map`, a target's `simulation:`), if any. */
   get simulatedScreen(): EngineScreen | undefined {
     return this.#simulatedScreen;
+  }
+
+  /** The recent output of the server behind `source` (stderr tail, or guest console tail); empty for built-ins. */
+  diagnostics(source: string): readonly string[] {
+    return this.#fleet?.current(source)?.connection.diagnostics() ?? [];
   }
 
   /** The error that aborted the session (a server died), if any. */
@@ -412,12 +233,12 @@ export class Session implements AsyncDisposable {
 
   /** PIDs of every subprocess the session started, restarts included (for leak checks). */
   pids(): number[] {
-    return this.#servers.flatMap((s) => s.pids);
+    return this.#fleet?.pids() ?? [];
   }
 
   /** PIDs of the server processes running now (each leads its own process group). */
   runningPids(): number[] {
-    return this.#servers.flatMap(({ current }) => (current.pid === undefined || current.connection.death ? [] : [current.pid]));
+    return this.#fleet?.runningPids() ?? [];
   }
 
   /**
@@ -433,13 +254,13 @@ export class Session implements AsyncDisposable {
     this.#closedListeners.push(listener);
   }
 
-  /** Closes every server in parallel; idempotent. */
+  /** Closes every server and the page in parallel, then the server logs; idempotent. */
   close(): Promise<void> {
     this.#closed ??= (async () => {
       this.#abort.abort();
-      await Promise.allSettled([...this.#servers.map((s) => s.close()), this.web?.close()]);
+      await Promise.allSettled([this.#fleet?.close(), this.web?.close()]);
       // After the servers: what they logged while stopping is written too.
-      await this.#serverLogs?.close();
+      await this.#serverLog.close();
       for (const listener of this.#closedListeners) listener();
     })();
     return this.#closed;
