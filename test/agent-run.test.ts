@@ -288,14 +288,25 @@ describe("failures users can act on", () => {
         return tapDrawer;
       },
       done("the drawer is open"),
+      call("assertVisibleWithText", { text: "Settings" }),
+      done("Settings is there"),
     ]);
     const dir = workspace("bad-calls", server);
     const { code, report } = await runJson(dir, ["trails/calendar/drifted.trail.yaml", ...MAP, "--no-use-recorded-steps", "--no-save-recording"]);
-    expect(server.requests.length).toBeGreaterThanOrEqual(4);
-    expect(report.trails[0]!.steps[0]!.status).toBe("passed");
-    expect(report.trails[0]!.steps[0]!.agent!.why).toBe("words");
-    // The verify step has no turns left in the script: the server says so, and the step fails with it.
+    expect(code).toBe(0);
+    expect(server.requests).toHaveLength(6);
+    expect(report.trails[0]!.steps.map((s) => [s.status, s.agent?.why])).toEqual([["passed", "words"], ["passed", "words"]]);
+    expect(report.trails[0]!.steps[0]!.agent!.turns.map((t) => t.ok)).toEqual([false, false, true, true]);
+  });
+
+  test("a server error is retried, then named with its status (no turn left in the script: HTTP 500)", async () => {
+    server = startLlmServer([]);
+    const dir = workspace("server-error", server);
+    const { code, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...MAP], { TRAILBLAZE_LLM_MAX_RETRIES: "1" });
     expect(code).toBe(1);
+    expect(report.trails[0]!.error).toContain("gateway/test-model (openai_compatible at http://127.0.0.1:");
+    expect(report.trails[0]!.error).toContain("failed (after 2 attempts) (HTTP 500)");
+    expect(server.requests).toHaveLength(2);
   });
 
   test("--self-heal without a model is a usage error that says how to choose one", async () => {
