@@ -147,7 +147,7 @@ export async function a2LoopTurn(reps: number): Promise<ScenarioResult> {
           const ms = await timed(async () => {
             for (let i = 0; i < turns; i++) {
               const text = texts[i] ?? "Objective: Check the month";
-              const result = await generateText({ model, system: SYSTEM_PROMPT, messages: [{ role: "user", content: [{ type: "text", text }] }], tools, toolChoice: "required", maxRetries: 0, maxOutputTokens: 4096 });
+              const result = await generateText({ model, system: SYSTEM_PROMPT, messages: [{ role: "user", content: [{ type: "text", text }] }], tools, toolChoice: "required", maxRetries: agent.maxRetries, maxOutputTokens: 4096 });
               if (result.toolCalls.length !== 1) throw new Error("bench A2: the bare call got no tool call");
             }
           });
