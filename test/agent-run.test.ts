@@ -39,7 +39,7 @@ interface Report {
     error?: string;
     healed?: number;
     savedRecording?: { file: string; slot: string; steps: number[] };
-    steps: { status: string; tools: { name: string; args: Record<string, unknown> }[]; agent?: { model: string; why: string; turns: { shown: string; called?: { tool: string } }[]; tokens: { input: number }; costUsd?: number } }[];
+    steps: { status: string; tools: { name: string; args: Record<string, unknown> }[]; agent?: { model: string; why: string; turns: { shown: string; called?: { tool: string }; ok?: boolean }[]; tokens: { input: number }; costUsd?: number } }[];
   }[];
   summary: { healed?: number };
 }

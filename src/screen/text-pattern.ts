@@ -82,13 +82,3 @@ export function matchesPattern(pattern: string, text: string, dialect: PatternDi
   if (regex?.test(text)) return true;
   return text === pattern;
 }
-
-/** Whether a pattern compiles as a regex under the dialect (false: it is matched literally). */
-export function isValidPattern(pattern: string): boolean {
-  try {
-    new RegExp(unquote(leadingFlags(pattern).body));
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -156,7 +156,7 @@ describe("junit", () => {
 });
 
 describe("json", () => {
-  test("has the CONTRACT shape", () => {
+  test("has the shape docs/formats.md documents (JSON documents)", () => {
     const doc = runToJson(run) as { trails: Record<string, unknown>[]; summary: unknown };
     expect(doc.summary).toEqual({ passed: 1, failed: 1, errors: 1, skipped: 1, unverified: 0, durationMs: 4321 });
     expect(doc.trails.map((t) => t.unverified)).toEqual([0, 0, 0, 0]);
