@@ -20,6 +20,16 @@ export class ConsoleTail {
     this.tail.push(`${level} ${text.length > CONSOLE_TAIL_LINE_CHARS ? cutLine(text, CONSOLE_TAIL_LINE_CHARS) : text}`);
   }
 
+  /** Lines so far: a mark for `since`. */
+  mark(): number {
+    return this.tail.pushed;
+  }
+
+  /** The lines after `mark`, as kept (so at most the tail's lines). */
+  since(mark: number): string[] {
+    return this.tail.since(mark);
+  }
+
   /** The kept lines, oldest first; led by a marker when earlier lines were left out for their size. */
   snapshot(): string[] {
     const dropped = this.tail.droppedForSize;

@@ -4,6 +4,7 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { TrailblazeError } from "../src/errors.ts";
 import type { ServerPhase } from "../src/transports/transport.ts";
+import type { ConsoleTail } from "./console-tail.ts";
 import { QuickJsTransport } from "./quickjs-transport.ts";
 
 /** What the transport needs from the server that owns the VM. */
@@ -14,8 +15,8 @@ export interface GuestChannel {
   close(): Promise<void>;
   /** Why the server stopped unasked (see ManagedTransport.failure). */
   failure(phase: ServerPhase): Promise<TrailblazeError>;
-  /** The guest console tail. */
-  diagnostics(): readonly string[];
+  /** The guest's console lines (kept for failures and for each call's output). */
+  readonly console: ConsoleTail;
 }
 
 export class QuickJsHostTransport extends QuickJsTransport {
@@ -27,7 +28,7 @@ export class QuickJsHostTransport extends QuickJsTransport {
     name: string,
     private readonly channel: GuestChannel,
   ) {
-    super(name, "QuickJsHostTransport", channel);
+    super(name, "QuickJsHostTransport", channel, channel.console);
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -36,10 +37,6 @@ export class QuickJsHostTransport extends QuickJsTransport {
 
   failure(phase: ServerPhase): Promise<TrailblazeError> {
     return this.channel.failure(phase);
-  }
-
-  diagnostics(): readonly string[] {
-    return this.channel.diagnostics();
   }
 
   /** Queues a message for `onmessage`; delivered asynchronously so the client never re-enters the guest. */

@@ -249,7 +249,7 @@ class QuickJsServerImpl implements QuickJsServer {
       toGuest: (m) => this.toGuest(m),
       close: () => this.close(),
       failure: (phase) => this.failure(phase),
-      diagnostics: () => this.consoleTail.snapshot(),
+      console: this.consoleTail,
     });
     this.sandbox = new Sandbox(module, {
       memoryLimitBytes: this.memoryLimit,

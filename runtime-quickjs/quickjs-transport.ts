@@ -2,10 +2,12 @@
 // thread/thread-transport.ts across a worker thread): the transport contract
 // (src/transports/transport.ts) over a server the host owns, where starting only marks the
 // transport started, closing and terminating both close the server (there is no process to
-// signal, so no grace period to skip), and nothing is reported once the server closed.
+// signal, so no grace period to skip), nothing is reported once the server closed, and the
+// server's output is its guest console.
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { TrailblazeError } from "../src/errors.ts";
 import type { ManagedTransport, ServerPhase } from "../src/transports/transport.ts";
+import type { ConsoleTail } from "./console-tail.ts";
 
 export abstract class QuickJsTransport implements ManagedTransport {
   onclose?: () => void;
@@ -22,6 +24,8 @@ export abstract class QuickJsTransport implements ManagedTransport {
     /** The class's name for the SDK's "already started" message (kept as text: bundles may rename classes). */
     private readonly kind: string,
     private readonly server: { close(): Promise<void> },
+    /** The guest's console lines, as the host has them. */
+    private readonly console: ConsoleTail,
   ) {}
 
   async start(): Promise<void> {
@@ -43,7 +47,22 @@ export abstract class QuickJsTransport implements ManagedTransport {
 
   abstract failure(phase: ServerPhase): Promise<TrailblazeError>;
 
-  abstract diagnostics(): readonly string[];
+  diagnostics(): readonly string[] {
+    return this.console.snapshot();
+  }
+
+  outputMark(): number {
+    return this.console.mark();
+  }
+
+  /**
+   * Nothing to wait for: a console line reaches the host before any message the guest sends after
+   * it (in this thread the guest logs as it runs, before its messages are delivered; from a worker
+   * thread lines and messages come in order on one port).
+   */
+  async outputSince(mark: number): Promise<readonly string[]> {
+    return this.console.since(mark);
+  }
 
   error(error: Error): void {
     if (!this.done) this.onerror?.(error);

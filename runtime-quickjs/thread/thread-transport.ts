@@ -24,13 +24,15 @@ export function fromWire(error: WireError): Error {
 export class QuickJsThreadTransport extends QuickJsTransport {
   private fatal: Error | undefined;
   private failures: Record<ServerPhase, WireError> | undefined;
-  private readonly consoleTail = new ConsoleTail();
+  private readonly consoleTail: ConsoleTail;
 
   constructor(
     name: string,
     private readonly channel: ThreadChannel,
+    consoleTail = new ConsoleTail(),
   ) {
-    super(name, "QuickJsThreadTransport", channel);
+    super(name, "QuickJsThreadTransport", channel, consoleTail);
+    this.consoleTail = consoleTail;
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -43,10 +45,6 @@ export class QuickJsThreadTransport extends QuickJsTransport {
     const failure = this.failures?.[phase];
     if (failure) return fromWire(failure) as TrailblazeError;
     return new SandboxError(`QuickJS server "${this.name}" stopped unexpectedly`, "closed");
-  }
-
-  diagnostics(): readonly string[] {
-    return this.consoleTail.snapshot();
   }
 
   /** A console line of the guest (the pool also hands it to onLog); kept as in-thread (console-tail.ts). */

@@ -14,12 +14,14 @@ export class RollingTail {
   readonly #lines: string[] = [];
   #chars = 0;
   #droppedForSize = 0;
+  #pushed = 0;
 
   constructor(limits: RollingTailLimits) {
     this.#limits = limits;
   }
 
   push(line: string): void {
+    this.#pushed++;
     this.#lines.push(line);
     this.#chars += line.length;
     if (this.#lines.length > this.#limits.lines) this.#chars -= this.#lines.shift()!.length;
@@ -37,6 +39,17 @@ export class RollingTail {
   /** The kept lines, oldest first. */
   lines(): string[] {
     return [...this.#lines];
+  }
+
+  /** Every line pushed so far, kept or not: a mark for `since`. */
+  get pushed(): number {
+    return this.#pushed;
+  }
+
+  /** The lines pushed after `mark` (a `pushed` value), oldest first: as many of them as are still kept. */
+  since(mark: number): string[] {
+    const count = Math.min(this.#pushed - mark, this.#lines.length);
+    return count <= 0 ? [] : this.#lines.slice(-count);
   }
 }
 

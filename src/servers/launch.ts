@@ -14,7 +14,7 @@ import type { McpConnection } from "./mcp-connection.ts";
  */
 export type ServerConnection = Pick<
   McpConnection,
-  "name" | "handshake" | "call" | "listTools" | "diagnostics" | "death" | "inFlight" | "onDeath" | "onLog" | "onToolsChanged" | "close"
+  "name" | "handshake" | "call" | "listTools" | "diagnostics" | "outputMark" | "outputSince" | "death" | "inFlight" | "onDeath" | "onLog" | "onToolsChanged" | "close"
 >;
 
 export interface LaunchedServer {

@@ -31,6 +31,14 @@ export class ListedConnection implements ServerConnection {
     return [];
   }
 
+  outputMark(): number {
+    return 0;
+  }
+
+  async outputSince(): Promise<readonly string[]> {
+    return [];
+  }
+
   get death(): Error | undefined {
     return undefined;
   }

@@ -218,6 +218,16 @@ export class McpConnection implements AsyncDisposable {
     return this.#transport.diagnostics();
   }
 
+  /** How many lines of output the server has written so far: a mark for `outputSince`. */
+  outputMark(): number {
+    return this.#transport.outputMark();
+  }
+
+  /** The server's output since `mark`, once what it wrote before its last answer is in (ManagedTransport.outputSince). */
+  outputSince(mark: number): Promise<readonly string[]> {
+    return this.#transport.outputSince(mark);
+  }
+
   /** Why the server is gone, once it is. */
   get death(): Error | undefined {
     return this.#death;

@@ -24,6 +24,14 @@ export interface ManagedTransport extends Transport {
   diagnostics(): readonly string[];
   /** What `diagnostics()` holds, for messages: `stderr` or `guest console`. */
   readonly diagnosticsSource: string;
+  /** How many lines of output (what `diagnostics()` holds) the server has written so far: a mark for `outputSince`. */
+  outputMark(): number;
+  /**
+   * The lines of output written since `mark` (no more than `diagnostics()` keeps), once those the
+   * server wrote before the message just received are in: called when a call's answer came, it
+   * gives what the server wrote while the call ran. Each transport says how it knows.
+   */
+  outputSince(mark: number): Promise<readonly string[]>;
   /** Stops the server now, without the graceful close's grace period. Idempotent. */
   terminate(): Promise<void>;
 }

@@ -160,6 +160,26 @@ export class ProcessTransport implements ManagedTransport, AsyncDisposable {
 
   readonly diagnosticsSource = "stderr";
 
+  outputMark(): number {
+    return this.#stderr.mark();
+  }
+
+  /**
+   * Stderr and the answers on stdout are two pipes, and nothing orders a line on one against a
+   * message on the other. What a process wrote before it exited is all in once its stderr has
+   * ended: that is waited for (bounded as the clean-up after an exit is). A server that lives on
+   * wrote its lines (synchronously, as bun and node write to a pipe) to stderr before its answer
+   * to stdout; Bun takes ready pipes in the order epoll reports them, the order they became ready,
+   * so those lines are read no later than the answer. That is what Bun does, not a promise of the
+   * platform: one turn of the loop lets a read under way deliver, and test/call-evidence.test.ts
+   * (call after call, no time given) would tell if it changed.
+   */
+  async outputSince(mark: number): Promise<readonly string[]> {
+    if (this.#exit) await waitFor(this.#streamsClosedPromise, this.#termExitMs);
+    else await new Promise((resolve) => setImmediate(resolve));
+    return this.#stderr.since(mark);
+  }
+
   /** Spawns the process; resolves once it runs, rejects with a {@link SpawnError} if it cannot start. */
   start(): Promise<void> {
     if (this.#started || this.#closeRequested) {

@@ -112,6 +112,16 @@ export class StderrCapture {
     return this.#tail.lines();
   }
 
+  /** Lines (and notes) so far: a mark for `since`. */
+  mark(): number {
+    return this.#tail.pushed;
+  }
+
+  /** The lines after `mark`, as the tail keeps them (so at most the tail's lines). */
+  since(mark: number): string[] {
+    return this.#tail.since(mark);
+  }
+
   /** Ends the stream and writes out the log file (and its cut note, if it was cut). Idempotent. */
   close(): Promise<void> {
     this.#closed ??= (async () => {
