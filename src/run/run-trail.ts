@@ -10,7 +10,7 @@ import { exceptionThrown, isSuccess, resultToJson, type ToolResult } from "../co
 import type { Secrets } from "../core/secrets.ts";
 import type { Memory } from "../session/memory.ts";
 import { initialMemory, resolveSessionSpec, type SessionFlags, type SessionSpec } from "../session/session-spec.ts";
-import type { Session, SessionOptions } from "../session/session.ts";
+import type { CallEvidence, Session, SessionOptions } from "../session/session.ts";
 import { interpolate } from "../trail/interpolate.ts";
 import { skipReason } from "../trail/select-recording.ts";
 import type { Trail } from "../trail/trail-types.ts";
@@ -103,12 +103,17 @@ interface StepEnd {
 
 type TrailLookup = ReturnType<typeof trailLookup>;
 
-/** Time for a server's stderr to arrive after the failing call's answer, ms. */
-const STDERR_SETTLE_MS = 50;
 /** Server output lines shown with a failing step. */
 const STDERR_LINES = 8;
 
 const round = (ms: number) => Math.round(ms);
+
+/** How a failed step ends the trail: failed, or an error when the session broke. */
+function failedOutcome(planned: PlannedStep, failure: StepFailure, ended: StepEnd): { status: TrailStatus; error: string; exitCode?: 1 | 2 } {
+  // A message that already starts with the tool's name (most framework tools say it) is not prefixed twice.
+  const what = failure.tool && !failure.message.startsWith(`${failure.tool}: `) ? `${failure.tool}: ${failure.message}` : failure.message;
+  return { status: ended.broken ? "error" : "failed", error: `step ${planned.index} failed: ${what}`, ...(ended.exitCode ? { exitCode: ended.exitCode } : {}) };
+}
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 interface CurrentStep {
@@ -236,7 +241,7 @@ export class TrailRun {
   }
 
   async #replay(plan: TrailPlan, session: Session, memory: Memory, argValues: Record<string, unknown>, callLog: CallLog): Promise<TrailReport> {
-    const { signal, observer, agent } = this.#options;
+    const { agent } = this.#options;
     const lookup = trailLookup(memory, argValues);
     const saved: { planned: PlannedStep; calls: RecordedAgentCall[] }[] = [];
     let outcome: { status: TrailStatus; error: string; exitCode?: 1 | 2 } | undefined;
@@ -246,37 +251,11 @@ export class TrailRun {
         continue;
       }
       callLog.at({ trail: this.trail.id, step: planned.index });
-      const current: CurrentStep = { planned, tools: [], t0: performance.now(), memoryBefore: memory.snapshot() };
-      const engine = session.simulatedScreen;
-      if (engine) current.screen = stepScreenOf(engine, this.#screens, memory.secrets);
-      this.#current = current;
-      const inWords = planned.calls === undefined || agent?.useRecordedSteps === false;
-      let ended: StepEnd;
-      if (inWords && agent) ended = await this.#agentStep(current, session, memory, lookup, planned.calls === undefined ? "no-recording" : "words");
-      else if (inWords) ended = { failure: { message: needsAgentMessage(planned, plan.classifiers) } };
-      else {
-        ended = await this.#replayCalls(current, planned.calls!, session, lookup);
-        if (ended.failure && !ended.broken && agent?.selfHeal && !signal.aborted) {
-          ended = await this.#agentStep(current, session, memory, lookup, "self-heal", ended.failure);
-        }
-      }
+      const current = this.#beginStep(planned, session, memory);
+      const ended = await this.#runStep(current, plan, session, memory, lookup);
       if (ended.recording) saved.push({ planned, calls: ended.recording });
-      const { failure, unverified } = ended;
-      if (this.#options.recordPages && current.screen === undefined) {
-        const page = await session.pageSnapshot();
-        if (page) current.screen = page;
-      }
-      this.#current = undefined;
-      const status = failure ? "failed" : ended.healed ? "healed" : unverified !== undefined ? "unverified" : "passed";
-      const step = this.#stepReport(current, status, failure);
-      if (!failure && unverified !== undefined) step.unverified = unverified;
-      this.#steps.push(step);
-      void observer.onStepEnd?.(this.#info, maskReport(step, this.#options.secrets));
-      if (failure) {
-        // A message that already starts with the tool's name (most framework tools say it) is not prefixed twice.
-        const what = failure.tool && !failure.message.startsWith(`${failure.tool}: `) ? `${failure.tool}: ${failure.message}` : failure.message;
-        outcome = { status: ended.broken ? "error" : "failed", error: `step ${planned.index} failed: ${what}`, ...(ended.exitCode ? { exitCode: ended.exitCode } : {}) };
-      }
+      await this.#endStep(current, ended, session);
+      if (ended.failure) outcome = failedOutcome(planned, ended.failure, ended);
     }
     // A server stopped after the last call answered (a budget spent by a timer during a final wait) still fails the trail.
     if (!outcome && session.fatal) outcome = { status: "error", error: `the session failed after its last call: ${session.fatal.message}` };
@@ -285,6 +264,43 @@ export class TrailRun {
     // A trail whose every step had nothing to check against is not a pass: it ran with nothing verified.
     const nothingVerified = this.#steps.length > 0 && this.#steps.every((step) => step.status === "unverified");
     return this.#report(nothingVerified ? "unverified" : "passed", savedRecording ? { savedRecording } : {});
+  }
+
+  /** A step begins: its clock, and the memory and simulated screen it begins with. */
+  #beginStep(planned: PlannedStep, session: Session, memory: Memory): CurrentStep {
+    const current: CurrentStep = { planned, tools: [], t0: performance.now(), memoryBefore: memory.snapshot() };
+    const screen = session.screen;
+    if (screen) current.screen = stepScreenOf(screen, this.#screens, memory.secrets);
+    this.#current = current;
+    return current;
+  }
+
+  /** A step in words goes to the agent (none chosen: it fails); a recorded one replays, and with `--self-heal` a failed replay goes to the agent. */
+  async #runStep(current: CurrentStep, plan: TrailPlan, session: Session, memory: Memory, lookup: TrailLookup): Promise<StepEnd> {
+    const { agent, signal } = this.#options;
+    const { planned } = current;
+    if (planned.calls === undefined || agent?.useRecordedSteps === false) {
+      if (!agent) return { failure: { message: needsAgentMessage(planned, plan.classifiers) } };
+      return this.#agentStep(current, session, memory, lookup, planned.calls === undefined ? "no-recording" : "words");
+    }
+    const replayed = await this.#replayCalls(current, planned.calls, session, lookup);
+    if (!replayed.failure || replayed.broken || !agent?.selfHeal || signal.aborted) return replayed;
+    return this.#agentStep(current, session, memory, lookup, "self-heal", replayed.failure);
+  }
+
+  /** A step ends: the page it ended on (for a report that shows it), its report, and the reporters told. */
+  async #endStep(current: CurrentStep, ended: StepEnd, session: Session): Promise<void> {
+    if (this.#options.recordPages && current.screen === undefined) {
+      const page = await session.pageSnapshot();
+      if (page) current.screen = page;
+    }
+    this.#current = undefined;
+    const { failure, unverified } = ended;
+    const status = failure ? "failed" : ended.healed ? "healed" : unverified !== undefined ? "unverified" : "passed";
+    const step = this.#stepReport(current, status, failure);
+    if (!failure && unverified !== undefined) step.unverified = unverified;
+    this.#steps.push(step);
+    void this.#options.observer.onStepEnd?.(this.#info, maskReport(step, this.#options.secrets));
   }
 
   /** Replays a step's recorded calls, up to the first that fails. */
@@ -301,7 +317,7 @@ export class TrailRun {
         if (!(error instanceof InterpolationError)) throw error;
         return { failure: { tool: call.tool, args: call.args, message: error.message, line: call.where.line, col: call.where.col } };
       }
-      const result = await this.#call(current, session, call.tool, args);
+      const { result, evidence } = await this.#call(current, session, call.tool, args);
       const where = { line: call.where.line, col: call.where.col };
       if (isSuccess(result) && result.unverified !== undefined && this.#options.flags["require-screen"]) {
         return { failure: { tool: call.tool, args, variant: result.variant, message: `unverified: ${result.unverified}, and --require-screen makes that a failure (${result.message})`, ...where } };
@@ -312,28 +328,28 @@ export class TrailRun {
       }
       const broken = session.fatal !== undefined;
       const failure: StepFailure = { tool: call.tool, args, variant: result.variant, message: result.message, ...where };
-      const stderr = broken ? [] : await this.#stderrOf(session, call.tool);
-      const source = session.registry.get(call.tool)?.source;
-      if (stderr.length > 0 && source) failure.stderr = { source, lines: stderr };
+      // What the server wrote while the call ran; a dead server's is in the failure's message already.
+      const lines = broken ? [] : (evidence.output?.lines ?? []).filter((line) => line.trim() !== "").slice(-STDERR_LINES);
+      if (lines.length > 0) failure.stderr = { source: evidence.output!.source, lines };
       return { failure, broken };
     }
     return unverified === undefined ? {} : { unverified };
   }
 
-  /** One call of a step (recorded or the agent's): dispatched, timed and added to the step's report. */
-  async #call(current: CurrentStep, session: Session, tool: string, args: Record<string, unknown>): Promise<ToolResult> {
-    const engine = session.simulatedScreen;
+  /** One call of a step (recorded or the agent's): dispatched, timed and added to the step's report, what it did on the screen with it. */
+  async #call(current: CurrentStep, session: Session, tool: string, args: Record<string, unknown>): Promise<{ result: ToolResult; evidence: CallEvidence }> {
     const startedAt = new Date();
     const t0 = performance.now();
-    let result: ToolResult;
+    let called: { result: ToolResult; evidence: CallEvidence };
     try {
-      result = await session.call(tool, args, { signal: this.#options.signal });
+      called = await session.callWithEvidence(tool, args, { signal: this.#options.signal });
     } catch (error) {
-      result = exceptionThrown(messageOf(error));
+      called = { result: exceptionThrown(messageOf(error)), evidence: {} };
     }
-    if (engine && current.screen?.kind === "capture") await noteActivity(current.screen, engine.takeActivity(), result);
+    const { result, evidence } = called;
+    if (evidence.screen && current.screen?.kind === "capture") await noteActivity(current.screen, evidence.screen, result);
     current.tools.push({ name: tool, args, result: resultToJson(result), startedAt: startedAt.toISOString(), durationMs: round(performance.now() - t0) });
-    return result;
+    return called;
   }
 
   /**
@@ -362,7 +378,7 @@ export class TrailRun {
           if (!(error instanceof InterpolationError)) throw error;
           return exceptionThrown(error.message);
         }
-        return this.#call(current, session, tool, args);
+        return (await this.#call(current, session, tool, args)).result;
       },
     });
     current.agent = {
@@ -388,14 +404,6 @@ export class TrailRun {
     for (const { planned, calls } of saved) text = spliceRecording(text, this.file, planned.step, calls, slot);
     file.write(text);
     return { file: this.file, slot, steps: saved.map(({ planned }) => planned.index) };
-  }
-
-  /** The last lines the failing tool's server wrote (stderr, or the guest console). */
-  async #stderrOf(session: Session, tool: string): Promise<string[]> {
-    const registered = session.registry.get(tool);
-    if (registered === undefined || registered.transport === "builtin") return [];
-    await new Promise((resolve) => setTimeout(resolve, STDERR_SETTLE_MS));
-    return session.diagnostics(registered.source).filter((line) => line.trim() !== "").slice(-STDERR_LINES);
   }
 
   #failBeforeStart(problems: TrailProblem[]): TrailReport {

@@ -23,7 +23,7 @@ async function demo(start: string) {
   device.screen = engine;
   const tools = new Map(frameworkTools(device).map((t) => [t.name, t]));
   const table = new ScreenTable();
-  const step = stepScreenOf(engine, table, new Secrets());
+  const step = stepScreenOf(engine.state, table, new Secrets());
   const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> => {
     const result = await tools.get(name)!.invoke({ args, context });
     await noteActivity(step, engine.takeActivity(), result);

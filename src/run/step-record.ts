@@ -4,11 +4,12 @@
 // it changed in session memory.
 
 import { isDeepStrictEqual } from "node:util";
-import type { EngineScreen, ScreenActivity } from "../builtins/screen-adapter.ts";
+import type { ScreenActivity } from "../builtins/screen-adapter.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { isSuccess, type ToolResult } from "../core/tool-result.ts";
 import { resolveSelector } from "../screen/resolve-selector.ts";
 import type { Screen } from "../screen/screen-model.ts";
+import type { ScreenState } from "../screen/screen-state.ts";
 import { describeSelector, type Selector } from "../screen/selector.ts";
 import { checkWaypoint, type WaypointCheck } from "../screen/waypoint.ts";
 import type { Memory } from "../session/memory.ts";
@@ -17,20 +18,20 @@ import type { ScreenTable } from "./screen-table.ts";
 
 /** Where a step's screen record adds the screens it meets: kept beside the record, not in it (the record is report data). */
 interface Recorder {
-  engine: EngineScreen;
+  /** The simulated device, as it moves. */
+  state: ScreenState;
   table: ScreenTable;
   mask: (text: string) => string;
 }
 
 const recorders = new WeakMap<CaptureStepScreen, Recorder>();
 
-/** The screen a step begins on; what the screen saw before it (earlier steps') is dropped. */
-export function stepScreenOf(engine: EngineScreen, table: ScreenTable, secrets: Secrets): CaptureStepScreen {
-  engine.takeActivity();
+/** The screen a step begins on (the simulated device's `state` now). */
+export function stepScreenOf(state: ScreenState, table: ScreenTable, secrets: Secrets): CaptureStepScreen {
   const mask = (text: string) => secrets.mask(text);
-  const screen: CaptureStepScreen = { kind: "capture", screen: table.add(engine.state.screen, mask), matched: [] };
-  if (engine.state.waypoint !== undefined) screen.waypoint = engine.state.waypoint;
-  recorders.set(screen, { engine, table, mask });
+  const screen: CaptureStepScreen = { kind: "capture", screen: table.add(state.screen, mask), matched: [] };
+  if (state.waypoint !== undefined) screen.waypoint = state.waypoint;
+  recorders.set(screen, { state, table, mask });
   return screen;
 }
 
@@ -48,7 +49,7 @@ export async function noteActivity(screen: CaptureStepScreen, activity: ScreenAc
   if (activity.moves.length > 0) {
     screen.moves = [...(screen.moves ?? []), ...activity.moves];
     delete screen.afterMatched;
-    if (recorder) screen.after = recorder.table.add(recorder.engine.state.screen, recorder.mask);
+    if (recorder) screen.after = recorder.table.add(recorder.state.screen, recorder.mask);
   }
   if (!recorder || result === undefined || isSuccess(result) || screen.expected) return;
   const expected = activity.checks.length > 0 ? await expectedWaypoint(recorder, activity.checks.at(-1)!) : activity.misses.length > 0 ? await expectedSelector(recorder, activity.misses[0]!) : undefined;
@@ -56,8 +57,8 @@ export async function noteActivity(screen: CaptureStepScreen, activity: ScreenAc
 }
 
 /** The screen a failed `assertWaypoint` expected: the waypoint's capture, its required and forbidden selectors on both screens. */
-async function expectedWaypoint({ engine, table, mask }: Recorder, id: string): Promise<ExpectedScreen | undefined> {
-  const { map, screen: actual } = engine.state;
+async function expectedWaypoint({ state, table, mask }: Recorder, id: string): Promise<ExpectedScreen | undefined> {
+  const { map, screen: actual } = state;
   const waypoint = map?.waypoints.get(id);
   if (!map || !waypoint) return undefined;
   const capture = await map.capture(id).catch(() => undefined);
@@ -78,8 +79,8 @@ async function expectedWaypoint({ engine, table, mask }: Recorder, id: string): 
  * For a selector that matched nothing: the first waypoint of the map where it does match (those a
  * shortcut leads to from here first, then the rest in the map's order), or undefined when none does.
  */
-async function expectedSelector({ engine, table, mask }: Recorder, selector: Selector): Promise<ExpectedScreen | undefined> {
-  const { map, screen: actual, waypoint: at } = engine.state;
+async function expectedSelector({ state, table, mask }: Recorder, selector: Selector): Promise<ExpectedScreen | undefined> {
+  const { map, screen: actual, waypoint: at } = state;
   if (!map) return undefined;
   const near = (at !== undefined ? (map.outgoing.get(at) ?? []) : []).map((s) => s.to);
   const order = [...new Set([...near, ...map.waypoints.keys()])].filter((id) => id !== at);

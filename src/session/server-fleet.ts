@@ -66,9 +66,21 @@ export class ServerFleet {
     return this.#find(source)?.ready();
   }
 
-  /** The server behind a tool's `source`, as running now; undefined for a built-in. */
-  current(source: string): SupervisedServer["current"] | undefined {
-    return this.#find(source)?.current;
+  /** The recent output of the server behind `source` (stderr tail, or guest console tail); empty for a built-in. */
+  diagnostics(source: string): readonly string[] {
+    return this.#find(source)?.current.connection.diagnostics() ?? [];
+  }
+
+  /**
+   * Marks where the output (stderr, or the guest console) of the server behind `source` is now;
+   * the function returned gives what it wrote from there, once what it wrote before its last
+   * answer is in. Undefined for a source that is no server (a built-in).
+   */
+  watchOutput(source: string): (() => Promise<readonly string[]>) | undefined {
+    const connection = this.#find(source)?.current.connection;
+    if (!connection) return undefined;
+    const mark = connection.outputMark();
+    return () => connection.outputSince(mark);
   }
 
   /** PIDs of every subprocess started, restarts included (for leak checks). */

@@ -5,7 +5,7 @@
 // calls in flight and closes everything exactly once.
 
 import { builtinTools } from "../builtins/index.ts";
-import type { EngineScreen } from "../builtins/screen-adapter.ts";
+import type { EngineScreen, ScreenActivity } from "../builtins/screen-adapter.ts";
 import { isSuccess, type ToolResult } from "../core/tool-result.ts";
 import { Dispatcher, type CallRecord, type DispatchOptions } from "../dispatcher/dispatcher.ts";
 import { ExecuteBridge } from "../dispatcher/execute-bridge.ts";
@@ -50,6 +50,18 @@ export interface SessionOptions extends ToolAssemblyOptions {
    * added to when a secret's key is written. Default: the spec's `secrets` alone.
    */
   secrets?: Secrets;
+}
+
+/** What a call left behind besides its result, taken as it ended (`Session.callWithEvidence`). */
+export interface CallEvidence {
+  /** What it did on the simulated screen: nodes resolved or acted on, moves, waypoint checks, selectors that missed. None without a simulated screen. */
+  screen?: ScreenActivity;
+  /**
+   * A failed call of a server's tool: the lines that server wrote while the call ran (stderr, or
+   * the guest console), in as the transport's `outputSince` says; none when it wrote nothing.
+   * Calls to one server at the same time share its lines.
+   */
+  output?: { source: string; lines: readonly string[] };
 }
 
 function targetInfo(spec: SessionSpec): TargetInfo {
@@ -173,6 +185,29 @@ export class Session implements AsyncDisposable {
    * Throws ToolNotFoundError for an unknown name; every other failure is a ToolResult.
    */
   async call(name: string, args: Record<string, unknown> = {}, options: DispatchOptions = {}): Promise<ToolResult> {
+    const result = await this.#call(name, args, options);
+    // What it did on the screen is its own, not the next call's.
+    this.#simulatedScreen?.takeActivity();
+    return result;
+  }
+
+  /** As `call`, with what the call left behind (CallEvidence): a run's report records it beside the result. */
+  async callWithEvidence(name: string, args: Record<string, unknown> = {}, options: DispatchOptions = {}): Promise<{ result: ToolResult; evidence: CallEvidence }> {
+    const tool = this.registry.get(name);
+    const output = tool && tool.transport !== "builtin" ? this.#fleet?.watchOutput(tool.source) : undefined;
+    const result = await this.#call(name, args, options);
+    const evidence: CallEvidence = {};
+    const screen = this.#simulatedScreen?.takeActivity();
+    if (screen) evidence.screen = screen;
+    if (output && !isSuccess(result)) {
+      const lines = await output();
+      if (lines.length > 0) evidence.output = { source: tool!.source, lines };
+    }
+    return { result, evidence };
+  }
+
+  /** A top-level call: its nested calls' unverified checks make it unverified too. */
+  async #call(name: string, args: Record<string, unknown>, options: DispatchOptions): Promise<ToolResult> {
     const nested: string[] = [];
     this.#callsInFlight.add(nested);
     let result: ToolResult;
@@ -207,19 +242,17 @@ export class Session implements AsyncDisposable {
     return this.memory.secrets;
   }
 
-  /** What the simulated device shows now (its screen, and its waypoint on an app map); undefined with no screen loaded. */
+  /**
+   * What the simulated device shows now (`--capture`, `--map`, a target's `simulation:`): its
+   * screen, and its waypoint on an app map; undefined with no screen loaded.
+   */
   get screen(): ScreenState | undefined {
     return this.#simulatedScreen?.state;
   }
 
-  /** The simulated device's loaded screen (`--capture`, `--map`, a target's `simulation:`), if any. */
-  get simulatedScreen(): EngineScreen | undefined {
-    return this.#simulatedScreen;
-  }
-
   /** The recent output of the server behind `source` (stderr tail, or guest console tail); empty for built-ins. */
   diagnostics(source: string): readonly string[] {
-    return this.#fleet?.current(source)?.connection.diagnostics() ?? [];
+    return this.#fleet?.diagnostics(source) ?? [];
   }
 
   /** The error that aborted the session (a server died), if any. */

@@ -1,0 +1,79 @@
+// What a call leaves behind comes back with its result (Session.callWithEvidence): a tool that
+// writes lines to stderr (the guest console on-device) and throws at once has exactly its own
+// lines in the evidence, call after call, on every transport, with nothing slept; and a trail's
+// failed step shows them.
+
+import { afterAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { setQuickJsThreads, stopQuickJsThreads } from "../runtime-quickjs/thread/thread-pool.ts";
+import { findConfigDir, loadWorkspace } from "../src/config/workspace.ts";
+import { resolveSessionSpec, type SessionFlags } from "../src/session/session-spec.ts";
+import { Session } from "../src/session/session.ts";
+import { cli, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
+
+const WORKSPACE = join(REPO, "fixtures/evidence");
+const SOURCE = "tools/complain.ts";
+/** Calls in a row: each must have its lines, with no time given for them to arrive. */
+const CALLS = 60;
+
+async function start(flags: SessionFlags): Promise<Session> {
+  const workspace = await loadWorkspace(await findConfigDir({ cwd: WORKSPACE }));
+  const spec = resolveSessionSpec(workspace, { "no-logging": true, target: "evidence", ...flags }, { cwd: WORKSPACE, env: { ...process.env, PATH: TEST_PATH } });
+  return Session.start(spec, {});
+}
+
+const WHERE = [
+  ["on the host (stdio)", { agent: "host" }, 0],
+  ["on-device, on this thread", { agent: "on-device" }, 0],
+  ["on-device, on a worker thread", { agent: "on-device" }, 2],
+] as const;
+
+afterAll(async () => {
+  setQuickJsThreads(0);
+  await stopQuickJsThreads();
+});
+
+describe.each(WHERE)("a tool that writes lines and throws, %s", (_where, flags, threads) => {
+  test(`each of ${CALLS} calls comes back with its own lines, and a success with none`, async () => {
+    setQuickJsThreads(threads);
+    const session = await start(flags);
+    try {
+      for (let call = 1; call <= CALLS; call++) {
+        const lines = 1 + (call % 4);
+        const { result, evidence } = await session.callWithEvidence("evidence_complain", { call, lines });
+        expect(result.variant).toBe("ExceptionThrown");
+        const prefix = flags.agent === "host" ? "" : "error ";
+        expect({ call, output: evidence.output }).toEqual({ call, output: { source: SOURCE, lines: Array.from({ length: lines }, (_, i) => `${prefix}call ${call} line ${i + 1}`) } });
+      }
+      // A success carries no output: it is evidence of a failure.
+      expect((await session.callWithEvidence("evidence_mutter", { call: 0 })).evidence).toEqual({});
+    } finally {
+      await session.close();
+      setQuickJsThreads(0);
+    }
+  }, 60_000);
+});
+
+describe("a trail's failed step", () => {
+  for (const [where, env] of [
+    ["host", {}],
+    ["on-device", { TRAILBLAZE_QUICKJS_THREADS: "0" }],
+    ["on-device", { TRAILBLAZE_QUICKJS_THREADS: "2" }],
+  ] as const) {
+    test(`shows the lines its call wrote, not an earlier step's (${where}${"TRAILBLAZE_QUICKJS_THREADS" in env ? `, TRAILBLAZE_QUICKJS_THREADS=${env.TRAILBLAZE_QUICKJS_THREADS}` : ""})`, async () => {
+      const logs = tempDir("call-evidence-logs");
+      const run = await cli(["run", "trails/complain.trail.yaml", "--agent", where, "--reporter", "json", "--logs", logs, "--workers", "2"], { cwd: WORKSPACE, env });
+      const step = JSON.parse(run.stdout).trails[0].steps[1];
+      const prefix = where === "host" ? "" : "error ";
+      expect(step.failure).toEqual({
+        tool: "evidence_complain",
+        args: { call: 2, lines: 2 },
+        variant: "ExceptionThrown",
+        message: "call 2 gave up",
+        line: 14,
+        col: 11,
+        stderr: { source: SOURCE, lines: [`${prefix}call 2 line 1`, `${prefix}call 2 line 2`] },
+      });
+    }, 60_000);
+  }
+});
