@@ -20,3 +20,15 @@ test("keeps CONSOLE_TAIL_CHARS in all, led by how many earlier lines were left o
   expect(kept.at(-1)).toStartWith("warn 19 www");
   expect(lines[0]).toBe(`[${20 - kept.length} earlier line(s) left out: the guest console tail keeps ${CONSOLE_TAIL_CHARS} characters]`);
 });
+
+test("since(mark): the lines after a mark, at most those kept", () => {
+  const tail = new ConsoleTail();
+  tail.push("info", "before");
+  const mark = tail.mark();
+  tail.push("error", "one");
+  tail.push("warn", "two");
+  expect(tail.since(mark)).toEqual(["error one", "warn two"]);
+  for (let i = 0; i < CONSOLE_TAIL_LINES + 5; i++) tail.push("info", `line ${i}`);
+  expect(tail.since(mark)).toEqual(tail.snapshot());
+  expect(tail.since(tail.mark())).toEqual([]);
+});

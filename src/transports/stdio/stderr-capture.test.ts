@@ -14,6 +14,21 @@ test("keeps a rolling tail of the last lines", () => {
   expect(capture.tail()).toEqual(["three", "four", "five"]);
 });
 
+test("since(mark): the lines after a mark, notes included, as many as the tail still keeps", () => {
+  const capture = new StderrCapture({ tailLines: 3 });
+  capture.write("before\n");
+  const mark = capture.mark();
+  expect(capture.since(mark)).toEqual([]);
+  capture.write("one\ntw");
+  expect(capture.since(mark)).toEqual(["one"]);
+  capture.note("[trailblaze] a note");
+  capture.write("o\n");
+  expect(capture.since(mark)).toEqual(["one", "[trailblaze] a note", "two"]);
+  capture.write("three\nfour\n");
+  expect(capture.since(mark)).toEqual(["two", "three", "four"]);
+  expect(capture.since(capture.mark())).toEqual([]);
+});
+
 test("the tail defaults to 64 lines", () => {
   const capture = new StderrCapture();
   for (let i = 1; i <= 100; i++) capture.write(`line ${i}\n`);
