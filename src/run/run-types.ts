@@ -55,7 +55,10 @@ export interface StepFailure {
   /** Where the failing call is written in the trail file. */
   line?: number;
   col?: number;
-  /** Last lines the tool's server wrote to stderr, secrets masked. */
+  /**
+   * The lines the tool's server wrote while the failed call ran (stderr, or the guest console
+   * on-device), the last 8 that are not blank, secrets masked; none when it wrote nothing then.
+   */
   stderr?: { source: string; lines: string[] };
 }
 
