@@ -27,7 +27,7 @@ export async function planFleet(spec: SessionSpec, launchers: LauncherTable): Pr
   return plan;
 }
 
-export class ServerFleet {
+export class ServerFleet implements AsyncDisposable {
   /** In config order, not the order the launches finished in. */
   readonly servers: readonly SupervisedServer[];
 
@@ -93,9 +93,13 @@ export class ServerFleet {
     return this.servers.flatMap(({ current }) => (current.pid === undefined || current.connection.death ? [] : [current.pid]));
   }
 
-  /** Closes every server in parallel (calls in flight are cancelled first). */
+  /** Closes every server in parallel (calls in flight are cancelled first); idempotent. */
   async close(): Promise<void> {
     await Promise.allSettled(this.servers.map((s) => s.close()));
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   #find(source: string): SupervisedServer | undefined {

@@ -18,7 +18,7 @@ export interface ServerLogEntry {
   data: unknown;
 }
 
-export class ServerLog {
+export class ServerLog implements AsyncDisposable {
   readonly #secrets: Secrets;
   readonly #files: ServerLogFiles | undefined;
   readonly #listener: ((entry: ServerLogEntry) => void) | undefined;
@@ -40,5 +40,9 @@ export class ServerLog {
   /** Writes out every file; idempotent, later messages are ignored. Called after the servers stopped, so what they logged while stopping is kept. */
   close(): Promise<void> {
     return this.#files?.close() ?? Promise.resolve();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 }
