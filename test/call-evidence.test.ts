@@ -1,7 +1,7 @@
 // What a call leaves behind comes back with its result (Session.callWithEvidence): a tool that
 // writes lines to stderr (the guest console on-device) and throws at once has exactly its own
-// lines in the evidence, call after call, on every transport, with nothing slept; and a trail's
-// failed step shows them.
+// lines in the evidence, call after call, on every transport, with nothing slept; a trail's failed
+// step shows them; and what a call did on the simulated screen is its own.
 
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -52,6 +52,26 @@ describe.each(WHERE)("a tool that writes lines and throws, %s", (_where, flags, 
       setQuickJsThreads(0);
     }
   }, 60_000);
+});
+
+describe("the simulated screen", () => {
+  test("each call comes back with what it did there, and nothing of the call before", async () => {
+    const session = await start({ agent: "host", capture: join(REPO, "fixtures/screens/android-login.json") });
+    try {
+      const seen = await session.callWithEvidence("assertVisibleWithText", { text: "Remember me" });
+      expect(seen.result.variant).toBe("Success");
+      expect(seen.evidence.screen).toMatchObject({ moves: [], checks: [], misses: [] });
+      expect(seen.evidence.screen!.nodes).toHaveLength(1);
+      const missed = await session.callWithEvidence("assertVisibleWithText", { text: "Not on this screen" });
+      expect(missed.result.variant).not.toBe("Success");
+      // A built-in has no server output; the earlier call's node is not this one's.
+      expect(missed.evidence.output).toBeUndefined();
+      expect(missed.evidence.screen!.nodes).toEqual([]);
+      expect(missed.evidence.screen!.misses).toHaveLength(1);
+    } finally {
+      await session.close();
+    }
+  });
 });
 
 describe("a trail's failed step", () => {

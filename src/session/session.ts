@@ -195,6 +195,8 @@ export class Session implements AsyncDisposable {
   async callWithEvidence(name: string, args: Record<string, unknown> = {}, options: DispatchOptions = {}): Promise<{ result: ToolResult; evidence: CallEvidence }> {
     const tool = this.registry.get(name);
     const output = tool && tool.transport !== "builtin" ? this.#fleet?.watchOutput(tool.source) : undefined;
+    // What the screen saw outside any call (a server's trailblaze.execute of its own accord) is not this call's.
+    this.#simulatedScreen?.takeActivity();
     const result = await this.#call(name, args, options);
     const evidence: CallEvidence = {};
     const screen = this.#simulatedScreen?.takeActivity();
