@@ -4,6 +4,7 @@
 // step shows them; and what a call did on the simulated screen is its own.
 
 import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setQuickJsThreads, stopQuickJsThreads } from "../runtime-quickjs/thread/thread-pool.ts";
 import { findConfigDir, loadWorkspace } from "../src/config/workspace.ts";
@@ -83,7 +84,8 @@ describe("a trail's failed step", () => {
     test(`shows the lines its call wrote, not an earlier step's (${where}${"TRAILBLAZE_QUICKJS_THREADS" in env ? `, TRAILBLAZE_QUICKJS_THREADS=${env.TRAILBLAZE_QUICKJS_THREADS}` : ""})`, async () => {
       const logs = tempDir("call-evidence-logs");
       const run = await cli(["run", "trails/complain.trail.yaml", "--agent", where, "--reporter", "json", "--logs", logs, "--workers", "2"], { cwd: WORKSPACE, env });
-      const step = JSON.parse(run.stdout).trails[0].steps[1];
+      const trail = JSON.parse(run.stdout).trails[0];
+      const step = trail.steps[1];
       const prefix = where === "host" ? "" : "error ";
       expect(step.failure).toEqual({
         tool: "evidence_complain",
@@ -94,6 +96,10 @@ describe("a trail's failed step", () => {
         col: 11,
         stderr: { source: SOURCE, lines: [`${prefix}call 2 line 1`, `${prefix}call 2 line 2`] },
       });
+      // The mark a host server writes before each answer (core/answer-mark.ts) is in no log.
+      if (where === "host") {
+        expect(readFileSync(join(logs, trail.session.id, "subprocess_stderr_tools_complain.log"), "utf8")).toBe("call 1 went fine\ncall 2 line 1\ncall 2 line 2\n");
+      }
     }, 60_000);
   }
 });

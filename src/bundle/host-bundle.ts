@@ -36,10 +36,11 @@ const ajvStandIn = (ledger: SdkPatchLedger): Bun.BunPlugin => ({
 });
 
 /**
- * The SDK's StdioServerTransport, unchanged, except that a transport built without streams gets
- * Bun's own stdin and stdout (stubs/bun-stdio.ts) instead of process.stdin and process.stdout.
- * A server that passes its own streams, or touches process.stdin or process.stdout itself, gets
- * exactly what it asked for.
+ * The SDK's StdioServerTransport, except that a transport built without streams gets Bun's own
+ * stdin and stdout (stubs/bun-stdio.ts) instead of process.stdin and process.stdout, and a failed
+ * answer is preceded by a mark on stderr (core/answer-mark.ts), so the host knows when it has what
+ * the server wrote before it. A server that passes its own streams, or touches process.stdin
+ * or process.stdout itself, gets exactly what it asked for.
  */
 const bunStdio = (root: string, ledger: SdkPatchLedger): Bun.BunPlugin => ({
   name: "trailblaze-bun-stdio",
@@ -63,10 +64,18 @@ const bunStdio = (root: string, ledger: SdkPatchLedger): Bun.BunPlugin => ({
       loader: "js",
       contents: [
         `import { StdioServerTransport as SdkStdioServerTransport } from ${JSON.stringify(args.path.slice(BUN_STDIO_NAMESPACE.length + 1))};`,
-        `import { BunStdin, BunStdout } from ${JSON.stringify(BUN_STDIO)};`,
+        `import { BunStdin, BunStdout, answerMarks } from ${JSON.stringify(BUN_STDIO)};`,
         "export class StdioServerTransport extends SdkStdioServerTransport {",
         "  constructor(stdin, stdout, options) {",
         "    super(stdin ?? new BunStdin(), stdout ?? new BunStdout(), options);",
+        "  }",
+        "  async start() {",
+        "    await super.start();",
+        "    answerMarks.started();",
+        "  }",
+        "  send(message, options) {",
+        "    answerMarks.sending(message);",
+        "    return super.send(message, options);",
         "  }",
         "}",
       ].join("\n"),

@@ -31,7 +31,7 @@ export type SdkBuild = "on-device" | "host" | "cli";
 export const SDK_PATCHES = {
   /** On-device: the stdio server transport becomes the QuickJS in-process one (runtime-quickjs/guest). */
   guestStdio: { what: "the stdio server transport replaced by the in-process QuickJS transport", target: sdkFile("server/stdio.js"), builds: ["on-device"] },
-  /** Host servers: the stdio server transport, unchanged, given Bun's own stdin and stdout (stubs/bun-stdio.ts). */
+  /** Host servers: the stdio server transport given Bun's own stdin and stdout, each failed answer marked on stderr (stubs/bun-stdio.ts). */
   bunStdio: { what: "the stdio server transport given Bun's stdin and stdout", target: sdkFile("server/stdio.js"), builds: ["host"] },
   /** On-device and host servers: ajv (used only for elicitation replies) replaced by a small validator (stubs/ajv-provider.ts). */
   ajvStandIn: { what: "the ajv JSON Schema provider replaced by a small validator", target: sdkFile("validation/ajv-provider.js"), builds: ["on-device", "host"] },

@@ -5,6 +5,8 @@
 // ~17 ms of CPU per server start (BENCHMARKS.md, P2); Bun.stdin's stream and Bun.stdout's file sink
 // load none of it.
 
+import { FAILED_ANSWER_MARK, isFailedAnswer, MARKS_FAILED_ANSWERS } from "../../core/answer-mark.ts";
+
 type Listener = (value?: unknown) => void;
 type Stream = ReturnType<typeof Bun.stdin.stream>;
 /** What is used of the stream's default reader. */
@@ -101,3 +103,19 @@ export class BunStdout {
     return this;
   }
 }
+
+/**
+ * The marks of core/answer-mark.ts on stderr: once as the transport starts, then just before each
+ * failed answer goes to stdout, after whatever the server wrote there before. Through
+ * console.error, as the server's own lines mostly go (Bun writes it at once, in order with
+ * process.stderr, and loads nothing for it); a console the server replaced may change or drop a
+ * mark, and the host then finds none and waits for none.
+ */
+export const answerMarks = {
+  started(): void {
+    console.error(MARKS_FAILED_ANSWERS);
+  },
+  sending(message: unknown): void {
+    if (isFailedAnswer(message)) console.error(FAILED_ANSWER_MARK);
+  },
+};

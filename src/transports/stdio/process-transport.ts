@@ -11,6 +11,7 @@ import { spawnError } from "./spawn-error.ts";
 import { descendants, groupAlive, identityAlive, signalGroup, signalIdentity, type ProcessIdentity } from "./process-group.ts";
 import { armSentinel, disarmSentinel } from "./group-sentinel.ts";
 import { StderrCapture } from "./stderr-capture.ts";
+import { FAILED_ANSWER_MARK, isFailedAnswer, MARKS_FAILED_ANSWERS } from "../../core/answer-mark.ts";
 import { pollUntil, waitFor } from "./wait.ts";
 
 export interface ProcessTransportOptions {
@@ -98,6 +99,8 @@ export class ProcessTransport implements ManagedTransport, AsyncDisposable {
   /** It wrote at least one MCP message on stdout: it connected its transport. */
   #spoke = false;
   #flushed: Promise<void> | undefined;
+  /** Failed answers (core/answer-mark.ts) read from stdout so far. */
+  #failedAnswers = 0;
 
   constructor(options: ProcessTransportOptions) {
     this.name = options.name;
@@ -108,6 +111,7 @@ export class ProcessTransport implements ManagedTransport, AsyncDisposable {
     this.#stdout = new MessageReader(this.#maxMessageBytes, {
       onMessage: (message) => {
         this.#spoke = true;
+        if (isFailedAnswer(message)) this.#failedAnswers++;
         this.onmessage?.(message);
       },
       onNotJson: (preview) =>
@@ -118,6 +122,7 @@ export class ProcessTransport implements ManagedTransport, AsyncDisposable {
       tailLines: options.stderrTailLines ?? 64,
       ...(options.stderrLogFile ? { logFile: options.stderrLogFile } : {}),
       ...(options.mask ? { mask: options.mask } : {}),
+      answerMarks: { ready: MARKS_FAILED_ANSWERS, answer: FAILED_ANSWER_MARK },
       onFileError: (error) =>
         this.onerror?.(new Error(`Cannot write the stderr log of MCP server ${this.name}: ${error.message}`, { cause: error })),
     });
@@ -167,15 +172,19 @@ export class ProcessTransport implements ManagedTransport, AsyncDisposable {
   /**
    * Stderr and the answers on stdout are two pipes, and nothing orders a line on one against a
    * message on the other. What a process wrote before it exited is all in once its stderr has
-   * ended: that is waited for (bounded as the clean-up after an exit is). A server that lives on
-   * wrote its lines (synchronously, as bun and node write to a pipe) to stderr before its answer
-   * to stdout; Bun takes ready pipes in the order epoll reports them, the order they became ready,
-   * so those lines are read no later than the answer. That is what Bun does, not a promise of the
-   * platform: one turn of the loop lets a read under way deliver, and test/call-evidence.test.ts
-   * (call after call, no time given) would tell if it changed.
+   * ended: that is waited for. A precompiled server (bundle/host-bundle.ts) says at start that it
+   * marks its failed answers, then writes a mark to stderr before each (core/answer-mark.ts);
+   * stderr is one pipe in order, so once as many marks as failed answers have arrived, every line
+   * written before the last is in. A server that writes no marks (`command:`, a script run from
+   * source or under node) relies on Bun taking ready pipes in the order epoll reports them, the
+   * order they became ready, so lines written (synchronously, as bun and node write to a pipe)
+   * before the answer are read no later than it, after one turn of the loop: what Bun does, not a
+   * promise of the platform. Each wait is bounded as the clean-up after an exit is.
+   * test/call-evidence.test.ts holds it to that, call after call.
    */
   async outputSince(mark: number): Promise<readonly string[]> {
     if (this.#exit) await waitFor(this.#streamsClosedPromise, this.#termExitMs);
+    else if (this.#stderr.marking) await waitFor(this.#stderr.untilMarks(this.#failedAnswers), this.#termExitMs);
     else await new Promise((resolve) => setImmediate(resolve));
     return this.#stderr.since(mark);
   }

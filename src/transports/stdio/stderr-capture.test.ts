@@ -29,6 +29,26 @@ test("since(mark): the lines after a mark, notes included, as many as the tail s
   expect(capture.since(capture.mark())).toEqual([]);
 });
 
+test("answer marks are noted, never kept or written; untilMarks settles at the count, or at the end", async () => {
+  const capture = new StderrCapture({ answerMarks: { ready: "READY", answer: "MARK" } });
+  capture.write("READY\n");
+  expect(capture.marking).toBe(true);
+  const second = capture.untilMarks(2);
+  let settled = false;
+  void second.then(() => (settled = true));
+  capture.write("one\nMARK\ntwo\n");
+  await Promise.resolve();
+  expect([capture.marks, settled]).toEqual([1, false]);
+  capture.write("MARK\n");
+  await second;
+  expect(capture.marks).toBe(2);
+  expect(capture.tail()).toEqual(["one", "two"]);
+  const never = capture.untilMarks(5);
+  capture.end();
+  await never;
+  expect(capture.marks).toBe(2);
+});
+
 test("the tail defaults to 64 lines", () => {
   const capture = new StderrCapture();
   for (let i = 1; i <= 100; i++) capture.write(`line ${i}\n`);

@@ -37,6 +37,12 @@ export interface StderrCaptureOptions {
   onFileError?: (error: Error) => void;
   /** Applied to every whole line before it is cut, kept or written (secrets masked as they arrive, so no file ever holds one). */
   mask?: (line: string) => string;
+  /**
+   * Lines that are only noted, never kept or written: `ready`, a server saying it marks its failed
+   * answers (`marking`), and `answer`, the mark it writes before each (`marks`, `untilMarks`); see
+   * core/answer-mark.ts. Default: none.
+   */
+  answerMarks?: { ready: string; answer: string };
 }
 
 export class StderrCapture {
@@ -49,8 +55,14 @@ export class StderrCapture {
   /** Opens with the first line written: a server that writes nothing leaves no file. */
   readonly #file: CappedLogFile | undefined;
   #closed: Promise<void> | undefined;
+  readonly #answerMarks: { ready: string; answer: string } | undefined;
+  #marking = false;
+  #marks = 0;
+  #ended = false;
+  readonly #markWaiters: { count: number; resolve: () => void }[] = [];
 
   constructor(options: StderrCaptureOptions = {}) {
+    this.#answerMarks = options.answerMarks;
     this.#maxTailLineLength = options.maxTailLineLength ?? 2000;
     this.#tail = new RollingTail({ lines: options.tailLines ?? 64, chars: options.maxTailChars ?? 16 * 1024 });
     this.#maxLineLength = options.maxLineLength ?? MAX_LOG_LINE_CHARS;
@@ -100,6 +112,24 @@ export class StderrCapture {
   end(): void {
     const last = this.#splitter.flush();
     if (last) this.#line(last);
+    this.#ended = true;
+    for (const waiter of this.#markWaiters.splice(0)) waiter.resolve();
+  }
+
+  /** The server said it marks its failed answers. */
+  get marking(): boolean {
+    return this.#marking;
+  }
+
+  /** How many answer marks have arrived. */
+  get marks(): number {
+    return this.#marks;
+  }
+
+  /** Settles once `count` answer marks have arrived, or the stream has ended. */
+  untilMarks(count: number): Promise<void> {
+    if (this.#marks >= count || this.#ended) return Promise.resolve();
+    return new Promise((resolve) => this.#markWaiters.push({ count, resolve }));
   }
 
   /** Records a line that did not come from stderr (e.g. `[trailblaze] …` notes about the child). */
@@ -132,6 +162,18 @@ export class StderrCapture {
   }
 
   #line(line: Line): void {
+    if (line.droppedBytes === 0 && line.text === this.#answerMarks?.ready) {
+      this.#marking = true;
+      return;
+    }
+    if (line.droppedBytes === 0 && line.text === this.#answerMarks?.answer) {
+      this.#marks++;
+      for (const waiter of this.#markWaiters.filter((w) => w.count <= this.#marks)) {
+        this.#markWaiters.splice(this.#markWaiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+      return;
+    }
     // Masked whole, then cut: a secret is never split by a cut (maskHead).
     const { text, cutBytes } = maskHead(line.text, line.droppedBytes === 0, this.#mask, this.#maxLineLength, this.#maskWindow);
     const more = cutBytes + line.droppedBytes;
