@@ -17,16 +17,17 @@ const SOURCE = "tools/complain.ts";
 /** Calls in a row: each must have its lines, with no time given for them to arrive. */
 const CALLS = 60;
 
-async function start(flags: SessionFlags): Promise<Session> {
+async function start(flags: SessionFlags, env: Record<string, string> = {}): Promise<Session> {
   const workspace = await loadWorkspace(await findConfigDir({ cwd: WORKSPACE }));
-  const spec = resolveSessionSpec(workspace, { "no-logging": true, target: "evidence", ...flags }, { cwd: WORKSPACE, env: { ...process.env, PATH: TEST_PATH } });
+  const spec = resolveSessionSpec(workspace, { "no-logging": true, target: "evidence", ...flags }, { cwd: WORKSPACE, env: { ...process.env, PATH: TEST_PATH, ...env } });
   return Session.start(spec, {});
 }
 
 const WHERE = [
-  ["on the host (stdio)", { agent: "host" }, 0],
-  ["on-device, on this thread", { agent: "on-device" }, 0],
-  ["on-device, on a worker thread", { agent: "on-device" }, 2],
+  ["on the host (stdio), precompiled: its failed answers marked on stderr", { agent: "host" }, 0, {}],
+  ["on the host (stdio), from source: no marks", { agent: "host" }, 0, { TRAILBLAZE_PRECOMPILE: "0" }],
+  ["on-device, on this thread", { agent: "on-device" }, 0, {}],
+  ["on-device, on a worker thread", { agent: "on-device" }, 2, {}],
 ] as const;
 
 afterAll(async () => {
@@ -34,10 +35,10 @@ afterAll(async () => {
   await stopQuickJsThreads();
 });
 
-describe.each(WHERE)("a tool that writes lines and throws, %s", (_where, flags, threads) => {
+describe.each(WHERE)("a tool that writes lines and throws, %s", (_where, flags, threads, env) => {
   test(`each of ${CALLS} calls comes back with its own lines, and a success with none`, async () => {
     setQuickJsThreads(threads);
-    const session = await start(flags);
+    const session = await start(flags, env);
     try {
       for (let call = 1; call <= CALLS; call++) {
         const lines = 1 + (call % 4);
