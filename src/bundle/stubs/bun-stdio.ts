@@ -3,7 +3,8 @@
 // transport calls: on/off/listenerCount/pause of a readable and write/once("drain") of a writable.
 // The first touch of process.stdin or process.stdout makes Bun load its Node stream machinery,
 // ~17 ms of CPU per server start (BENCHMARKS.md, P2); Bun.stdin's stream and Bun.stdout's file sink
-// load none of it.
+// load none of it. Also what that transport writes to stderr for the host: the marks of its failed
+// answers (core/answer-mark.ts).
 
 import { FAILED_ANSWER_MARK, isFailedAnswer, MARKS_FAILED_ANSWERS } from "../../core/answer-mark.ts";
 
