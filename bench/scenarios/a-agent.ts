@@ -110,7 +110,7 @@ export async function a2LoopTurn(reps: number): Promise<ScenarioResult> {
   const choice = chooseModel(config, { llm: "bench/m" }, {})!;
   const agent = agentModel(choice, {});
   const check: TurnSource = { calls: [{ tool: "assertVisibleWithText", args: { text: "November" } }] };
-  const model = languageModel(choice);
+  const model = await languageModel(choice);
   const offered = offeredTools(session.registry, session.screen).map(toOffered);
   const tools = Object.fromEntries(offered.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]) })]));
   // The bare calls send what the loop sent, turn by turn (the same prompt texts, growing history included).

@@ -21,12 +21,15 @@ export interface CliModule {
 }
 
 /** Bump when the build settings below change. */
-const CLI_BUNDLER_VERSION = 4;
+const CLI_BUNDLER_VERSION = 5;
 const SOURCE_FOLDERS = ["src", "runtime-quickjs"];
 /** `$TRAILBLAZE_CLI_CACHE`, else `.cache/trailblaze-cli` in the package. */
 const CACHE = process.env.TRAILBLAZE_CLI_CACHE || join(PACKAGE_ROOT, ".cache", "trailblaze-cli");
-/** Left to node_modules: native binaries, WebAssembly, compilers and the browser driver, loaded only when a command needs them. */
-const EXTERNAL = ["playwright-core", "esbuild", "quickjs-emscripten", "quickjs-emscripten-core", "@jitl/*", "ts-json-schema-generator", "typescript", "tsx"];
+/**
+ * Left to node_modules: native binaries, WebAssembly, compilers, the browser driver and the model
+ * providers (the AI SDK: as large as the rest of the CLI), loaded only when a command needs them.
+ */
+const EXTERNAL = ["playwright-core", "esbuild", "quickjs-emscripten", "quickjs-emscripten-core", "@jitl/*", "ts-json-schema-generator", "typescript", "tsx", "ai", "@ai-sdk/*"];
 const EXTERNAL_IMPORT = new RegExp(`^(?:${EXTERNAL.map((name) => name.replace("/", "\\/").replace("*", "[^/]+")).join("|")})(?:/.*)?$`);
 
 /**

@@ -3,17 +3,27 @@
 // errors with backoff (honouring retry-after); what still fails becomes an LlmError that names the
 // provider and model and says what to do. Streaming and non-streaming answer the same way.
 
-import { APICallError, generateText, jsonSchema, RetryError, streamText, tool, ToolChoiceViolationError, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
+import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import { LlmError } from "../errors.ts";
 import { languageModel } from "./language-model.ts";
 import type { ModelChoice } from "./model-choice.ts";
 
-// The SDK prints its own warnings (e.g. a model it does not know) to the console: the CLI's output is ours.
-(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+type AiSdk = typeof import("ai");
+
+let sdk: Promise<AiSdk> | undefined;
+
+/** The AI SDK, imported on the first request: a run that never asks a model never loads it. */
+function aiSdk(): Promise<AiSdk> {
+  sdk ??= import("ai").then((ai) => {
+    // The SDK prints its own warnings (e.g. a model it does not know) to the console: the CLI's output is ours.
+    (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+    return ai;
+  });
+  return sdk;
+}
 
 export interface AgentModel {
   choice: ModelChoice;
-  model: LanguageModel;
   /** Stream the answer (`TRAILBLAZE_LLM_STREAM=1`): for gateways that time out idle connections. */
   stream: boolean;
   /** Retries of a rate limit or server error (`TRAILBLAZE_LLM_MAX_RETRIES`, default 3). */
@@ -24,7 +34,19 @@ export interface AgentModel {
 export function agentModel(choice: ModelChoice, env: Readonly<Record<string, string | undefined>>): AgentModel {
   const retries = Number(env.TRAILBLAZE_LLM_MAX_RETRIES ?? 3);
   if (!Number.isInteger(retries) || retries < 0) throw new LlmError(`TRAILBLAZE_LLM_MAX_RETRIES must be a whole number of retries (0 or more), got "${env.TRAILBLAZE_LLM_MAX_RETRIES}"`, 2);
-  return { choice, model: languageModel(choice), stream: ["1", "true"].includes(env.TRAILBLAZE_LLM_STREAM ?? ""), maxRetries: retries };
+  return { choice, stream: ["1", "true"].includes(env.TRAILBLAZE_LLM_STREAM ?? ""), maxRetries: retries };
+}
+
+/** The SDK's model for an agent, made once (its provider package imported then). */
+const models = new WeakMap<AgentModel, Promise<LanguageModel>>();
+
+function modelOf(agent: AgentModel): Promise<LanguageModel> {
+  let model = models.get(agent);
+  if (model === undefined) {
+    model = languageModel(agent.choice);
+    models.set(agent, model);
+  }
+  return model;
 }
 
 export interface OfferedTool {
@@ -57,7 +79,7 @@ export interface ModelAnswer {
 /** The SDK's tool set for a list of offered tools, built once per list (a loop offers the same list every turn). */
 const toolSets = new WeakMap<readonly OfferedTool[], ToolSet>();
 
-function toolSet(tools: readonly OfferedTool[]): ToolSet {
+function toolSet(tools: readonly OfferedTool[], { tool, jsonSchema }: AiSdk): ToolSet {
   let set = toolSets.get(tools);
   if (set === undefined) {
     set = Object.fromEntries(tools.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]) })]));
@@ -73,7 +95,7 @@ function messagesOf(request: ModelRequest): ModelMessage[] {
 }
 
 /** Turns what the SDK threw into an LlmError users can act on. */
-export function modelError(error: unknown, choice: ModelChoice): Error {
+export function modelError(error: unknown, choice: ModelChoice, { APICallError, RetryError }: AiSdk): Error {
   if (error instanceof LlmError) return error;
   const cause = RetryError.isInstance(error) ? error.lastError : error;
   const tried = RetryError.isInstance(error) ? ` (after ${error.errors.length} attempts)` : "";
@@ -96,12 +118,14 @@ export function modelError(error: unknown, choice: ModelChoice): Error {
 }
 
 export async function askModel(agent: AgentModel, request: ModelRequest, signal?: AbortSignal): Promise<ModelAnswer> {
-  const { model, choice } = agent;
+  const { choice } = agent;
+  const ai = await aiSdk();
+  const { generateText, streamText, ToolChoiceViolationError } = ai;
   const settings = {
-    model,
+    model: await modelOf(agent),
     system: request.system,
     messages: messagesOf(request),
-    tools: toolSet(request.tools),
+    tools: toolSet(request.tools, ai),
     toolChoice: "required" as const,
     maxRetries: agent.maxRetries,
     ...(choice.model.temperature !== undefined ? { temperature: choice.model.temperature } : {}),
@@ -123,7 +147,7 @@ export async function askModel(agent: AgentModel, request: ModelRequest, signal?
   } catch (error) {
     // A model that answered in words when a tool call was required: the loop tells it so, as for any answer without a call.
     if (ToolChoiceViolationError.isInstance(error)) return { calls: [], text: textOf(error.content), usage: { input: 0, output: 0 } };
-    throw modelError(error, choice);
+    throw modelError(error, choice, ai);
   }
 }
 

@@ -1,12 +1,10 @@
 // A chosen model as an AI SDK LanguageModel: one provider package per wire format (OpenAI chat
 // completions, Anthropic messages, Google Gemini, and OpenAI-compatible for Ollama, OpenRouter and
 // gateways). Upstream's endpoint conventions are kept: `base_url` as upstream writes it, and a
-// gateway's `chat_completions_path` (with `{{model_id}}`) in place of `/chat/completions`.
+// gateway's `chat_completions_path` (with `{{model_id}}`) in place of `/chat/completions`. Each
+// provider package is imported when a model of its type is first used: a run with no model, and
+// every other command, never loads one.
 
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import type { ProviderType } from "./llm-config.ts";
 import type { ModelChoice } from "./model-choice.ts";
@@ -48,20 +46,27 @@ function chatPathFetch(endpoint: string, path: string, modelId: string): typeof 
   return Object.assign((input: string | URL | Request, init?: RequestInit) => fetch(rewrite(input), init), { preconnect: fetch.preconnect });
 }
 
-export function languageModel(choice: ModelChoice): LanguageModel {
+export async function languageModel(choice: ModelChoice): Promise<LanguageModel> {
   const { provider, model, apiKey } = choice;
   const endpoint = endpointOf(choice);
   const headers = provider.headers;
   switch (provider.type) {
-    case "openai":
+    case "openai": {
+      const { createOpenAI } = await import("@ai-sdk/openai");
       return createOpenAI({ baseURL: endpoint, headers, ...(apiKey ? { apiKey } : {}) }).chat(model.id);
-    case "anthropic":
+    }
+    case "anthropic": {
+      const { createAnthropic } = await import("@ai-sdk/anthropic");
       return createAnthropic({ baseURL: endpoint, headers, ...(apiKey ? { apiKey } : {}) })(model.id);
-    case "google":
+    }
+    case "google": {
+      const { createGoogleGenerativeAI } = await import("@ai-sdk/google");
       return createGoogleGenerativeAI({ baseURL: endpoint, headers, ...(apiKey ? { apiKey } : {}) })(model.id);
+    }
     case "ollama":
     case "openrouter":
-    case "openai_compatible":
+    case "openai_compatible": {
+      const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
       return createOpenAICompatible({
         name: provider.name,
         baseURL: endpoint,
@@ -70,5 +75,6 @@ export function languageModel(choice: ModelChoice): LanguageModel {
         ...(apiKey ? { apiKey } : {}),
         ...(provider.chatCompletionsPath ? { fetch: chatPathFetch(endpoint, provider.chatCompletionsPath, model.id) } : {}),
       }).chatModel(model.id);
+    }
   }
 }
