@@ -35,7 +35,8 @@ export const BUN = await bunRuntime();
 
 async function bunRuntime(): Promise<string> {
   const runtime = await detectRuntime(ENV);
-  if (runtime.kind !== "bun") throw new Error(`bench: script servers would run under ${runtime.command}, not bun; install dependencies (npm ci)`);
+  if (runtime.kind !== "bun")
+    throw new Error(`bench: script servers would run under ${runtime.command}, not bun; install dependencies (npm ci)`);
   return runtime.command;
 }
 
@@ -91,7 +92,12 @@ const LAUNCHER = resolve(import.meta.dir, "../src/cli/launcher.sh");
 export function launchedRun(args: string[], cwd: string, passed: number): { ms: number; cpuMs: number } {
   const cpuBefore = reapedChildrenCpuMs();
   const start = performance.now();
-  const run = spawnSync(LAUNCHER, ["run", ...args, "--reporter", "json"], { cwd, env: { ...ENV, NO_COLOR: "1" }, encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+  const run = spawnSync(LAUNCHER, ["run", ...args, "--reporter", "json"], {
+    cwd,
+    env: { ...ENV, NO_COLOR: "1" },
+    encoding: "utf8",
+    maxBuffer: 64 * 2 ** 20,
+  });
   const ms = performance.now() - start;
   const cpuMs = reapedChildrenCpuMs() - cpuBefore;
   let reported = -1;
@@ -100,7 +106,8 @@ export function launchedRun(args: string[], cwd: string, passed: number): { ms: 
   } catch {
     // reported below
   }
-  if (run.status !== 0 || reported !== passed) throw new Error(`bench: trailblaze run ${args.join(" ")} exited ${run.status} with ${reported} passed: ${run.stderr.slice(-1500)}`);
+  if (run.status !== 0 || reported !== passed)
+    throw new Error(`bench: trailblaze run ${args.join(" ")} exited ${run.status} with ${reported} passed: ${run.stderr.slice(-1500)}`);
   return { ms, cpuMs };
 }
 

@@ -41,7 +41,8 @@ function packageVersion(name: string): string {
 export function describeMachine(): Machine {
   // Only changes to what is measured count (not results.json or BENCHMARKS.md, which the bench writes).
   const measured = ["src", "runtime-quickjs", "bench", "fixtures/bench", "package.json", ":!bench/results.json"];
-  const dirty = output("git", ["status", "--porcelain", "--untracked-files=no", "--", ...measured]) === "" ? "" : " (with uncommitted changes)";
+  const dirty =
+    output("git", ["status", "--porcelain", "--untracked-files=no", "--", ...measured]) === "" ? "" : " (with uncommitted changes)";
   return {
     cpuModel: cpus()[0]?.model.trim() ?? "unknown CPU",
     nproc: Number(output("nproc", [])),

@@ -8,7 +8,6 @@ import { procCmdline, procPids, procStat } from "../src/transports/stdio/proc.ts
 const PAGE_BYTES = 4096;
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
 
-
 const ticksToMs = (ticks: number) => (ticks * 1000) / CLOCK_TICKS;
 
 /** CPU time (user + system) a live process has used so far, in ms (10 ms resolution); 0 once it is gone. */
@@ -137,9 +136,16 @@ export function sampleTree(root: number, intervalMs = 100): { stop(): TreePeak }
   let samples = 0;
   const sample = () => {
     const tree = processTree(root);
-    if (samples++ % 5 === 0) peak.treePssBytes = Math.max(peak.treePssBytes, tree.reduce((sum, pid) => sum + pssBytes(pid), 0));
+    if (samples++ % 5 === 0)
+      peak.treePssBytes = Math.max(
+        peak.treePssBytes,
+        tree.reduce((sum, pid) => sum + pssBytes(pid), 0),
+      );
     peak.processes = Math.max(peak.processes, tree.length);
-    peak.treeBytes = Math.max(peak.treeBytes, tree.reduce((sum, pid) => sum + rssBytes(pid), 0));
+    peak.treeBytes = Math.max(
+      peak.treeBytes,
+      tree.reduce((sum, pid) => sum + rssBytes(pid), 0),
+    );
     peak.rootBytes = Math.max(peak.rootBytes, peakRssBytes(root));
     peak.rootCpuMs = Math.max(peak.rootCpuMs, cpuMs(root));
   };

@@ -67,7 +67,8 @@ function scenarioNotes(r: ScenarioResult): string {
       ? ""
       : ` Load average when it started: ${r.loadBefore}; other processes used ${percent(r.otherCpuShare ?? 0)} of the CPU while it ran.`;
   const lines = [`- **${r.id}** (n = ${r.ours.n}) ours: ${r.ours.label}${r.baseline ? `; baseline: ${r.baseline.label}` : ""}.${load}`];
-  for (const [key, value] of Object.entries(r.details ?? {})) lines.push(`  - ${key.trim()}: ${typeof value === "number" ? value.toLocaleString("en") : value}`);
+  for (const [key, value] of Object.entries(r.details ?? {}))
+    lines.push(`  - ${key.trim()}: ${typeof value === "number" ? value.toLocaleString("en") : value}`);
   return lines.join("\n");
 }
 

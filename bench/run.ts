@@ -93,7 +93,9 @@ for (const scenario of selected) {
   const otherMs = cpuAfter.machineMs - cpuBefore.machineMs - (cpuAfter.oursMs - cpuBefore.oursMs);
   const otherCpuShare = Number(Math.max(0, otherMs / (wallMs * machine.nproc)).toFixed(3));
   scenarios.push({ ...result, loadBefore, otherCpuShare });
-  console.log(`${(wallMs / 1000).toFixed(1)} s, ${result.met ? "goal met" : "goal missed"}, other processes used ${(otherCpuShare * 100).toFixed(1)} % of the CPU`);
+  console.log(
+    `${(wallMs / 1000).toFixed(1)} s, ${result.met ? "goal met" : "goal missed"}, other processes used ${(otherCpuShare * 100).toFixed(1)} % of the CPU`,
+  );
 }
 
 machine.loadEnd = loadavg();

@@ -2,7 +2,13 @@ import { describe, expect, test } from "bun:test";
 import { SandboxError } from "../src/errors.ts";
 import { GuestBudget, guestBudgetFrom, type GuestBudgetLimits } from "./guest-budget.ts";
 
-const LIMITS: GuestBudgetLimits = { callDeadlineMs: 10_000, idleDeliveryMs: 1000, idleCpuMs: 2000, idleWindowMs: 10_000, sessionCpuMs: 300_000 };
+const LIMITS: GuestBudgetLimits = {
+  callDeadlineMs: 10_000,
+  idleDeliveryMs: 1000,
+  idleCpuMs: 2000,
+  idleWindowMs: 10_000,
+  sessionCpuMs: 300_000,
+};
 
 /** A budget on a clock the test moves; `busy(ms, inCall)` is a delivery of that long. */
 function clocked(limits: Partial<GuestBudgetLimits> = {}) {
@@ -80,7 +86,13 @@ describe("messages", () => {
 describe("settings from the environment", () => {
   test("TRAILBLAZE_QUICKJS_* set the limits; anything but a positive whole number of ms names the variable", () => {
     expect(guestBudgetFrom({})).toEqual({});
-    expect(guestBudgetFrom({ TRAILBLAZE_QUICKJS_IDLE_DELIVERY_MS: "250", TRAILBLAZE_QUICKJS_IDLE_CPU_MS: "", TRAILBLAZE_QUICKJS_SESSION_CPU_MS: "60000" })).toEqual({
+    expect(
+      guestBudgetFrom({
+        TRAILBLAZE_QUICKJS_IDLE_DELIVERY_MS: "250",
+        TRAILBLAZE_QUICKJS_IDLE_CPU_MS: "",
+        TRAILBLAZE_QUICKJS_SESSION_CPU_MS: "60000",
+      }),
+    ).toEqual({
       idleDeliveryMs: 250,
       sessionCpuMs: 60_000,
     });
@@ -92,6 +104,8 @@ describe("settings from the environment", () => {
       }
     })();
     expect(error).toBeInstanceOf(SandboxError);
-    expect((error as SandboxError).message).toBe('TRAILBLAZE_QUICKJS_IDLE_CPU_MS expects a positive whole number of milliseconds, got "2s"');
+    expect((error as SandboxError).message).toBe(
+      'TRAILBLAZE_QUICKJS_IDLE_CPU_MS expects a positive whole number of milliseconds, got "2s"',
+    );
   });
 });

@@ -46,7 +46,8 @@ export function guestBudgetFrom(env: Record<string, string | undefined>): Partia
     const text = env[name];
     if (text === undefined || text === "") continue;
     const n = Number(text);
-    if (!Number.isInteger(n) || n <= 0) throw new SandboxError(`${name} expects a positive whole number of milliseconds, got "${text}"`, "limits");
+    if (!Number.isInteger(n) || n <= 0)
+      throw new SandboxError(`${name} expects a positive whole number of milliseconds, got "${text}"`, "limits");
     limits[key] = n;
   }
   return limits;
@@ -121,9 +122,14 @@ export class GuestBudget {
    * Why the server is stopped once `spend` returned `exhausted`. `server`: its label; `call`: the
    * call in flight (`while handling …`) or the last one (`the last call was …`), if any.
    */
-  exhaustedMessage(exhausted: "idleCpuMs" | "sessionCpuMs", server: string, call: { label: string; inFlight: boolean } | undefined): string {
+  exhaustedMessage(
+    exhausted: "idleCpuMs" | "sessionCpuMs",
+    server: string,
+    call: { label: string; inFlight: boolean } | undefined,
+  ): string {
     const { idleCpuMs, idleWindowMs, idleDeliveryMs, sessionCpuMs } = this.limits;
-    const about = call === undefined ? "no call had been made" : call.inFlight ? `while handling ${call.label}` : `the last call was ${call.label}`;
+    const about =
+      call === undefined ? "no call had been made" : call.inFlight ? `while handling ${call.label}` : `the last call was ${call.label}`;
     if (exhausted === "idleCpuMs") {
       return (
         `${server} used more CPU outside its calls than it may: ${this.idleCulprit()}; ${about}. ` +

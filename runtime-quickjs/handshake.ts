@@ -3,7 +3,13 @@
 // image taken right after it and have it answered from the record instead of by the guest (the
 // guest spent ~4 ms of an ~11 ms session answering it again). A session whose client opens
 // differently gets the guest, as before the handshake (quickjs-server.ts rewinds it).
-import { isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import {
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
 
 /** What the guest answered to one client's handshake (params and results as JSON text). */
 export interface HandshakeRecord {

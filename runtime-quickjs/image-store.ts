@@ -74,7 +74,9 @@ export function imageSlot(
     // Hashing the bundle and the prelude for the file name is most of a start that restores from the process's image: only when needed.
     disk: () => {
       if (disk) return disk;
-      const digest = new Bun.CryptoHasher("sha256").update(`${quickJsBuildStamp(server.engine)}\0${server.prelude}\0${limits}\0${server.code}`).digest("hex");
+      const digest = new Bun.CryptoHasher("sha256")
+        .update(`${quickJsBuildStamp(server.engine)}\0${server.prelude}\0${limits}\0${server.code}`)
+        .digest("hex");
       // The setup lands at other addresses on a worker thread than on the main thread: an image for each.
       const environment = `${server.engine}-${isMainThread ? "main" : "thread"}`;
       disk = { file: join(dir, `${safeName(server.name)}-${environment}-${digest.slice(0, 24)}.img`), digest };
@@ -133,8 +135,16 @@ function sameLineage(a: SandboxImage, b: SandboxImage): boolean {
 
 function isHandshakeRecord(value: unknown): value is HandshakeRecord {
   const exchange = (part: unknown) =>
-    typeof part === "object" && part !== null && typeof (part as { params?: unknown }).params === "string" && typeof (part as { result?: unknown }).result === "string";
-  return typeof value === "object" && value !== null && exchange((value as HandshakeRecord).initialize) && exchange((value as HandshakeRecord).list);
+    typeof part === "object" &&
+    part !== null &&
+    typeof (part as { params?: unknown }).params === "string" &&
+    typeof (part as { result?: unknown }).result === "string";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    exchange((value as HandshakeRecord).initialize) &&
+    exchange((value as HandshakeRecord).list)
+  );
 }
 
 /** Servers one of whose sessions is recording its handshake: the others of the moment do not (measuring the setup and imaging cost a few ms each). */

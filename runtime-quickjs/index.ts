@@ -9,6 +9,21 @@ export {
   type QuickJsServerOptions,
 } from "./quickjs-server.ts";
 export type { LogLevel } from "./sandbox.ts";
-export { BUDGET_ENV, DEFAULT_IDLE_CPU_MS, DEFAULT_IDLE_DELIVERY_MS, DEFAULT_IDLE_WINDOW_MS, DEFAULT_SESSION_CPU_MS, guestBudgetFrom } from "./guest-budget.ts";
+export {
+  BUDGET_ENV,
+  DEFAULT_IDLE_CPU_MS,
+  DEFAULT_IDLE_DELIVERY_MS,
+  DEFAULT_IDLE_WINDOW_MS,
+  DEFAULT_SESSION_CPU_MS,
+  guestBudgetFrom,
+} from "./guest-budget.ts";
 export { DEFAULT_QUICKJS_ENGINE, QUICKJS_ENGINES, quickJsEngineFrom, type QuickJsEngine } from "./quickjs-module.ts";
-export { quickJsThreadLoad, quickJsThreadsEnabled, setQuickJsThreads, startQuickJsServerOnThread, stopQuickJsThreads, warmQuickJsThreads, type QuickJsThreadServer } from "./thread/thread-pool.ts";
+export {
+  quickJsThreadLoad,
+  quickJsThreadsEnabled,
+  setQuickJsThreads,
+  startQuickJsServerOnThread,
+  stopQuickJsThreads,
+  warmQuickJsThreads,
+  type QuickJsThreadServer,
+} from "./thread/thread-pool.ts";

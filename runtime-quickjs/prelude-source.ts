@@ -18,10 +18,24 @@ export function preludeSource(): Promise<string> {
 }
 
 async function cachedPrelude(): Promise<string> {
-  const cached = join(PACKAGE_ROOT, ".cache", "trailblaze-prelude", `${fileStamp(String(PRELUDE_BUILD_VERSION), [join(PACKAGE_ROOT, "runtime-quickjs/guest")])}.js`);
+  const cached = join(
+    PACKAGE_ROOT,
+    ".cache",
+    "trailblaze-prelude",
+    `${fileStamp(String(PRELUDE_BUILD_VERSION), [join(PACKAGE_ROOT, "runtime-quickjs/guest")])}.js`,
+  );
   if (existsSync(cached)) return readFileSync(cached, "utf8");
   const esbuild = await import("esbuild");
-  const result = await esbuild.build({ entryPoints: [PRELUDE], bundle: true, write: false, format: "iife", platform: "neutral", target: "es2020", minify: true, logLevel: "silent" });
+  const result = await esbuild.build({
+    entryPoints: [PRELUDE],
+    bundle: true,
+    write: false,
+    format: "iife",
+    platform: "neutral",
+    target: "es2020",
+    minify: true,
+    logLevel: "silent",
+  });
   const text = result.outputFiles[0]!.text;
   try {
     writeAtomically(cached, text);

@@ -27,7 +27,10 @@ function thrown(run: () => unknown): SandboxError {
 
 describe("quickjs-emscripten internals", () => {
   test("the installed packages are the release the internals were read from", () => {
-    expect(installedQuickJsVersions()).toEqual({ "quickjs-emscripten": QUICKJS_EMSCRIPTEN_VERSION, "quickjs-emscripten-core": QUICKJS_EMSCRIPTEN_VERSION });
+    expect(installedQuickJsVersions()).toEqual({
+      "quickjs-emscripten": QUICKJS_EMSCRIPTEN_VERSION,
+      "quickjs-emscripten-core": QUICKJS_EMSCRIPTEN_VERSION,
+    });
     expect(() => checkQuickJsVersions(installedQuickJsVersions())).not.toThrow();
   });
 
@@ -36,7 +39,9 @@ describe("quickjs-emscripten internals", () => {
     expect(error).toBeInstanceOf(SandboxError);
     expect(error.kind).toBe("internals");
     expect(error.message).toStartWith(upgrade("the installed quickjs-emscripten is 0.33.0 and quickjs-emscripten-core is 0.33.0"));
-    expect(error.message).toEndWith("then adapt runtime-quickjs/quickjs-internals.ts, run bun test runtime-quickjs, and set QUICKJS_EMSCRIPTEN_VERSION there to the new version.");
+    expect(error.message).toEndWith(
+      "then adapt runtime-quickjs/quickjs-internals.ts, run bun test runtime-quickjs, and set QUICKJS_EMSCRIPTEN_VERSION there to the new version.",
+    );
   });
 
   test("each field read has the expected shape on a real instance", async () => {
@@ -56,13 +61,35 @@ describe("quickjs-emscripten internals", () => {
   });
 
   test("a field of another shape is the upgrade error, naming the field", () => {
-    const stale = { rt: { value: "0x10" }, ctx: undefined, hostRefs: { nextId: 1 }, memory: {}, contextMap: {}, callbacks: { deleteRuntime() {} } };
+    const stale = {
+      rt: { value: "0x10" },
+      ctx: undefined,
+      hostRefs: { nextId: 1 },
+      memory: {},
+      contextMap: {},
+      callbacks: { deleteRuntime() {} },
+    };
     const cases: [() => unknown, string][] = [
-      [() => runtimePointer(stale as unknown as QuickJSRuntime), "QuickJSRuntime.rt is an object with value, expected a Lifetime of the runtime pointer"],
-      [() => contextPointer(stale as unknown as QuickJSContext), "QuickJSContext.ctx is undefined, expected a Lifetime of the context pointer"],
-      [() => nextHostRefId(stale as unknown as QuickJSRuntime), "QuickJSRuntime.hostRefs is an object with nextId, expected a HostRefMap with nextId and freelist"],
-      [() => adoptHandle(stale as unknown as QuickJSContext, 8), "QuickJSContext.memory is an object with no own fields, expected a ContextMemory with heapValueHandle"],
-      [() => forgetRuntime(stale as unknown as QuickJSWASMModule, stale as unknown as QuickJSRuntime), "QuickJSWASMModule.callbacks is an object with deleteRuntime, expected QuickJSModuleCallbacks with deleteRuntime and deleteContext"],
+      [
+        () => runtimePointer(stale as unknown as QuickJSRuntime),
+        "QuickJSRuntime.rt is an object with value, expected a Lifetime of the runtime pointer",
+      ],
+      [
+        () => contextPointer(stale as unknown as QuickJSContext),
+        "QuickJSContext.ctx is undefined, expected a Lifetime of the context pointer",
+      ],
+      [
+        () => nextHostRefId(stale as unknown as QuickJSRuntime),
+        "QuickJSRuntime.hostRefs is an object with nextId, expected a HostRefMap with nextId and freelist",
+      ],
+      [
+        () => adoptHandle(stale as unknown as QuickJSContext, 8),
+        "QuickJSContext.memory is an object with no own fields, expected a ContextMemory with heapValueHandle",
+      ],
+      [
+        () => forgetRuntime(stale as unknown as QuickJSWASMModule, stale as unknown as QuickJSRuntime),
+        "QuickJSWASMModule.callbacks is an object with deleteRuntime, expected QuickJSModuleCallbacks with deleteRuntime and deleteContext",
+      ],
     ];
     for (const [run, what] of cases) expect(thrown(run).message).toStartWith(upgrade(what));
   });

@@ -7,7 +7,13 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { QuickJSWASMModule, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSSyncVariant } from "quickjs-emscripten";
+import {
+  QuickJSWASMModule,
+  type QuickJSContext,
+  type QuickJSHandle,
+  type QuickJSRuntime,
+  type QuickJSSyncVariant,
+} from "quickjs-emscripten";
 import { SandboxError } from "../src/errors.ts";
 
 /** The release of quickjs-emscripten (and quickjs-emscripten-core, which holds the classes) these internals were read from. */
@@ -17,11 +23,14 @@ export const QUICKJS_EMSCRIPTEN_VERSION = "0.32.0";
 const ON_UPGRADE =
   "On an upgrade, check in quickjs-emscripten-core's dist/index.d.ts that QuickJSRuntime still has rt (a Lifetime), contextMap (a Map by context pointer) " +
   "and hostRefs (nextId, freelist), QuickJSContext ctx (a Lifetime) and memory.heapValueHandle(pointer), QuickJSWASMModule callbacks " +
-  "(deleteRuntime, deleteContext) and a (module, ffi) constructor, and that newQuickJSWASMModuleFromVariant still sets the module's type to \"sync\"; " +
+  '(deleteRuntime, deleteContext) and a (module, ffi) constructor, and that newQuickJSWASMModuleFromVariant still sets the module\'s type to "sync"; ' +
   "then adapt runtime-quickjs/quickjs-internals.ts, run bun test runtime-quickjs, and set QUICKJS_EMSCRIPTEN_VERSION there to the new version";
 
 function internalsError(what: string): SandboxError {
-  return new SandboxError(`runtime-quickjs/quickjs-internals.ts reaches into quickjs-emscripten ${QUICKJS_EMSCRIPTEN_VERSION}'s private fields, but ${what}. ${ON_UPGRADE}.`, "internals");
+  return new SandboxError(
+    `runtime-quickjs/quickjs-internals.ts reaches into quickjs-emscripten ${QUICKJS_EMSCRIPTEN_VERSION}'s private fields, but ${what}. ${ON_UPGRADE}.`,
+    "internals",
+  );
 }
 
 /** The installed quickjs-emscripten and quickjs-emscripten-core, by package name, as resolved from here (what the runtime loads). */
@@ -54,7 +63,8 @@ function assertVersion(): void {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
 const isLifetime = (value: unknown): value is { value: number } => isObject(value) && typeof value.value === "number";
-const hasMethods = (value: unknown, ...names: string[]): boolean => isObject(value) && names.every((name) => typeof value[name] === "function");
+const hasMethods = (value: unknown, ...names: string[]): boolean =>
+  isObject(value) && names.every((name) => typeof value[name] === "function");
 
 function describe(value: unknown): string {
   if (value === null || value === undefined) return String(value);
@@ -85,13 +95,25 @@ export function contextPointer(vm: QuickJSContext): number {
  * a freed id would be handed out first (its free list is not empty): then ids depend on history.
  */
 export function nextHostRefId(runtime: QuickJSRuntime): number {
-  const refs = field<{ nextId: number; freelist: unknown[] }>(runtime, "QuickJSRuntime", "hostRefs", "a HostRefMap with nextId and freelist", (value) => isObject(value) && typeof value.nextId === "number" && Array.isArray(value.freelist));
+  const refs = field<{ nextId: number; freelist: unknown[] }>(
+    runtime,
+    "QuickJSRuntime",
+    "hostRefs",
+    "a HostRefMap with nextId and freelist",
+    (value) => isObject(value) && typeof value.nextId === "number" && Array.isArray(value.freelist),
+  );
   return refs.freelist.length === 0 ? refs.nextId : Number.NaN;
 }
 
 /** A handle owned by the host for the value at `pointer` (`QuickJSContext.memory.heapValueHandle`): what a restored image's handles are adopted with. */
 export function adoptHandle(vm: QuickJSContext, pointer: number): QuickJSHandle {
-  const memory = field<{ heapValueHandle(pointer: number): QuickJSHandle }>(vm, "QuickJSContext", "memory", "a ContextMemory with heapValueHandle", (value) => hasMethods(value, "heapValueHandle"));
+  const memory = field<{ heapValueHandle(pointer: number): QuickJSHandle }>(
+    vm,
+    "QuickJSContext",
+    "memory",
+    "a ContextMemory with heapValueHandle",
+    (value) => hasMethods(value, "heapValueHandle"),
+  );
   return memory.heapValueHandle(pointer);
 }
 
@@ -101,8 +123,20 @@ export function adoptHandle(vm: QuickJSContext, pointer: number): QuickJSHandle 
  * (`QuickJSWASMModule.callbacks`) and deletes them only when it frees them.
  */
 export function forgetRuntime(module: QuickJSWASMModule, runtime: QuickJSRuntime): void {
-  const callbacks = field<{ deleteRuntime(rt: number): void; deleteContext(ctx: number): void }>(module, "QuickJSWASMModule", "callbacks", "QuickJSModuleCallbacks with deleteRuntime and deleteContext", (value) => hasMethods(value, "deleteRuntime", "deleteContext"));
-  const contexts = field<Map<number, unknown>>(runtime, "QuickJSRuntime", "contextMap", "a Map of contexts by pointer", (value) => value instanceof Map);
+  const callbacks = field<{ deleteRuntime(rt: number): void; deleteContext(ctx: number): void }>(
+    module,
+    "QuickJSWASMModule",
+    "callbacks",
+    "QuickJSModuleCallbacks with deleteRuntime and deleteContext",
+    (value) => hasMethods(value, "deleteRuntime", "deleteContext"),
+  );
+  const contexts = field<Map<number, unknown>>(
+    runtime,
+    "QuickJSRuntime",
+    "contextMap",
+    "a Map of contexts by pointer",
+    (value) => value instanceof Map,
+  );
   for (const context of contexts.keys()) callbacks.deleteContext(context);
   callbacks.deleteRuntime(runtimePointer(runtime));
 }

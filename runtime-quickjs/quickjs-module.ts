@@ -50,7 +50,10 @@ const BUILDS: Record<BuildKey, Build | undefined> = {
 const compiled = new Map<string, Promise<WebAssembly.Module>>();
 
 /** The engine `TRAILBLAZE_QUICKJS` names, else `fallback`; an unknown name is an error that lists the choices. */
-export function quickJsEngineFrom(env: Record<string, string | undefined>, fallback: QuickJsEngine = DEFAULT_QUICKJS_ENGINE): QuickJsEngine {
+export function quickJsEngineFrom(
+  env: Record<string, string | undefined>,
+  fallback: QuickJsEngine = DEFAULT_QUICKJS_ENGINE,
+): QuickJsEngine {
   const name = env.TRAILBLAZE_QUICKJS;
   if (name === undefined || name === "") return fallback;
   if ((QUICKJS_ENGINES as readonly string[]).includes(name)) return name as QuickJsEngine;
@@ -86,10 +89,12 @@ export function quickJsBuildStamp(engine: QuickJsEngine): string {
   let stamp = stamps.get(engine);
   if (!stamp) {
     const files = [wasmPath(BUILDS[`${engine}/release`]!), createRequire(import.meta.url).resolve("quickjs-emscripten")];
-    stamp = files.map((file) => {
-      const stat = statSync(file);
-      return `${file}:${stat.size}:${stat.mtimeMs}`;
-    }).join("\n");
+    stamp = files
+      .map((file) => {
+        const stat = statSync(file);
+        return `${file}:${stat.size}:${stat.mtimeMs}`;
+      })
+      .join("\n");
     stamps.set(engine, stamp);
   }
   return stamp;
@@ -103,7 +108,10 @@ function buildKey(variant: QuickJsVariant, engine: QuickJsEngine | undefined): B
 }
 
 /** The compiled module a server with these options runs on, compiled once per process: what a worker thread is handed. */
-export async function compiledQuickJsWasm(variant: QuickJsVariant, engine?: QuickJsEngine): Promise<{ key: BuildKey; module: WebAssembly.Module }> {
+export async function compiledQuickJsWasm(
+  variant: QuickJsVariant,
+  engine?: QuickJsEngine,
+): Promise<{ key: BuildKey; module: WebAssembly.Module }> {
   const key = buildKey(variant, engine);
   return { key, module: await compiledWasm(key, BUILDS[key]!) };
 }

@@ -19,7 +19,13 @@ import { ProtocolError, SandboxError, withTail, type TrailblazeError } from "../
 import type { ManagedTransport, ServerPhase } from "../src/transports/transport.ts";
 import { QuickJsHostTransport } from "./host-transport.ts";
 import { preludeSource } from "./prelude-source.ts";
-import { DEFAULT_QUICKJS_ENGINE, MIN_MEMORY_BYTES, newQuickJsInstance, type QuickJsEngine, type QuickJsVariant } from "./quickjs-module.ts";
+import {
+  DEFAULT_QUICKJS_ENGINE,
+  MIN_MEMORY_BYTES,
+  type newQuickJsInstance,
+  type QuickJsEngine,
+  type QuickJsVariant,
+} from "./quickjs-module.ts";
 import { Sandbox, isOutOfMemoryText, type Delivery, type GuestError, type LogLevel } from "./sandbox.ts";
 import {
   findHandshakeImage,
@@ -174,7 +180,6 @@ interface Pending {
   label: string;
 }
 
-
 /** The text the SDK replied with when a handler threw (as a tool error result or a JSON-RPC error). */
 function failureText(m: JSONRPCMessage): string | undefined {
   if ("error" in m) return m.error.message;
@@ -268,7 +273,11 @@ class QuickJsServerImpl implements QuickJsServer {
     // Measured before a restore too when this session may be imaged after its handshake.
     if (reuse.recordHandshake) this.sandbox.prepareImage();
     const image =
-      reuse.handshake && reuse.image && this.sandbox.restore(reuse.handshake) ? reuse.handshake : reuse.image && this.sandbox.restore(reuse.image) ? reuse.image : undefined;
+      reuse.handshake && reuse.image && this.sandbox.restore(reuse.handshake)
+        ? reuse.handshake
+        : reuse.image && this.sandbox.restore(reuse.image)
+          ? reuse.image
+          : undefined;
     this.restored = image !== undefined;
     if (image) {
       this.imageLogs = image.logs;
@@ -325,7 +334,9 @@ class QuickJsServerImpl implements QuickJsServer {
     clearTimeout(timer);
     if (outcome.error) throw this.describe(outcome.error, "evaluating its bundle", this.startDeadlineMs);
     if (!this.sandbox.isAttached) {
-      const why = outcome.timedOut ? `did not connect within ${this.startDeadlineMs} ms (startDeadlineMs)` : "finished evaluating without connecting";
+      const why = outcome.timedOut
+        ? `did not connect within ${this.startDeadlineMs} ms (startDeadlineMs)`
+        : "finished evaluating without connecting";
       throw new SandboxError(
         `${this.label} ${why}: the bundle must call server.connect(new StdioServerTransport()) (on-device bundles swap in the in-process transport)`,
         "not-connected",
@@ -341,9 +352,13 @@ class QuickJsServerImpl implements QuickJsServer {
   private describe(error: GuestError, during: string, deadlineMs?: number): SandboxError {
     switch (error.kind) {
       case "interrupted": {
-        if (deadlineMs !== undefined) return new SandboxError(`${this.label}: ${during} was interrupted after ${deadlineMs} ms (startDeadlineMs)`, "interrupted");
+        if (deadlineMs !== undefined)
+          return new SandboxError(`${this.label}: ${during} was interrupted after ${deadlineMs} ms (startDeadlineMs)`, "interrupted");
         const slot = this.slot ?? { ms: this.deadlineMs, limit: "callDeadlineMs" as const };
-        return new SandboxError(`${this.label}: ${during} was interrupted after ${slot.ms} ms (${DEADLINE_WORDS[slot.limit]})`, "interrupted");
+        return new SandboxError(
+          `${this.label}: ${during} was interrupted after ${slot.ms} ms (${DEADLINE_WORDS[slot.limit]})`,
+          "interrupted",
+        );
       }
       case "halted":
         return new SandboxError(`${this.label} was stopped while ${during}`, "closed");
@@ -364,7 +379,10 @@ class QuickJsServerImpl implements QuickJsServer {
           .map((line) => this.mapFrame(line));
         const shown = frames.slice(0, STACK_FRAMES);
         if (frames.length > STACK_FRAMES) shown.push(`    ... ${frames.length - STACK_FRAMES} more frame(s)`);
-        return new SandboxError(`${this.label} threw while ${during}: ${error.name}: ${error.message}${shown.length ? `\n${shown.join("\n")}` : ""}`, "threw");
+        return new SandboxError(
+          `${this.label} threw while ${during}: ${error.name}: ${error.message}${shown.length ? `\n${shown.join("\n")}` : ""}`,
+          "threw",
+        );
       }
     }
   }
@@ -380,14 +398,17 @@ class QuickJsServerImpl implements QuickJsServer {
       return line;
     }
     const bundleFile = `${this.opts.name}.bundle.js:`;
-    return line.replace(/(\(|at )([^()\s]+):(\d+):(\d+)(\)?)$/, (frame, open: string, file: string, row: string, column: string, close: string) => {
-      if (`${file}:` !== bundleFile) return frame;
-      const lineIndex = Number(row) - 1;
-      const columnIndex = Number(column) - 1 - (lineIndex === 0 ? sourceMap.shift : 0);
-      const entry = this.mapper!.findEntry(lineIndex, Math.max(0, columnIndex));
-      if (!("originalSource" in entry) || entry.generatedLine !== lineIndex) return frame;
-      return `${open}${entry.originalSource}:${entry.originalLine + 1}:${entry.originalColumn + 1}${close}`;
-    });
+    return line.replace(
+      /(\(|at )([^()\s]+):(\d+):(\d+)(\)?)$/,
+      (frame, open: string, file: string, row: string, column: string, close: string) => {
+        if (`${file}:` !== bundleFile) return frame;
+        const lineIndex = Number(row) - 1;
+        const columnIndex = Number(column) - 1 - (lineIndex === 0 ? sourceMap.shift : 0);
+        const entry = this.mapper!.findEntry(lineIndex, Math.max(0, columnIndex));
+        if (!("originalSource" in entry) || entry.generatedLine !== lineIndex) return frame;
+        return `${open}${entry.originalSource}:${entry.originalLine + 1}:${entry.originalColumn + 1}${close}`;
+      },
+    );
   }
 
   private toGuest(message: JSONRPCMessage): void {
@@ -421,7 +442,10 @@ class QuickJsServerImpl implements QuickJsServer {
       if (cancelled !== undefined) this.inFlight.delete(cancelled);
     }
     const delivery = this.sandbox.deliverMessage(JSON.stringify(message));
-    const what = id === undefined ? `handling ${"method" in message ? message.method : "a response"}` : `handling ${this.inFlight.get(id)?.label ?? "a request"}`;
+    const what =
+      id === undefined
+        ? `handling ${"method" in message ? message.method : "a response"}`
+        : `handling ${this.inFlight.get(id)?.label ?? "a request"}`;
     if (delivery.error) this.recorder?.fail();
     this.afterDelivery(delivery, what, id, what);
     if (this.recorder) this.afterHandshakeStep(this.recorder);
@@ -450,7 +474,9 @@ class QuickJsServerImpl implements QuickJsServer {
     try {
       message = JSONRPCMessageSchema.parse(JSON.parse(json));
     } catch (error) {
-      this.transport.error(new ProtocolError(`${this.label} sent a message that is not JSON-RPC (skipped): ${json.slice(0, 200)}`, { cause: error }));
+      this.transport.error(
+        new ProtocolError(`${this.label} sent a message that is not JSON-RPC (skipped): ${json.slice(0, 200)}`, { cause: error }),
+      );
       return;
     }
     this.recorder?.fromGuest(message);
@@ -460,7 +486,10 @@ class QuickJsServerImpl implements QuickJsServer {
       // The SDK turns a handler's exception into a reply; recognise QuickJS's own two.
       const text = failureText(message);
       if (text !== undefined && isOutOfMemoryText(text)) {
-        this.stop(this.describe({ kind: "out-of-memory", name: "InternalError", message: text, stack: "" }, `handling ${pending.label}`), "abandon");
+        this.stop(
+          this.describe({ kind: "out-of-memory", name: "InternalError", message: text, stack: "" }, `handling ${pending.label}`),
+          "abandon",
+        );
         return;
       }
       if (text === "interrupted" && this.sandbox.interruptedNow) {
@@ -505,7 +534,11 @@ class QuickJsServerImpl implements QuickJsServer {
     // Out of memory first: that instance must be abandoned, not freed.
     if (exhausted && error?.kind !== "out-of-memory") {
       const pending = this.callInFlight();
-      const call = pending ? { label: pending.label, inFlight: true } : this.lastCall ? { label: this.lastCall, inFlight: false } : undefined;
+      const call = pending
+        ? { label: pending.label, inFlight: true }
+        : this.lastCall
+          ? { label: this.lastCall, inFlight: false }
+          : undefined;
       this.stop(new SandboxError(this.budget.exhaustedMessage(exhausted, this.label, call), "cpu-budget"), "free");
       return;
     }
@@ -568,7 +601,10 @@ class QuickJsServerImpl implements QuickJsServer {
       if (instance && !this.fatal) recycleQuickJsInstance(instance);
       this.inFlight.clear();
       await this.transport.closed();
-      if (failure) throw new SandboxError(`${this.label} could not free its QuickJS runtime (a handle leaked): ${failure.message}`, "leak", { cause: failure });
+      if (failure)
+        throw new SandboxError(`${this.label} could not free its QuickJS runtime (a handle leaked): ${failure.message}`, "leak", {
+          cause: failure,
+        });
     })();
     return this.closing;
   }
@@ -581,18 +617,26 @@ class QuickJsServerImpl implements QuickJsServer {
 function checkLimits(opts: QuickJsServerOptions): void {
   const stack = opts.stackLimitBytes ?? MAX_STACK_LIMIT_BYTES;
   if (!(stack > 0 && stack <= MAX_STACK_LIMIT_BYTES)) {
-    throw new SandboxError(`stackLimitBytes must be between 1 and ${MAX_STACK_LIMIT_BYTES} (got ${stack}): larger QuickJS stacks break the host under Bun/Node`, "limits");
+    throw new SandboxError(
+      `stackLimitBytes must be between 1 and ${MAX_STACK_LIMIT_BYTES} (got ${stack}): larger QuickJS stacks break the host under Bun/Node`,
+      "limits",
+    );
   }
   const memory = opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
   if (!(memory >= MIN_MEMORY_BYTES && memory <= 2 ** 31)) {
-    throw new SandboxError(`memoryLimitBytes must be between ${MIN_MEMORY_BYTES} (the QuickJS module's initial memory) and ${2 ** 31} (got ${memory})`, "limits");
+    throw new SandboxError(
+      `memoryLimitBytes must be between ${MIN_MEMORY_BYTES} (the QuickJS module's initial memory) and ${2 ** 31} (got ${memory})`,
+      "limits",
+    );
   }
   for (const key of ["callDeadlineMs", "startDeadlineMs", "idleDeliveryMs", "idleCpuMs", "idleWindowMs", "sessionCpuMs"] as const) {
     const value = opts[key];
-    if (value !== undefined && !(value > 0)) throw new SandboxError(`${key} must be a positive number of milliseconds (got ${value})`, "limits");
+    if (value !== undefined && !(value > 0))
+      throw new SandboxError(`${key} must be a positive number of milliseconds (got ${value})`, "limits");
   }
   const bytes = opts.maxMessageBytes;
-  if (bytes !== undefined && !(Number.isInteger(bytes) && bytes > 0)) throw new SandboxError(`maxMessageBytes must be a positive whole number of bytes (got ${bytes})`, "limits");
+  if (bytes !== undefined && !(Number.isInteger(bytes) && bytes > 0))
+    throw new SandboxError(`maxMessageBytes must be a positive whole number of bytes (got ${bytes})`, "limits");
 }
 
 /**
@@ -609,7 +653,17 @@ export async function startQuickJsServer(opts: QuickJsServerOptions): Promise<Qu
   const prelude = await preludeSource();
   const imaging = variant === "release" && (opts.images ?? process.env.TRAILBLAZE_QUICKJS_IMAGES !== "0");
   const slot = imaging
-    ? imageSlot({ engine, memoryLimitBytes, stackLimitBytes: opts.stackLimitBytes ?? MAX_STACK_LIMIT_BYTES, name: opts.name, code: opts.code, prelude }, opts.imageDir)
+    ? imageSlot(
+        {
+          engine,
+          memoryLimitBytes,
+          stackLimitBytes: opts.stackLimitBytes ?? MAX_STACK_LIMIT_BYTES,
+          name: opts.name,
+          code: opts.code,
+          prelude,
+        },
+        opts.imageDir,
+      )
     : undefined;
   const image = slot && findImage(slot);
   const handshake = image && findHandshakeImage(slot, image);

@@ -29,7 +29,8 @@ export abstract class QuickJsTransport implements ManagedTransport {
   ) {}
 
   async start(): Promise<void> {
-    if (this.#started) throw new Error(`${this.kind} already started! If using Client class, note that connect() calls start() automatically.`);
+    if (this.#started)
+      throw new Error(`${this.kind} already started! If using Client class, note that connect() calls start() automatically.`);
     this.#started = true;
   }
 

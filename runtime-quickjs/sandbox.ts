@@ -4,7 +4,17 @@
 // is timed (the owner's budgets, guest-budget.ts, are spent from what each delivery took).
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten";
 import { GUEST_GLOBAL, HOST_GLOBAL } from "./guest/host-bridge.ts";
-import { dirtyPages, imagePages, layoutOf, sameLayout, wasmMemoryOf, writePages, zeroPages, type InstanceLayout, type SandboxImage } from "./sandbox-image.ts";
+import {
+  dirtyPages,
+  imagePages,
+  layoutOf,
+  sameLayout,
+  wasmMemoryOf,
+  writePages,
+  zeroPages,
+  type InstanceLayout,
+  type SandboxImage,
+} from "./sandbox-image.ts";
 import { adoptHandle, forgetRuntime } from "./quickjs-internals.ts";
 
 /** Timers a guest may have pending at once: a loop that never clears them cannot exhaust the host. */
@@ -116,7 +126,10 @@ export class Sandbox {
    * everything at the same addresses (in a given environment: a worker thread's differ from the
    * main thread's): what lets `restore` adopt an image taken from another instance.
    */
-  constructor(module: QuickJSWASMModule, private readonly opts: SandboxOptions) {
+  constructor(
+    module: QuickJSWASMModule,
+    private readonly opts: SandboxOptions,
+  ) {
     this.attached = new Promise((resolve) => (this.markAttached = resolve));
     const runtime = module.newRuntime();
     runtime.setMemoryLimit(opts.memoryLimitBytes);
@@ -236,7 +249,13 @@ export class Sandbox {
    */
   restore(image: SandboxImage): boolean {
     const memory = this.live && wasmMemoryOf(this.live.module);
-    if (!memory || memory.buffer.byteLength < image.linearBytes || this.receive || !sameLayout(layoutOf(this.runtime, this.vm), image.layout)) return false;
+    if (
+      !memory ||
+      memory.buffer.byteLength < image.linearBytes ||
+      this.receive ||
+      !sameLayout(layoutOf(this.runtime, this.vm), image.layout)
+    )
+      return false;
     this.used = true;
     writePages(memory, image);
     // The imaged sandbox's handles are in the restored memory: adopt them at their addresses.
@@ -293,7 +312,11 @@ export class Sandbox {
    * any; it never settles if the sandbox is disposed first. `settledNow`: it settled within the
    * delivery itself, fulfilled (nothing the host does later can change what the script did).
    */
-  evaluate(code: string, filename: string, deadlineMs: number): { delivery: Delivery; settled: Promise<GuestError | undefined>; settledNow: boolean } {
+  evaluate(
+    code: string,
+    filename: string,
+    deadlineMs: number,
+  ): { delivery: Delivery; settled: Promise<GuestError | undefined>; settledNow: boolean } {
     let settled: Promise<GuestError | undefined> = Promise.resolve(undefined);
     let settledNow = false;
     let value: QuickJSHandle | undefined;
@@ -396,9 +419,9 @@ export class Sandbox {
   private copyError(handle: QuickJSHandle): GuestError {
     const dumped: unknown = this.vm.dump(handle);
     const record = (typeof dumped === "object" && dumped !== null ? dumped : { message: String(dumped) }) as Record<string, unknown>;
-    const name = typeof record["name"] === "string" ? record["name"] : "Error";
-    const message = typeof record["message"] === "string" ? record["message"] : String(dumped);
-    const stack = typeof record["stack"] === "string" ? record["stack"] : "";
+    const name = typeof record.name === "string" ? record.name : "Error";
+    const message = typeof record.message === "string" ? record.message : String(dumped);
+    const stack = typeof record.stack === "string" ? record.stack : "";
     const kind =
       name === "InternalError" && message === "interrupted" ? "interrupted" : isOutOfMemoryText(message) ? "out-of-memory" : "exception";
     return { kind, name, message, stack };
@@ -429,7 +452,11 @@ export class Sandbox {
         this.firingOrigin = undefined;
       }
       const kind = repeat ? "setInterval" : "setTimeout";
-      this.opts.onAsyncDelivery(delivery, "running a timer callback", `a timer callback (${origin ? `${kind}, armed by ${origin}` : kind})`);
+      this.opts.onAsyncDelivery(
+        delivery,
+        "running a timer callback",
+        `a timer callback (${origin ? `${kind}, armed by ${origin}` : kind})`,
+      );
     }, delay);
     handle.unref?.();
     this.timers.set(id, handle);
@@ -452,7 +479,8 @@ export class Sandbox {
     const onExecute = this.opts.onExecute;
     Promise.resolve()
       .then(() => {
-        if (!onExecute) throw new Error(`trailblaze.execute("${name}") is not available: this QuickJS server was started without onExecute`);
+        if (!onExecute)
+          throw new Error(`trailblaze.execute("${name}") is not available: this QuickJS server was started without onExecute`);
         return onExecute(name, JSON.parse(argsJson) as Record<string, unknown>);
       })
       .then((value) => JSON.stringify(value ?? null))

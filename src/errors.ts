@@ -108,7 +108,14 @@ export class ServerExitedError extends TrailblazeError {
   readonly shortMessage: string;
   /** It exited cleanly at startup having written no MCP message: it never connected its transport. */
   readonly neverConnected: boolean;
-  constructor(server: string, exit: ProcessExit, stderrTail: readonly string[], during: string, hint?: string, options?: { neverConnected?: boolean }) {
+  constructor(
+    server: string,
+    exit: ProcessExit,
+    stderrTail: readonly string[],
+    during: string,
+    hint?: string,
+    options?: { neverConnected?: boolean },
+  ) {
     const neverConnected = options?.neverConnected ?? false;
     const short = `MCP server ${server} ${describeExit(exit)} ${during}`;
     const why = neverConnected ? `it wrote no MCP message, so it never answered the handshake: ${CONNECT_FIX}` : undefined;

@@ -22,14 +22,20 @@ afterEach(async () => {
 
 const done = (explanation: string): Turn => ({ calls: [{ tool: "objectiveStatus", args: { status: "COMPLETED", explanation } }] });
 const call = (tool: string, args: Record<string, unknown>): Turn => ({ calls: [{ tool, args }] });
-const tapDrawer = call("tapOnElementBySelector", { nodeSelector: { androidAccessibility: { contentDescriptionRegex: "Open the calendar drawer" } }, reason: "the drawer button" });
+const tapDrawer = call("tapOnElementBySelector", {
+  nodeSelector: { androidAccessibility: { contentDescriptionRegex: "Open the calendar drawer" } },
+  reason: "the drawer button",
+});
 
 /** A copy of the fixture whose gateway is `server` (its provider `type` changed when asked). */
 function workspace(key: string, llm: LlmServer, type = "openai_compatible"): string {
   const dir = workspaceCopy(FIXTURE, `agent-${key}`);
   const anchor = join(dir, "trails/config/trailblaze.yaml");
   const base = type === "anthropic" ? llm.url : `${llm.url}/v1`;
-  writeFileSync(anchor, readFileSync(anchor, "utf8").replace("http://127.0.0.1:9/v1", base).replace("type: openai_compatible", `type: ${type}`));
+  writeFileSync(
+    anchor,
+    readFileSync(anchor, "utf8").replace("http://127.0.0.1:9/v1", base).replace("type: openai_compatible", `type: ${type}`),
+  );
   return dir;
 }
 
@@ -39,7 +45,17 @@ interface Report {
     error?: string;
     healed?: number;
     savedRecording?: { file: string; slot: string; steps: number[] };
-    steps: { status: string; tools: { name: string; args: Record<string, unknown> }[]; agent?: { model: string; why: string; turns: { shown: string; called?: { tool: string }; ok?: boolean }[]; tokens: { input: number }; costUsd?: number } }[];
+    steps: {
+      status: string;
+      tools: { name: string; args: Record<string, unknown> }[];
+      agent?: {
+        model: string;
+        why: string;
+        turns: { shown: string; called?: { tool: string }; ok?: boolean }[];
+        tokens: { input: number };
+        costUsd?: number;
+      };
+    }[];
   }[];
   summary: { healed?: number };
 }
@@ -120,7 +136,9 @@ describe("steps in words on the calendar map", () => {
   test("streamed answers from an Anthropic messages endpoint run the same way", async () => {
     server = startLlmServer(WORDS_TURNS);
     const dir = workspace("anthropic", server, "anthropic");
-    const { code, report, stderr } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...MAP], { TRAILBLAZE_LLM_STREAM: "1" });
+    const { code, report, stderr } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...MAP], {
+      TRAILBLAZE_LLM_STREAM: "1",
+    });
     expect(stderr).toBe("");
     expect(code).toBe(0);
     expect(report.trails[0]!.status).toBe("passed");
@@ -177,7 +195,10 @@ describe("self-heal", () => {
   test("JUnit and the list say healed, never a plain pass", async () => {
     server = startLlmServer(healTurns);
     const dir = workspace("heal-junit", server);
-    const { code, stdout } = await cli(["run", "trails/calendar/drifted.trail.yaml", ...MAP, "--self-heal", "--reporter", "junit", "--no-logging", "--no-save-recording"], { cwd: dir, env: env() });
+    const { code, stdout } = await cli(
+      ["run", "trails/calendar/drifted.trail.yaml", ...MAP, "--self-heal", "--reporter", "junit", "--no-logging", "--no-save-recording"],
+      { cwd: dir, env: env() },
+    );
     expect(code).toBe(0);
     expect(stdout).toContain('<property name="healed" value="1"/>');
     expect(stdout).toContain("HEALED 1 step");
@@ -195,7 +216,21 @@ describe("the HTML report of an agent's step", () => {
     ]);
     const dir = workspace("heal-html", server);
     const out = join(tempDir("agent-html"), "report");
-    const { code, stdout } = await cli(["run", "trails/calendar/drifted.trail.yaml", ...MAP, "--self-heal", "--reporter", "html", "--output", out, "--no-logging", "--no-save-recording"], { cwd: dir, env: env() });
+    const { code, stdout } = await cli(
+      [
+        "run",
+        "trails/calendar/drifted.trail.yaml",
+        ...MAP,
+        "--self-heal",
+        "--reporter",
+        "html",
+        "--output",
+        out,
+        "--no-logging",
+        "--no-save-recording",
+      ],
+      { cwd: dir, env: env() },
+    );
     expect(stdout).toContain("✚ healed Open the navigation drawer");
     expect(code).toBe(0);
     const page = readFileSync(join(out, "index.html"), "utf8");
@@ -246,14 +281,23 @@ describe("failures users can act on", () => {
     server = startLlmServer([]);
     const dir = workspace("no-key", server);
     const noKey = { HOME: tempDir("agent-home"), GATEWAY_API_KEY: "" };
-    const replay = await cli(["run", "trails/calendar/drifted.trail.yaml", ...MAP, "--no-logging", "--reporter", "json"], { cwd: dir, env: noKey });
+    const replay = await cli(["run", "trails/calendar/drifted.trail.yaml", ...MAP, "--no-logging", "--reporter", "json"], {
+      cwd: dir,
+      env: noKey,
+    });
     // The config names a model, but nothing here needs it: the recording runs (and fails on its own drift).
     expect(JSON.parse(replay.stdout).trails[0].error).toContain("Show the navigation menu");
     expect(replay.code).toBe(1);
-    const words = await cli(["run", "trails/calendar/theme-in-words.trail.yaml", ...MAP, "--no-logging", "--reporter", "json"], { cwd: dir, env: noKey });
+    const words = await cli(["run", "trails/calendar/theme-in-words.trail.yaml", ...MAP, "--no-logging", "--reporter", "json"], {
+      cwd: dir,
+      env: noKey,
+    });
     expect(words.code).toBe(2);
     expect(JSON.parse(words.stdout).trails[0].error).toContain("gateway/test-model needs an API key in $GATEWAY_API_KEY, which is not set");
-    const asked = await cli(["run", "trails/calendar/theme-in-words.trail.yaml", ...MAP, "--llm", "gateway/test-model", "--no-logging"], { cwd: dir, env: noKey });
+    const asked = await cli(["run", "trails/calendar/theme-in-words.trail.yaml", ...MAP, "--llm", "gateway/test-model", "--no-logging"], {
+      cwd: dir,
+      env: noKey,
+    });
     expect(asked.code).toBe(2);
     expect(asked.stderr).toContain("run: gateway/test-model needs an API key in $GATEWAY_API_KEY, which is not set");
     expect(asked.stdout).toBe("");
@@ -270,7 +314,9 @@ describe("failures users can act on", () => {
     await server.stop();
     server = startLlmServer([]);
     server.after = { status: 429, headers: { "retry-after-ms": "10" } };
-    const limited = await runJson(workspace("rate", server), ["trails/calendar/theme-in-words.trail.yaml", ...MAP], { TRAILBLAZE_LLM_MAX_RETRIES: "2" });
+    const limited = await runJson(workspace("rate", server), ["trails/calendar/theme-in-words.trail.yaml", ...MAP], {
+      TRAILBLAZE_LLM_MAX_RETRIES: "2",
+    });
     expect(limited.code).toBe(1);
     expect(limited.report.trails[0]!.error).toContain("kept rate-limiting the agent (after 3 attempts) (HTTP 429)");
     expect(server.requests).toHaveLength(3);
@@ -292,10 +338,18 @@ describe("failures users can act on", () => {
       done("Settings is there"),
     ]);
     const dir = workspace("bad-calls", server);
-    const { code, report } = await runJson(dir, ["trails/calendar/drifted.trail.yaml", ...MAP, "--no-use-recorded-steps", "--no-save-recording"]);
+    const { code, report } = await runJson(dir, [
+      "trails/calendar/drifted.trail.yaml",
+      ...MAP,
+      "--no-use-recorded-steps",
+      "--no-save-recording",
+    ]);
     expect(code).toBe(0);
     expect(server.requests).toHaveLength(6);
-    expect(report.trails[0]!.steps.map((s) => [s.status, s.agent?.why])).toEqual([["passed", "words"], ["passed", "words"]]);
+    expect(report.trails[0]!.steps.map((s) => [s.status, s.agent?.why])).toEqual([
+      ["passed", "words"],
+      ["passed", "words"],
+    ]);
     expect(report.trails[0]!.steps[0]!.agent!.turns.map((t) => t.ok)).toEqual([false, false, true, true]);
   });
 
@@ -311,7 +365,10 @@ describe("failures users can act on", () => {
 
   test("--self-heal without a model is a usage error that says how to choose one", async () => {
     const dir = workspaceCopy(FIXTURE, "agent-heal-no-model");
-    const { code, stderr } = await cli(["run", "trails/calendar/drifted.trail.yaml", ...MAP, "--self-heal", "--llm", "none", "--no-logging"], { cwd: dir, env: env() });
+    const { code, stderr } = await cli(
+      ["run", "trails/calendar/drifted.trail.yaml", ...MAP, "--self-heal", "--llm", "none", "--no-logging"],
+      { cwd: dir, env: env() },
+    );
     expect(code).toBe(2);
     expect(stderr).toContain("--self-heal needs a model for the agent: give --llm provider/model");
   });
@@ -338,7 +395,20 @@ describe("secrets and the key", () => {
     const dir = workspace("secrets", server);
     const trail = join(dir, "trails/calendar/theme-in-words.trail.yaml");
     writeFileSync(trail, readFileSync(trail, "utf8").replace("trail:\n", "trail:\n  - step: Type the calendar password\n"));
-    const { code, stdout, stderr } = await cli(["run", "trails/calendar/theme-in-words.trail.yaml", ...MAP, "--secret", `calendarPassword=${secret}`, "--reporter", "json", "--logs", "logs"], { cwd: dir, env: env() });
+    const { code, stdout, stderr } = await cli(
+      [
+        "run",
+        "trails/calendar/theme-in-words.trail.yaml",
+        ...MAP,
+        "--secret",
+        `calendarPassword=${secret}`,
+        "--reporter",
+        "json",
+        "--logs",
+        "logs",
+      ],
+      { cwd: dir, env: env() },
+    );
     expect(code).toBe(0);
     const typed = (JSON.parse(stdout) as Report).trails[0]!.steps[0]!.tools[0]!;
     expect(typed).toMatchObject({ name: "inputText", args: { text: "***" } });
@@ -349,7 +419,7 @@ describe("secrets and the key", () => {
     expect(stdout + stderr).not.toContain(secret);
     expect(stdout + stderr).not.toContain(KEY);
     const saved = readFileSync(trail, "utf8");
-    expect(saved).toContain("text: \"{{calendarPassword}}\"");
+    expect(saved).toContain('text: "{{calendarPassword}}"');
     expect(saved).not.toContain(secret);
     const logs = join(dir, "logs");
     for (const session of readdirSync(logs)) {
@@ -380,7 +450,9 @@ describe.each(["host", "on-device"])("the target's own tool, %s", (agent) => {
     expect(stderr).toBe("");
     expect(code).toBe(0);
     expect(report.trails[0]!.steps[0]!.tools.map((t) => t.name)).toEqual(["notes_addNote", "assertEquals"]);
-    expect(readFileSync(join(dir, "trails/notes/add-note-in-words.trail.yaml"), "utf8")).toContain("- notes_addNote:\n            text: oat milk");
+    expect(readFileSync(join(dir, "trails/notes/add-note-in-words.trail.yaml"), "utf8")).toContain(
+      "- notes_addNote:\n            text: oat milk",
+    );
   });
 });
 
@@ -394,13 +466,19 @@ describe("step and verify at the terminal", () => {
       call("assertVisibleWithText", { text: "Dark" }),
     ]);
     const dir = workspace("step-verify", server);
-    const step = await cli(["step", "Open the navigation drawer", "--target", "calendar", ...MAP, "--no-logging"], { cwd: dir, env: env() });
+    const step = await cli(["step", "Open the navigation drawer", "--target", "calendar", ...MAP, "--no-logging"], {
+      cwd: dir,
+      env: env(),
+    });
     expect(step.code).toBe(0);
     expect(step.stdout).toContain("✓ the drawer is open (gateway/test-model: 2 model calls");
     expect(step.stdout).toContain("recording:\n  tools:\n    - tapOnElementBySelector:");
     expect(step.stderr).toContain("1. tapOnElementBySelector");
 
-    const holds = await cli(["verify", "The create-event button is visible", "--target", "calendar", ...MAP, "--no-logging", "--json"], { cwd: dir, env: env() });
+    const holds = await cli(["verify", "The create-event button is visible", "--target", "calendar", ...MAP, "--no-logging", "--json"], {
+      cwd: dir,
+      env: env(),
+    });
     expect(holds.code).toBe(0);
     expect(JSON.parse(holds.stdout)).toMatchObject({ status: "completed", recording: [{ tool: "assertVisibleWithText" }] });
 
@@ -414,11 +492,20 @@ describe("step and verify at the terminal", () => {
     const dir = workspace("vision", server);
     const home = tempDir("agent-vision-home");
     mkdirSync(join(home, ".trailblaze"));
-    writeFileSync(join(home, ".trailblaze/trailblaze.yaml"), `llm:\n  providers:\n    seeing:\n      type: openai_compatible\n      base_url: ${server.url}/v1\n      auth: { required: false }\n      models: [{ id: eyes }]\n`);
-    const { code } = await cli(["step", "Open the navigation drawer", "--target", "calendar", ...MAP, "--llm", "seeing/eyes", "--no-logging"], { cwd: dir, env: { HOME: home } });
+    writeFileSync(
+      join(home, ".trailblaze/trailblaze.yaml"),
+      `llm:\n  providers:\n    seeing:\n      type: openai_compatible\n      base_url: ${server.url}/v1\n      auth: { required: false }\n      models: [{ id: eyes }]\n`,
+    );
+    const { code } = await cli(
+      ["step", "Open the navigation drawer", "--target", "calendar", ...MAP, "--llm", "seeing/eyes", "--no-logging"],
+      { cwd: dir, env: { HOME: home } },
+    );
     expect(code).toBe(0);
     // The day view has a WebP beside its capture ("RIFF" in base64); the drawer's capture has none.
-    expect(server.requests.map((r) => r.images.map((image) => image.replace(/^data:image\/webp;base64,/, "").slice(0, 5)))).toEqual([["UklGR"], []]);
+    expect(server.requests.map((r) => r.images.map((image) => image.replace(/^data:image\/webp;base64,/, "").slice(0, 5)))).toEqual([
+      ["UklGR"],
+      [],
+    ]);
   });
 
   test("with no model chosen, step says how to choose one (exit 2)", async () => {
@@ -448,14 +535,20 @@ describe("a web target on a real page", () => {
       done("one item in the basket"),
     ]);
     const dir = workspaceCopy(join(REPO, "fixtures/web"), "agent-web");
-    writeFileSync(join(dir, "trails/in-words.trail.yaml"), "config:\n  id: in-words\n  target: webshop\ntrail:\n  - verify: Adding one item puts one in the basket\n");
+    writeFileSync(
+      join(dir, "trails/in-words.trail.yaml"),
+      "config:\n  id: in-words\n  target: webshop\ntrail:\n  - verify: Adding one item puts one in the basket\n",
+    );
     const home = tempDir("agent-web-home");
     mkdirSync(join(home, ".trailblaze"));
     writeFileSync(
       join(home, ".trailblaze/trailblaze.yaml"),
       `llm:\n  providers:\n    openai:\n      base_url: ${server.url}/v1\n      models:\n        - id: gpt-test\n  defaults:\n    model: openai/gpt-test\n`,
     );
-    const { code, stdout, stderr } = await cli(["run", "trails/in-words.trail.yaml", "--reporter", "json", "--no-logging"], { cwd: dir, env: { HOME: home, OPENAI_API_KEY: KEY } });
+    const { code, stdout, stderr } = await cli(["run", "trails/in-words.trail.yaml", "--reporter", "json", "--no-logging"], {
+      cwd: dir,
+      env: { HOME: home, OPENAI_API_KEY: KEY },
+    });
     expect(stderr).toBe("");
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as Report;

@@ -24,10 +24,17 @@ interface Report {
   trails: { status: string; steps: { tools: Call[] }[] }[];
 }
 
-async function runTrail(root: string, trail: string, agent: "host" | "on-device", ...flags: string[]): Promise<{ report: Report; calls: { name: string; status: string; text: string }[] }> {
+async function runTrail(
+  root: string,
+  trail: string,
+  agent: "host" | "on-device",
+  ...flags: string[]
+): Promise<{ report: Report; calls: { name: string; status: string; text: string }[] }> {
   const run = await cli(["run", trail, "--reporter", "json", "--agent", agent, ...flags], { cwd: root });
   const report = JSON.parse(run.stdout) as Report;
-  const calls = report.trails.flatMap((t) => t.steps.flatMap((s) => s.tools)).map(({ name, result }) => ({ name, status: result.status, text: result.message ?? result.content?.[0]?.text ?? "" }));
+  const calls = report.trails
+    .flatMap((t) => t.steps.flatMap((s) => s.tools))
+    .map(({ name, result }) => ({ name, status: result.status, text: result.message ?? result.content?.[0]?.text ?? "" }));
   return { report, calls };
 }
 
@@ -35,13 +42,19 @@ describe("pure-JS tools on globalThis.__trailblazeTools", () => {
   test("are listed with the spec's description and input schema (upstream's flat form: every parameter required), beside the registering script's and the MCP server's tools", async () => {
     const run = await cli(["tools", "--json", ...MAP, "--start", "myapp/android/login"], { cwd: dir });
     expect(run.code).toBe(0);
-    const listed = JSON.parse(run.stdout) as { tools: { name: string; source: string; transport: string; description?: string; inputSchema?: unknown }[] };
+    const listed = JSON.parse(run.stdout) as {
+      tools: { name: string; source: string; transport: string; description?: string; inputSchema?: unknown }[];
+    };
     const byName = new Map(listed.tools.map((tool) => [tool.name, tool]));
     expect(byName.get("myapp_addNumbers")).toMatchObject({
       source: "per-file tools (QuickJS)",
       transport: "quickjs",
       description: "Adds two numbers.",
-      inputSchema: { type: "object", properties: { a: { type: "number", description: "First addend." }, b: { type: "number", description: "Second addend." } }, required: ["a", "b"] },
+      inputSchema: {
+        type: "object",
+        properties: { a: { type: "number", description: "First addend." }, b: { type: "number", description: "Second addend." } },
+        required: ["a", "b"],
+      },
     });
     expect(byName.get("myapp_shout")).toMatchObject({
       source: "trails/config/trailmaps/myapp/tools/registered/shout.js",
@@ -55,11 +68,16 @@ describe("pure-JS tools on globalThis.__trailblazeTools", () => {
       description: "From the sign-in screen, type an email and log in. (shortcut myapp/android/login → myapp/android/home)",
       inputSchema: { type: "object", properties: { email: { type: "string", description: "The account's email." } }, required: ["email"] },
     });
-    expect(byName.get("myapp_android_launchToLogin")).toMatchObject({ description: "Launch MyApp fresh, on the sign-in screen. (trailhead → myapp/android/login)" });
+    expect(byName.get("myapp_android_launchToLogin")).toMatchObject({
+      description: "Launch MyApp fresh, on the sign-in screen. (trailhead → myapp/android/login)",
+    });
   }, 90_000); // the first session builds every bundle
 
   test("run with identical results on the host and on the device: __trailblazeCall composes, fromMeta reads the device, target and memory", async () => {
-    const [host, device] = await Promise.all([runTrail(dir, "trails/forms/pure-js.trail.yaml", "host"), runTrail(dir, "trails/forms/pure-js.trail.yaml", "on-device")]);
+    const [host, device] = await Promise.all([
+      runTrail(dir, "trails/forms/pure-js.trail.yaml", "host"),
+      runTrail(dir, "trails/forms/pure-js.trail.yaml", "on-device"),
+    ]);
     expect(host.report.summary).toMatchObject({ passed: 1, failed: 0, errors: 0 });
     expect(device.calls).toEqual(host.calls);
     expect(host.calls).toEqual([
@@ -75,7 +93,13 @@ describe("pure-JS tools on globalThis.__trailblazeTools", () => {
   test("a malformed registration fails the session naming file:line:col and the field, with either agent", async () => {
     const bad = copy("authoring-forms-bad");
     const file = join(bad, PURE_JS);
-    writeFileSync(file, readFileSync(file, "utf8").replace("handler: async function (args) {\n      return { content: [{ type: \"text\", text: String(Number(args.a)", "handle: async function (args) {\n      return { content: [{ type: \"text\", text: String(Number(args.a)"));
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace(
+        'handler: async function (args) {\n      return { content: [{ type: "text", text: String(Number(args.a)',
+        'handle: async function (args) {\n      return { content: [{ type: "text", text: String(Number(args.a)',
+      ),
+    );
     const message = `${PURE_JS}:23:9: __trailblazeTools["myapp_addNumbers"].handler: is missing; expected a function (args, ctx) => result`;
     for (const agent of ["host", "on-device"] as const) {
       const run = await cli(["run", "trails/forms/pure-js.trail.yaml", "--agent", agent], { cwd: bad });
@@ -90,7 +114,7 @@ describe("pure-JS tools on globalThis.__trailblazeTools", () => {
     writeFileSync(trailmap, readFileSync(trailmap, "utf8").replace("    - myapp_addNumbers\n", "    - myapp_addNumber\n"));
     const run = await cli(["tools"], { cwd: bad });
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toContain('trails/config/trailmaps/myapp/trailmap.yaml:14:7 tools: tool myapp_addNumber not found under');
+    expect(run.stderr).toContain("trails/config/trailmaps/myapp/trailmap.yaml:14:7 tools: tool myapp_addNumber not found under");
     expect(run.stderr).toContain('did you mean "myapp_addNumbers"?');
     expect(run.stderr).toContain('register it in a .js file as `globalThis.__trailblazeTools["myapp_addNumber"] = { spec, handler }`');
   });
@@ -176,7 +200,10 @@ describe("shortcuts and trailheads as tools", () => {
   test("a tool with a shortcut's name collides loudly", async () => {
     const clash = copy("authoring-forms-clash");
     const file = join(clash, "trails/config/trailmaps/myapp/tools/registered/shout.js");
-    writeFileSync(file, `${readFileSync(file, "utf8")}\nglobalThis.__trailblazeTools.myapp_android_homeToSettings = { handler: async () => "no" };\n`);
+    writeFileSync(
+      file,
+      `${readFileSync(file, "utf8")}\nglobalThis.__trailblazeTools.myapp_android_homeToSettings = { handler: async () => "no" };\n`,
+    );
     const run = await cli(["tools", ...MAP, "--start", "myapp/android/login"], { cwd: clash });
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain(

@@ -21,7 +21,8 @@ const CLI_ENV = { FAKE_API_KEY: FAKE_KEY, API_TOKEN: TOKEN, BOUNDARY_NAMED: "nam
  * Names a server may see: the SDK's allow-list, TMPDIR, NODE_PATH for a script, the contract, what
  * env: names, and what bun sets in its own process for `bun run --no-orphans` (how scripts run).
  */
-const ALLOWED = /^(HOME|LOGNAME|PATH|SHELL|TERM|USER|TMPDIR|NODE_PATH|TRAILBLAZE_[A-Z_]+|BOUNDARY_NAMED|BOUNDARY_LITERAL|API_TOKEN|BUN_FEATURE_FLAG_NO_ORPHANS)$/;
+const ALLOWED =
+  /^(HOME|LOGNAME|PATH|SHELL|TERM|USER|TMPDIR|NODE_PATH|TRAILBLAZE_[A-Z_]+|BOUNDARY_NAMED|BOUNDARY_LITERAL|API_TOKEN|BUN_FEATURE_FLAG_NO_ORPHANS)$/;
 
 interface Seen {
   code: number;
@@ -34,7 +35,10 @@ interface Seen {
 /** Runs the probe's trail on `target` with `--secret API_TOKEN`, and reads what the probe saw from calls.jsonl. */
 async function probe(target: string, id: string, env: Record<string, string | undefined> = CLI_ENV, more: string[] = []): Promise<Seen> {
   const logs = tempDir("boundary-env-logs");
-  const run = await cli(["run", TRAIL, "--target", target, "--secret", "API_TOKEN", ...more, "--session-id", id, "--logs", logs], { cwd: WORKSPACE, env });
+  const run = await cli(["run", TRAIL, "--target", target, "--secret", "API_TOKEN", ...more, "--session-id", id, "--logs", logs], {
+    cwd: WORKSPACE,
+    env,
+  });
   let callLog = "";
   try {
     callLog = readFileSync(join(logs, id, "calls.jsonl"), "utf8");
@@ -42,12 +46,16 @@ async function probe(target: string, id: string, env: Record<string, string | un
     // No call was made: run.stderr says why.
   }
   const line = callLog.split("\n").find((text) => text.includes('"boundary_reportEnv"'));
-  const structured = line === undefined ? undefined : (JSON.parse(line) as { structuredContent?: { env: Record<string, string> } }).structuredContent;
+  const structured =
+    line === undefined ? undefined : (JSON.parse(line) as { structuredContent?: { env: Record<string, string> } }).structuredContent;
   return { code: run.code, stdout: run.stdout, stderr: run.stderr, env: structured?.env ?? {}, callLog };
 }
 
 describe("a host server's environment", () => {
-  for (const [kind, target] of [["script", "scriptEnv"], ["command", "commandEnv"]] as const) {
+  for (const [kind, target] of [
+    ["script", "scriptEnv"],
+    ["command", "commandEnv"],
+  ] as const) {
     test(`${kind}: neither an unrelated credential nor the --secret's source variable; the allow-list, the contract and env:`, async () => {
       const seen = await probe(target, `env-${kind}`);
       expect(seen.stderr).toBe("");

@@ -43,7 +43,11 @@ async function launch(argv: string[], env: Record<string, string> = {}): Promise
   // child reports the largest of every child the test process has had, not this one's.
   let maxRss = 0;
   const watch = setInterval(() => (maxRss = Math.max(maxRss, peakRss(child.pid))), 20);
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]).finally(() => clearInterval(watch));
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]).finally(() => clearInterval(watch));
   const sessions = readdirSync(logsRoot);
   expect(sessions.length).toBe(1);
   // No server outlives the CLI.
@@ -76,7 +80,11 @@ test(
     const log = readFileSync(join(run.logs, STDERR_LOG), "utf8");
     const prefixes = [...SECRET].map((_, i) => SECRET.slice(0, i + 1)).filter((prefix) => prefix.length > 2);
     for (const prefix of prefixes) {
-      expect({ prefix, inLog: log.includes(prefix), inOutput: run.output.includes(prefix) }).toEqual({ prefix, inLog: false, inOutput: false });
+      expect({ prefix, inLog: log.includes(prefix), inOutput: run.output.includes(prefix) }).toEqual({
+        prefix,
+        inLog: false,
+        inOutput: false,
+      });
     }
     // The long line is masked whole, then kept (it is under 1 MiB once masked).
     expect(log).toStartWith(`${"x".repeat(MiB - 6)}***\n`);
@@ -101,17 +109,24 @@ describe("host tools that flood stderr (64 MiB, the last 16 MiB one endless line
     const file = join(run.logs, STDERR_LOG);
     expect(statSync(file).size).toBeLessThan(DEFAULT_LOG_MAX_BYTES + NOTE);
     const last = readFileSync(file, "utf8").trimEnd().split("\n").at(-1);
-    expect(last).toMatch(/^\[trailblaze\] … stderr log cut at 32 MiB: \d+ more bytes \(\d+ lines\) not written \(TRAILBLAZE_LOG_MAX_BYTES\)$/);
+    expect(last).toMatch(
+      /^\[trailblaze\] … stderr log cut at 32 MiB: \d+ more bytes \(\d+ lines\) not written \(TRAILBLAZE_LOG_MAX_BYTES\)$/,
+    );
   });
 
   test("the server log stops at the cap, each line JSON, the last the note of the cut", () => {
     const file = join(run.logs, SERVER_LOG);
     expect(statSync(file).size).toBeLessThan(DEFAULT_LOG_MAX_BYTES + NOTE);
-    const lines = readFileSync(file, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = readFileSync(file, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines[0]).toMatchObject({ server: "tools/host-floods.ts", level: "info", logger: "floods" });
     expect(lines.at(-1)).toMatchObject({
       server: "tools/host-floods.ts",
-      trailblaze: expect.stringMatching(/^… server log cut at 32 MiB: \d+ more bytes \(\d+ lines\) not written \(TRAILBLAZE_LOG_MAX_BYTES\)$/),
+      trailblaze: expect.stringMatching(
+        /^… server log cut at 32 MiB: \d+ more bytes \(\d+ lines\) not written \(TRAILBLAZE_LOG_MAX_BYTES\)$/,
+      ),
     });
   });
 });
@@ -127,7 +142,9 @@ test(
     expect(statSync(file).size).toBeLessThan(8 * MiB + NOTE);
     expect(folderBytes(run.logs)).toBeLessThan(8 * MiB + 64 * 1024);
     const last = readFileSync(file, "utf8").trimEnd().split("\n").at(-1);
-    expect(last).toMatch(/^\[trailblaze\] … console log cut at 8 MiB: \d+ more bytes \(\d+ lines\) not written \(TRAILBLAZE_LOG_MAX_BYTES\)$/);
+    expect(last).toMatch(
+      /^\[trailblaze\] … console log cut at 8 MiB: \d+ more bytes \(\d+ lines\) not written \(TRAILBLAZE_LOG_MAX_BYTES\)$/,
+    );
   },
   PROCESS_TIMEOUT_MS,
 );

@@ -26,7 +26,12 @@ function startRun(args: string[], env: Record<string, string> = {}) {
     const mode = await cliUnderTestEnv();
     const all = { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", ...mode, ...env } as Record<string, string>;
     for (const key of ["npm_lifecycle_event", "npm_command", "npm_config_user_agent", "TRAILBLAZE_LAUNCHED_AS"]) delete all[key];
-    return Bun.spawn([process.execPath, "--no-install", MAIN, "run", ...args, "--workers", "2"], { cwd: WORKSPACE, env: all, stdout: "pipe", stderr: "pipe" });
+    return Bun.spawn([process.execPath, "--no-install", MAIN, "run", ...args, "--workers", "2"], {
+      cwd: WORKSPACE,
+      env: all,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
   })();
   const done = child.then(async (proc) => {
     const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
@@ -70,7 +75,10 @@ describe.each(WHERE)("a guest %s", (_where, env) => {
   }, 90_000);
 
   test("TRAILBLAZE_CALL_TIMEOUT_MS cuts a busy call then, not at the runtime's own 10 s deadline", async () => {
-    const { code, doc, ms } = await jsonRun(["trails/spin.trail.yaml", "--agent", "on-device"], { ...env, TRAILBLAZE_CALL_TIMEOUT_MS: "2000" });
+    const { code, doc, ms } = await jsonRun(["trails/spin.trail.yaml", "--agent", "on-device"], {
+      ...env,
+      TRAILBLAZE_CALL_TIMEOUT_MS: "2000",
+    });
     const trail = doc.trails[0];
     expect(trail.status).toBe("failed");
     // Whichever notices first: the runtime's deadline (the guest's own thread) or the call's timer (the CLI's).
@@ -91,14 +99,20 @@ describe.each(WHERE)("a guest %s", (_where, env) => {
     expect(big).toMatch(
       /^MCP server tools\/guest\.ts wrote a message of more than 10485760 bytes to the host \(200000\d\d bytes; limit: max_message_bytes, default 10485760\); the server was stopped\. Return less \(a summary, or where to find the data\), or raise max_message_bytes on the server's entry in the target$/,
     );
-    expect(small).toMatch(/^MCP server tools\/guest\.ts wrote a message of more than 4096 bytes to the host \(100\d\d bytes; limit: max_message_bytes, default 10485760\); the server was stopped\. /);
-    const advice = "the server was stopped. Return less (a summary, or where to find the data), or raise max_message_bytes on the server's entry in the target";
+    expect(small).toMatch(
+      /^MCP server tools\/guest\.ts wrote a message of more than 4096 bytes to the host \(100\d\d bytes; limit: max_message_bytes, default 10485760\); the server was stopped\. /,
+    );
+    const advice =
+      "the server was stopped. Return less (a summary, or where to find the data), or raise max_message_bytes on the server's entry in the target";
     expect(messages(host.doc)).toEqual([
       `MCP server tools/guest.ts wrote a message of more than 10485760 bytes to stdout (limit: max_message_bytes, default 10485760); ${advice}`,
       `MCP server tools/guest.ts wrote a message of more than 4096 bytes to stdout (limit: max_message_bytes, default 10485760); ${advice}`,
     ]);
     // The same words up to where the message went, and the same limit, outcome and advice.
-    for (const [device, onHost] of [[big, messages(host.doc)[0]], [small, messages(host.doc)[1]]]) {
+    for (const [device, onHost] of [
+      [big, messages(host.doc)[0]],
+      [small, messages(host.doc)[1]],
+    ]) {
       expect(device.split(" to the host ")[0]).toBe(onHost.split(" to stdout ")[0]);
       expect(device).toEndWith(`limit: max_message_bytes, default 10485760); ${advice}`);
     }
@@ -134,7 +148,11 @@ describe.each(WHERE)("Ctrl-C during a busy on-device call %s", (where, env) => {
     const proc = await child;
     // The first call is logged; a second later the spin has begun.
     const logged = () =>
-      readdirSync(logs).some((session) => existsSync(join(logs, session, "calls.jsonl")) && readFileSync(join(logs, session, "calls.jsonl"), "utf8").includes('"tool":"guest_ok"'));
+      readdirSync(logs).some(
+        (session) =>
+          existsSync(join(logs, session, "calls.jsonl")) &&
+          readFileSync(join(logs, session, "calls.jsonl"), "utf8").includes('"tool":"guest_ok"'),
+      );
     for (const deadline = Date.now() + 20_000; !logged() && Date.now() < deadline; ) await Bun.sleep(50);
     expect(logged()).toBe(true);
     await Bun.sleep(1500);

@@ -6,7 +6,18 @@
 // so `..` cannot put calls.jsonl in the workspace root. Every refusal exits 2 and writes nothing.
 
 import { describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { cli, cliProcess, REPO, tempDir } from "./support/cli.ts";
 import { serve, waitGone } from "./support/mcp-serve.ts";
@@ -23,7 +34,11 @@ function listing(dir: string): string[] {
 function outsideFolder(): { dir: string; untouched: () => boolean } {
   const dir = realpathSync(tempDir("boundary-outside"));
   writeFileSync(join(dir, "keep.txt"), "keep\n");
-  return { dir, untouched: () => JSON.stringify(listing(dir)) === JSON.stringify(["keep.txt"]) && readFileSync(join(dir, "keep.txt"), "utf8") === "keep\n" };
+  return {
+    dir,
+    untouched: () =>
+      JSON.stringify(listing(dir)) === JSON.stringify(["keep.txt"]) && readFileSync(join(dir, "keep.txt"), "utf8") === "keep\n",
+  };
 }
 
 /** A copy of init-tool's fixture workspace, resolving packages from the repository. */
@@ -44,8 +59,16 @@ describe("init-tool through a symbolic link", () => {
     const outside = outsideFolder();
     symlinkSync(outside.dir, join(ws, "tools/link"));
     const before = listing(ws);
-    expect(await cli(["init-tool", "applyCoupon", "--dir", "tools/link"], { cwd: ws })).toEqual({ code: 2, stdout: "", stderr: refusal(ws, "tools/link", outside.dir) });
-    expect(await cli(["init-tool", "applyCoupon", "--server", "--dir", "tools/link"], { cwd: ws })).toEqual({ code: 2, stdout: "", stderr: refusal(ws, "tools/link", outside.dir) });
+    expect(await cli(["init-tool", "applyCoupon", "--dir", "tools/link"], { cwd: ws })).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: refusal(ws, "tools/link", outside.dir),
+    });
+    expect(await cli(["init-tool", "applyCoupon", "--server", "--dir", "tools/link"], { cwd: ws })).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: refusal(ws, "tools/link", outside.dir),
+    });
     const deeper = await cli(["init-tool", "applyCoupon", "--server", "--dir", "tools/link/new/deep"], { cwd: ws });
     expect(deeper).toEqual({ code: 2, stdout: "", stderr: refusal(ws, "tools/link/new/deep", join(outside.dir, "new/deep")) });
     expect(outside.untouched()).toBe(true);
@@ -60,7 +83,10 @@ describe("init-tool through a symbolic link", () => {
     symlinkSync(join(outside.dir, "myapp"), join(ws, "tools/myapp"));
     const outsideBefore = listing(outside.dir);
     const before = listing(ws);
-    for (const argv of [["init-tool", "applyCoupon", "--server"], ["init-tool", "applyCoupon"]]) {
+    for (const argv of [
+      ["init-tool", "applyCoupon", "--server"],
+      ["init-tool", "applyCoupon"],
+    ]) {
       const run = await cli(argv, { cwd: ws });
       const file = argv.includes("--server") ? "applyCoupon.ts" : "myapp_applyCoupon.ts";
       expect(run.code).toBe(2);
@@ -82,7 +108,9 @@ describe("init through a symbolic link", () => {
     symlinkSync(outside.dir, join(here, "tools"));
     const run = await cli(["init"], { cwd: here });
     expect(run.code).toBe(2);
-    expect(run.stderr).toStartWith(`error: init: refusing to write outside the workspace root ${here}: tools/app/greet.ts (through a symbolic link, ${join(outside.dir, "app/greet.ts")})`);
+    expect(run.stderr).toStartWith(
+      `error: init: refusing to write outside the workspace root ${here}: tools/app/greet.ts (through a symbolic link, ${join(outside.dir, "app/greet.ts")})`,
+    );
     expect(outside.untouched()).toBe(true);
     expect(readdirSync(here)).toEqual(["tools"]);
 
@@ -127,7 +155,10 @@ describe("--session-id is one safe folder name", () => {
         const ws = sessionWorkspace();
         const parentBefore = listing(join(ws, ".."));
         // mcp serves on stdin: a real process, whose stdin is empty, so a session it did start would end.
-        const run = name === "mcp" ? await cliProcess([...argv, `--session-id=${id}`], { cwd: ws }) : await cli([...argv, `--session-id=${id}`], { cwd: ws });
+        const run =
+          name === "mcp"
+            ? await cliProcess([...argv, `--session-id=${id}`], { cwd: ws })
+            : await cli([...argv, `--session-id=${id}`], { cwd: ws });
         expect(run.code).toBe(2);
         if (id.includes("/")) expect(run.stderr).toContain("--session-id");
         else expect(run.stderr).toBe(rule(id));
@@ -143,7 +174,9 @@ describe("--session-id is one safe folder name", () => {
     const id = "x".repeat(127);
     const run = await cli(["run", "trails", "--session-id", id], { cwd: ws });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`error: run: --session-id ${id} names 2 sessions here, ${id}-1 to ${id}-2, and those are over 128 characters: give a shorter id\n`);
+    expect(run.stderr).toBe(
+      `error: run: --session-id ${id} names 2 sessions here, ${id}-1 to ${id}-2, and those are over 128 characters: give a shorter id\n`,
+    );
     expect(existsSync(join(ws, "logs"))).toBe(false);
   });
 
@@ -186,7 +219,9 @@ describe("session logs through a symbolic link", () => {
     symlinkSync(join(outside.dir, "keep.txt"), join(logs, "mine/calls.jsonl"));
     const file = await cli(["run", "trails/t.trail.yaml", "--logs", logs, "--session-id", "mine"], { cwd: ws });
     expect(file.code).toBe(2);
-    expect(file.stdout + file.stderr).toContain(`${join(logs, "mine/calls.jsonl")} is a symbolic link; the CLI does not write its logs through one. Remove it, or use another --session-id`);
+    expect(file.stdout + file.stderr).toContain(
+      `${join(logs, "mine/calls.jsonl")} is a symbolic link; the CLI does not write its logs through one. Remove it, or use another --session-id`,
+    );
     expect(outside.untouched()).toBe(true);
 
     const fine = await cli(["run", "trails/t.trail.yaml", "--logs", logs, "--session-id", "fresh"], { cwd: ws });
@@ -198,7 +233,10 @@ describe("session logs through a symbolic link", () => {
 /** A workspace whose target has a per-file tool run in QuickJS and one run as a host subprocess: with --agent host, a session writes every build cache. */
 function cacheWorkspace(): string {
   const ws = sessionWorkspace();
-  writeFileSync(join(ws, "trailblaze-config/targets/app.yaml"), "id: app\ntools:\n  - app_greet\n  - app_note\nplatforms:\n  android: {}\n");
+  writeFileSync(
+    join(ws, "trailblaze-config/targets/app.yaml"),
+    "id: app\ntools:\n  - app_greet\n  - app_note\nplatforms:\n  android: {}\n",
+  );
   mkdirSync(join(ws, "tools"));
   writeFileSync(
     join(ws, "tools/app_greet.ts"),
@@ -218,14 +256,23 @@ const listTools = (ws: string) => cli([...TOOLS_HOST, tempDir("boundary-cache-lo
  * precompiled, which TRAILBLAZE_PRECOMPILE=0 (how cliProcess runs the sources) turns off: the
  * precompiled CLI, built from the same sources, runs instead.
  */
-const freshListTools = (ws: string) => cliProcess([...TOOLS_HOST, tempDir("boundary-cache-logs")], { cwd: ws, env: { TRAILBLAZE_PRECOMPILE: undefined } });
+const freshListTools = (ws: string) =>
+  cliProcess([...TOOLS_HOST, tempDir("boundary-cache-logs")], { cwd: ws, env: { TRAILBLAZE_PRECOMPILE: undefined } });
 
 describe("build caches through a symbolic link", () => {
   const refusal = (ws: string, link: string, to: string) =>
     `error: ${link} is a symbolic link to ${to}, outside the build cache ${join(ws, ".cache")}; the CLI writes its caches only inside it. ` +
     `Remove the link (the cache is rebuilt as needed: removing ${join(ws, ".cache")} entirely is safe too) and run again\n`;
 
-  for (const folder of ["trailblaze-tool-schemas", "trailblaze-tools", "trailblaze-packages", "trailblaze-packages/node_modules/@trailblaze", "trailblaze-bundles", "trailblaze-host-bundles", "trailblaze-listings"]) {
+  for (const folder of [
+    "trailblaze-tool-schemas",
+    "trailblaze-tools",
+    "trailblaze-packages",
+    "trailblaze-packages/node_modules/@trailblaze",
+    "trailblaze-bundles",
+    "trailblaze-host-bundles",
+    "trailblaze-listings",
+  ]) {
     test(`.cache/${folder} linked to outside: exit 2 naming the link, nothing written there`, async () => {
       const ws = cacheWorkspace();
       const outside = outsideFolder();
@@ -253,7 +300,9 @@ describe("build caches through a symbolic link", () => {
     const ws = cacheWorkspace();
     expect((await freshListTools(ws)).code).toBe(0);
     const bundles = join(ws, ".cache/trailblaze-host-bundles");
-    const stem = readdirSync(bundles).find((name) => name.endsWith(".json"))!.slice(0, -".json".length);
+    const stem = readdirSync(bundles)
+      .find((name) => name.endsWith(".json"))!
+      .slice(0, -".json".length);
     const outside = outsideFolder();
 
     // The map Bun writes beside the bytecode: a link there to a file outside, and the entry rebuilt.

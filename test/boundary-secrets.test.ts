@@ -84,7 +84,9 @@ function everyFile(dir: string): { file: string; text: string }[] {
 
 /** The places among `texts` that hold the secret, or the value written into its key. */
 function leaks(texts: Record<string, string>): string[] {
-  return Object.entries(texts).flatMap(([where, text]) => [SECRET, ROTATED].filter((value) => text.includes(value)).map((value) => `${where} holds ${value}`));
+  return Object.entries(texts).flatMap(([where, text]) =>
+    [SECRET, ROTATED].filter((value) => text.includes(value)).map((value) => `${where} holds ${value}`),
+  );
 }
 
 describe("a hostile trail and tool cannot unmask a secret", () => {
@@ -94,8 +96,14 @@ describe("a hostile trail and tool cannot unmask a secret", () => {
       const logs = tempDir("boundary-secrets-logs");
       const out = tempDir("boundary-secrets-out");
       const flags = ["trails", "--agent", agent, "--secret", "TOKEN", "--logs", logs];
-      const json = await cliProcess(["run", ...flags, "--reporter", "json", "--output", join(out, "report.json")], { cwd: root, env: { TOKEN: SECRET } });
-      const html = await cliProcess(["run", ...flags, "--reporter", "html", "--output", join(out, "html")], { cwd: root, env: { TOKEN: SECRET } });
+      const json = await cliProcess(["run", ...flags, "--reporter", "json", "--output", join(out, "report.json")], {
+        cwd: root,
+        env: { TOKEN: SECRET },
+      });
+      const html = await cliProcess(["run", ...flags, "--reporter", "html", "--output", join(out, "html")], {
+        cwd: root,
+        env: { TOKEN: SECRET },
+      });
       expect(json.code).toBe(1);
       expect(html.code).toBe(1);
 
@@ -113,7 +121,15 @@ describe("a hostile trail and tool cannot unmask a secret", () => {
       const written = Object.fromEntries([...everyFile(logs), ...everyFile(out)].map(({ file, text }) => [file, text]));
       expect(Object.keys(written).some((file) => file.endsWith("calls.jsonl"))).toBe(true);
       expect(Object.values(written).some((text) => text.includes("stderr says ***"))).toBe(true);
-      expect(leaks({ ...written, "json stdout": json.stdout, "json stderr": json.stderr, "html stdout": html.stdout, "html stderr": html.stderr })).toEqual([]);
+      expect(
+        leaks({
+          ...written,
+          "json stdout": json.stdout,
+          "json stderr": json.stderr,
+          "html stdout": html.stdout,
+          "html stderr": html.stderr,
+        }),
+      ).toEqual([]);
     });
   }
 });
@@ -124,7 +140,10 @@ describe("a hostile MCP client cannot read a secret back", () => {
       const root = hostileWorkspace();
       const logs = tempDir("boundary-secrets-mcp-logs");
       const file = join(root, "trails", "recorded.trail.yaml");
-      const served = await serve(["--agent", agent, "--record", file, "--secret", "TOKEN", "--logs", logs], { cwd: root, env: testEnv({ TOKEN: SECRET }) });
+      const served = await serve(["--agent", agent, "--record", file, "--secret", "TOKEN", "--logs", logs], {
+        cwd: root,
+        env: testEnv({ TOKEN: SECRET }),
+      });
       const answers: string[] = [];
       const call = async (name: string, args: Record<string, unknown> = {}) => {
         try {
@@ -149,9 +168,16 @@ describe("a hostile MCP client cannot read a secret back", () => {
       expect(answers[6]).toContain("***");
       const recorded = readFileSync(file, "utf8");
       expect(recorded).toContain("- step: log in with {{TOKEN}}");
-      expect(recorded).toContain("text: \"{{TOKEN}}\"");
+      expect(recorded).toContain('text: "{{TOKEN}}"');
       const written = Object.fromEntries(everyFile(logs).map(({ file, text }) => [file, text]));
-      expect(leaks({ ...written, ...Object.fromEntries(answers.map((answer, i) => [`answer ${i}`, answer])), recorded, stderr: served.stderr() })).toEqual([]);
+      expect(
+        leaks({
+          ...written,
+          ...Object.fromEntries(answers.map((answer, i) => [`answer ${i}`, answer])),
+          recorded,
+          stderr: served.stderr(),
+        }),
+      ).toEqual([]);
     });
   }
 });

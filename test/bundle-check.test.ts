@@ -111,7 +111,9 @@ await s.connect(new StdioServerTransport());
       tools: ["lookup", "local"],
       hostOnlyTools: ["lookup"],
       problems: [],
-      warnings: [{ kind: "host-global", message: `${entry}:4:151: uses fetch, which does not exist on-device; ${HOST_ONLY}`, source: entry }],
+      warnings: [
+        { kind: "host-global", message: `${entry}:4:151: uses fetch, which does not exist on-device; ${HOST_ONLY}`, source: entry },
+      ],
     });
   });
 });
@@ -121,7 +123,13 @@ describe("checkBundle on a .js bundle", () => {
     const { bundleEntry } = await import("../src/bundle/bundle-entry.ts");
     const bundle = join(TMP, "echo.bundle.js");
     await bundleEntry("fixtures/bundle/echo-server.ts", { cwd: REPO, outFile: bundle });
-    expect(await checkBundle(bundle, { cwd: REPO })).toEqual({ ok: true, tools: ["echo", "whoami", "pixel", "open_url"], hostOnlyTools: [], problems: [], warnings: [] });
+    expect(await checkBundle(bundle, { cwd: REPO })).toEqual({
+      ok: true,
+      tools: ["echo", "whoami", "pixel", "open_url"],
+      hostOnlyTools: [],
+      problems: [],
+      warnings: [],
+    });
   });
 
   test("reports a bundle that throws while evaluating", async () => {
@@ -155,7 +163,13 @@ describe("bun trailblaze bundle", () => {
     const result = await runCommand(["bundle", "fixtures/bundle/echo-server.ts", "-o", out, "--json"]);
     expect(result.code).toBe(0);
     const json = JSON.parse(result.out) as Record<string, unknown>;
-    expect(json).toEqual({ ok: true, path: out, bytes: Buffer.byteLength(readFileSync(out, "utf8")), cached: expect.any(Boolean), warnings: [] });
+    expect(json).toEqual({
+      ok: true,
+      path: out,
+      bytes: Buffer.byteLength(readFileSync(out, "utf8")),
+      cached: expect.any(Boolean),
+      warnings: [],
+    });
   });
 
   test("exit 1 with the error for code that cannot run on-device", async () => {
@@ -170,7 +184,7 @@ describe("bun trailblaze bundle", () => {
   });
 
   test("usage errors exit 2; --help exits 0", async () => {
-    expect(await runCommand(["bundle", ])).toEqual({
+    expect(await runCommand(["bundle"])).toEqual({
       code: 2,
       out: "",
       err: "error: bundle: name the server file to bundle, e.g. `npx trailblaze bundle tools/login.ts -o login.bundle.js`\n",
@@ -198,11 +212,15 @@ describe("bun trailblaze check-bundle", () => {
 
   test("human output, exit 0 when clean", async () => {
     const result = await runCommand(["check-bundle", "fixtures/bundle/echo-server.ts"]);
-    expect(result).toEqual({ code: 0, out: "✓ fixtures/bundle/echo-server.ts runs on-device: 4 tool(s) (echo, whoami, pixel, open_url)\n", err: "" });
+    expect(result).toEqual({
+      code: 0,
+      out: "✓ fixtures/bundle/echo-server.ts runs on-device: 4 tool(s) (echo, whoami, pixel, open_url)\n",
+      err: "",
+    });
   });
 
   test("usage errors exit 2; --help exits 0", async () => {
-    expect((await runCommand(["check-bundle", ])).code).toBe(2);
+    expect((await runCommand(["check-bundle"])).code).toBe(2);
     const help = await runCommand(["check-bundle", "-h"]);
     expect(help.code).toBe(0);
     expect(help.out).toStartWith("Usage: npx trailblaze check-bundle <bundle.js|entry.ts|tool.ts> [--json]");
@@ -222,8 +240,14 @@ describe("bun trailblaze check-bundle", () => {
   test("a per-file tool's host-only uses name its own file and the per-file fix, never the generated entry", async () => {
     mkdirSync(join(TMP, "tools"), { recursive: true });
     const header = 'import { trailblaze } from "@trailblaze/scripting";\n';
-    const env = author("tools/shop_env.ts", `${header}\nexport const shop_env = trailblaze.tool(async () => process.env.HOME ?? "none");\n`);
-    const fs = author("tools/shop_fs.ts", `${header}import { existsSync } from "node:fs";\n\nexport const shop_fs = trailblaze.tool(async () => String(existsSync("/")));\n`);
+    const env = author(
+      "tools/shop_env.ts",
+      `${header}\nexport const shop_env = trailblaze.tool(async () => process.env.HOME ?? "none");\n`,
+    );
+    const fs = author(
+      "tools/shop_fs.ts",
+      `${header}import { existsSync } from "node:fs";\n\nexport const shop_fs = trailblaze.tool(async () => String(existsSync("/")));\n`,
+    );
     const fix = "Mark the tool that needs the host `requiresHost: true` in its trailblaze.tool spec";
     const envRun = await runCommand(["check-bundle", env, "--json"]);
     expect(envRun.code).toBe(1);
@@ -244,5 +268,9 @@ test("bundle and check-bundle are commands of the real CLI", async () => {
   expect(main.stdout).toContain("\n  bundle ");
   expect(main.stdout).toContain("\n  check-bundle ");
   const run = await cliProcess(["check-bundle", "fixtures/bundle/echo-server.ts"], { cwd: REPO });
-  expect(run).toEqual({ code: 0, stdout: "✓ fixtures/bundle/echo-server.ts runs on-device: 4 tool(s) (echo, whoami, pixel, open_url)\n", stderr: "" });
+  expect(run).toEqual({
+    code: 0,
+    stdout: "✓ fixtures/bundle/echo-server.ts runs on-device: 4 tool(s) (echo, whoami, pixel, open_url)\n",
+    stderr: "",
+  });
 });

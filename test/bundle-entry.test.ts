@@ -28,7 +28,6 @@ const HEADER = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 `;
 
-
 async function run(code: string) {
   const server = await startQuickJsServer({ name: "bundle-test", code });
   const client = new Client({ name: "bundle-test", version: "1.0.0" });
@@ -46,7 +45,11 @@ describe("the McpServer + zod fixture", () => {
 
     const { included } = await buildOnDevice(join(REPO, "fixtures/bundle/echo-server.ts"), REPO);
     const shown = included.map((input) => relative(REPO, input));
-    expect(shown.filter((input) => /node_modules\/(ajv|ajv-formats|zod-to-json-schema)\/|zod\/v3\/|sdk\/dist\/esm\/server\/stdio\.js/.test(input))).toEqual([]);
+    expect(
+      shown.filter((input) =>
+        /node_modules\/(ajv|ajv-formats|zod-to-json-schema)\/|zod\/v3\/|sdk\/dist\/esm\/server\/stdio\.js/.test(input),
+      ),
+    ).toEqual([]);
     expect(shown.filter((input) => input.includes("zod/v4/locales/"))).toEqual(["node_modules/zod/v4/locales/en.js"]);
     expect(shown).toContain("runtime-quickjs/guest/stdio-server-transport.ts");
     expect(shown).toContain("src/bundle/stubs/ajv-provider.ts");
@@ -70,7 +73,9 @@ describe("the McpServer + zod fixture", () => {
 
   test("a missing entry is named with where it was looked for", async () => {
     const error = await rejection(bundleEntry("fixtures/bundle/nope.ts", { cwd: REPO, cacheDir: CACHE }));
-    expect(error.message).toBe(`fixtures/bundle/nope.ts: file not found (resolved against ${REPO}; relative paths resolve against the working directory)`);
+    expect(error.message).toBe(
+      `fixtures/bundle/nope.ts: file not found (resolved against ${REPO}; relative paths resolve against the working directory)`,
+    );
   });
 });
 
@@ -84,8 +89,14 @@ describe("Node built-ins fail the bundle, naming the importing file and the fix"
   });
 
   test("bare child_process in a helper the entry imports", async () => {
-    const helper = author("run-helper.ts", `import { execSync } from "child_process";\nexport const run = (cmd: string) => String(execSync(cmd));\n`);
-    const entry = author("uses-helper.ts", `${HEADER}import { run } from "./run-helper.ts";\nconst s = new McpServer({ name: "x", version: "1" });\nvoid run;\nawait s.connect(new StdioServerTransport());\n`);
+    const helper = author(
+      "run-helper.ts",
+      `import { execSync } from "child_process";\nexport const run = (cmd: string) => String(execSync(cmd));\n`,
+    );
+    const entry = author(
+      "uses-helper.ts",
+      `${HEADER}import { run } from "./run-helper.ts";\nconst s = new McpServer({ name: "x", version: "1" });\nvoid run;\nawait s.connect(new StdioServerTransport());\n`,
+    );
     const error = await rejection(bundleEntry(entry, { cwd: REPO, cacheDir: CACHE }));
     expect(error.message).toBe(
       `Cannot bundle ${entry} for on-device: ${helper}:1:26: imports "child_process", a Node built-in that does not exist on-device; ${HOST_ONLY}`,
@@ -131,7 +142,11 @@ await s.connect(new StdioServerTransport());
     );
     const client = await run((await bundleEntry(entry, { cwd: REPO, cacheDir: CACHE })).code);
     const { tools } = await client.listTools();
-    expect(tools[0]!.inputSchema).toMatchObject({ type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] });
+    expect(tools[0]!.inputSchema).toMatchObject({
+      type: "object",
+      properties: { a: { type: "number" }, b: { type: "number" } },
+      required: ["a", "b"],
+    });
     expect(await client.callTool({ name: "add", arguments: { a: 2, b: 3 } })).toEqual({ content: [{ type: "text", text: "5" }] });
     const bad = await client.callTool({ name: "add", arguments: { a: "2", b: 3 } });
     expect(bad.isError).toBe(true);
@@ -155,7 +170,10 @@ await s.connect(new StdioServerTransport());
     const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
     for (const [content, expected] of [
       [{ name: "Ada", age: 36 }, '{"name":"Ada","age":36}'],
-      [{ age: 1.5 }, "MCP error -32602: Elicitation response content does not match requested schema: data must have required property 'name', data/age must be integer"],
+      [
+        { age: 1.5 },
+        "MCP error -32602: Elicitation response content does not match requested schema: data must have required property 'name', data/age must be integer",
+      ],
     ] as const) {
       const server = await startQuickJsServer({ name: "elicit", code });
       const client = new Client({ name: "t", version: "1" }, { capabilities: { elicitation: { form: {} } } });

@@ -19,7 +19,11 @@ const CALLS = 60;
 
 async function start(flags: SessionFlags, env: Record<string, string> = {}): Promise<Session> {
   const workspace = await loadWorkspace(await findConfigDir({ cwd: WORKSPACE }));
-  const spec = resolveSessionSpec(workspace, { "no-logging": true, target: "evidence", ...flags }, { cwd: WORKSPACE, env: { ...process.env, PATH: TEST_PATH, ...env } });
+  const spec = resolveSessionSpec(
+    workspace,
+    { "no-logging": true, target: "evidence", ...flags },
+    { cwd: WORKSPACE, env: { ...process.env, PATH: TEST_PATH, ...env } },
+  );
   return Session.start(spec, {});
 }
 
@@ -45,7 +49,10 @@ describe.each(WHERE)("a tool that writes lines and throws, %s", (_where, flags, 
         const { result, evidence } = await session.callWithEvidence("evidence_complain", { call, lines });
         expect(result.variant).toBe("ExceptionThrown");
         const prefix = flags.agent === "host" ? "" : "error ";
-        expect({ call, output: evidence.output }).toEqual({ call, output: { source: SOURCE, lines: Array.from({ length: lines }, (_, i) => `${prefix}call ${call} line ${i + 1}`) } });
+        expect({ call, output: evidence.output }).toEqual({
+          call,
+          output: { source: SOURCE, lines: Array.from({ length: lines }, (_, i) => `${prefix}call ${call} line ${i + 1}`) },
+        });
       }
       // A success carries no output: it is evidence of a failure.
       expect((await session.callWithEvidence("evidence_mutter", { call: 0 })).evidence).toEqual({});
@@ -84,7 +91,10 @@ describe("a trail's failed step", () => {
   ] as const) {
     test(`shows the lines its call wrote, not an earlier step's (${where}${"TRAILBLAZE_QUICKJS_THREADS" in env ? `, TRAILBLAZE_QUICKJS_THREADS=${env.TRAILBLAZE_QUICKJS_THREADS}` : ""})`, async () => {
       const logs = tempDir("call-evidence-logs");
-      const run = await cli(["run", "trails/complain.trail.yaml", "--agent", where, "--reporter", "json", "--logs", logs, "--workers", "2"], { cwd: WORKSPACE, env });
+      const run = await cli(
+        ["run", "trails/complain.trail.yaml", "--agent", where, "--reporter", "json", "--logs", logs, "--workers", "2"],
+        { cwd: WORKSPACE, env },
+      );
       const trail = JSON.parse(run.stdout).trails[0];
       const step = trail.steps[1];
       const prefix = where === "host" ? "" : "error ";
@@ -99,7 +109,9 @@ describe("a trail's failed step", () => {
       });
       // The mark a host server writes before each answer (core/answer-mark.ts) is in no log.
       if (where === "host") {
-        expect(readFileSync(join(logs, trail.session.id, "subprocess_stderr_tools_complain.log"), "utf8")).toBe("call 1 went fine\ncall 2 line 1\ncall 2 line 2\n");
+        expect(readFileSync(join(logs, trail.session.id, "subprocess_stderr_tools_complain.log"), "utf8")).toBe(
+          "call 1 went fine\ncall 2 line 1\ncall 2 line 2\n",
+        );
       }
     }, 60_000);
   }

@@ -11,7 +11,10 @@ import { REPO, TEST_PATH } from "./support/cli.ts";
 import { ENGINE } from "./support/quickjs-engine.ts";
 
 const FIXTURE = join(REPO, "fixtures/bundle/call-shapes-server.ts");
-const CONTEXT = { memory: { seen: 1 }, device: { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" } };
+const CONTEXT = {
+  memory: { seen: 1 },
+  device: { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" },
+};
 
 type Call = { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> };
 
@@ -31,10 +34,16 @@ const CALLS: Call[] = [
   { name: "echo", arguments: {} },
   { name: "echo" },
   { name: "missing", arguments: {} },
-  { name: "seen", arguments: { text: "x", n: 3, extra: { deep: [1, 2] } }, _meta: { trailblaze: CONTEXT, progressToken: 7, other: "kept" } },
+  {
+    name: "seen",
+    arguments: { text: "x", n: 3, extra: { deep: [1, 2] } },
+    _meta: { trailblaze: CONTEXT, progressToken: 7, other: "kept" },
+  },
   { name: "seen", arguments: { n: 1.5 } },
   { name: "seen", _meta: { "io.modelcontextprotocol/related-task": { taskId: "t" } } },
-  ...["texts", "empty", "flagged", "annotated", "extraKeys", "image", "withMeta", "badBlock", "badText", "badFlag", "noContent"].map((shape) => ({ name: "result", arguments: { shape } })),
+  ...["texts", "empty", "flagged", "annotated", "extraKeys", "image", "withMeta", "badBlock", "badText", "badFlag", "noContent"].map(
+    (shape) => ({ name: "result", arguments: { shape } }),
+  ),
   { name: "sum", arguments: { a: 1, b: 2 } },
   { name: "sum", arguments: { a: 1, b: "2" } },
 ];
@@ -49,7 +58,9 @@ describe("a tools/call answers the same from QuickJS (fast paths) as from the SD
     quickjs = await startQuickJsServer({ name: "call-shapes", code, engine: ENGINE });
     await onDevice.connect(quickjs.transport);
     const env = { ...(process.env as Record<string, string>), PATH: TEST_PATH };
-    await onHost.connect(new StdioClientTransport({ command: join(REPO, "node_modules/.bin/bun"), args: [FIXTURE], cwd: REPO, env, stderr: "ignore" }));
+    await onHost.connect(
+      new StdioClientTransport({ command: join(REPO, "node_modules/.bin/bun"), args: [FIXTURE], cwd: REPO, env, stderr: "ignore" }),
+    );
   }, 30_000);
   afterAll(async () => {
     await Promise.all([onDevice.close(), onHost.close()]);

@@ -40,9 +40,19 @@ const CASES: { fixture: string; verdict: Verdict; found: string[]; ran: string }
   // before: error, "uses self" (the UMD fallback esbuild's CommonJS wrapper never reaches)
   { fixture: "dayjs", verdict: "clean", found: [], ran: "2025-02-28" },
   // before: error for self only, three times; Intl was not known
-  { fixture: "dayjs-timezone", verdict: "error", found: ["Intl node_modules/dayjs/plugin/timezone.js", "Intl node_modules/dayjs/plugin/timezone.js"], ran: notDefined("Intl") },
+  {
+    fixture: "dayjs-timezone",
+    verdict: "error",
+    found: ["Intl node_modules/dayjs/plugin/timezone.js", "Intl node_modules/dayjs/plugin/timezone.js"],
+    ran: notDefined("Intl"),
+  },
   // uuid 14 calls crypto.getRandomValues unguarded: the same before and after
-  { fixture: "uuid", verdict: "error", found: ["crypto node_modules/uuid/dist/rng.js", "crypto node_modules/uuid/dist/v4.js", "crypto node_modules/uuid/dist/v4.js"], ran: notDefined("crypto") },
+  {
+    fixture: "uuid",
+    verdict: "error",
+    found: ["crypto node_modules/uuid/dist/rng.js", "crypto node_modules/uuid/dist/v4.js", "crypto node_modules/uuid/dist/v4.js"],
+    ran: notDefined("crypto"),
+  },
   { fixture: "lodash-es", verdict: "clean", found: [], ran: '[[[1,2],[3]],{"a":1,"b":2},"function"]' },
   { fixture: "superjson", verdict: "clean", found: [], ran: "1970-01-01T00:00:00.000Z" },
   { fixture: "immer", verdict: "clean", found: [], ran: '{"list":[1,2]}' },
@@ -62,7 +72,13 @@ describe("check-bundle's findings match what runs on-device", () => {
       const said: Verdict = checked.problems.length > 0 ? "error" : checked.warnings.length > 0 ? "warning" : "clean";
       const named = [...checked.problems, ...checked.warnings].map((item) => `${/uses (\w+)/.exec(item.message)?.[1]} ${item.source}`);
       const onDevice = await callOnDevice(fixture);
-      expect({ said, named, ok: checked.ok, tools: checked.tools, ran: onDevice.text }).toEqual({ said: verdict, named: found, ok: verdict !== "error", tools: ["use"], ran });
+      expect({ said, named, ok: checked.ok, tools: checked.tools, ran: onDevice.text }).toEqual({
+        said: verdict,
+        named: found,
+        ok: verdict !== "error",
+        tools: ["use"],
+        ran,
+      });
       // The rule itself: an error exactly when the tool throws on-device.
       expect(said === "error").toBe(onDevice.threw);
     });
@@ -85,7 +101,9 @@ describe("the globals check-bundle knows are missing on-device", () => {
     writeFileSync(script, "console.log(JSON.stringify(Object.getOwnPropertyNames(globalThis)));\n");
     const fresh = Bun.spawnSync([process.execPath, script], { env: { PATH: process.env.PATH ?? "" } });
     const bunGlobals = JSON.parse(fresh.stdout.toString()) as string[];
-    const unknown = bunGlobals.filter((name) => !guest.has(name) && !known.has(name) && !BUN_ONLY.has(name) && !name.startsWith("__") && !/^(?:on|webkit)/.test(name));
+    const unknown = bunGlobals.filter(
+      (name) => !guest.has(name) && !known.has(name) && !BUN_ONLY.has(name) && !name.startsWith("__") && !/^(?:on|webkit)/.test(name),
+    );
     expect(unknown).toEqual([]);
   });
 });

@@ -6,13 +6,18 @@ test("an unknown command is a usage error that names the closest command", async
   const run = await cli(["tool", "--json"], { cwd: REPO });
   expect(run.code).toBe(2);
   expect(run.stdout).toBe("");
-  expect(run.stderr).toStartWith('error: unknown command "tool"; did you mean "tools" or "init-tool"?\n\nUsage: npx trailblaze <command> [options]\n');
+  expect(run.stderr).toStartWith(
+    'error: unknown command "tool"; did you mean "tools" or "init-tool"?\n\nUsage: npx trailblaze <command> [options]\n',
+  );
   const far = await cli(["frobnicate"], { cwd: REPO });
   expect(far.stderr).toStartWith('error: unknown command "frobnicate"\n\n');
 });
 
 test("the main help speaks the way the CLI was started", async () => {
-  const bunx = await cli(["--help"], { cwd: REPO, env: { npm_command: "exec", npm_lifecycle_event: "bunx", npm_config_user_agent: "bun/1.4.5 npm/? node/v26.3.0 linux x64" } });
+  const bunx = await cli(["--help"], {
+    cwd: REPO,
+    env: { npm_command: "exec", npm_lifecycle_event: "bunx", npm_config_user_agent: "bun/1.4.5 npm/? node/v26.3.0 linux x64" },
+  });
   expect(bunx.code).toBe(0);
   expect(bunx.stdout).toStartWith("Usage: bunx trailblaze <command> [options]\n");
   expect(bunx.stdout).toContain("Run `bunx trailblaze <command> --help` for a command's options.\n");

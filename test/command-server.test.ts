@@ -33,7 +33,13 @@ describe.concurrent("the everything server as a command: entry", () => {
   test("lists its tools under their advertised names and answers calls", async () => {
     const { session, reported } = await startFaultSession("everything");
     expect(await eventually(() => TOOLS.every((name) => session.registry.has(name)))).toBe(true);
-    expect(session.registry.list().filter((t) => t.source === SOURCE).map((t) => t.name).toSorted()).toEqual(TOOLS.toSorted());
+    expect(
+      session.registry
+        .list()
+        .filter((t) => t.source === SOURCE)
+        .map((t) => t.name)
+        .toSorted(),
+    ).toEqual(TOOLS.toSorted());
     expect(session.registry.get("echo")).toMatchObject({ transport: "stdio", description: "Echoes back the input string" });
 
     expect(await session.dispatcher.dispatch("echo", { message: "through trailblaze" })).toMatchObject({
@@ -77,9 +83,18 @@ describe.concurrent("the everything server as a command: entry", () => {
   test("progress from a long-running tool reaches onProgress; log messages reach the session log", async () => {
     const { session, reported } = await startFaultSession("everything", { "session-id": "everything-features" });
     const progress: ToolProgress[] = [];
-    const done = await session.dispatcher.dispatch("trigger-long-running-operation", { duration: 1, steps: 4 }, { onProgress: (p) => progress.push(p) });
+    const done = await session.dispatcher.dispatch(
+      "trigger-long-running-operation",
+      { duration: 1, steps: 4 },
+      { onProgress: (p) => progress.push(p) },
+    );
     expect(done).toMatchObject({ variant: "Success", message: "Long running operation completed. Duration: 1 seconds, Steps: 4." });
-    expect(progress.map((p) => [p.progress, p.total])).toEqual([[1, 4], [2, 4], [3, 4], [4, 4]]);
+    expect(progress.map((p) => [p.progress, p.total])).toEqual([
+      [1, 4],
+      [2, 4],
+      [3, 4],
+      [4, 4],
+    ]);
 
     await session.dispatcher.dispatch("toggle-simulated-logging");
     expect(await eventually(() => reported.logs.length > 0)).toBe(true);
@@ -92,13 +107,22 @@ describe.concurrent("the everything server as a command: entry", () => {
     // Closed whichever way it has to be (stdin EOF, else the signals): what counts is that nothing survives.
     await session.close();
     expect(await survivors(session.pids())).toEqual([]);
-    const log = await Bun.file(join(faultLogs, "everything-features", `server_log_node_.._.._node_modules_modelcontextprotocol_server-everything_dist_index.js_stdio.jsonl`)).text();
+    const log = await Bun.file(
+      join(
+        faultLogs,
+        "everything-features",
+        `server_log_node_.._.._node_modules_modelcontextprotocol_server-everything_dist_index.js_stdio.jsonl`,
+      ),
+    ).text();
     expect(JSON.parse(log.split("\n")[0]!)).toMatchObject({ server: SOURCE, level: first!.level });
   });
 
   test("through npx --no-install: the wrapper and the server it starts are all stopped", async () => {
     const { session } = await startFaultSession("everythingNpx");
-    expect(await session.dispatcher.dispatch("echo", { message: "via npx" })).toMatchObject({ variant: "Success", message: "Echo: via npx" });
+    expect(await session.dispatcher.dispatch("echo", { message: "via npx" })).toMatchObject({
+      variant: "Success",
+      message: "Echo: via npx",
+    });
     const tree = treeOf(session.pids());
     // npx (npm exec) runs the bin in a child: more than one process to stop.
     expect(tree.length).toBeGreaterThanOrEqual(2);
@@ -132,7 +156,9 @@ describe.concurrent("the everything server as a command: entry", () => {
   });
 
   test("the CLI calls it end to end", async () => {
-    const run = await cliProcess(["call", "echo", "--target", "everything", "--args", '{"message":"from the CLI"}', "--logs", faultLogs], { cwd: FAULTS });
+    const run = await cliProcess(["call", "echo", "--target", "everything", "--args", '{"message":"from the CLI"}', "--logs", faultLogs], {
+      cwd: FAULTS,
+    });
     expect(run.stdout).toBe("✓ echo: Echo: from the CLI\n");
     expect(run.code).toBe(0);
   });

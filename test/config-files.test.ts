@@ -113,7 +113,11 @@ describe("toolset file problems", () => {
   });
 
   test("platforms any case, drivers as enum or yaml key, each tool entry located", () => {
-    const toolset = parseToolsetConfig("t.yaml", "id: x\nplatforms: [Android, WEB]\ndrivers: [IOS_HOST, playwright-native]\ntools: [a, b]\n", "/abs/t.yaml");
+    const toolset = parseToolsetConfig(
+      "t.yaml",
+      "id: x\nplatforms: [Android, WEB]\ndrivers: [IOS_HOST, playwright-native]\ntools: [a, b]\n",
+      "/abs/t.yaml",
+    );
     expect(toolset).toEqual({
       id: "x",
       description: "",

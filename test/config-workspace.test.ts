@@ -126,7 +126,7 @@ describe("loadWorkspace", () => {
       const error = (await rejection(loadWorkspace(dir, { cwd: dir }))) as ConfigError;
       expect(error.problems.map((p) => `${p.file}:${p.line}:${p.col} ${p.path}: ${p.message}`)).toEqual([
         'targets/shop.yaml:2:1 : unknown key "display_nme"; did you mean "display_name"?',
-        "toolsets/a.yaml:2:8 tools: expected a list, got a string (\"tapOn\")",
+        'toolsets/a.yaml:2:8 tools: expected a list, got a string ("tapOn")',
       ]);
       await Bun.write(join(dir, "targets/shop.yaml"), "id: shop_app\nplatforms:\n  web: { tool_sets: [shop_web, a] }\n");
       await Bun.write(join(dir, "toolsets/a.yaml"), "id: a\ntools: [tapOn]\n");

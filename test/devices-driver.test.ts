@@ -81,7 +81,9 @@ describe("config.devices: decides the driver", () => {
     expect(driverOf({ ...multi, classifiers: ["ios-ipad", "tools"] })).toBe("ios-host");
     // Neither recordings nor the target's platforms pick among the pins: the first pin's platform,
     // and of its pins the first in file order.
-    expect(driverOf({ ...multi, devices: { web: "playwright-electron", desktop: "compose" }, classifiers: [] })).toBe("playwright-electron");
+    expect(driverOf({ ...multi, devices: { web: "playwright-electron", desktop: "compose" }, classifiers: [] })).toBe(
+      "playwright-electron",
+    );
     // No pins: the recordings' platform, else the target's first platform's default driver.
     expect(driverOf({ ...multi, devices: {}, classifiers: ["ios"] })).toBe("ios-host");
     expect(driverOf({ ...multi, devices: {}, classifiers: [] })).toBe("android-ondevice-accessibility");

@@ -22,10 +22,19 @@ const REPOSITORY_FOLDERS = ["src", "test", "fixtures", "docs", "bench", "runtime
 const TOP_FILES = ["README.md", "ARCHITECTURE.md", "BENCHMARKS.md", "package.json", "tsconfig.json", "bunfig.toml"];
 /** Docs for working on trailblaze-ts, naming source files relative to src/. */
 const SOURCE_DOCS = new Set(["ARCHITECTURE.md", "BENCHMARKS.md"]);
-const SRC_FOLDERS = readdirSync(join(REPO, "src"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+const SRC_FOLDERS = readdirSync(join(REPO, "src"), { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name);
 /** README sections about a checkout of the repository, not the installed package. */
 const CHECKOUT_SECTIONS = new Set(["Quick start", "Working on trailblaze-ts"]);
-const DOCS = ["README.md", "ARCHITECTURE.md", "BENCHMARKS.md", ...readdirSync(join(REPO, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+const DOCS = [
+  "README.md",
+  "ARCHITECTURE.md",
+  "BENCHMARKS.md",
+  ...readdirSync(join(REPO, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+];
 
 interface Named {
   doc: string;
@@ -103,7 +112,12 @@ function inPackage(path: string): boolean {
 const shown = (named: Named) => `${named.doc}:${named.line}: ${named.text}`;
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
-const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
 
 /** The anchors of a Markdown file's headings (outside fenced blocks). */
 function anchorsOf(doc: string): Set<string> {
@@ -120,14 +134,16 @@ function anchorsOf(doc: string): Set<string> {
 function brokenAnchors(doc: string): string[] {
   const broken: string[] = [];
   let fenced = false;
-  readFileSync(join(REPO, doc), "utf8").split("\n").forEach((text, i) => {
-    if (/^\s*```/.test(text)) fenced = !fenced;
-    if (fenced) return;
-    for (const [, file, anchor] of text.matchAll(/\]\(((?!(?:[a-z]+:))[^)\s#]*\.md|)#([^)\s]+)\)/g)) {
-      const target = file === "" ? doc : relative(".", normalize(join(dirname(doc), file!)));
-      if (existsSync(join(REPO, target)) && !anchorsOf(target).has(anchor!)) broken.push(`${doc}:${i + 1}: ${file}#${anchor}`);
-    }
-  });
+  readFileSync(join(REPO, doc), "utf8")
+    .split("\n")
+    .forEach((text, i) => {
+      if (/^\s*```/.test(text)) fenced = !fenced;
+      if (fenced) return;
+      for (const [, file, anchor] of text.matchAll(/\]\(((?!(?:[a-z]+:))[^)\s#]*\.md|)#([^)\s]+)\)/g)) {
+        const target = file === "" ? doc : relative(".", normalize(join(dirname(doc), file!)));
+        if (existsSync(join(REPO, target)) && !anchorsOf(target).has(anchor!)) broken.push(`${doc}:${i + 1}: ${file}#${anchor}`);
+      }
+    });
   return broken;
 }
 

@@ -34,7 +34,8 @@ describe("executeTool", () => {
     const [host, device] = await Promise.all([scenario("host"), scenario("on-device")]);
     expect([host.transport, device.transport]).toEqual(["stdio", "quickjs"]);
     // The "N registered tool(s)" hint differs: built-ins marked requiresHost are not registered on-device.
-    const comparable = ({ transport: _transport, ...rest }: typeof host) => JSON.parse(JSON.stringify(rest).replaceAll(/\d+ registered tool/g, "N registered tool"));
+    const comparable = ({ transport: _transport, ...rest }: typeof host) =>
+      JSON.parse(JSON.stringify(rest).replaceAll(/\d+ registered tool/g, "N registered tool"));
     expect(comparable(device)).toEqual(comparable(host));
 
     expect(host.greet).toMatchObject({
@@ -43,11 +44,16 @@ describe("executeTool", () => {
       structuredContent: { remembered: "success", shouted: { upper: "HELLO ADA" } },
     });
     expect(host.memory).toEqual({ greeting: "hello ada" });
-    expect(host.failing).toMatchObject({ variant: "Success", message: `the nested call ended error/ExceptionThrown: expected "2" but was "1"` });
+    expect(host.failing).toMatchObject({
+      variant: "Success",
+      message: `the nested call ended error/ExceptionThrown: expected "2" but was "1"`,
+    });
     const [own, unknown] = host.reentry.message.split("\n");
     expect(own).toBe("echo: from my own server");
     // The count of registered tools grows with the framework tools; the rest of the text is fixed.
-    expect(unknown).toMatch(/^Unknown tool "relay_noSuchTool": no registered tool has that name; run `trailblaze tools` to list the \d+ registered tool\(s\)$/);
+    expect(unknown).toMatch(
+      /^Unknown tool "relay_noSuchTool": no registered tool has that name; run `trailblaze tools` to list the \d+ registered tool\(s\)$/,
+    );
   });
 
   test("the request method is the one the client answers", () => {

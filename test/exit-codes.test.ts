@@ -50,17 +50,20 @@ describe("a file that does not exist", () => {
 
 describe("a server that never connects its MCP transport", () => {
   const NEVER = join(REPO, "fixtures/never-connects");
-  test.each(["ends", "stays"])("(%s running) is exit 2 with either agent, for run and tools alike: it never answered the handshake", async (target) => {
-    const codes: Record<string, number[]> = {};
-    for (const agent of ["host", "on-device"]) {
-      const flags = ["--target", target, "--agent", agent, "--no-logging"];
-      const options = { cwd: NEVER, env: { TRAILBLAZE_HANDSHAKE_TIMEOUT_MS: "1500" } };
-      const run = await cli(["run", TRAIL, ...flags], options);
-      const tools = await cli(["tools", ...flags], options);
-      codes[agent] = [run.code, tools.code];
-      expect(tools.stderr).toContain("server.connect(new StdioServerTransport())");
-    }
-    expect(codes).toEqual({ host: [2, 2], "on-device": [2, 2] });
-    expect(processesMentioning("-unconnected.ts")).toEqual([]);
-  });
+  test.each(["ends", "stays"])(
+    "(%s running) is exit 2 with either agent, for run and tools alike: it never answered the handshake",
+    async (target) => {
+      const codes: Record<string, number[]> = {};
+      for (const agent of ["host", "on-device"]) {
+        const flags = ["--target", target, "--agent", agent, "--no-logging"];
+        const options = { cwd: NEVER, env: { TRAILBLAZE_HANDSHAKE_TIMEOUT_MS: "1500" } };
+        const run = await cli(["run", TRAIL, ...flags], options);
+        const tools = await cli(["tools", ...flags], options);
+        codes[agent] = [run.code, tools.code];
+        expect(tools.stderr).toContain("server.connect(new StdioServerTransport())");
+      }
+      expect(codes).toEqual({ host: [2, 2], "on-device": [2, 2] });
+      expect(processesMentioning("-unconnected.ts")).toEqual([]);
+    },
+  );
 });

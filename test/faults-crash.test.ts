@@ -36,7 +36,11 @@ describe.concurrent("crashes", () => {
     expect(await session.dispatcher.dispatch("crashInCall_crash")).toEqual({ variant: "FatalError", message: crashed, content: [] });
     expect(reported.fatal.map((e) => e.message)).toEqual([crashed]);
     expect(session.fatal?.message).toBe(crashed);
-    expect(await session.dispatcher.dispatch("crashInCall_echo", { text: "x" })).toEqual({ variant: "FatalError", message: crashed, content: [] });
+    expect(await session.dispatcher.dispatch("crashInCall_echo", { text: "x" })).toEqual({
+      variant: "FatalError",
+      message: crashed,
+      content: [],
+    });
     await session.close();
     expect(await survivors(pids)).toEqual([]);
 

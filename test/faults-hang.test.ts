@@ -6,7 +6,17 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HandshakeTimeoutError } from "../src/errors.ts";
-import { closeFaultSessions, eventually, faultLogs, firstText, processesMentioning, startFaultSession, survivors, treeOf, type FaultSession } from "./support/faults.ts";
+import {
+  closeFaultSessions,
+  eventually,
+  faultLogs,
+  firstText,
+  processesMentioning,
+  startFaultSession,
+  survivors,
+  treeOf,
+  type FaultSession,
+} from "./support/faults.ts";
 import { rejection } from "./support/rejection.ts";
 
 afterAll(closeFaultSessions);

@@ -38,7 +38,10 @@ describe.concurrent("wrappers and helpers", () => {
 
     await session.close();
     expect(await survivors(session.pids(), tree, 0)).toEqual([]);
-    const log = readFileSync(join(faultLogs, "fault-wrappers", "subprocess_stderr_sh_-c_node_._servers_forks-helpers.mjs_echo_wrapper-done_2.log"), "utf8");
+    const log = readFileSync(
+      join(faultLogs, "fault-wrappers", "subprocess_stderr_sh_-c_node_._servers_forks-helpers.mjs_echo_wrapper-done_2.log"),
+      "utf8",
+    );
     expect(log).toBe(
       `wrapper-done\n[trailblaze] stopping 1 process(es) the server started outside its process group: ${report.detached}\n`,
     );

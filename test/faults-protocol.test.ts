@@ -17,7 +17,11 @@ describe.concurrent("progress", () => {
     const { session } = await startFaultSession("features");
     const seen: ToolProgress[] = [];
     // 4 × 600 ms = 2.4 s of work against a 1500 ms timeout.
-    const result = await session.dispatcher.dispatch("features_progress", { steps: 4, intervalMs: 600 }, { onProgress: (p) => seen.push(p) });
+    const result = await session.dispatcher.dispatch(
+      "features_progress",
+      { steps: 4, intervalMs: 600 },
+      { onProgress: (p) => seen.push(p) },
+    );
     expect(result).toMatchObject({ variant: "Success", message: "done after 4 steps" });
     expect(seen).toEqual([1, 2, 3, 4].map((step) => ({ progress: step, total: 4, message: `step ${step} of 4` })));
     await session.close();
@@ -36,7 +40,9 @@ describe.concurrent("progress", () => {
     });
     // 50 steps of 300 ms would end in 15 s with "done": the cap's message says it ended the call first.
     expect(await session.dispatcher.dispatch("features_progress", { steps: 50, intervalMs: 300 })).toEqual(capped(4000));
-    expect(await session.dispatcher.dispatch("features_progress", { steps: 50, intervalMs: 300 }, { maxTotalTimeoutMs: 2000 })).toEqual(capped(2000));
+    expect(await session.dispatcher.dispatch("features_progress", { steps: 50, intervalMs: 300 }, { maxTotalTimeoutMs: 2000 })).toEqual(
+      capped(2000),
+    );
     await session.close();
     expect(await survivors(session.pids())).toEqual([]);
   });
@@ -55,7 +61,9 @@ describe.concurrent("server log messages", () => {
     expect(reported.logs.map(({ time: _time, ...rest }) => rest)).toEqual(expected);
     expect(reported.logs.every((entry) => entry.time instanceof Date)).toBe(true);
     await session.close();
-    const lines = readFileSync(join(faultLogs, "fault-logging", "server_log_servers_protocol-features.jsonl"), "utf8").trim().split("\n");
+    const lines = readFileSync(join(faultLogs, "fault-logging", "server_log_servers_protocol-features.jsonl"), "utf8")
+      .trim()
+      .split("\n");
     const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(parsed.map(({ time: _time, ...rest }) => rest)).toEqual(expected);
     expect(parsed.every((entry) => typeof entry.time === "string" && !Number.isNaN(Date.parse(entry.time)))).toBe(true);

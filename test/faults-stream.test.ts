@@ -38,12 +38,19 @@ describe.concurrent("stdout and stderr", () => {
       "MCP server servers/huge-message.ts wrote a message of more than 100000 bytes to stdout " +
       "(limit: max_message_bytes, default 10485760); the server was stopped. " +
       "Return less (a summary, or where to find the data), or raise max_message_bytes on the server's entry in the target";
-    expect(await session.dispatcher.dispatch("huge_reply", { bytes: 150_000 })).toEqual({ variant: "FatalError", message: stopped, content: [] });
+    expect(await session.dispatcher.dispatch("huge_reply", { bytes: 150_000 })).toEqual({
+      variant: "FatalError",
+      message: stopped,
+      content: [],
+    });
     expect(reported.fatal).toHaveLength(1);
     expect(reported.fatal[0]).toBeInstanceOf(ServerFailedError);
     expect(reported.fatal[0]!.message).toBe(stopped);
     // The other server of the session is untouched.
-    expect(await session.dispatcher.dispatch("betweenCalls_pid")).toMatchObject({ variant: "Success", structuredContent: { pid: pids[1] } });
+    expect(await session.dispatcher.dispatch("betweenCalls_pid")).toMatchObject({
+      variant: "Success",
+      structuredContent: { pid: pids[1] },
+    });
     await session.close();
     expect(await survivors(pids)).toEqual([]);
   });

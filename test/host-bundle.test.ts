@@ -19,7 +19,8 @@ cpSync(join(REPO, "fixtures/host-bundle"), work, { recursive: true });
 // Dated a minute back: a file written in the millisecond a build starts counts as changed during it,
 // and the cache rightly does not store that build (build-cache.ts), which made the first test flaky.
 const minuteAgo = new Date(Date.now() - 60_000);
-for (const entry of readdirSync(work, { recursive: true, withFileTypes: true })) if (entry.isFile()) utimesSync(join(entry.parentPath, entry.name), minuteAgo, minuteAgo);
+for (const entry of readdirSync(work, { recursive: true, withFileTypes: true }))
+  if (entry.isFile()) utimesSync(join(entry.parentPath, entry.name), minuteAgo, minuteAgo);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const tools = join(work, "tools");
 
@@ -52,7 +53,10 @@ describe("hostBundle", () => {
     expect(manifest.inputs).toContain(join(REPO, "src/bundle/stubs/ajv-provider.ts"));
     for (const [content, expected] of [
       [{ name: "Ada", age: 36 }, '{"name":"Ada","age":36}'],
-      [{ age: 1.5 }, "MCP error -32602: Elicitation response content does not match requested schema: data must have required property 'name', data/age must be integer"],
+      [
+        { age: 1.5 },
+        "MCP error -32602: Elicitation response content does not match requested schema: data must have required property 'name', data/age must be integer",
+      ],
     ] as const) {
       const client = new Client({ name: "t", version: "1" }, { capabilities: { elicitation: { form: {} } } });
       client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content }));
@@ -69,7 +73,13 @@ describe("hostBundle", () => {
     expect(manifest.inputs).toContain(join(REPO, "src/bundle/stubs/bun-stdio.ts"));
     for (const OWN_STREAMS of ["0", "1"]) {
       const client = new Client({ name: "t", version: "1" });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [file], env: { ...process.env, OWN_STREAMS } as Record<string, string> }));
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [file],
+          env: { ...process.env, OWN_STREAMS } as Record<string, string>,
+        }),
+      );
       const text = "0123456789abcdef".repeat(65_536);
       const results = await Promise.all([6, 1].map((times) => client.callTool({ name: "echo", arguments: { text, times } })));
       expect(results.map((result) => (result.content as { text: string }[])[0]!.text.length)).toEqual([6 * text.length, text.length]);
@@ -81,7 +91,12 @@ describe("hostBundle", () => {
   test("a precompiled server exits by itself once its stdin closes, as from source", async () => {
     const { file } = await hostBundle(join(REPO, "fixtures/host-bundle/tools/echo-big.ts"), work);
     const child = Bun.spawn([process.execPath, file], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    };
     child.stdin.write(`${JSON.stringify(initialize)}\n`);
     const reader = child.stdout.getReader();
     const { value } = await reader.read();

@@ -18,7 +18,10 @@ describe("a requiresHost: true script", () => {
   test("on-device: tools lists it as skipped; the portable tool works; run passes", async () => {
     const tools = await cli(["tools", "--agent", "on-device", "--json"], { cwd: dir });
     expect(tools.code).toBe(0);
-    const listed = JSON.parse(tools.stdout) as { tools: { name: string }[]; skipped: { name: string; source: string; reason: string; detail: string }[] };
+    const listed = JSON.parse(tools.stdout) as {
+      tools: { name: string }[];
+      skipped: { name: string; source: string; reason: string; detail: string }[];
+    };
     expect(listed.tools.map((t) => t.name)).toContain("notes_title");
     expect(listed.tools.map((t) => t.name)).not.toContain("notes_readFixture");
     expect(listed.skipped.filter((s) => s.source !== "builtin")).toEqual([
@@ -37,7 +40,10 @@ describe("a requiresHost: true script", () => {
   test("host: its tool runs", async () => {
     const call = await cli(["call", "notes_readFixture", "--json"], { cwd: dir });
     expect(call.code).toBe(0);
-    expect(JSON.parse(call.stdout)).toMatchObject({ tool: "notes_readFixture", result: { status: "success", message: "read from the host's disk" } });
+    expect(JSON.parse(call.stdout)).toMatchObject({
+      tool: "notes_readFixture",
+      result: { status: "success", message: "read from the host's disk" },
+    });
   });
 
   test("unmarked: check --agent on-device reports it with the fix, and the fix works", async () => {
@@ -46,7 +52,9 @@ describe("a requiresHost: true script", () => {
     try {
       const broken = await cli(["check", "--agent", "on-device", "--json"], { cwd: dir });
       expect(broken.code).toBe(1);
-      const bundle = (JSON.parse(broken.stdout) as { findings: { kind: string; message: string }[] }).findings.filter((f) => f.kind === "bundle");
+      const bundle = (JSON.parse(broken.stdout) as { findings: { kind: string; message: string }[] }).findings.filter(
+        (f) => f.kind === "bundle",
+      );
       expect(bundle.map((f) => f.message)).toEqual([
         "Cannot bundle tools/files.ts for on-device:\n" +
           `  tools/files.ts:2:30: imports "node:fs", a Node built-in that does not exist on-device; ${HOST_ONLY}\n` +

@@ -36,7 +36,9 @@ describe("registration", () => {
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.stdout);
     expect(doc.session).toEqual({ target: "fixture", driver: "android-ondevice-accessibility", platform: "android", agent: "host" });
-    const served = doc.tools.filter((t: { transport: string }) => t.transport === "stdio").map((t: { name: string; source: string }) => `${t.source}:${t.name}`);
+    const served = doc.tools
+      .filter((t: { transport: string }) => t.transport === "stdio")
+      .map((t: { name: string; source: string }) => `${t.source}:${t.name}`);
     expect(served).toEqual([
       "tools/primary.ts:fixture_echo",
       "tools/primary.ts:fixture_whereAmI",
@@ -66,7 +68,11 @@ describe("registration", () => {
       reason: "trailblaze/supportedPlatforms",
       detail: "supports platforms [web], session platform is android",
     });
-    expect(builtinSkips.every((s: { name: string }) => s.name.startsWith("web_") || s.name.startsWith("compose_") || s.name === "playwright_desktop_launchGoose")).toBe(true);
+    expect(
+      builtinSkips.every(
+        (s: { name: string }) => s.name.startsWith("web_") || s.name.startsWith("compose_") || s.name === "playwright_desktop_launchGoose",
+      ),
+    ).toBe(true);
     const byName = Object.fromEntries(doc.tools.map((t: { name: string }) => [t.name, t]));
     expect(byName.fixture_pushed.toolset).toBe("fixture_other");
     expect(byName.fixture_echo.toolset).toBe("fixture_core");
@@ -129,7 +135,11 @@ describe("dispatch", () => {
       },
     });
     const standard = await session.dispatcher.dispatch("fixture_whereAmI", { label: "here" });
-    expect(standard).toMatchObject({ variant: "Success", message: "here: IOS x=42", structuredContent: { platform: "IOS", width: 800, x: "42" } });
+    expect(standard).toMatchObject({
+      variant: "Success",
+      message: "here: IOS x=42",
+      structuredContent: { platform: "IOS", width: 800, x: "42" },
+    });
     await session.close();
   });
 

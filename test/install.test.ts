@@ -16,13 +16,25 @@ const work = mkdtempSync(join(tmpdir(), "trailblaze-install-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** PATH without this repository's node_modules/.bin: the project must bring its own bun. */
-const USER_PATH = (process.env.PATH ?? "").split(":").filter((dir) => !dir.startsWith(REPO) && !existsSync(join(dir, "bun"))).join(":");
+const USER_PATH = (process.env.PATH ?? "")
+  .split(":")
+  .filter((dir) => !dir.startsWith(REPO) && !existsSync(join(dir, "bun")))
+  .join(":");
 /** A user's shell: none of the npm or bun variables of the test run itself. */
 const USER_ENV = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_|BUN_|TRAILBLAZE_)/.test(key)));
 
 /** Runs a command to completion; its output and exit code. */
 async function sh(cmd: string[], cwd: string, path = USER_PATH): Promise<{ code: number; out: string }> {
-  const env = { ...USER_ENV, PATH: path, NO_COLOR: "1", npm_config_update_notifier: "false", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" };
+  const env = {
+    ...USER_ENV,
+    PATH: path,
+    NO_COLOR: "1",
+    npm_config_update_notifier: "false",
+    GIT_AUTHOR_NAME: "t",
+    GIT_AUTHOR_EMAIL: "t@example.com",
+    GIT_COMMITTER_NAME: "t",
+    GIT_COMMITTER_EMAIL: "t@example.com",
+  };
   const child = Bun.spawn(cmd, { cwd, env, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   // This machine's npm config has a key npm 11 warns about on every call: not ours, so not in the output.
@@ -31,7 +43,11 @@ async function sh(cmd: string[], cwd: string, path = USER_PATH): Promise<{ code:
 
 /** The commands under init's "Next:", as printed. */
 function nextSteps(out: string): string[] {
-  return out.slice(out.indexOf("\nNext:\n") + 7).trim().split("\n").map((line) => line.replace(/#.*$/, "").trim());
+  return out
+    .slice(out.indexOf("\nNext:\n") + 7)
+    .trim()
+    .split("\n")
+    .map((line) => line.replace(/#.*$/, "").trim());
 }
 
 test("the first five minutes, as a user runs them: every step through npx works and leaves git clean", async () => {
@@ -76,7 +92,9 @@ test("the first five minutes, as a user runs them: every step through npx works 
   expect((await sh(["git", "init", "-q"], project)).code).toBe(0);
   expect((await sh(["git", "add", "-A"], project)).code).toBe(0);
   expect((await sh(["git", "commit", "-qm", "workspace"], project)).code).toBe(0);
-  expect((await sh(["git", "ls-files"], project)).out.split("\n").filter((file) => /^(node_modules|logs|\.cache)\//.test(file))).toEqual([]);
+  expect((await sh(["git", "ls-files"], project)).out.split("\n").filter((file) => /^(node_modules|logs|\.cache)\//.test(file))).toEqual(
+    [],
+  );
   for (const [args, cwd] of [
     [["run", "trails"], project],
     [["run", "trails", "--agent", "on-device"], project],
@@ -97,10 +115,20 @@ test("the first five minutes, as a user runs them: every step through npx works 
   // The installed docs' MCP client config, as a client starts it: from /, with a bare PATH.
   const page = readFileSync(join(installed, "docs/cli.md"), "utf8");
   const config = /```json\n([\s\S]*?)```/.exec(page.slice(page.indexOf("## Serving tools to MCP clients")))![1]!;
-  const [entry] = Object.values(JSON.parse(config.replaceAll("/abs/path/to/my-project", project)).mcpServers as Record<string, { command: string; args: string[] }>);
+  const [entry] = Object.values(
+    JSON.parse(config.replaceAll("/abs/path/to/my-project", project)).mcpServers as Record<string, { command: string; args: string[] }>,
+  );
   const args = entry!.args.map((arg) => (arg === "myapp" ? "shop" : arg));
   const client = new Client({ name: "install-test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: entry!.command, args, cwd: "/", env: { HOME: process.env.HOME ?? "/", PATH: "/usr/bin:/bin" }, stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: entry!.command,
+      args,
+      cwd: "/",
+      env: { HOME: process.env.HOME ?? "/", PATH: "/usr/bin:/bin" },
+      stderr: "ignore",
+    }),
+  );
   try {
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("shop_greet");
   } finally {
@@ -109,7 +137,12 @@ test("the first five minutes, as a user runs them: every step through npx works 
   expect((await sh(["git", "status", "--porcelain"], project)).out).toBe("");
 
   // Every relative link of the installed README and docs leads to a file the package holds.
-  const pages = ["README.md", ...readdirSync(join(installed, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+  const pages = [
+    "README.md",
+    ...readdirSync(join(installed, "docs"))
+      .filter((name) => name.endsWith(".md"))
+      .map((name) => `docs/${name}`),
+  ];
   const broken = pages.flatMap((page) =>
     [...readFileSync(join(installed, page), "utf8").matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
       .map(([, link]) => link!)
@@ -133,5 +166,7 @@ test("init refuses to overwrite and says why; a bad target id is a usage error",
   });
   const bad = await cli(["init", "--target", "my_app"], { cwd: tempDir("init-bad") });
   expect(bad.code).toBe(2);
-  expect(bad.stderr).toBe('error: init: target id "my_app" must be one lowerCamelCase word (^[a-z][a-zA-Z0-9]*$): it prefixes tool names, <targetId>_<verbNoun>\n');
+  expect(bad.stderr).toBe(
+    'error: init: target id "my_app" must be one lowerCamelCase word (^[a-z][a-zA-Z0-9]*$): it prefixes tool names, <targetId>_<verbNoun>\n',
+  );
 });

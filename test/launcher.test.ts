@@ -40,9 +40,15 @@ test("npm's layout: the hoisted bun, through the .bin symlink, arguments intact"
 
 test("a nested bun (pnpm, or a version conflict) wins over one further up", () => {
   const root = tempDir("launcher-nested");
-  const launcher = layout(root, "node_modules/.pnpm/trailblaze-ts@0.1.0/node_modules/trailblaze-ts", "node_modules/.pnpm/trailblaze-ts@0.1.0/node_modules/bun/bin/bun.exe");
+  const launcher = layout(
+    root,
+    "node_modules/.pnpm/trailblaze-ts@0.1.0/node_modules/trailblaze-ts",
+    "node_modules/.pnpm/trailblaze-ts@0.1.0/node_modules/bun/bin/bun.exe",
+  );
   layout(root, "unused", "node_modules/bun/bin/bun.exe");
-  expect(start(launcher, ["--version"]).out).toStartWith(`${join(root, "node_modules/.pnpm/trailblaze-ts@0.1.0/node_modules/bun/bin/bun.exe")}|`);
+  expect(start(launcher, ["--version"]).out).toStartWith(
+    `${join(root, "node_modules/.pnpm/trailblaze-ts@0.1.0/node_modules/bun/bin/bun.exe")}|`,
+  );
 });
 
 test("no bun anywhere: exit 2 and what to do", () => {

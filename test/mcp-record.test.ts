@@ -35,11 +35,18 @@ function agent(served: Served) {
   return async (name: string, args: Record<string, unknown> = {}): Promise<Answer> => {
     const result = await served.client.callTool({ name, arguments: args });
     const content = result.content as { type: string; text?: string }[];
-    return { text: content.map((c) => c.text ?? "").join(""), isError: result.isError === true, data: result.structuredContent as Record<string, unknown> | undefined };
+    return {
+      text: content.map((c) => c.text ?? "").join(""),
+      isError: result.isError === true,
+      data: result.structuredContent as Record<string, unknown> | undefined,
+    };
   };
 }
 
-const logIn = { tool: "tapOnElementBySelector", args: { reason: "", nodeSelector: { androidAccessibility: { resourceIdRegex: "com\\.example\\.myapp:id/login" } } } };
+const logIn = {
+  tool: "tapOnElementBySelector",
+  args: { reason: "", nodeSelector: { androidAccessibility: { resourceIdRegex: "com\\.example\\.myapp:id/login" } } },
+};
 const openSettings = { tool: "tapOnElementWithText", args: { text: "Settings" } };
 
 /** `trailblaze run FILE` as users run it (a real CLI process), with the session flags of the recording. */
@@ -80,7 +87,11 @@ describe("--record FILE", () => {
     expect((await call("pressBack")).isError).toBe(false);
     expect((await call("trailblaze_discardStep")).data).toMatchObject({ index: 3, discarded: 1 });
     expect((await call(openSettings.tool, openSettings.args)).isError).toBe(false);
-    expect((await call("trailblaze_beginStep", { step: "Settings shows", verify: true })).data).toMatchObject({ index: 4, verify: true, waypoint: "myapp/android/settings" });
+    expect((await call("trailblaze_beginStep", { step: "Settings shows", verify: true })).data).toMatchObject({
+      index: 4,
+      verify: true,
+      waypoint: "myapp/android/settings",
+    });
     expect((await call("assertWaypoint", { waypoint: "myapp/android/settings" })).isError).toBe(false);
     expect(await call("trailblaze_beginStep", { step: "  " })).toEqual({
       text: 'trailblaze_beginStep: expected {"step": "<what the step does>"}, a non-empty text, got {"step":"  "}',
@@ -113,7 +124,7 @@ describe("--record FILE", () => {
         '            reason: ""',
         "            nodeSelector:",
         "              androidAccessibility:",
-        '                resourceIdRegex: com\\.example\\.myapp:id/login',
+        "                resourceIdRegex: com\\.example\\.myapp:id/login",
         "  - step: Open Settings",
         "    recording:",
         "      tools:",
@@ -179,8 +190,17 @@ describe("--trail FILE", () => {
       data: undefined,
     });
     const first = await call("trailblaze_nextStep");
-    expect(first.data).toMatchObject({ index: 1, step: "Log in with the prefilled test account", kind: "step", done: false, total: 4, waypoint: "myapp/android/login" });
-    expect(first.data!.screen).toStartWith("maps/myapp/waypoints/myapp_android_login.example.json: waypoint capture of myapp/android/login, 6 nodes");
+    expect(first.data).toMatchObject({
+      index: 1,
+      step: "Log in with the prefilled test account",
+      kind: "step",
+      done: false,
+      total: 4,
+      waypoint: "myapp/android/login",
+    });
+    expect(first.data!.screen).toStartWith(
+      "maps/myapp/waypoints/myapp_android_login.example.json: waypoint capture of myapp/android/login, 6 nodes",
+    );
     // nextStep again answers the same open step.
     expect((await call("trailblaze_nextStep")).data).toMatchObject({ index: 1, done: false });
     expect(await call("trailblaze_completeStep")).toMatchObject({
@@ -202,8 +222,17 @@ describe("--trail FILE", () => {
     expect((await call(openSettings.tool, openSettings.args)).isError).toBe(false);
     // Replay goes on through the recorded steps 3 and 4: the device ends on the profile.
     const done = await call("trailblaze_completeStep");
-    expect(done.data).toMatchObject({ recorded: { index: 2, calls: 1 }, index: null, step: null, done: true, total: 4, waypoint: "myapp/android/profile" });
-    expect((await call("pressBack")).text).toBe(`every step of ${file} has a recording now (trailblaze_nextStep says done: true); replay it with trailblaze run ${file}`);
+    expect(done.data).toMatchObject({
+      recorded: { index: 2, calls: 1 },
+      index: null,
+      step: null,
+      done: true,
+      total: 4,
+      waypoint: "myapp/android/profile",
+    });
+    expect((await call("pressBack")).text).toBe(
+      `every step of ${file} has a recording now (trailblaze_nextStep says done: true); replay it with trailblaze run ${file}`,
+    );
     await served.close();
 
     const filled = readFileSync(file, "utf8");
@@ -229,7 +258,10 @@ describe("--trail FILE", () => {
 
   test("the agent's {{args.NAME}} and {{KEY}} placeholders are replaced for the call and written as the agent wrote them", async () => {
     const file = join(work, "args.trail.yaml");
-    writeFileSync(file, "config:\n  target: myapp\n  args:\n    greeting: { default: Hello }\ntrail:\n  - verify: The login screen greets\n");
+    writeFileSync(
+      file,
+      "config:\n  target: myapp\n  args:\n    greeting: { default: Hello }\ntrail:\n  - verify: The login screen greets\n",
+    );
     const served = await serveDemo("--trail", file, "--arg", "greeting=Welcome back");
     const call = agent(served);
     await call("trailblaze_nextStep");
@@ -241,7 +273,9 @@ describe("--trail FILE", () => {
     expect((await call("assertVisibleWithText", { text: "{{args.greeting}}" })).isError).toBe(false);
     expect((await call("trailblaze_completeStep")).data).toMatchObject({ recorded: { index: 1, calls: 1 }, done: true });
     await served.close();
-    expect(readFileSync(file, "utf8")).toEndWith('  - verify: The login screen greets\n    recording:\n      tools:\n        - assertVisibleWithText:\n            text: "{{args.greeting}}"\n');
+    expect(readFileSync(file, "utf8")).toEndWith(
+      '  - verify: The login screen greets\n    recording:\n      tools:\n        - assertVisibleWithText:\n            text: "{{args.greeting}}"\n',
+    );
     const run = await replay(file, "--arg", "greeting=Welcome back");
     expect(run.stdout).toContain("1 passed, 0 failed (1 trail)");
   });
@@ -282,7 +316,9 @@ describe("the record-trail prompt", () => {
     const text = (got.messages[0]!.content as { text: string }).text;
     expect(text).toStartWith(`Fill in the steps of ${file} that have no recording yet.\n\n1. Call trailblaze_nextStep.`);
     expect(text).toContain("a failed call is not, so retry");
-    await expect(served.client.getPrompt({ name: "record" })).rejects.toThrow('Unknown prompt "record"; this server has one prompt: record-trail');
+    await expect(served.client.getPrompt({ name: "record" })).rejects.toThrow(
+      'Unknown prompt "record"; this server has one prompt: record-trail',
+    );
     await served.close();
 
     const plain = await serveDemo();
@@ -300,7 +336,10 @@ describe("a tool named like a control tool", () => {
     const ws = tempDir("mcp-record-collision");
     mkdirSync(join(ws, "trailblaze-config/targets"), { recursive: true });
     mkdirSync(join(ws, "tools"));
-    writeFileSync(join(ws, "trailblaze-config/targets/clash.yaml"), "id: clash\nmcp_servers:\n  - script: ./tools/clash.ts\nplatforms:\n  android: {}\n");
+    writeFileSync(
+      join(ws, "trailblaze-config/targets/clash.yaml"),
+      "id: clash\nmcp_servers:\n  - script: ./tools/clash.ts\nplatforms:\n  android: {}\n",
+    );
     writeFileSync(
       join(ws, "tools/clash.ts"),
       [
@@ -346,7 +385,21 @@ describe("the MCP Inspector CLI", () => {
   async function inspect(mcpFlags: string[], inspectorArgs: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     const sessionId = `inspector-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     const child = Bun.spawn(
-      ["npx", "@modelcontextprotocol/inspector", "--cli", process.execPath, MAIN, "mcp", "--logs", logs, "--session-id", sessionId, ...MAP, ...mcpFlags, ...inspectorArgs],
+      [
+        "npx",
+        "@modelcontextprotocol/inspector",
+        "--cli",
+        process.execPath,
+        MAIN,
+        "mcp",
+        "--logs",
+        logs,
+        "--session-id",
+        sessionId,
+        ...MAP,
+        ...mcpFlags,
+        ...inspectorArgs,
+      ],
       // Offline: the inspector is a devDependency; npx must never fetch it.
       { cwd: DEMO, env: testEnv({ PATH: TEST_PATH, npm_config_offline: "true" }), stdout: "pipe", stderr: "pipe" },
     );
@@ -364,7 +417,12 @@ describe("the MCP Inspector CLI", () => {
 
     const next = await inspect(["--trail", file], ["--method", "tools/call", "--tool-name", "trailblaze_nextStep"]);
     expect(next.code).toBe(0);
-    expect(JSON.parse(next.stdout).structuredContent).toMatchObject({ index: 1, step: "Log in with the prefilled test account", done: false, waypoint: "myapp/android/login" });
+    expect(JSON.parse(next.stdout).structuredContent).toMatchObject({
+      index: 1,
+      step: "Log in with the prefilled test account",
+      done: false,
+      waypoint: "myapp/android/login",
+    });
   });
 });
 
@@ -388,7 +446,11 @@ describe("the documented .mcp.json", () => {
     });
     opened.push(served);
     expect((await served.client.listPrompts()).prompts.map((p) => p.name)).toEqual(["record-trail"]);
-    expect((await agent(served)("trailblaze_nextStep")).data).toMatchObject({ index: 1, file: "trails/profile.trail.yaml", waypoint: "myapp/android/login" });
+    expect((await agent(served)("trailblaze_nextStep")).data).toMatchObject({
+      index: 1,
+      file: "trails/profile.trail.yaml",
+      waypoint: "myapp/android/login",
+    });
     const processes = [served.pid, ...descendants(served.pid)];
     await served.close();
     expect(await waitGone(processes)).toEqual([]);

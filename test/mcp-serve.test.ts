@@ -149,7 +149,12 @@ describe("tools/call", () => {
     const served = await serveHost();
     const call = (name: string) => served.client.callTool({ name, arguments: {} });
     expect(await call("fixture_ecko")).toEqual({
-      content: [{ type: "text", text: 'Unknown tool "fixture_ecko": no registered tool has that name; did you mean "fixture_echo", "fixture_env"?' }],
+      content: [
+        {
+          type: "text",
+          text: 'Unknown tool "fixture_ecko": no registered tool has that name; did you mean "fixture_echo", "fixture_env"?',
+        },
+      ],
       isError: true,
       _meta: { trailblaze: { variant: "ExceptionThrown" } },
     });

@@ -39,9 +39,10 @@ describe("the host fixture on-device", () => {
       ["fixture_contextArgs", { note: "n" }],
       ["fixture_pushed", {}],
       ["fixture_accessibilityOnly", {}],
-      ...["success", "isError", "throw", "fatal", "missing", "custom", "nonsense"].map(
-        (kind): [string, Record<string, unknown>] => ["fixture_variant", { kind }],
-      ),
+      ...["success", "isError", "throw", "fatal", "missing", "custom", "nonsense"].map((kind): [string, Record<string, unknown>] => [
+        "fixture_variant",
+        { kind },
+      ]),
     ];
     for (const [name, args] of calls) {
       const [onHost, onDevice] = await Promise.all([host.dispatcher.dispatch(name, args), device.dispatcher.dispatch(name, args)]);

@@ -5,7 +5,13 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { setQuickJsThreads, startQuickJsServerOnThread, stopQuickJsThreads, quickJsThreadLoad, warmQuickJsThreads } from "../runtime-quickjs/index.ts";
+import {
+  setQuickJsThreads,
+  startQuickJsServerOnThread,
+  stopQuickJsThreads,
+  quickJsThreadLoad,
+  warmQuickJsThreads,
+} from "../runtime-quickjs/index.ts";
 import { bundleEntry } from "../src/bundle/bundle-entry.ts";
 import { SandboxError } from "../src/errors.ts";
 import { McpConnection } from "../src/servers/mcp-connection.ts";
@@ -40,17 +46,26 @@ describe("isolation across trails and threads", () => {
   test.each([
     ["on two worker threads", "2"],
     ["on the CLI's thread", "0"],
-  ])("24 trails on-device over 4 workers %s: every session's server starts pristine (module and global state at 0)", async (_where, threads) => {
-    const run = await cli(["run", counterTrails(24), "--agent", "on-device", "--workers", "4", "--reporter", "json", "--logs", tempDir("counter-logs")], {
-      cwd: WORKSPACE,
-      env: { TRAILBLAZE_QUICKJS_THREADS: threads },
-    });
-    expect(run.stderr).toBe("");
-    const doc = JSON.parse(run.stdout);
-    expect(doc.summary).toMatchObject({ passed: 24, failed: 0, errors: 0 });
-    expect(doc.trails.map((t: Json) => t.steps[0].tools[0].result.message)).toEqual(Array.from({ length: 24 }, (_, i) => `c${i + 1}: 1/1`));
-    expect(run.code).toBe(0);
-  }, 60_000);
+  ])(
+    "24 trails on-device over 4 workers %s: every session's server starts pristine (module and global state at 0)",
+    async (_where, threads) => {
+      const run = await cli(
+        ["run", counterTrails(24), "--agent", "on-device", "--workers", "4", "--reporter", "json", "--logs", tempDir("counter-logs")],
+        {
+          cwd: WORKSPACE,
+          env: { TRAILBLAZE_QUICKJS_THREADS: threads },
+        },
+      );
+      expect(run.stderr).toBe("");
+      const doc = JSON.parse(run.stdout);
+      expect(doc.summary).toMatchObject({ passed: 24, failed: 0, errors: 0 });
+      expect(doc.trails.map((t: Json) => t.steps[0].tools[0].result.message)).toEqual(
+        Array.from({ length: 24 }, (_, i) => `c${i + 1}: 1/1`),
+      );
+      expect(run.code).toBe(0);
+    },
+    60_000,
+  );
 });
 
 describe("servers on worker threads", () => {
@@ -77,7 +92,10 @@ describe("servers on worker threads", () => {
     const client = new Client({ name: "thread-test", version: "1.0.0" });
     await client.connect(servers[0]!.transport);
     const login = await client.callTool({ name: "login", arguments: { user: "bob" } });
-    expect(JSON.parse(text(login))).toEqual({ typed: { ok: true, tool: "inputText", args: { text: "bob" } }, tapped: { ok: true, tool: "tapOnElement", args: { id: "submit" } } });
+    expect(JSON.parse(text(login))).toEqual({
+      typed: { ok: true, tool: "inputText", args: { text: "bob" } },
+      tapped: { ok: true, tool: "tapOnElement", args: { id: "submit" } },
+    });
     expect(text(await client.callTool({ name: "try_missing", arguments: {} }))).toBe("caught Error: no tool named missingTool");
     expect(calls).toEqual(["inputText", "tapOnElement", "missingTool"]);
     await client.close();
@@ -116,7 +134,12 @@ describe("servers on worker threads", () => {
   test("a thread that dies closes its servers: calls end as FatalError naming the thread, the death is a SandboxError of kind thread", async () => {
     setQuickJsThreads(2);
     const server = await startQuickJsServerOnThread({ name: "doomed", code: await bundled("echo-server.ts") });
-    const { connection } = await McpConnection.open({ name: "doomed", transport: server.transport, handshakeTimeoutMs: 10_000, callTimeoutMs: 5000 });
+    const { connection } = await McpConnection.open({
+      name: "doomed",
+      transport: server.transport,
+      handshakeTimeoutMs: 10_000,
+      callTimeoutMs: 5000,
+    });
     const died = new Promise<Error>((resolve) => connection.onDeath(resolve));
     await stopQuickJsThreads();
     const death = await died;
@@ -142,8 +165,13 @@ describe("how many threads a run's on-device sessions get", () => {
     expect(quickJsThreadsFor(4, 2, { TRAILBLAZE_QUICKJS_THREADS: "3" })).toBe(3);
     expect(quickJsThreadsFor(4, 16, { TRAILBLAZE_QUICKJS_THREADS: "0" })).toBe(0);
     expect(quickJsThreadsFor(4, 16, { TRAILBLAZE_QUICKJS_THREADS: "" })).toBe(4);
-    const run = await cli(["run", counterTrails(1), "--agent", "on-device"], { cwd: WORKSPACE, env: { TRAILBLAZE_QUICKJS_THREADS: "many" } });
-    expect(run.stderr).toContain('TRAILBLAZE_QUICKJS_THREADS expects a whole number of worker threads from 0 to 64 (0 or 1 keeps on-device sessions on the CLI\'s thread), got "many"');
+    const run = await cli(["run", counterTrails(1), "--agent", "on-device"], {
+      cwd: WORKSPACE,
+      env: { TRAILBLAZE_QUICKJS_THREADS: "many" },
+    });
+    expect(run.stderr).toContain(
+      'TRAILBLAZE_QUICKJS_THREADS expects a whole number of worker threads from 0 to 64 (0 or 1 keeps on-device sessions on the CLI\'s thread), got "many"',
+    );
     expect(run.code).toBe(2);
   });
 });
@@ -152,18 +180,25 @@ describe("the CLI's process", () => {
   test("SIGINT during an on-device run with workers: exits 130 promptly, no thread keeps it alive", async () => {
     const dir = tempDir("sleep-trails");
     for (let i = 1; i <= 4; i++) {
-      writeFileSync(join(dir, `s${i}.trail.yaml`), `config: { id: s${i}, target: counter }\ntrail:\n  - step: Bump\n    recording:\n      tools:\n        - counter_bump: { trail: "s${i}" }\n        - counter_sleep: { ms: 60000 }\n`);
+      writeFileSync(
+        join(dir, `s${i}.trail.yaml`),
+        `config: { id: s${i}, target: counter }\ntrail:\n  - step: Bump\n    recording:\n      tools:\n        - counter_bump: { trail: "s${i}" }\n        - counter_sleep: { ms: 60000 }\n`,
+      );
     }
     const logs = tempDir("sleep-logs");
-    const child = Bun.spawn([process.execPath, join(REPO, "src/cli/main.ts"), "run", dir, "--agent", "on-device", "--workers", "2", "--logs", logs], {
-      cwd: WORKSPACE,
-      // On threads whatever the cores: a thread must not keep the process alive.
-      env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", TRAILBLAZE_QUICKJS_THREADS: "2" } as Record<string, string>,
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const child = Bun.spawn(
+      [process.execPath, join(REPO, "src/cli/main.ts"), "run", dir, "--agent", "on-device", "--workers", "2", "--logs", logs],
+      {
+        cwd: WORKSPACE,
+        // On threads whatever the cores: a thread must not keep the process alive.
+        env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", TRAILBLAZE_QUICKJS_THREADS: "2" } as Record<string, string>,
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
     // Both workers are in counter_sleep once each session's call log holds its counter_bump.
-    const bumped = () => readdirSync(logs).filter((session) => readIfThere(join(logs, session, "calls.jsonl")).includes('"tool":"counter_bump"')).length;
+    const bumped = () =>
+      readdirSync(logs).filter((session) => readIfThere(join(logs, session, "calls.jsonl")).includes('"tool":"counter_bump"')).length;
     for (const deadline = Date.now() + 25_000; bumped() < 2 && Date.now() < deadline; ) await Bun.sleep(50);
     expect(bumped()).toBe(2);
     child.kill("SIGINT");
@@ -177,12 +212,27 @@ describe("the CLI's process", () => {
 
   test("the installed command gives every QuickJS memory of a run the fast kind: 12 sessions at once, where JavaScriptCore's default is 8", async () => {
     // JavaScriptCore aborts instead of falling back to a bounds-checked memory with this option.
-    const child = Bun.spawn([join(REPO, "src/cli/launcher.sh"), "run", counterTrails(24), "--agent", "on-device", "--workers", "12", "--reporter", "json", "--logs", tempDir("fast-logs")], {
-      cwd: WORKSPACE,
-      env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", BUN_JSC_crashIfWasmCantFastMemory: "1" } as Record<string, string>,
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const child = Bun.spawn(
+      [
+        join(REPO, "src/cli/launcher.sh"),
+        "run",
+        counterTrails(24),
+        "--agent",
+        "on-device",
+        "--workers",
+        "12",
+        "--reporter",
+        "json",
+        "--logs",
+        tempDir("fast-logs"),
+      ],
+      {
+        cwd: WORKSPACE,
+        env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", BUN_JSC_crashIfWasmCantFastMemory: "1" } as Record<string, string>,
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
     const [code, stdout, stderr] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()]);
     expect(stderr).toBe("");
     expect(JSON.parse(stdout).summary).toMatchObject({ passed: 24, failed: 0, errors: 0 });

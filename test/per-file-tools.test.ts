@@ -46,7 +46,10 @@ describe("per-file tools", () => {
       description: "Greets someone and remembers whom.",
       inputSchema: {
         type: "object",
-        properties: { name: { type: "string", description: "Who to greet." }, loud: { type: "boolean", description: "Shout the greeting." } },
+        properties: {
+          name: { type: "string", description: "Who to greet." },
+          loud: { type: "boolean", description: "Shout the greeting." },
+        },
         required: ["name"],
       },
     });
@@ -71,7 +74,12 @@ describe("per-file tools", () => {
       name: "shop_checkout",
       result: expect.objectContaining({
         status: "success",
-        structuredContent: { greeting: "hello Ada from com.example.shop", count: "2 item(s)", assertion: '"2 item(s)" equals "2 item(s)"', platform: "android" },
+        structuredContent: {
+          greeting: "hello Ada from com.example.shop",
+          count: "2 item(s)",
+          assertion: '"2 item(s)" equals "2 item(s)"',
+          platform: "android",
+        },
       }),
     });
   });
@@ -101,7 +109,14 @@ describe("per-file tools", () => {
     try {
       expect(await served.client.callTool({ name: "shop_writeNote", arguments: { text: "hi" } })).toMatchObject({
         isError: true,
-        content: [{ type: "text", text: expect.stringContaining('Tool "shop_writeNote" (per-file tools (subprocess)) is not available in this session: excluded by _meta["trailblaze/requiresHost"]') }],
+        content: [
+          {
+            type: "text",
+            text: expect.stringContaining(
+              'Tool "shop_writeNote" (per-file tools (subprocess)) is not available in this session: excluded by _meta["trailblaze/requiresHost"]',
+            ),
+          },
+        ],
       });
     } finally {
       await served.close();
@@ -141,7 +156,9 @@ describe("per-file tools", () => {
       expect(device.stderr).not.toContain(".cache/trailblaze-tools");
       const refused = await cli(["call", "shop_hostname", "--agent", "on-device"], { cwd: dir });
       expect(refused.code).toBe(1);
-      expect(refused.stdout + refused.stderr).toContain('shop_hostname cannot run on-device: tools/shop_hostname.ts:2:28: imports "node:fs"');
+      expect(refused.stdout + refused.stderr).toContain(
+        'shop_hostname cannot run on-device: tools/shop_hostname.ts:2:28: imports "node:fs"',
+      );
     } finally {
       writeFileSync(TARGET, original);
       rmSync(file, { force: true });
@@ -176,7 +193,10 @@ describe("per-file tools", () => {
       writeFileSync(TARGET, original);
     }
     const odd = join(dir, "tools/shop_odd.ts");
-    writeFileSync(odd, 'import { trailblaze } from "@trailblaze/scripting";\nexport const shop_odd = trailblaze.tool<NotDeclaredAnywhere>(async () => "ok");\n');
+    writeFileSync(
+      odd,
+      'import { trailblaze } from "@trailblaze/scripting";\nexport const shop_odd = trailblaze.tool<NotDeclaredAnywhere>(async () => "ok");\n',
+    );
     writeFileSync(TARGET, original.replace("tools:\n", "tools:\n  - shop_odd\n"));
     try {
       const underivable = await cli(["tools"], { cwd: dir });

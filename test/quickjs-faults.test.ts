@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { bundleEntry } from "../src/bundle/bundle-entry.ts";
 import { SandboxError } from "../src/errors.ts";
-import { startQuickJsServer, type QuickJsServer, type QuickJsServerOptions } from "../runtime-quickjs/index.ts";
+import { startQuickJsServer, type QuickJsServerOptions } from "../runtime-quickjs/index.ts";
 import { rejection } from "./support/rejection.ts";
 import { byEngine, ENGINE } from "./support/quickjs-engine.ts";
 
@@ -24,27 +24,37 @@ async function connect(code: string, opts: Partial<QuickJsServerOptions> = {}) {
   return { server, client, errors };
 }
 
-
 const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
 
 describe("a handler that runs past the deadline", () => {
   test("fails its request with 'interrupted after N ms'; the server keeps serving", async () => {
-    const { client, errors } = await connect(await bundled("loop-server.ts"), { name: "loop", callDeadlineMs: 1000, onExecute: async () => "done" });
+    const { client, errors } = await connect(await bundled("loop-server.ts"), {
+      name: "loop",
+      callDeadlineMs: 1000,
+      onExecute: async () => "done",
+    });
     const spin = await rejection(client.callTool({ name: "spin", arguments: {} }));
-    expect(spin.message).toBe('MCP error -32001: QuickJS server "loop": handling tools/call "spin" was interrupted after 1000 ms (callDeadlineMs)');
+    expect(spin.message).toBe(
+      'MCP error -32001: QuickJS server "loop": handling tools/call "spin" was interrupted after 1000 ms (callDeadlineMs)',
+    );
     expect(errors).toEqual(['QuickJS server "loop": handling tools/call "spin" was interrupted after 1000 ms (callDeadlineMs)']);
     expect(text(await client.callTool({ name: "echo", arguments: { text: "still here" } }))).toBe("still here (spins so far: 1)");
 
     // The loop starts in a later delivery: resuming after trailblaze.execute.
     const late = await rejection(client.callTool({ name: "spin_after_execute", arguments: {} }));
     // QuickJS-ng runs the continuation in a delivery of its own; either way the message names it.
-    const during = byEngine({ quickjs: 'handling tools/call "spin_after_execute"', "quickjs-ng": 'resuming after trailblaze.execute("noop")' });
+    const during = byEngine({
+      quickjs: 'handling tools/call "spin_after_execute"',
+      "quickjs-ng": 'resuming after trailblaze.execute("noop")',
+    });
     expect(late.message).toBe(`MCP error -32001: QuickJS server "loop": ${during} was interrupted after 1000 ms (callDeadlineMs)`);
     expect(text(await client.callTool({ name: "echo", arguments: { text: "again" } }))).toBe("again (spins so far: 1)");
 
     // A loop in a plain timer callback escapes to the host: the open request fails.
     const timer = await rejection(client.callTool({ name: "spin_in_timer", arguments: {} }));
-    expect(timer.message).toBe('MCP error -32001: QuickJS server "loop": running a timer callback was interrupted after 1000 ms (callDeadlineMs)');
+    expect(timer.message).toBe(
+      'MCP error -32001: QuickJS server "loop": running a timer callback was interrupted after 1000 ms (callDeadlineMs)',
+    );
     expect(text(await client.callTool({ name: "echo", arguments: { text: "and again" } }))).toBe("and again (spins so far: 1)");
     await client.close();
   });
@@ -58,7 +68,9 @@ describe("a handler that runs past the deadline", () => {
       );
       expect((await rejection(client.callTool({ name: "echo", arguments: { text: "x" } }))).message).toBe("Not connected");
     } else {
-      expect(stuck.message).toBe('MCP error -32001: QuickJS server "loop": handling tools/call "stubborn" was interrupted after 1000 ms (callDeadlineMs)');
+      expect(stuck.message).toBe(
+        'MCP error -32001: QuickJS server "loop": handling tools/call "stubborn" was interrupted after 1000 ms (callDeadlineMs)',
+      );
       expect(text(await client.callTool({ name: "echo", arguments: { text: "x" } }))).toBe("x (spins so far: 0)");
       await client.close();
     }
@@ -111,13 +123,17 @@ describe("bundles that fail to start", () => {
     };
     const error = await rejection(startQuickJsServer({ name: "broken", code, sourceMap }));
     expect(error).toBeInstanceOf(SandboxError);
-    expect(error.message).toStartWith('QuickJS server "broken" threw while evaluating its bundle: RangeError: port must be positive\n    at configure (broken.bundle.js:1:');
+    expect(error.message).toStartWith(
+      'QuickJS server "broken" threw while evaluating its bundle: RangeError: port must be positive\n    at configure (broken.bundle.js:1:',
+    );
   });
 
   test("a rejection in top-level async code before connecting is reported the same way", async () => {
     const code = `(async () => { await null; throw new Error("no config"); })();`;
     const error = await rejection(startQuickJsServer({ name: "async-broken", code }));
-    expect(error.message).toStartWith('QuickJS server "async-broken" threw while evaluating its bundle: Error: no config\n    at <anonymous> (async-broken.bundle.js:1');
+    expect(error.message).toStartWith(
+      'QuickJS server "async-broken" threw while evaluating its bundle: Error: no config\n    at <anonymous> (async-broken.bundle.js:1',
+    );
   });
 
   test("a bundle that never connects its transport", async () => {
@@ -140,7 +156,7 @@ describe("bundles that fail to start", () => {
       expect(lines[0]).toBe('QuickJS server "deep" threw while evaluating its bundle: InternalError: stack overflow');
       expect(lines.slice(1, 3)).toEqual(["    at down (deep.bundle.js:1:49)", "    at down (deep.bundle.js:1:49)"]);
       expect(lines.length).toBe(12);
-      expect(lines[11]).toMatch(/^    \.\.\. \d+ more frame\(s\)$/);
+      expect(lines[11]).toMatch(/^ {4}\.\.\. \d+ more frame\(s\)$/);
     } else {
       // QuickJS-ng keeps 10 frames itself (Error.stackTraceLimit).
       expect(lines[0]).toBe('QuickJS server "deep" threw while evaluating its bundle: RangeError: Maximum call stack size exceeded');
@@ -187,7 +203,12 @@ describe("with the debug build of QuickJS (assertions and leak checks)", () => {
     // The debug build runs many times slower than the release one: generous deadlines keep this test
     // about handles, not about speed on a loaded machine.
     const generous = { callDeadlineMs: 60_000, startDeadlineMs: 60_000 };
-    const { server, client } = await connect(await bundled("execute-server.ts"), { name: "debug", variant: "debug", onExecute: async () => ({ ok: 1 }), ...generous });
+    const { server, client } = await connect(await bundled("execute-server.ts"), {
+      name: "debug",
+      variant: "debug",
+      onExecute: async () => ({ ok: 1 }),
+      ...generous,
+    });
     await client.callTool({ name: "login", arguments: { user: "u" } });
     await client.callTool({ name: "wait", arguments: { ms: 1 } });
     const pending = client.callTool({ name: "wait", arguments: { ms: 60_000 } }).catch(() => "closed");

@@ -8,7 +8,13 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { bundleEntry } from "../src/bundle/bundle-entry.ts";
-import { DEFAULT_MEMORY_LIMIT_BYTES, DEFAULT_QUICKJS_ENGINE, startQuickJsServer, type QuickJsServer, type QuickJsServerOptions } from "../runtime-quickjs/index.ts";
+import {
+  DEFAULT_MEMORY_LIMIT_BYTES,
+  DEFAULT_QUICKJS_ENGINE,
+  startQuickJsServer,
+  type QuickJsServer,
+  type QuickJsServerOptions,
+} from "../runtime-quickjs/index.ts";
 import { acquireQuickJsInstance, recycleQuickJsInstance } from "../runtime-quickjs/instance-pool.ts";
 import { newQuickJsInstance } from "../runtime-quickjs/quickjs-module.ts";
 
@@ -59,7 +65,9 @@ describe("sessions restored from an image", () => {
     }
     expect(restored).toEqual([false, true, true, true, true, true]);
     // Each session: 1/1 then 2/2, and the ballast its first call left is seen by its second only.
-    expect(seen.map((s) => `${s.calls}/${s.global}/${s.ballast}`)).toEqual(Array.from({ length: 6 }, () => ["1/1/false", "2/2/true"]).flat());
+    expect(seen.map((s) => `${s.calls}/${s.global}/${s.ballast}`)).toEqual(
+      Array.from({ length: 6 }, () => ["1/1/false", "2/2/true"]).flat(),
+    );
   });
 
   test("Math.random draws differently in every restored session", async () => {
@@ -123,8 +131,14 @@ describe("sessions restored from an image", () => {
   test("an instance given back to the pool keeps no trace of the runtimes of its sessions", async () => {
     // Closing a session leaves its runtime in the instance for the pool to wipe; quickjs-emscripten's own tables must forget it too.
     for (let i = 0; i < 5; i++) await session({ name: "probe-forget" }, async (call) => void (await call()));
-    const module = await acquireQuickJsInstance({ variant: "release", memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES, engine: DEFAULT_QUICKJS_ENGINE });
-    const { callbacks } = module as unknown as { callbacks: { runtimeCallbacks: Map<number, unknown>; contextCallbacks: Map<number, unknown> } };
+    const module = await acquireQuickJsInstance({
+      variant: "release",
+      memoryLimitBytes: DEFAULT_MEMORY_LIMIT_BYTES,
+      engine: DEFAULT_QUICKJS_ENGINE,
+    });
+    const { callbacks } = module as unknown as {
+      callbacks: { runtimeCallbacks: Map<number, unknown>; contextCallbacks: Map<number, unknown> };
+    };
     expect({ runtimes: callbacks.runtimeCallbacks.size, contexts: callbacks.contextCallbacks.size }).toEqual({ runtimes: 0, contexts: 0 });
     recycleQuickJsInstance(module);
   });
@@ -161,8 +175,11 @@ describe("sessions restored from an image", () => {
 });
 
 /** A session as a session's McpConnection opens it, by a client named `client`: connect, tools/list, then calls. */
-const listedSession = (opts: Partial<QuickJsServerOptions> & { name: string }, client: string, use: (call: () => Promise<Seen>, server: QuickJsServer) => Promise<void>) =>
-  session(opts, use, client);
+const listedSession = (
+  opts: Partial<QuickJsServerOptions> & { name: string },
+  client: string,
+  use: (call: () => Promise<Seen>, server: QuickJsServer) => Promise<void>,
+) => session(opts, use, client);
 
 describe("sessions restored after their handshake", () => {
   test("later sessions get the handshake answered from the image taken after the first one's, and still start pristine", async () => {
@@ -210,7 +227,8 @@ describe("sessions restored after their handshake", () => {
     await client.connect(server.transport);
     await client.close();
     const replayed: boolean[] = [];
-    for (let i = 0; i < 2; i++) await listedSession(opts, "handshake-test", async (_call, session) => void replayed.push(session.handshakeReplayed));
+    for (let i = 0; i < 2; i++)
+      await listedSession(opts, "handshake-test", async (_call, session) => void replayed.push(session.handshakeReplayed));
     expect(replayed).toEqual([false, true]);
   });
 
@@ -218,10 +236,14 @@ describe("sessions restored after their handshake", () => {
     const code = `globalThis.__probeTopLevel = "log-on-initialized";\n${probeCode}`;
     for (let i = 0; i < 3; i++) {
       const lines: string[] = [];
-      await listedSession({ name: "probe-handshake-logs", code, onLog: (_level, text) => lines.push(text) }, "handshake-test", async (call, server) => {
-        expect((await call()).initialized).toBe(1);
-        expect(server.handshakeReplayed).toBe(false);
-      });
+      await listedSession(
+        { name: "probe-handshake-logs", code, onLog: (_level, text) => lines.push(text) },
+        "handshake-test",
+        async (call, server) => {
+          expect((await call()).initialized).toBe(1);
+          expect(server.handshakeReplayed).toBe(false);
+        },
+      );
       expect(lines).toEqual(["image-probe loaded", "image-probe initialized"]);
     }
   });
@@ -265,7 +287,11 @@ process.exit(0);
     );
     const run = spawnSync(process.execPath, [script], { encoding: "utf8" });
     if (run.status !== 0) throw new Error(`the session process exited ${run.status}: ${run.stderr}`);
-    return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { restored: boolean | undefined; replayed: boolean | undefined; seen: Seen }[];
+    return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as {
+      restored: boolean | undefined;
+      replayed: boolean | undefined;
+      seen: Seen;
+    }[];
   }
 
   const freshProcess = (dir: string) => sessionsInFreshProcess(dir, 1, "main")[0]!;
@@ -329,11 +355,19 @@ process.exit(0);
 
       // Restored past its handshake: the first process's module-level state, pristine, one handshake seen.
       const second = listed("disk-client");
-      expect(second).toMatchObject({ restored: true, replayed: true, seen: { loadedAt: first.seen.loadedAt, calls: 1, global: 1, initialized: 1 } });
+      expect(second).toMatchObject({
+        restored: true,
+        replayed: true,
+        seen: { loadedAt: first.seen.loadedAt, calls: 1, global: 1, initialized: 1 },
+      });
       expect(second.seen.random).not.toEqual(first.seen.random);
 
       // Another client: rewound to the image before the handshake, the guest answers it; the file stays.
-      expect(listed("other-client")).toMatchObject({ restored: true, replayed: false, seen: { loadedAt: first.seen.loadedAt, calls: 1, initialized: 1 } });
+      expect(listed("other-client")).toMatchObject({
+        restored: true,
+        replayed: false,
+        seen: { loadedAt: first.seen.loadedAt, calls: 1, initialized: 1 },
+      });
       expect(readdirSync(join(dir, "images")).sort()).toEqual(files);
 
       // A damaged file is ignored, and the session's own handshake image replaces it.

@@ -30,7 +30,10 @@ describe("a standard McpServer + zod author file in QuickJS", () => {
   const logs: string[] = [];
 
   beforeAll(async () => {
-    ({ server, client } = await connect(await bundled("echo-server.ts"), { name: "echo", onLog: (level, line) => logs.push(`${level} ${line}`) }));
+    ({ server, client } = await connect(await bundled("echo-server.ts"), {
+      name: "echo",
+      onLog: (level, line) => logs.push(`${level} ${line}`),
+    }));
   });
   afterAll(async () => {
     await client.close();
@@ -55,13 +58,17 @@ describe("a standard McpServer + zod author file in QuickJS", () => {
   });
 
   test("tools/call runs the handler", async () => {
-    expect(await client.callTool({ name: "echo", arguments: { text: "hi", times: 3 } })).toEqual({ content: [{ type: "text", text: "hihihi" }] });
+    expect(await client.callTool({ name: "echo", arguments: { text: "hi", times: 3 } })).toEqual({
+      content: [{ type: "text", text: "hihihi" }],
+    });
   });
 
   test("argument validation still rejects bad arguments", async () => {
     const result = await client.callTool({ name: "echo", arguments: { text: 5 } });
     expect(result.isError).toBe(true);
-    expect(text(result)).toBe("MCP error -32602: Input validation error: Invalid arguments for tool echo: Invalid input: expected string, received number at text");
+    expect(text(result)).toBe(
+      "MCP error -32602: Input validation error: Invalid arguments for tool echo: Invalid input: expected string, received number at text",
+    );
   });
 
   test("the request's _meta reaches the handler as extra._meta", async () => {
@@ -72,13 +79,19 @@ describe("a standard McpServer + zod author file in QuickJS", () => {
   test("image content built with atob/btoa passes the SDK's base64 validation", async () => {
     const result = await client.callTool({ name: "pixel", arguments: { label: "dot" } });
     expect(result.content).toEqual([
-      { type: "image", mimeType: "image/png", data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==" },
+      {
+        type: "image",
+        mimeType: "image/png",
+        data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+      },
       { type: "text", text: "dot:70" },
     ]);
   });
 
   test("z.url() accepts URLs and rejects non-URLs; the handler can parse them", async () => {
-    expect(text(await client.callTool({ name: "open_url", arguments: { url: "https://Example.com/a/../b?x=1" } }))).toBe("https:|example.com|/b");
+    expect(text(await client.callTool({ name: "open_url", arguments: { url: "https://Example.com/a/../b?x=1" } }))).toBe(
+      "https:|example.com|/b",
+    );
     const bad = await client.callTool({ name: "open_url", arguments: { url: "not a url" } });
     expect(text(bad)).toBe("MCP error -32602: Input validation error: Invalid arguments for tool open_url: Invalid URL at url");
   });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { findConfigDir, loadWorkspace } from "../src/config/workspace.ts";
-import { type ToolResult } from "../src/core/tool-result.ts";
+import type { ToolResult } from "../src/core/tool-result.ts";
 import { resolveSessionSpec, type SessionFlags } from "../src/session/session-spec.ts";
 import { Session } from "../src/session/session.ts";
 import { REPO, TEST_PATH, tempDir } from "./support/cli.ts";
@@ -45,7 +45,11 @@ describe("the example tools", () => {
     return session;
   }
 
-  async function calls(agent: "host" | "on-device", flags: SessionFlags, steps: [string, Record<string, unknown>][]): Promise<ToolResult[]> {
+  async function calls(
+    agent: "host" | "on-device",
+    flags: SessionFlags,
+    steps: [string, Record<string, unknown>][],
+  ): Promise<ToolResult[]> {
     const session = await start(agent, flags);
     const results: ToolResult[] = [];
     for (const [tool, args] of steps) {
@@ -61,7 +65,10 @@ describe("the example tools", () => {
       ["myapp_makeTestEmail", { name: " Grace  Hopper ", domain: "example.org" }],
       ["myapp_pickTestAccount", {}],
       ["myapp_describeDevice", { verbose: true }],
-      ...["SAVE10", "EXPIRED", "OFFLINE", "BOOM", "NOPE"].map((code): [string, Record<string, unknown>] => ["myapp_redeemCoupon", { code }]),
+      ...["SAVE10", "EXPIRED", "OFFLINE", "BOOM", "NOPE"].map((code): [string, Record<string, unknown>] => [
+        "myapp_redeemCoupon",
+        { code },
+      ]),
       ["myapp_redeemCoupon", {}],
     ];
     const flags = { driver: "ios-host", screen: "1170x2532", memory: ["runId=7", "password=secret"] };

@@ -72,8 +72,13 @@ describe("docs/writing-tools.md", () => {
   });
 
   test("each init-tool command creates the files the page names", async () => {
-    const commands = blocks(section()).filter((b) => b.lang === "sh" && b.body.includes("init-tool")).map((b) => b.body.trim());
-    expect(commands).toEqual(["npx trailblaze init-tool applyCoupon --target myapp", "npx trailblaze init-tool applyCoupon --target myapp --server"]);
+    const commands = blocks(section())
+      .filter((b) => b.lang === "sh" && b.body.includes("init-tool"))
+      .map((b) => b.body.trim());
+    expect(commands).toEqual([
+      "npx trailblaze init-tool applyCoupon --target myapp",
+      "npx trailblaze init-tool applyCoupon --target myapp --server",
+    ]);
     const named = {
       perFile: ["tools/myapp/myapp_applyCoupon.ts", "tools/myapp/myapp_applyCoupon.test.ts"],
       server: ["tools/myapp/applyCoupon.ts", "tools/myapp/applyCoupon.test.ts", "trailblaze-config/toolsets/myapp_applyCoupon.yaml"],

@@ -32,27 +32,42 @@ const call = (name: string, args: Record<string, unknown>): ToolCallReport => ({
   durationMs: 10,
 });
 
-test.skipIf(noChromium)("a call without arguments reads 'hideKeyboard 10 ms Success'; one with arguments puts them on a line of their own", async () => {
-  const report: RunReport = {
-    trails: [
-      {
-        file: "trails/a.trail.yaml",
-        id: "a",
-        status: "passed",
-        startedAt: "2026-11-27T06:00:00.000Z",
-        durationMs: 30,
-        unverified: 0,
-        ran: true,
-        steps: [{ index: 1, kind: "step", title: "Type and hide", status: "passed", durationMs: 20, line: 5, col: 3, tools: [call("hideKeyboard", {}), call("inputText", { text: "hi" })] }],
-      },
-    ],
-    summary: { passed: 1, failed: 0, errors: 0, skipped: 0, unverified: 0, durationMs: 30 },
-  };
-  const file = join(tempDir("report-call-line"), "index.html");
-  writeFileSync(file, formatHtmlReport(report));
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`file://${file}`);
-  await page.locator("details.trail > summary").click();
-  expect(await page.locator(".call").allInnerTexts()).toEqual(["hideKeyboard 10 ms Success", 'inputText 10 ms\n{"text":"hi"}\nSuccess']);
-  await page.close();
-}, SLOW);
+test.skipIf(noChromium)(
+  "a call without arguments reads 'hideKeyboard 10 ms Success'; one with arguments puts them on a line of their own",
+  async () => {
+    const report: RunReport = {
+      trails: [
+        {
+          file: "trails/a.trail.yaml",
+          id: "a",
+          status: "passed",
+          startedAt: "2026-11-27T06:00:00.000Z",
+          durationMs: 30,
+          unverified: 0,
+          ran: true,
+          steps: [
+            {
+              index: 1,
+              kind: "step",
+              title: "Type and hide",
+              status: "passed",
+              durationMs: 20,
+              line: 5,
+              col: 3,
+              tools: [call("hideKeyboard", {}), call("inputText", { text: "hi" })],
+            },
+          ],
+        },
+      ],
+      summary: { passed: 1, failed: 0, errors: 0, skipped: 0, unverified: 0, durationMs: 30 },
+    };
+    const file = join(tempDir("report-call-line"), "index.html");
+    writeFileSync(file, formatHtmlReport(report));
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`file://${file}`);
+    await page.locator("details.trail > summary").click();
+    expect(await page.locator(".call").allInnerTexts()).toEqual(["hideKeyboard 10 ms Success", 'inputText 10 ms\n{"text":"hi"}\nSuccess']);
+    await page.close();
+  },
+  SLOW,
+);

@@ -35,31 +35,49 @@ const normalisedJunit = (xml: string) =>
 describe("run --reporter html on the calendar map", () => {
   test("writes DIR/index.html beside the live list; both trails, the failure named; the secret nowhere", async () => {
     const dir = join(tempDir("report-html"), "out");
-    const run = await cli(["run", "trails", ...MAP_FLAGS, "--secret", `calendarPassword=${SECRET}`, "--reporter", "html", "--output", dir], opts);
+    const run = await cli(
+      ["run", "trails", ...MAP_FLAGS, "--secret", `calendarPassword=${SECRET}`, "--reporter", "html", "--output", dir],
+      opts,
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toBe("");
-    expect(run.stdout).toContain("trails/theme-picker.trail.yaml (theme-picker — Open the theme picker from the day view)\n  ✓ Unlock the calendar");
+    expect(run.stdout).toContain(
+      "trails/theme-picker.trail.yaml (theme-picker — Open the theme picker from the day view)\n  ✓ Unlock the calendar",
+    );
     expect(run.stdout).toContain("1 passed, 1 failed (2 trails)");
     expect(run.stdout.endsWith(`html report written to ${dir}/index.html\n`)).toBe(true);
     expect(readdirSync(dir)).toEqual(["index.html"]);
     const page = readFileSync(join(dir, "index.html"), "utf8");
     expect(page).not.toContain(SECRET);
     expect(page).not.toContain(SECRET.replaceAll("&", "&amp;"));
-    expect(page).toContain(`<span class="why">step 5 failed: assertWaypoint: the screen is not at waypoint &quot;calendar/android/theme_picker&quot;`.replaceAll("&quot;", '"'));
+    expect(page).toContain(
+      `<span class="why">step 5 failed: assertWaypoint: the screen is not at waypoint &quot;calendar/android/theme_picker&quot;`.replaceAll(
+        "&quot;",
+        '"',
+      ),
+    );
     // Failing first; five distinct screens, each stored once.
     expect(page.indexOf('data-status="failed"')).toBeLessThan(page.indexOf('data-status="passed"'));
     expect(page.match(/<template id="screen-[0-9a-f]{12}">/g)).toHaveLength(5);
-    expect(page).toContain(`at <span class="wp">calendar/android/settings_root</span> → shortcut <code>calendar_android_settingsToGeneral</code> → <span class="wp">calendar/android/settings_general</span><span class="meta"> · marked #5</span>`);
+    expect(page).toContain(
+      `at <span class="wp">calendar/android/settings_root</span> → shortcut <code>calendar_android_settingsToGeneral</code> → <span class="wp">calendar/android/settings_general</span><span class="meta"> · marked #5</span>`,
+    );
   });
 
   test("the default folder is trailblaze-report/, and json still prints its document alone", async () => {
     const cwd = tempDir("report-default");
     cpSync(FIXTURE, cwd, { recursive: true });
-    const run = await cli(["run", "trails/theme-picker.trail.yaml", ...MAP_FLAGS, "--secret", `calendarPassword=${SECRET}`, "--reporter", "html"], { cwd });
+    const run = await cli(
+      ["run", "trails/theme-picker.trail.yaml", ...MAP_FLAGS, "--secret", `calendarPassword=${SECRET}`, "--reporter", "html"],
+      { cwd },
+    );
     expect(run.code).toBe(0);
     expect(run.stdout.endsWith("html report written to trailblaze-report/index.html\n")).toBe(true);
     expect(readFileSync(join(cwd, "trailblaze-report/index.html"), "utf8")).toContain("<title>Trailblaze report: 1 passed</title>");
-    const json = await cli(["run", "trails/theme-picker.trail.yaml", ...MAP_FLAGS, "--secret", `calendarPassword=${SECRET}`, "--reporter", "json"], { cwd });
+    const json = await cli(
+      ["run", "trails/theme-picker.trail.yaml", ...MAP_FLAGS, "--secret", `calendarPassword=${SECRET}`, "--reporter", "json"],
+      { cwd },
+    );
     const doc = JSON.parse(json.stdout);
     expect(doc.trails[0].tags).toEqual(["settings", "smoke"]);
     expect(doc.trails[0].steps[1].screen).toEqual({
@@ -112,14 +130,30 @@ describe("a run that stops before any trail starts still writes its report", () 
     const html = await cli(["run", "trails", ...MAP_FLAGS, "--reporter", "html"], { cwd });
     expect(html.code).toBe(2);
     expect(html.stdout).toBe("html report written to trailblaze-report/index.html\n");
-    expect(readFileSync(join(cwd, "trailblaze-report/index.html"), "utf8")).toContain("<h2>The run stopped before any trail started (1 problem)</h2><pre>trails/broken.trail.yaml:");
+    expect(readFileSync(join(cwd, "trailblaze-report/index.html"), "utf8")).toContain(
+      "<h2>The run stopped before any trail started (1 problem)</h2><pre>trails/broken.trail.yaml:",
+    );
   });
 });
 
 describe("merge-reports", () => {
   const dir = tempDir("report-merge");
   const runTo = async (name: string, extra: string[], reporter = "json") => {
-    const run = await cli(["run", "trails", ...MAP_FLAGS, "--secret", `calendarPassword=${SECRET}`, "--reporter", reporter, "--output", join(dir, name), ...extra], opts);
+    const run = await cli(
+      [
+        "run",
+        "trails",
+        ...MAP_FLAGS,
+        "--secret",
+        `calendarPassword=${SECRET}`,
+        "--reporter",
+        reporter,
+        "--output",
+        join(dir, name),
+        ...extra,
+      ],
+      opts,
+    );
     expect(run.code === 0 || run.code === 1).toBe(true);
     return readFileSync(join(dir, name), "utf8");
   };
@@ -137,7 +171,10 @@ describe("merge-reports", () => {
     expect(normalisedJson(merged.stdout)).toEqual(normalisedJson(whole));
     const mergedJunit = await cli(["merge-reports", join(dir, "s1.json"), join(dir, "s2.json"), "--reporter", "junit"], opts);
     expect(normalisedJunit(mergedJunit.stdout)).toBe(normalisedJunit(wholeJunit));
-    const html = await cli(["merge-reports", join(dir, "s1.json"), join(dir, "s2.json"), "--reporter", "html", "--output", join(dir, "html")], opts);
+    const html = await cli(
+      ["merge-reports", join(dir, "s1.json"), join(dir, "s2.json"), "--reporter", "html", "--output", join(dir, "html")],
+      opts,
+    );
     expect(html.stdout).toBe(`html report written to ${join(dir, "html")}/index.html\n`);
     expect(readFileSync(join(dir, "html/index.html"), "utf8").match(/<template id="screen-/g)).toHaveLength(5);
   });
@@ -145,10 +182,16 @@ describe("merge-reports", () => {
   test("a missing shard is warned about; a shard twice, or a file that is no report, is exit 2", async () => {
     const s1 = join(dir, "s1.json");
     const partial = await cli(["merge-reports", s1], opts);
-    expect(partial.stderr).toBe("warning: shard 2/2 missing: the merged report holds only the shards given\nnote: merged 1 report: 1 trail\n");
+    expect(partial.stderr).toBe(
+      "warning: shard 2/2 missing: the merged report holds only the shards given\nnote: merged 1 report: 1 trail\n",
+    );
     expect(partial.code).toBe(0);
     expect(partial.stdout).toContain("1 passed, 0 failed (1 trail)");
-    expect(await cli(["merge-reports", s1, s1], opts)).toEqual({ code: 2, stdout: "", stderr: `error: ${s1}: shard 1/2 is also ${s1}: give each shard's report once\n` });
+    expect(await cli(["merge-reports", s1, s1], opts)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `error: ${s1}: shard 1/2 is also ${s1}: give each shard's report once\n`,
+    });
     const junk = join(dir, "junk.json");
     writeFileSync(junk, '{"hello": 1}');
     expect(await cli(["merge-reports", junk], opts)).toEqual({
@@ -196,13 +239,20 @@ check: no findings
   });
 
   test("usage errors", async () => {
-    expect(await cli(["map"], opts)).toEqual({ code: 2, stdout: "", stderr: "error: map: expected one app map folder, got none\nRun `npx trailblaze map --help` for usage.\n" });
-    expect((await cli(["map", "trails"], opts)).stderr).toBe("error: trails: not an app map: it has no waypoints/ folder (an app map holds waypoints/*.waypoint.yaml and shortcuts/*.shortcut.yaml)\n");
- 
+    expect(await cli(["map"], opts)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "error: map: expected one app map folder, got none\nRun `npx trailblaze map --help` for usage.\n",
+    });
+    expect((await cli(["map", "trails"], opts)).stderr).toBe(
+      "error: trails: not an app map: it has no waypoints/ folder (an app map holds waypoints/*.waypoint.yaml and shortcuts/*.shortcut.yaml)\n",
+    );
+
     expect(await cli(["map", "/no/such/dir"], opts)).toEqual({
       code: 2,
       stdout: "",
-      stderr: "error: /no/such/dir: the folder does not exist (an app map is a folder holding waypoints/*.waypoint.yaml and shortcuts/*.shortcut.yaml)\n",
+      stderr:
+        "error: /no/such/dir: the folder does not exist (an app map is a folder holding waypoints/*.waypoint.yaml and shortcuts/*.shortcut.yaml)\n",
     });
   });
 
@@ -212,6 +262,8 @@ check: no findings
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`  ✗ ${map}/waypoints/login.waypoint.yaml:8:7: waypoint broken/login: required selector`);
     expect(run.stdout).not.toContain("../");
-    expect((await cli(["map", "/tmp"], opts)).stderr).toBe("error: /tmp: not an app map: it has no waypoints/ folder (an app map holds waypoints/*.waypoint.yaml and shortcuts/*.shortcut.yaml)\n");
+    expect((await cli(["map", "/tmp"], opts)).stderr).toBe(
+      "error: /tmp: not an app map: it has no waypoints/ folder (an app map holds waypoints/*.waypoint.yaml and shortcuts/*.shortcut.yaml)\n",
+    );
   });
 });

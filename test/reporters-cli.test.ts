@@ -39,7 +39,9 @@ function expectedEvents(report: Json, workers: number): Json[] {
     { event: "onBegin", trails: trails.map((t) => t.id), workers },
     ...trails.flatMap((t, index) => [
       { event: "onTrailBegin", trail: t.id, index },
-      ...(t.steps as Json[]).filter((s) => s.status !== "skipped").map((s) => ({ event: "onStepEnd", trail: t.id, step: s.index, status: s.status })),
+      ...(t.steps as Json[])
+        .filter((s) => s.status !== "skipped")
+        .map((s) => ({ event: "onStepEnd", trail: t.id, step: s.index, status: s.status })),
       { event: "onTrailEnd", trail: t.id, status: t.status },
     ]),
     { event: "onEnd", summary: { passed: report.summary.passed, failed: report.summary.failed }, problems: 0 },
@@ -49,11 +51,18 @@ function expectedEvents(report: Json, workers: number): Json[] {
 describe("several reporters in one run", () => {
   test("--reporter list,json=…,html=…,junit=…: the live list on stdout, each report in its file, each saying where", async () => {
     const cwd = workspace();
-    const run = await cli(["run", "trails", ...FLAGS, "--reporter", "list,json=out/report.json,html=out/html", "--reporter", "junit=out/junit.xml"], { cwd });
+    const run = await cli(
+      ["run", "trails", ...FLAGS, "--reporter", "list,json=out/report.json,html=out/html", "--reporter", "junit=out/junit.xml"],
+      { cwd },
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toBe("");
-    expect(run.stdout).toStartWith("trails/theme-picker.trail.yaml (theme-picker — Open the theme picker from the day view)\n  ✓ Unlock the calendar");
-    expect(run.stdout).toEndWith("json report written to out/report.json\nhtml report written to out/html/index.html\njunit report written to out/junit.xml\n");
+    expect(run.stdout).toStartWith(
+      "trails/theme-picker.trail.yaml (theme-picker — Open the theme picker from the day view)\n  ✓ Unlock the calendar",
+    );
+    expect(run.stdout).toEndWith(
+      "json report written to out/report.json\nhtml report written to out/html/index.html\njunit report written to out/junit.xml\n",
+    );
     expect(run.stdout).toContain("1 passed, 1 failed (2 trails)");
     expect(run.stdout).not.toContain(SECRET);
 
@@ -73,7 +82,10 @@ describe("several reporters in one run", () => {
 
     const junit = parseXml(readFileSync(join(cwd, "out/junit.xml"), "utf8"));
     expect(junit.attrs).toMatchObject({ tests: "2", failures: "1", errors: "0" });
-    expect(childrenNamed(junit, "testsuite").flatMap((suite) => childrenNamed(suite, "testcase").map((c) => c.attrs.name))).toEqual(["theme-picker", "wrong-waypoint"]);
+    expect(childrenNamed(junit, "testsuite").flatMap((suite) => childrenNamed(suite, "testcase").map((c) => c.attrs.name))).toEqual([
+      "theme-picker",
+      "wrong-waypoint",
+    ]);
   });
 
   test("json on stdout alone, html in its default folder saying so on stderr; --output to the one besides list", async () => {
@@ -84,7 +96,9 @@ describe("several reporters in one run", () => {
     expect(run.stderr).toBe("html report written to trailblaze-report/index.html\n");
     expect(existsSync(join(cwd, "trailblaze-report/index.html"))).toBe(true);
 
-    const listAndHtml = await cli(["run", "trails/theme-picker.trail.yaml", ...FLAGS, "--reporter", "list,html", "--output", "mine"], { cwd });
+    const listAndHtml = await cli(["run", "trails/theme-picker.trail.yaml", ...FLAGS, "--reporter", "list,html", "--output", "mine"], {
+      cwd,
+    });
     expect(listAndHtml.code).toBe(0);
     expect(listAndHtml.stdout).toContain("1 passed, 0 failed (1 trail)");
     expect(listAndHtml.stdout).toEndWith("\nhtml report written to mine/index.html\n");
@@ -104,7 +118,8 @@ describe("several reporters in one run", () => {
     expect(ambiguous).toEqual({
       code: 2,
       stdout: "",
-      stderr: "error: merge-reports: --output x is ambiguous: json and junit each write a report; name each one's output instead, e.g. --reporter json=report.json,junit=junit.xml\n",
+      stderr:
+        "error: merge-reports: --output x is ambiguous: json and junit each write a report; name each one's output instead, e.g. --reporter json=report.json,junit=junit.xml\n",
     });
   });
 });
@@ -112,7 +127,9 @@ describe("several reporters in one run", () => {
 describe("a reporter of your own, from a path", () => {
   test("is made with its options and told onBegin, each trail's onTrailBegin, onStepEnd per step, onTrailEnd, then onEnd; the list is added", async () => {
     const cwd = workspace();
-    const run = await cli(["run", "trails", ...FLAGS, "--reporter", "./reporters/events.ts=out/events.jsonl,json=out/report.json"], { cwd });
+    const run = await cli(["run", "trails", ...FLAGS, "--reporter", "./reporters/events.ts=out/events.jsonl,json=out/report.json"], {
+      cwd,
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe("");
     // events.ts does not print on stdout: the live list is there.
@@ -159,7 +176,10 @@ describe("a reporter of your own, from a path", () => {
 
   test("one that throws in onStepEnd and rejects in onEnd: the list and json still report, the error is named, and a passing run exits 1", async () => {
     const cwd = workspace();
-    const run = await cli(["run", "trails/theme-picker.trail.yaml", ...FLAGS, "--reporter", "list,reporters/throws-on-step.ts,json=out/report.json"], { cwd });
+    const run = await cli(
+      ["run", "trails/theme-picker.trail.yaml", ...FLAGS, "--reporter", "list,reporters/throws-on-step.ts,json=out/report.json"],
+      { cwd },
+    );
     expect(run.code).toBe(1);
     expect(run.stdout).toContain("  ✓ [verify] The theme picker is showing");
     expect(run.stdout).toContain("1 passed, 0 failed (1 trail)");
@@ -174,7 +194,9 @@ describe("a reporter of your own, from a path", () => {
     // Where it threw: the reporter's own file and line.
     expect(lines[1]).toStartWith(`  at onStepEnd (${join(cwd, "reporters/throws-on-step.ts")}:`);
     // Without it, the same run exits 0.
-    expect((await cli(["run", "trails/theme-picker.trail.yaml", ...FLAGS, "--reporter", "list,json=out/report.json"], { cwd })).code).toBe(0);
+    expect((await cli(["run", "trails/theme-picker.trail.yaml", ...FLAGS, "--reporter", "list,json=out/report.json"], { cwd })).code).toBe(
+      0,
+    );
   });
 
   test("a path that is no reporter is exit 2 naming the file, before anything runs", async () => {
@@ -189,13 +211,21 @@ describe("a reporter of your own, from a path", () => {
     expect(await fails("./reporters/missing.ts")).toBe(
       `error: reporter ./reporters/missing.ts: file not found (resolved against ${cwd}: ${join(cwd, "reporters/missing.ts")}); relative paths resolve against the working directory\n`,
     );
-    expect(await fails("./reporters/broken.ts")).toBe(`error: reporter ./reporters/broken.ts: does not load: ${join(cwd, "reporters/broken.ts")}:2:22: Expected ";" but found "2"\n`);
-    expect(await fails("reporters/no-default.ts")).toBe("error: reporter reporters/no-default.ts: its default export is not a class (got no default export); write `export default class MyReporter { onEnd(result) { … } }`\n");
+    expect(await fails("./reporters/broken.ts")).toBe(
+      `error: reporter ./reporters/broken.ts: does not load: ${join(cwd, "reporters/broken.ts")}:2:22: Expected ";" but found "2"\n`,
+    );
+    expect(await fails("reporters/no-default.ts")).toBe(
+      "error: reporter reporters/no-default.ts: its default export is not a class (got no default export); write `export default class MyReporter { onEnd(result) { … } }`\n",
+    );
     expect(await fails("reporters/not-a-class.ts")).toBe(
       "error: reporter reporters/not-a-class.ts: its default export is not a class (got a function that is not a class); write `export default class MyReporter { onEnd(result) { … } }`\n",
     );
-    expect(await fails("reporters/folder.ts")).toBe(`error: reporter reporters/folder.ts: ${join(cwd, "reporters/folder.ts")} is not a file: name the reporter's module, e.g. ./reporters/my-reporter.ts\n`);
-    expect(await fails("xml")).toBe('error: run: --reporter expects list, json, junit, html or the path of your own reporter (./my-reporter.ts), got "xml"\n');
+    expect(await fails("reporters/folder.ts")).toBe(
+      `error: reporter reporters/folder.ts: ${join(cwd, "reporters/folder.ts")} is not a file: name the reporter's module, e.g. ./reporters/my-reporter.ts\n`,
+    );
+    expect(await fails("xml")).toBe(
+      'error: run: --reporter expects list, json, junit, html or the path of your own reporter (./my-reporter.ts), got "xml"\n',
+    );
   });
 });
 

@@ -20,10 +20,7 @@ describe("the demo's trails/", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).not.toContain("\u001b[");
     expect(run.stdout).toContain(
-      [
-        "trails/login.trail.yaml (login-with-generated-user — Log in with a generated user)",
-        "  ✓ [trailhead] Launch the app (",
-      ].join("\n"),
+      ["trails/login.trail.yaml (login-with-generated-user — Log in with a generated user)", "  ✓ [trailhead] Launch the app ("].join("\n"),
     );
     expect(run.stdout).toContain("      ↳ simulated device: launchApp com.example.myapp (FORCE_RESTART)\n");
     expect(run.stdout).toContain("      ↳ myapp_logInWithEmail: logged in as grace.4323@example.com on ANDROID\n");
@@ -32,10 +29,11 @@ describe("the demo's trails/", () => {
   });
 
   test("from outside the workspace, the config folder above the trails is used and scripts resolve in its workspace", async () => {
-    const run = await cli(["run", "fixtures/demo/trails/login.trail.yaml", "--logs", tempDir("demo-logs")], { cwd: REPO, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
-    expect(run.stderr).toBe(
-      "note: using fixtures/demo/trailblaze-config, found above the given paths\n",
-    );
+    const run = await cli(["run", "fixtures/demo/trails/login.trail.yaml", "--logs", tempDir("demo-logs")], {
+      cwd: REPO,
+      env: { TRAILBLAZE_CONFIG_DIR: undefined },
+    });
+    expect(run.stderr).toBe("note: using fixtures/demo/trailblaze-config, found above the given paths\n");
     expect(run.code).toBe(0);
     // The report names the trail as typed; script: paths resolve in the workspace all the same.
     expect(run.stdout).toStartWith("fixtures/demo/trails/login.trail.yaml (login-with-generated-user — Log in with a generated user)\n");
@@ -63,8 +61,12 @@ describe("the demo's trails/", () => {
       expect([typeof trail.file, typeof trail.id, trail.status, typeof trail.durationMs]).toEqual(["string", "string", "passed", "number"]);
       for (const step of trail.steps) {
         // Taps on an element are unverified: the demo has no screen loaded.
-        expect([typeof step.title, step.status === "unverified" ? step.unverified : step.status]).toEqual(["string", step.status === "unverified" ? "no screen loaded" : "passed"]);
-        for (const tool of step.tools) expect([typeof tool.name, tool.result.status, tool.result.variant]).toEqual(["string", "success", "Success"]);
+        expect([typeof step.title, step.status === "unverified" ? step.unverified : step.status]).toEqual([
+          "string",
+          step.status === "unverified" ? "no screen loaded" : "passed",
+        ]);
+        for (const tool of step.tools)
+          expect([typeof tool.name, tool.result.status, tool.result.variant]).toEqual(["string", "success", "Success"]);
       }
     }
     const signup = doc.trails.find((t: Json) => t.id === "signup-with-args");
@@ -80,7 +82,7 @@ describe("the failing example", () => {
   test("exits 1 with a failure a newcomer can read", async () => {
     const run = await cli(["run", "trails-failing", "--logs", tempDir("demo-logs")], { cwd: DEMO });
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/\n  ✗ \[verify\] The greeting names the test user \(\d+ ms\)\n/);
+    expect(run.stdout).toMatch(/\n {2}✗ \[verify\] The greeting names the test user \(\d+ ms\)\n/);
     expect(run.stdout).toContain(
       [
         "      tool:    assertEquals (trails-failing/wrong-greeting.trail.yaml:18:11)",
@@ -97,7 +99,9 @@ describe("the failing example", () => {
 
   test("--reporter junit --output: loads as JUnit XML (a testsuite per file, a testcase per trail)", async () => {
     const out = join(tempDir("demo-report"), "nested/report.xml");
-    const run = await cli(["run", "trails", "trails-failing", "--reporter", "junit", "--output", out, "--logs", tempDir("demo-logs")], { cwd: DEMO });
+    const run = await cli(["run", "trails", "trails-failing", "--reporter", "junit", "--output", out, "--logs", tempDir("demo-logs")], {
+      cwd: DEMO,
+    });
     expect(run.code).toBe(1);
     expect(run.stdout).toEndWith(`junit report written to ${out}\n`);
     const doc = parseXml(readFileSync(out, "utf8"));
@@ -123,7 +127,10 @@ describe("the failing example", () => {
 
 describe("validation messages for filtered tools", () => {
   test("on-device: a host-only tool fails the trail before any step", async () => {
-    const run = await cli(["run", "trails/seed-backend.trail.yaml", "--agent", "on-device", "--reporter", "json", "--logs", tempDir("demo-logs")], { cwd: DEMO });
+    const run = await cli(
+      ["run", "trails/seed-backend.trail.yaml", "--agent", "on-device", "--reporter", "json", "--logs", tempDir("demo-logs")],
+      { cwd: DEMO },
+    );
     expect(run.code).toBe(2);
     const trail = JSON.parse(run.stdout).trails[0];
     expect(trail).toMatchObject({
@@ -136,7 +143,10 @@ describe("validation messages for filtered tools", () => {
 
   test("a tool another _meta filter skipped names the key that excluded it", async () => {
     const file = join(tempDir("demo-trail"), "keychain.trail.yaml");
-    writeFileSync(file, "config: { id: keychain }\ntrail:\n  - step: Reset\n    recording:\n      tools:\n        - myapp_ios_resetKeychain: {}\n");
+    writeFileSync(
+      file,
+      "config: { id: keychain }\ntrail:\n  - step: Reset\n    recording:\n      tools:\n        - myapp_ios_resetKeychain: {}\n",
+    );
     const run = await cli(["run", file, "--reporter", "json", "--logs", tempDir("demo-logs")], { cwd: DEMO });
     expect(run.code).toBe(2);
     expect(JSON.parse(run.stdout).trails[0].error).toBe(
@@ -211,7 +221,10 @@ describe("colours", () => {
 describe("from a subfolder of the workspace", () => {
   test("run finds the config above and resolves script: paths against the workspace root", async () => {
     const logs = tempDir("demo-subfolder-logs");
-    const run = await cli(["run", "login.trail.yaml", "--logs", logs], { cwd: join(DEMO, "trails"), env: { TRAILBLAZE_CONFIG_DIR: undefined } });
+    const run = await cli(["run", "login.trail.yaml", "--logs", logs], {
+      cwd: join(DEMO, "trails"),
+      env: { TRAILBLAZE_CONFIG_DIR: undefined },
+    });
     expect(run.stderr).not.toContain("not found");
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("\n1 passed, 0 failed, 1 unverified step (1 trail)");

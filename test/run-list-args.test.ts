@@ -15,12 +15,17 @@ test("an --args-file value is shown as given by the file, an --arg as given by t
   const fromFile = await cli(["run", "trails/required-arg.trail.yaml", "--list", "--args-file", args], { cwd: RUN });
   expect(fromFile.code).toBe(0);
   expect(fromFile.stdout).toContain(`\n  args: user = "ada" (--args-file ${args}), times = 2 (default)\n`);
-  const both = await cli(["run", "trails/required-arg.trail.yaml", "--list", "--args-file", args, "--arg", "user=bob", "--arg", "times=3"], { cwd: RUN });
+  const both = await cli(
+    ["run", "trails/required-arg.trail.yaml", "--list", "--args-file", args, "--arg", "user=bob", "--arg", "times=3"],
+    { cwd: RUN },
+  );
   expect(both.stdout).toContain('\n  args: user = "bob" (--arg), times = 3 (--arg)\n');
 });
 
 test("a value that is a --secret never prints", async () => {
-  const run = await cli(["run", "trails/required-arg.trail.yaml", "--list", "--arg", `user=${SECRET}`, "--secret", `password=${SECRET}`], { cwd: RUN });
+  const run = await cli(["run", "trails/required-arg.trail.yaml", "--list", "--arg", `user=${SECRET}`, "--secret", `password=${SECRET}`], {
+    cwd: RUN,
+  });
   expect(run.code).toBe(0);
   expect(run.stdout).toContain('\n  args: user = "***" (--arg), times = 2 (default)\n');
   expect(run.stdout + run.stderr).not.toContain(SECRET);

@@ -49,7 +49,10 @@ describe("--workers", () => {
   test("12 trails over 4 workers: parallel sessions, all pass, no child left", async () => {
     const { dir } = makeTrails(12);
     const pids = tempDir("run-pids");
-    const run = await cli(["run", dir, "--workers", "4", "--reporter", "json", "--logs", tempDir("run-logs")], { cwd: RUN, env: { PROBE_PID_DIR: pids } });
+    const run = await cli(["run", dir, "--workers", "4", "--reporter", "json", "--logs", tempDir("run-logs")], {
+      cwd: RUN,
+      env: { PROBE_PID_DIR: pids },
+    });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.stdout);
@@ -61,7 +64,10 @@ describe("--workers", () => {
     expect(new Set(serverPids).size).toBe(12);
     expect(probePids(pids).sort()).toEqual([...serverPids].sort());
     // Trails overlapped in time: at some moment more than one was running.
-    const spans: { start: number; end: number }[] = doc.trails.map((t: Json) => ({ start: Date.parse(t.startedAt), end: Date.parse(t.startedAt) + t.durationMs }));
+    const spans: { start: number; end: number }[] = doc.trails.map((t: Json) => ({
+      start: Date.parse(t.startedAt),
+      end: Date.parse(t.startedAt) + t.durationMs,
+    }));
     const overlap = Math.max(...spans.map(({ start }) => spans.filter((s) => s.start <= start && start < s.end).length));
     expect(overlap).toBeGreaterThan(1);
     expect(overlap).toBeLessThanOrEqual(4);
@@ -76,7 +82,12 @@ describe("--shard", () => {
     for (const i of [1, 2, 3]) {
       const run = await cli(["run", ...[...files].reverse(), "--list", "--shard", `${i}/3`], { cwd: RUN });
       expect(run.code).toBe(0);
-      planned.push(run.stdout.split("\n").filter((l) => l.startsWith(dir)).map((l) => l.split(" ")[0]!));
+      planned.push(
+        run.stdout
+          .split("\n")
+          .filter((l) => l.startsWith(dir))
+          .map((l) => l.split(" ")[0]!),
+      );
     }
     expect(planned.map((p) => p.length)).toEqual([3, 2, 2]);
     expect(planned.flat()).toEqual(files);
@@ -87,7 +98,11 @@ describe("--shard", () => {
     const run = await cli(["run", files[0]!, "--shard", "2/2", "--reporter", "json"], { cwd: RUN });
     expect(run.code).toBe(0);
     expect(run.stderr).toBe("note: shard 2/2 holds no trails (1 in total)\n");
-    expect(JSON.parse(run.stdout)).toMatchObject({ trails: [], summary: { passed: 0, failed: 0, errors: 0, skipped: 0 }, shard: { index: 2, total: 2 } });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      trails: [],
+      summary: { passed: 0, failed: 0, errors: 0, skipped: 0 },
+      shard: { index: 2, total: 2 },
+    });
   });
 });
 
@@ -97,8 +112,24 @@ describe("interrupts", () => {
     const out = join(tempDir("run-report"), "partial.json");
     const events = join(tempDir("run-events"), "events.jsonl");
     const child = Bun.spawn(
-      [process.execPath, join(REPO, "src/cli/main.ts"), "run", "slow/slow.trail.yaml", "--reporter", `json,${join(REPO, "fixtures/reporters/events.ts")}=${events}`, "--output", out, "--logs", tempDir("run-logs")],
-      { cwd: RUN, env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", PROBE_PID_DIR: pids } as Record<string, string>, stdout: "pipe", stderr: "pipe" },
+      [
+        process.execPath,
+        join(REPO, "src/cli/main.ts"),
+        "run",
+        "slow/slow.trail.yaml",
+        "--reporter",
+        `json,${join(REPO, "fixtures/reporters/events.ts")}=${events}`,
+        "--output",
+        out,
+        "--logs",
+        tempDir("run-logs"),
+      ],
+      {
+        cwd: RUN,
+        env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", PROBE_PID_DIR: pids } as Record<string, string>,
+        stdout: "pipe",
+        stderr: "pipe",
+      },
     );
     // Wait for the first step's live line: the second step (a 60 s sleep) is then under way.
     let stdout = "";
@@ -124,7 +155,9 @@ describe("interrupts", () => {
     expect(code).toBe(130);
     expect(stdout).toContain("Interrupted (interrupted by SIGINT); the report is partial.");
     // The cut-short trail's block ends (its step marked interrupted) before the summary starts.
-    expect(stdout).toMatch(/✓ Start [^\n]*\n(?:[^\n]*\n)*? {2}! Sleep \(interrupted after [^)]+\)\n[^\n]*\n\n(?:[^\n]*\n)*Interrupted \(interrupted by SIGINT\)/);
+    expect(stdout).toMatch(
+      /✓ Start [^\n]*\n(?:[^\n]*\n)*? {2}! Sleep \(interrupted after [^)]+\)\n[^\n]*\n\n(?:[^\n]*\n)*Interrupted \(interrupted by SIGINT\)/,
+    );
     expect(stdout.indexOf("! Sleep")).toBeLessThan(stdout.indexOf("Not passed:"));
     expect(existsSync(out)).toBe(true);
     const doc = JSON.parse(readFileSync(out, "utf8"));
@@ -137,7 +170,10 @@ describe("interrupts", () => {
     ]);
     expect(doc.trails[0].steps[1].failure).toEqual({ message: "interrupted by SIGINT" });
     // A reporter of one's own gets the partial run at onEnd (the reaper waits for it), and nothing after.
-    const told = readFileSync(events, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Json);
+    const told = readFileSync(events, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Json);
     expect(told.slice(1)).toEqual([
       { event: "onBegin", trails: ["slow"], workers: 1 },
       { event: "onTrailBegin", trail: "slow", index: 0 },
@@ -149,12 +185,15 @@ describe("interrupts", () => {
 
   test("SIGINT while a session is still starting: that session is closed too", async () => {
     const pids = tempDir("run-pids");
-    const child = Bun.spawn([process.execPath, join(REPO, "src/cli/main.ts"), "run", "slow/slow-start.trail.yaml", "--logs", tempDir("run-logs")], {
-      cwd: RUN,
-      env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", PROBE_PID_DIR: pids } as Record<string, string>,
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const child = Bun.spawn(
+      [process.execPath, join(REPO, "src/cli/main.ts"), "run", "slow/slow-start.trail.yaml", "--logs", tempDir("run-logs")],
+      {
+        cwd: RUN,
+        env: { ...process.env, PATH: TEST_PATH, NO_COLOR: "1", PROBE_PID_DIR: pids } as Record<string, string>,
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
     // The server writes its pid at once, then takes 1.5 s before it answers initialize.
     const deadline = Date.now() + 20_000;
     while (probePids(pids).length === 0 && Date.now() < deadline) await Bun.sleep(20);

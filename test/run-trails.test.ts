@@ -110,7 +110,12 @@ describe("a folder of trails, one session each", () => {
   test("a missing required arg fails the trail before a session starts", () => {
     const t = trail("required-arg");
     expect(t.problems).toEqual([
-      { message: 'missing required arg "user" (declared in config.args: Who to greet); pass --arg user=VALUE', file: "trails/required-arg.trail.yaml", line: 0, col: 0 },
+      {
+        message: 'missing required arg "user" (declared in config.args: Who to greet); pass --arg user=VALUE',
+        file: "trails/required-arg.trail.yaml",
+        line: 0,
+        col: 0,
+      },
     ]);
     expect(t.steps).toEqual([]);
     expect(existsSync(join(logs, t.session.id))).toBe(false);
@@ -164,15 +169,34 @@ describe("a folder of trails, one session each", () => {
 
   test("the call log holds one masked JSON line per call", () => {
     const t = trail("memory-roundtrip");
-    const lines = readFileSync(join(logs, t.session.id, "calls.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(join(logs, t.session.id, "calls.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.step, l.tool, l.variant])).toEqual([
       [1, "probe_remember", "Success"],
       [2, "assertEquals", "Success"],
       [3, "probe_echo", "Success"],
       [3, "probe_context", "Success"],
     ]);
-    expect(Object.keys(lines[2]).sort()).toEqual(["args", "at", "durationMs", "message", "status", "step", "structuredContent", "tool", "trail", "variant"]);
-    expect(lines[2]).toMatchObject({ trail: "memory-roundtrip", args: { text: "token=***" }, status: "success", message: "echo token=***" });
+    expect(Object.keys(lines[2]).sort()).toEqual([
+      "args",
+      "at",
+      "durationMs",
+      "message",
+      "status",
+      "step",
+      "structuredContent",
+      "tool",
+      "trail",
+      "variant",
+    ]);
+    expect(lines[2]).toMatchObject({
+      trail: "memory-roundtrip",
+      args: { text: "token=***" },
+      status: "success",
+      message: "echo token=***",
+    });
     expect(Number.isNaN(Date.parse(lines[2].at))).toBe(false);
   });
 
@@ -186,7 +210,10 @@ describe("a folder of trails, one session each", () => {
 describe("args", () => {
   test("--arg fills config.args, converted to the declared type", async () => {
     const logs = tempDir("run-logs");
-    const run = await cli(["run", "trails/required-arg.trail.yaml", "--arg", "user=ada", "--arg", "times=3", "--reporter", "json", "--logs", logs], { cwd: RUN });
+    const run = await cli(
+      ["run", "trails/required-arg.trail.yaml", "--arg", "user=ada", "--arg", "times=3", "--reporter", "json", "--logs", logs],
+      { cwd: RUN },
+    );
     expect(run.code).toBe(0);
     const t = JSON.parse(run.stdout).trails[0];
     expect(t.steps[0].tools[0]).toMatchObject({ name: "probe_echo", args: { text: "hello ada x3" } });
@@ -195,9 +222,7 @@ describe("args", () => {
   test("a value of the wrong type fails the trail before it starts: exit 2", async () => {
     const run = await cli(["run", "trails/required-arg.trail.yaml", "--arg", "user=ada", "--arg", "times=often"], { cwd: RUN });
     expect(run.code).toBe(2);
-    expect(run.stdout).toContain(
-      ["trails/required-arg.trail.yaml (required-arg)", "  error: not started after"].join("\n"),
-    );
+    expect(run.stdout).toContain(["trails/required-arg.trail.yaml (required-arg)", "  error: not started after"].join("\n"));
     expect(run.stdout).toContain('      trails/required-arg.trail.yaml: --arg times=often: config.args.times is an integer, got "often"\n');
   });
 
@@ -221,7 +246,10 @@ describe("session ids", () => {
   test("--session-id names the one session of a single trail, and is suffixed -<n> when there are several", async () => {
     const one = await cli(["run", "trails/required-arg.trail.yaml", "--session-id", "ci-42", "--reporter", "json"], { cwd: RUN });
     expect(JSON.parse(one.stdout).trails.map((t: Json) => t.session.id)).toEqual(["ci-42"]);
-    const two = await cli(["run", "trails/required-arg.trail.yaml", "trails/skipped.trail.yaml", "--session-id", "ci-42", "--reporter", "json"], { cwd: RUN });
+    const two = await cli(
+      ["run", "trails/required-arg.trail.yaml", "trails/skipped.trail.yaml", "--session-id", "ci-42", "--reporter", "json"],
+      { cwd: RUN },
+    );
     expect(JSON.parse(two.stdout).trails.map((t: Json) => t.session.id)).toEqual(["ci-42-1", "ci-42-2"]);
   });
 });
@@ -229,7 +257,10 @@ describe("session ids", () => {
 describe("validation failure", () => {
   test("exits 2 when nothing ran, and the session it started is gone", async () => {
     const pids = tempDir("run-pids");
-    const run = await cli(["run", "trails/unknown-tool.trail.yaml", "--logs", tempDir("run-logs")], { cwd: RUN, env: { PROBE_PID_DIR: pids } });
+    const run = await cli(["run", "trails/unknown-tool.trail.yaml", "--logs", tempDir("run-logs")], {
+      cwd: RUN,
+      env: { PROBE_PID_DIR: pids },
+    });
     expect(run.code).toBe(2);
     expect(run.stdout).toContain(
       '      trails/unknown-tool.trail.yaml:12:11 step 2 "A misspelt tool": probe_ecko is not registered in this session; closest registered: probe_echo\n',
@@ -243,8 +274,12 @@ describe("validation failure", () => {
 describe("logs folders do not grow forever", () => {
   test("a run keeps the newest TRAILBLAZE_KEEP_LOGS sessions of its logs folder, its own included; a bad value is a usage error", async () => {
     const logs = tempDir("kept-logs");
-    for (const name of ["20261101-080000-aaaaaa", "20261102-080000-bbbbbb", "20261103-080000-cccccc", "by-hand"]) mkdirSync(join(logs, name));
-    const run = await cli(["run", "trails/memory.trail.yaml", "--secret", "apiToken=t", "--logs", logs], { cwd: RUN, env: { TRAILBLAZE_KEEP_LOGS: "2" } });
+    for (const name of ["20261101-080000-aaaaaa", "20261102-080000-bbbbbb", "20261103-080000-cccccc", "by-hand"])
+      mkdirSync(join(logs, name));
+    const run = await cli(["run", "trails/memory.trail.yaml", "--secret", "apiToken=t", "--logs", logs], {
+      cwd: RUN,
+      env: { TRAILBLAZE_KEEP_LOGS: "2" },
+    });
     expect(run.code).toBe(0);
     const kept = readdirSync(logs).sort();
     expect(kept).toHaveLength(3);

@@ -28,7 +28,10 @@ describe("screen", () => {
   });
 
   test("--selector: each selector's result, with closest candidates for no match", async () => {
-    const run = await cli(["screen", HOME, "--selector", '{"androidAccessibility":{"textRegex":"Home"}}', "--selector", '{"textRegex":"setings"}'], opts);
+    const run = await cli(
+      ["screen", HOME, "--selector", '{"androidAccessibility":{"textRegex":"Home"}}', "--selector", '{"textRegex":"setings"}'],
+      opts,
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`selector 1: {"androidAccessibility":{"textRegex":"Home"}}
   multipleMatches (2 nodes; a tap uses the first)
@@ -55,7 +58,10 @@ selector 2: {"textRegex":"setings"}
   });
 
   test("--json prints exactly the contract's shape", async () => {
-    const run = await cli(["screen", HOME, "--json", "--selector", '{"textRegex":"hello.*"}', "--waypoint", `${WAYPOINTS}/myapp_android_home.waypoint.yaml`], opts);
+    const run = await cli(
+      ["screen", HOME, "--json", "--selector", '{"textRegex":"hello.*"}', "--waypoint", `${WAYPOINTS}/myapp_android_home.waypoint.yaml`],
+      opts,
+    );
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({
       screen: { nodes: 9, width: 1080, height: 2400 },
@@ -77,9 +83,15 @@ selector 2: {"textRegex":"setings"}
 
   const USAGE: [string[], string][] = [
     [["screen"], "error: screen: expected one capture file, got none\nRun `npx trailblaze screen --help` for usage.\n"],
-    [["screen", "fixtures/screens/malformed/bad-bounds.example.json"], 'error: fixtures/screens/malformed/bad-bounds.example.json: $.trailblazeNodeTree.children[2].bounds.left: expected a number, got "x"\n'],
+    [
+      ["screen", "fixtures/screens/malformed/bad-bounds.example.json"],
+      'error: fixtures/screens/malformed/bad-bounds.example.json: $.trailblazeNodeTree.children[2].bounds.left: expected a number, got "x"\n',
+    ],
     [["screen", HOME, "--selector", "{textRegex:"], "error: --selector #1: not valid JSON (JSON Parse error: Expected '}'): {textRegex:\n"],
-    [["screen", HOME, "--selector", '{"web":{"ariaRol":"link"}}'], 'error: --selector #1: $.web.ariaRol: unknown web field; did you mean "ariaRole"?\n'],
+    [
+      ["screen", HOME, "--selector", '{"web":{"ariaRol":"link"}}'],
+      'error: --selector #1: $.web.ariaRol: unknown web field; did you mean "ariaRole"?\n',
+    ],
     [["screen", HOME, "--waypoint", "nope.waypoint.yaml"], `error: ${join(REPO, "nope.waypoint.yaml")}: waypoint file not found\n`],
   ];
   for (const [argv, stderr] of USAGE) {
@@ -115,28 +127,51 @@ selector 1: {"androidAccessibility":{"textRegex":"Home"}}
   test("--svg over the capture's own screenshot: the image embedded under the boxes, --waypoint's required nodes marked", async () => {
     const dir = "fixtures/report/maps/calendar/waypoints";
     const out = join(tempDir("screen-svg-shot"), "theme.svg");
-    const run = await cli(["screen", `${dir}/calendar_android_theme_picker.example.json`, "--waypoint", `${dir}/calendar_android_theme_picker.waypoint.yaml`, "--svg", out], opts);
+    const run = await cli(
+      [
+        "screen",
+        `${dir}/calendar_android_theme_picker.example.json`,
+        "--waypoint",
+        `${dir}/calendar_android_theme_picker.waypoint.yaml`,
+        "--svg",
+        out,
+      ],
+      opts,
+    );
     expect(run.code).toBe(0);
-    expect(run.stdout.split("\n")[0]).toBe(`screenshot calendar_android_theme_picker.example.png with the wireframe over it written to ${out} (7 nodes, 3 marked)`);
+    expect(run.stdout.split("\n")[0]).toBe(
+      `screenshot calendar_android_theme_picker.example.png with the wireframe over it written to ${out} (7 nodes, 3 marked)`,
+    );
     const svg = parseXml(readFileSync(out, "utf8"));
     expect(svg.attrs.class).toBe("wireframe shot");
     const image = svg.children.find((c) => c.name === "image")!;
     const png = readFileSync(join(REPO, dir, "calendar_android_theme_picker.example.png"));
-    expect(image.attrs).toEqual({ href: `data:image/png;base64,${png.toString("base64")}`, x: "0", y: "0", width: "1080", height: "2400", preserveAspectRatio: "none" });
+    expect(image.attrs).toEqual({
+      href: `data:image/png;base64,${png.toString("base64")}`,
+      x: "0",
+      y: "0",
+      width: "1080",
+      height: "2400",
+      preserveAspectRatio: "none",
+    });
     const rects = svg.children.filter((c: XmlElement) => c.name === "rect");
     expect(rects.filter((r) => "data-required" in r.attrs).map((r) => r.attrs["data-node-id"])).toEqual(["3", "6", "7"]);
     // The drawer has no screenshot beside its capture: the wireframe alone, with its labels.
     const drawer = join(tempDir("screen-svg-bare"), "drawer.svg");
-    expect((await cli(["screen", `${dir}/calendar_android_drawer_open.example.json`, "--svg", drawer], opts)).stdout).toBe(`wireframe written to ${drawer} (8 nodes, 0 marked)\n`);
+    expect((await cli(["screen", `${dir}/calendar_android_drawer_open.example.json`, "--svg", drawer], opts)).stdout).toBe(
+      `wireframe written to ${drawer} (8 nodes, 0 marked)\n`,
+    );
     expect(parseXml(readFileSync(drawer, "utf8")).children.some((c) => c.name === "image")).toBe(false);
   });
 
   test("--help and the command list", async () => {
     const help = await cli(["screen", "--help"], opts);
     expect(help.code).toBe(0);
-    expect(help.stdout.split("\n")[0]).toBe("Usage: npx trailblaze screen <capture.json> [--selector JSON]... [--waypoint FILE] [--json] [--svg FILE]");
+    expect(help.stdout.split("\n")[0]).toBe(
+      "Usage: npx trailblaze screen <capture.json> [--selector JSON]... [--waypoint FILE] [--json] [--svg FILE]",
+    );
     const main = await cli(["--help"], opts);
-    expect(main.stdout).toMatch(/\n  screen +outline a captured screen, resolve selectors on it, check it against a waypoint\n/);
+    expect(main.stdout).toMatch(/\n {2}screen +outline a captured screen, resolve selectors on it, check it against a waypoint\n/);
   });
 
   test("as a real subprocess", async () => {
@@ -144,7 +179,10 @@ selector 1: {"androidAccessibility":{"textRegex":"Home"}}
     expect({ code: run.code, stderr: run.stderr, doc: JSON.parse(run.stdout) }).toEqual({
       code: 0,
       stderr: "",
-      doc: { screen: { nodes: 9, width: 1080, height: 2400 }, matches: [{ selector: { androidAccessibility: { textRegex: "Settings" } }, kind: "singleMatch", nodeIds: [9] }] },
+      doc: {
+        screen: { nodes: 9, width: 1080, height: 2400 },
+        matches: [{ selector: { androidAccessibility: { textRegex: "Settings" } }, kind: "singleMatch", nodeIds: [9] }],
+      },
     });
   });
 });

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { findConfigDir, loadWorkspace } from "../src/config/workspace.ts";
 import { ToolNotFoundError } from "../src/errors.ts";
-import { isSuccess } from "../src/core/tool-result.ts";
 import { resolveSessionSpec, type SessionFlags } from "../src/session/session-spec.ts";
 import { Session } from "../src/session/session.ts";
 import { REPO, TEST_PATH, tempDir } from "./support/cli.ts";
@@ -73,7 +72,10 @@ describe("host agent", () => {
       { method: "GET", path: "/flags", body: undefined },
     ]);
     const refused = await session.dispatcher.dispatch("shop_seedAccount", { email: "ada@taken.example", name: "Ada" });
-    expect(refused).toMatchObject({ variant: "ExceptionThrown", message: "backend refused the account (HTTP 409): email already registered" });
+    expect(refused).toMatchObject({
+      variant: "ExceptionThrown",
+      message: "backend refused the account (HTTP 409): email already registered",
+    });
     await session.close();
   });
 

@@ -89,7 +89,11 @@ describe("init-tool scaffolds a per-file tool by default", () => {
     // The schema the LLM sees comes from the input type and its doc comment.
     const tools = JSON.parse((await cli(["tools", "--json", "--logs", logs], { cwd: ws })).stdout);
     expect(tools.tools.find((t: { name: string }) => t.name === "myapp_applyCoupon")).toMatchObject({
-      inputSchema: { type: "object", properties: { text: { type: "string", description: "TODO: describe each field for the LLM." } }, required: ["text"] },
+      inputSchema: {
+        type: "object",
+        properties: { text: { type: "string", description: "TODO: describe each field for the LLM." } },
+        required: ["text"],
+      },
     });
     // The typed client the Next lines point at checks the tool's own ctx.tools call.
     expect((await cli(["types", "--target", "myapp", "--logs", logs], { cwd: ws })).code).toBe(0);
@@ -107,7 +111,9 @@ describe("init-tool scaffolds a per-file tool by default", () => {
       "Updated config/trailmaps/shop/trailmap.yaml                         target.tools += shop_ios_resetKeychain",
       "Created config/trailmaps/shop/tools/tsconfig.json                   for editors and tsc",
     ]);
-    expect(run.stdout).toContain(`\nNext:\n  cd ..   # the workspace root: test paths below are relative to it\n  npx bun test trails/config/trailmaps/shop/tools/shop_ios_resetKeychain.test.ts\n`);
+    expect(run.stdout).toContain(
+      `\nNext:\n  cd ..   # the workspace root: test paths below are relative to it\n  npx bun test trails/config/trailmaps/shop/tools/shop_ios_resetKeychain.test.ts\n`,
+    );
     expect(run.stdout).toContain(`npx trailblaze call shop_ios_resetKeychain --target shop --driver ios-host --args '{"text":"hi"}'`);
     expect(read(ws, "trails/config/trailmaps/shop/trailmap.yaml")).toContain(
       "    compose: {}                           # web is declared, so the compose section adds nothing\n  tools:\n    - shop_ios_resetKeychain\n",
@@ -116,19 +122,33 @@ describe("init-tool scaffolds a per-file tool by default", () => {
     expect(tool).toContain('{ supportedPlatforms: ["ios"] }, // the name says ios: registered on ios sessions only');
 
     expect(typecheck(ws, "trails/config/trailmaps/shop/tools")).toBe("");
-    const tested = Bun.spawnSync([process.execPath, "test", "trails/config/trailmaps/shop/tools"], { cwd: ws, env: { ...process.env, PATH: TEST_PATH } });
+    const tested = Bun.spawnSync([process.execPath, "test", "trails/config/trailmaps/shop/tools"], {
+      cwd: ws,
+      env: { ...process.env, PATH: TEST_PATH },
+    });
     expect(tested.stderr.toString()).toContain(" 2 pass\n 0 fail\n");
     const logs = tempDir("init-tool-logs");
-    const ios = await cli(["call", "shop_ios_resetKeychain", "--target", "shop", "--driver", "ios-host", "--args", '{"text":"hi"}', "--json", "--logs", logs], { cwd: ws });
-    expect(JSON.parse(ios.stdout)).toEqual({ tool: "shop_ios_resetKeychain", result: { status: "success", variant: "Success", message: "typed hi on ios" } });
-    const android = await cli(["call", "shop_ios_resetKeychain", "--target", "shop", "--args", '{"text":"hi"}', "--logs", logs], { cwd: ws });
+    const ios = await cli(
+      ["call", "shop_ios_resetKeychain", "--target", "shop", "--driver", "ios-host", "--args", '{"text":"hi"}', "--json", "--logs", logs],
+      { cwd: ws },
+    );
+    expect(JSON.parse(ios.stdout)).toEqual({
+      tool: "shop_ios_resetKeychain",
+      result: { status: "success", variant: "Success", message: "typed hi on ios" },
+    });
+    const android = await cli(["call", "shop_ios_resetKeychain", "--target", "shop", "--args", '{"text":"hi"}', "--logs", logs], {
+      cwd: ws,
+    });
     expect(android.code).toBe(2);
     expect(android.stderr).toContain("shop_ios_resetKeychain");
   });
 
   test("refuses a second declaration, a listed name, a --dir outside the tools folder, --toolset, and --server in a trailmap; writes nothing", async () => {
     const ws = workspace();
-    writeFileSync(join(ws, "tools/myapp/cart.ts"), 'import { trailblaze } from "@trailblaze/scripting";\nexport const myapp_openCart = trailblaze.tool(async () => "open");\n');
+    writeFileSync(
+      join(ws, "tools/myapp/cart.ts"),
+      'import { trailblaze } from "@trailblaze/scripting";\nexport const myapp_openCart = trailblaze.tool(async () => "open");\n',
+    );
     const before = snapshot(ws);
     const error = async (...argv: string[]) => (await cli(["init-tool", ...argv], { cwd: ws })).stderr;
     expect(await error("openCart", "--dir", "tools")).toBe(
@@ -177,7 +197,9 @@ describe("init-tool --server scaffolds a working MCP server", () => {
         `  npx trailblaze call myapp_applyCoupon --target myapp --args '{"text":"hi"}'                     # host agent: bun subprocess\n` +
         `  npx trailblaze call myapp_applyCoupon --target myapp --args '{"text":"hi"}' --agent on-device   # bundled into QuickJS\n`,
     });
-    expect(read(ws, "trailblaze-config/targets/myapp.yaml")).toBe(`# The example app's target. init-tool adds servers and toolsets here; these comments must survive.
+    expect(
+      read(ws, "trailblaze-config/targets/myapp.yaml"),
+    ).toBe(`# The example app's target. init-tool adds servers and toolsets here; these comments must survive.
 id: myapp
 display_name: Example App
 
@@ -216,12 +238,17 @@ platforms:
     });
     const logs = tempDir("init-tool-logs");
     const tools = JSON.parse((await cli(["tools", "--json", "--logs", logs], { cwd: ws })).stdout);
-    expect(tools.toolsets.find((t: { id: string }) => t.id === "myapp_applyCoupon")).toMatchObject({ active: true, tools: ["myapp_applyCoupon"] });
+    expect(tools.toolsets.find((t: { id: string }) => t.id === "myapp_applyCoupon")).toMatchObject({
+      active: true,
+      tools: ["myapp_applyCoupon"],
+    });
   });
 
   test("--toolset adds to an existing toolset YAML (comments kept); --dir and a platform name are honoured (ios tools only on ios)", async () => {
     const ws = workspace();
-    const run = await cli(["init-tool", "myapp_ios_resetKeychain", "--server", "--toolset", "myapp_login", "--dir", "tools/ios"], { cwd: ws });
+    const run = await cli(["init-tool", "myapp_ios_resetKeychain", "--server", "--toolset", "myapp_login", "--dir", "tools/ios"], {
+      cwd: ws,
+    });
     expect(run.code).toBe(0);
     expect(run.stdout.split("\n").slice(0, 4)).toEqual([
       "Created tools/ios/ios_resetKeychain.ts               its MCP server",
@@ -230,7 +257,9 @@ platforms:
       // The target lists myapp_login on android and ios already, and an ios tool is not added for web.
       "Updated trailblaze-config/targets/myapp.yaml         mcp_servers += ./tools/ios/ios_resetKeychain.ts",
     ]);
-    expect(read(ws, "tools/ios/ios_resetKeychain.ts")).toContain('"trailblaze/supportedPlatforms": ["ios"], // the name says ios: registered on ios sessions only');
+    expect(read(ws, "tools/ios/ios_resetKeychain.ts")).toContain(
+      '"trailblaze/supportedPlatforms": ["ios"], // the name says ios: registered on ios sessions only',
+    );
     expect(run.stdout).toContain(`npx trailblaze call myapp_ios_resetKeychain --target myapp --driver ios-host --args '{"text":"hi"}'`);
     expect(read(ws, "trailblaze-config/toolsets/myapp_login.yaml")).toBe(
       "# Login helpers.\nid: myapp_login\ndescription: Log in and out of the example app\ntools:\n  - myapp_logIn   # the only tool so far\n  - myapp_ios_resetKeychain\n",
@@ -247,7 +276,9 @@ platforms:
       "Created ../../trailblaze-config/toolsets/myapp_openCart.yaml  toolset myapp_openCart",
       "Updated ../../trailblaze-config/targets/myapp.yaml            mcp_servers += ./tools/myapp/openCart.ts; tool_sets += myapp_openCart (android, ios, web)",
     ]);
-    expect(run.stdout).toContain("\nNext:\n  cd ../..   # the workspace root: test paths below are relative to it\n  npx bun test tools/myapp/openCart.test.ts\n");
+    expect(run.stdout).toContain(
+      "\nNext:\n  cd ../..   # the workspace root: test paths below are relative to it\n  npx bun test tools/myapp/openCart.test.ts\n",
+    );
   });
 });
 
@@ -324,7 +355,9 @@ describe("init-tool refuses, and then writes nothing", () => {
     expect(await error("myapp__double")).toBe(
       'error: init-tool: "myapp__double" is not a valid tool name: use myapp_<verbNoun> with lowerCamelCase words joined by single underscores, e.g. myapp_applyCoupon\n',
     );
-    expect(await error(`a${"b".repeat(60)}`)).toBe(`error: init-tool: "myapp_a${"b".repeat(60)}" is 67 characters; tool names are at most 64\n`);
+    expect(await error(`a${"b".repeat(60)}`)).toBe(
+      `error: init-tool: "myapp_a${"b".repeat(60)}" is 67 characters; tool names are at most 64\n`,
+    );
     expect(await error("x", "--target", "nope")).toBe('error: init-tool: unknown target "nope"; known targets: myapp\n');
     expect(await error("x", "--server", "--toolset", "Bad-Id")).toBe(
       'error: init-tool: --toolset "Bad-Id" is not a valid toolset id (letters, digits and _; starts with a lower-case letter)\n',
@@ -352,9 +385,21 @@ describe("init-tool writes inside the workspace, all or nothing", () => {
     const refusal = (flag: string, resolved: string) =>
       `error: init-tool: --dir ${flag} resolves to ${resolved}, outside the workspace root ${ws}; scaffolds are written inside the workspace only. ` +
       "Pick a folder inside it (e.g. --dir tools/myapp); nothing was written\n";
-    expect(await cli(["init-tool", "applyCoupon", "--server", "--dir", "../outside"], { cwd: ws })).toEqual({ code: 2, stdout: "", stderr: refusal("../outside", outside) });
-    expect(await cli(["init-tool", "applyCoupon", "--dir", "../outside"], { cwd: ws })).toEqual({ code: 2, stdout: "", stderr: refusal("../outside", outside) });
-    expect(await cli(["init-tool", "applyCoupon", "--server", "--dir", outside], { cwd: ws })).toEqual({ code: 2, stdout: "", stderr: refusal(outside, outside) });
+    expect(await cli(["init-tool", "applyCoupon", "--server", "--dir", "../outside"], { cwd: ws })).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: refusal("../outside", outside),
+    });
+    expect(await cli(["init-tool", "applyCoupon", "--dir", "../outside"], { cwd: ws })).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: refusal("../outside", outside),
+    });
+    expect(await cli(["init-tool", "applyCoupon", "--server", "--dir", outside], { cwd: ws })).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: refusal(outside, outside),
+    });
     // From a subfolder, --dir is still relative to the workspace root: tools/../../x leaves it too.
     const sub = await cli(["init-tool", "applyCoupon", "--server", "--dir", "tools/../../outside"], { cwd: join(ws, "tools") });
     expect(sub).toEqual({ code: 2, stdout: "", stderr: refusal("tools/../../outside", outside) });
@@ -393,8 +438,10 @@ describe("init-tool writes inside the workspace, all or nothing", () => {
 test("--help as a real subprocess", async () => {
   const run = await cliProcess(["init-tool", "--help"], { cwd: FIXTURE });
   expect(run.code).toBe(0);
-  expect(run.stdout).toStartWith("Usage: npx trailblaze init-tool <name> [--target ID] [--dir DIR] [--server [--toolset ID]] [--config DIR]\n");
+  expect(run.stdout).toStartWith(
+    "Usage: npx trailblaze init-tool <name> [--target ID] [--dir DIR] [--server [--toolset ID]] [--config DIR]\n",
+  );
   expect(run.stdout).toContain("Existing files are never overwritten: if any\nwould be, nothing is written.");
   const main = await cliProcess(["--help"], { cwd: FIXTURE });
-  expect(main.stdout).toMatch(/\n  init-tool +scaffold a per-file tool and its test, listed in a target \(--server: an MCP server\)\n/);
+  expect(main.stdout).toMatch(/\n {2}init-tool +scaffold a per-file tool and its test, listed in a target \(--server: an MCP server\)\n/);
 });

@@ -37,8 +37,21 @@ describe("resolution", () => {
     const built = await buildOnDevice(join(TOOLS, "cart.ts"), SHOP, false);
     const fromPackage = built.inputs.filter((input) => input.startsWith(`${PACKAGE}/`)).map((input) => input.slice(PACKAGE.length + 1));
     expect(fromPackage).toEqual([
-      "call-context.ts", "client.ts", "conditional-action.ts", "context-schema.ts", "context.ts", "execute.ts", "index.ts", "memory.ts",
-      "meta.ts", "register.ts", "result.ts", "selectors.ts", "target.ts", "trailblaze.ts", "view-hierarchy.ts",
+      "call-context.ts",
+      "client.ts",
+      "conditional-action.ts",
+      "context-schema.ts",
+      "context.ts",
+      "execute.ts",
+      "index.ts",
+      "memory.ts",
+      "meta.ts",
+      "register.ts",
+      "result.ts",
+      "selectors.ts",
+      "target.ts",
+      "trailblaze.ts",
+      "view-hierarchy.ts",
     ]);
   });
 
@@ -96,7 +109,12 @@ describe("no host APIs", () => {
   test("check-bundle passes every portable fixture server; the host-only one is flagged by its tools", async () => {
     for (const name of ["data.ts", "cart.ts", "checkout.ts"]) {
       const checked = await checkBundle(join(TOOLS, name), { cwd: SHOP, cacheDir });
-      expect({ name, ok: checked.ok, problems: checked.problems, hostOnly: checked.hostOnlyTools }).toEqual({ name, ok: true, problems: [], hostOnly: [] });
+      expect({ name, ok: checked.ok, problems: checked.problems, hostOnly: checked.hostOnlyTools }).toEqual({
+        name,
+        ok: true,
+        problems: [],
+        hostOnly: [],
+      });
     }
     const backend = await checkBundle(join(TOOLS, "backend.ts"), { cwd: SHOP, cacheDir });
     expect(backend).toMatchObject({ ok: true, hostOnlyTools: ["shop_seedAccount", "shop_fetchFeatureFlags"] });
@@ -107,7 +125,9 @@ describe("portability", () => {
   async function plainClient(file: string): Promise<Client> {
     const client = new Client({ name: "plain-mcp-client", version: "1.0.0" });
     clients.push(client);
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: ["run", "--no-install", file], cwd: TOOLS, stderr: "pipe" }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: ["run", "--no-install", file], cwd: TOOLS, stderr: "pipe" }),
+    );
     return client;
   }
 
@@ -118,7 +138,11 @@ describe("portability", () => {
     // A plain client sees the declared key (only Trailblaze hides it) and the _meta keys, which it ignores.
     expect(Object.keys(locate.inputSchema.properties ?? {})).toEqual(["bottomInsetDp", "_trailblazeContext"]);
     expect(locate._meta).toEqual({ "trailblaze/toolset": "shop_cart", "trailblaze/requiresContext": true });
-    for (const [name, args] of [["shop_addToCart", { sku: "TEE-001" }], ["shop_locateCheckoutButton", {}], ["shop_clearCart", undefined]] as const) {
+    for (const [name, args] of [
+      ["shop_addToCart", { sku: "TEE-001" }],
+      ["shop_locateCheckoutButton", {}],
+      ["shop_clearCart", undefined],
+    ] as const) {
       expect(await cart.callTool({ name, ...(args ? { arguments: args } : {}) })).toEqual({
         content: [{ type: "text", text: `${name} needs the Trailblaze context (device and memory); call it from a Trailblaze session` }],
         isError: true,

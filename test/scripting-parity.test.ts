@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { findConfigDir, loadWorkspace } from "../src/config/workspace.ts";
-import { isSuccess, type ToolResult } from "../src/core/tool-result.ts";
+import type { ToolResult } from "../src/core/tool-result.ts";
 import { resolveSessionSpec, type SessionFlags } from "../src/session/session-spec.ts";
 import { Session } from "../src/session/session.ts";
 import { processAlive } from "./support/process-alive.ts";
@@ -177,7 +177,11 @@ describe("every result variant", () => {
     const message = (t: string) => ({ message: t, content: text(t) });
     expect(results).toEqual([
       { variant: "MissingRequiredArgs", ...message("shippingAddress is required: pass the address the order ships to") },
-      { variant: "PaymentDeclinedError", ...message("card ending 0002 was declined"), structuredContent: { declineCode: "generic_decline" } },
+      {
+        variant: "PaymentDeclinedError",
+        ...message("card ending 0002 was declined"),
+        structuredContent: { declineCode: "generic_decline" },
+      },
       { variant: "ExceptionThrown", ...message("card ending 0069 has expired") },
       { variant: "ExceptionThrown", ...message("gateway client crashed: unexpected token in response") },
       { variant: "FatalError", ...message("the payment gateway is unreachable; nothing else in this trail can pass") },
@@ -214,9 +218,12 @@ describe("registration is the same in both modes, except host-only tools", () =>
       ...hostOnly,
     ]);
     // Built-ins gated to other platforms and drivers (web_*, compose_*) are skipped in both modes alike.
-    expect(device.registry.skipped().filter((s) => s.source !== "builtin").map((s) => [s.name, s.reason, s.detail])).toEqual(
-      hostOnly.map((name) => [name, "trailblaze/requiresHost", "host-only tool, session agent is on-device"]),
-    );
+    expect(
+      device.registry
+        .skipped()
+        .filter((s) => s.source !== "builtin")
+        .map((s) => [s.name, s.reason, s.detail]),
+    ).toEqual(hostOnly.map((name) => [name, "trailblaze/requiresHost", "host-only tool, session agent is on-device"]));
     const locate = host.registry.get("shop_locateCheckoutButton")!;
     expect(Object.keys(locate.inputSchema.properties as object)).toEqual(["bottomInsetDp"]);
     expect(locate.rawMeta).toEqual({ "trailblaze/toolset": "shop_cart", "trailblaze/requiresContext": true });

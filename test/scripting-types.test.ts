@@ -53,7 +53,10 @@ describe("authoring mistakes are compile errors", () => {
     writeFileSync(join(dir, "authoring-errors.ts"), stripped.join("\n"));
 
     const output = await compile(dir, "authoring-errors.ts");
-    const errors = [...output.matchAll(/^authoring-errors\.ts\((\d+),\d+\): error (TS\d+):/gm)].map((m) => ({ line: Number(m[1]), code: m[2]! }));
+    const errors = [...output.matchAll(/^authoring-errors\.ts\((\d+),\d+\): error (TS\d+):/gm)].map((m) => ({
+      line: Number(m[1]),
+      code: m[2]!,
+    }));
     const unexpected = output.split("\n").filter((line) => line.includes("error TS") && !line.startsWith("authoring-errors.ts("));
     expect(unexpected).toEqual([]);
     const byLine = (list: { line: number; code: string }[]) => [...new Set(list.map((e) => `${e.line} ${e.code}`))].sort();

@@ -18,7 +18,8 @@ import { rejection } from "./support/rejection.ts";
 const work = mkdtempSync(join(tmpdir(), "sdk-patches-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const echo = join(REPO, "fixtures/bundle/echo-server.ts");
-const ofBuild = (build: "on-device" | "host" | "cli") => (Object.keys(SDK_PATCHES) as SdkPatchId[]).filter((id) => (SDK_PATCHES[id].builds as readonly string[]).includes(build));
+const ofBuild = (build: "on-device" | "host" | "cli") =>
+  (Object.keys(SDK_PATCHES) as SdkPatchId[]).filter((id) => (SDK_PATCHES[id].builds as readonly string[]).includes(build));
 
 describe("SDK patches", () => {
   test("an on-device bundle of an SDK server gets every on-device patch", async () => {
@@ -73,10 +74,16 @@ describe("the on-device call-path patches (call-path-plugin.ts)", () => {
   });
 
   test("a file whose text moved is left unpatched, and the build then fails naming the patch", () => {
-    const text = readFileSync(files.protocolFastPaths, "utf8").replace("const parsed = parseWithCompat(requestSchema, request);", "const parsed = parseWithCompat(schema, request);");
+    const text = readFileSync(files.protocolFastPaths, "utf8").replace(
+      "const parsed = parseWithCompat(requestSchema, request);",
+      "const parsed = parseWithCompat(schema, request);",
+    );
     expect(patchCallPath("protocolFastPaths", files.protocolFastPaths, text)).toBeUndefined();
     expect(applyEdits("a a", [{ from: "a", to: "b" }])).toBeUndefined();
-    expect(new SdkPatchLedger("on-device").missed([files.protocolFastPaths, files.toolsCallOnce]).map((m) => m.id)).toEqual(["protocolFastPaths", "toolsCallOnce"]);
+    expect(new SdkPatchLedger("on-device").missed([files.protocolFastPaths, files.toolsCallOnce]).map((m) => m.id)).toEqual([
+      "protocolFastPaths",
+      "toolsCallOnce",
+    ]);
   });
 
   test("only the SDK's ESM build is targeted, and only on-device", () => {

@@ -36,12 +36,17 @@ server.registerTool("leak_echo", { inputSchema: { text: z.string() } }, async ({
 await server.connect(new StdioServerTransport());
 `,
   );
-  writeFileSync(join(root, "trails/leak.trail.yaml"), "config:\n  id: leak\ntrail:\n  - step: Leak the token\n    recording:\n      tools:\n        - leak_echo: { text: \"token {{apiToken}}\" }\n");
+  writeFileSync(
+    join(root, "trails/leak.trail.yaml"),
+    'config:\n  id: leak\ntrail:\n  - step: Leak the token\n    recording:\n      tools:\n        - leak_echo: { text: "token {{apiToken}}" }\n',
+  );
   return root;
 }
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 describe("a run killed while its server holds a secret", () => {
@@ -50,11 +55,26 @@ describe("a run killed while its server holds a secret", () => {
       const root = leakyWorkspace();
       const logs = tempDir("secrets-logs");
       const child = Bun.spawn(
-        [process.execPath, "--no-install", join(REPO, "src/cli/main.ts"), "run", "trails", "--agent", agent, "--secret", "apiToken", "--logs", logs],
+        [
+          process.execPath,
+          "--no-install",
+          join(REPO, "src/cli/main.ts"),
+          "run",
+          "trails",
+          "--agent",
+          agent,
+          "--secret",
+          "apiToken",
+          "--logs",
+          logs,
+        ],
         { cwd: root, env: { ...process.env, PATH: TEST_PATH, apiToken: SECRET }, stdout: "pipe", stderr: "pipe" },
       );
       // Wait until both the printed and the logged line are on disk, then kill the CLI outright.
-      const written = () => filesUnder(logs).map((file) => readFileSync(file, "utf8")).join("\n");
+      const written = () =>
+        filesUnder(logs)
+          .map((file) => readFileSync(file, "utf8"))
+          .join("\n");
       const deadline = Date.now() + 60_000;
       while (!(written().includes("printed token") && written().includes("logged token")) && Date.now() < deadline) await Bun.sleep(50);
       child.kill("SIGKILL");

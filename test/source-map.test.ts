@@ -11,7 +11,9 @@ describe("a server whose start-up throws in a second module", () => {
     const run = await cli(["tools", "--agent", "on-device"], { cwd: WORKSPACE });
     expect(run.code).toBe(1);
     const lines = run.stderr.split("\n");
-    expect(lines[0]).toBe('error: QuickJS server "tools/broken.ts" threw while evaluating its bundle: RangeError: port must be positive, got "-1"');
+    expect(lines[0]).toBe(
+      'error: QuickJS server "tools/broken.ts" threw while evaluating its bundle: RangeError: port must be positive, got "-1"',
+    );
     expect(lines[1]).toMatch(/^ {4}at \S+ \(tools\/settings\.ts:5:30\)$/);
     expect(lines[2]).toBe("    at <anonymous> (tools/broken.ts:7:1)");
   });

@@ -28,7 +28,6 @@ const empty = dirWith("empty", {});
 const tsxLoader = pathToFileURL(createRequire(import.meta.filename).resolve("tsx")).href;
 const script = "fixtures/stdio/echo.ts";
 
-
 describe("detectRuntime", () => {
   test("prefers bun on PATH and runs the file with bun run --no-install --no-orphans", async () => {
     const runtime = await detectRuntime({ PATH: [bunOnly, nodeOnly].join(delimiter) });
@@ -107,7 +106,9 @@ describe("the bun running this process", () => {
   test("runs the servers when no bun is on PATH, before any node fallback", async () => {
     const runtime = await detectRuntime({ PATH: nodeOnly }, { runningBun: process.execPath });
     expect({ kind: runtime.kind, command: runtime.command }).toEqual({ kind: "bun", command: process.execPath });
-    expect((await detectRuntime({ PATH: nodeOnly, TRAILBLAZE_RUNTIME: "bun" }, { runningBun: process.execPath })).command).toBe(process.execPath);
+    expect((await detectRuntime({ PATH: nodeOnly, TRAILBLAZE_RUNTIME: "bun" }, { runningBun: process.execPath })).command).toBe(
+      process.execPath,
+    );
   });
 
   test("a node fallback says so (fellBack); a forced node does not", async () => {

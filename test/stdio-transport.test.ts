@@ -61,7 +61,6 @@ function expectReaped(pid: number | undefined): void {
   expect(code).toBe("ESRCH");
 }
 
-
 describe.concurrent.each(["bun", "node"] as const)("under %s", (kind) => {
   const runtime = runtimes[kind];
 
@@ -228,7 +227,9 @@ describe.concurrent("spawn failures", () => {
 
   test("command not found", async () => {
     const error = await spawnFailure({ ...base, command: "/nonexistent/bin/bun" });
-    expect(error.message).toBe("Cannot start MCP server broken.ts: /nonexistent/bin/bun was not found (ENOENT); install it or put it on PATH");
+    expect(error.message).toBe(
+      "Cannot start MCP server broken.ts: /nonexistent/bin/bun was not found (ENOENT); install it or put it on PATH",
+    );
   });
 
   test("command not executable", async () => {

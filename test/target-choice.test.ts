@@ -76,25 +76,46 @@ describe("call of a tool another target has", () => {
   test("a per-file tool another target lists: says which, and the flag to add", async () => {
     const run = await cli(["call", "notes_addNote", "--logs", logs], { cwd: ROOT, env: NO_PIN });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`${ROOT_NOTE}error: call: Unknown tool "notes_addNote" in target default: notes_addNote is a tool of target notes: add --target notes\n`);
+    expect(run.stderr).toBe(
+      `${ROOT_NOTE}error: call: Unknown tool "notes_addNote" in target default: notes_addNote is a tool of target notes: add --target notes\n`,
+    );
   });
 
   test("a server's tool, known by its target's prefix; with that target, the call runs and calls.jsonl has its line", async () => {
     const dir = await twoTargetWorkspace();
     const unknown = await cli(["call", "shop_greet", "--args", '{"text":"hi"}'], { cwd: dir, env: NO_PIN });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("no --target or $TRAILBLAZE_TARGET names one of this workspace's targets (shop, wiki); add --target ID for a target's tools, e.g. --target shop\n");
-    expect(unknown.stderr).toEndWith('error: call: Unknown tool "shop_greet" in target default: shop_greet is a tool of target shop, by its name (shop_…): add --target shop\n');
+    expect(unknown.stderr).toContain(
+      "no --target or $TRAILBLAZE_TARGET names one of this workspace's targets (shop, wiki); add --target ID for a target's tools, e.g. --target shop\n",
+    );
+    expect(unknown.stderr).toEndWith(
+      'error: call: Unknown tool "shop_greet" in target default: shop_greet is a tool of target shop, by its name (shop_…): add --target shop\n',
+    );
 
     // A typo of the session's own tools is not another target's: the dispatcher's close names instead.
     const typo = await cli(["call", "shop_greeet", "--target", "shop", "--logs", logs], { cwd: dir, env: NO_PIN });
     expect(typo.stderr).toEndWith('error: Unknown tool "shop_greeet": no registered tool has that name; did you mean "shop_greet"?\n');
 
-    const called = await cli(["call", "shop_greet", "--args", '{"text":"hi"}', "--session-id", "call-1", "--logs", logs], { cwd: dir, env: { TRAILBLAZE_TARGET: "shop" } });
+    const called = await cli(["call", "shop_greet", "--args", '{"text":"hi"}', "--session-id", "call-1", "--logs", logs], {
+      cwd: dir,
+      env: { TRAILBLAZE_TARGET: "shop" },
+    });
     expect(called).toMatchObject({ code: 0, stdout: '✓ shop_greet: got "hi" (ANDROID)\n{\n  "text": "hi",\n  "platform": "ANDROID"\n}\n' });
-    const lines = readFileSync(join(logs, "call-1/calls.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    const lines = readFileSync(join(logs, "call-1/calls.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines).toEqual([
-      { at: expect.any(String), tool: "shop_greet", args: { text: "hi" }, status: "success", variant: "Success", message: 'got "hi" (ANDROID)', durationMs: expect.any(Number), structuredContent: { text: "hi", platform: "ANDROID" } },
+      {
+        at: expect.any(String),
+        tool: "shop_greet",
+        args: { text: "hi" },
+        status: "success",
+        variant: "Success",
+        message: 'got "hi" (ANDROID)',
+        durationMs: expect.any(Number),
+        structuredContent: { text: "hi", platform: "ANDROID" },
+      },
     ]);
   });
 });
@@ -120,10 +141,16 @@ describe("trailblaze mcp", () => {
     expect(names).not.toContain("shop_greet");
     const refused = await served.client.callTool({ name: "shop_greet", arguments: { text: "hi" } });
     expect(refused).toMatchObject({ isError: true, _meta: { trailblaze: { variant: "ExceptionThrown" } } });
-    expect(text(refused)).toBe('Unknown tool "shop_greet" in target default: shop_greet is a tool of target shop, by its name (shop_…): start trailblaze mcp with --target shop');
+    expect(text(refused)).toBe(
+      'Unknown tool "shop_greet" in target default: shop_greet is a tool of target shop, by its name (shop_…): start trailblaze mcp with --target shop',
+    );
     // Any other unknown name is the server's own answer.
-    expect(text(await served.client.callTool({ name: "nobody_knows", arguments: {} }))).toStartWith('Unknown tool "nobody_knows": no registered tool has that name');
-    expect(served.stderr()).toContain("note: target default, the framework's tools only: no --target or $TRAILBLAZE_TARGET names one of this workspace's targets (shop, wiki)");
+    expect(text(await served.client.callTool({ name: "nobody_knows", arguments: {} }))).toStartWith(
+      'Unknown tool "nobody_knows": no registered tool has that name',
+    );
+    expect(served.stderr()).toContain(
+      "note: target default, the framework's tools only: no --target or $TRAILBLAZE_TARGET names one of this workspace's targets (shop, wiki)",
+    );
     expect(served.stderr()).toContain("trailblaze mcp: serving");
   });
 
@@ -136,9 +163,12 @@ describe("trailblaze mcp", () => {
     const file = join(logs, "mcp-1/calls.jsonl");
     for (let i = 0; i < 100 && !readdirSync(join(logs, "mcp-1")).includes("calls.jsonl"); i++) await Bun.sleep(50);
     let content = readFileSync(file, "utf8");
-    for (let i = 0; i < 100 && content.trim().split("\n").length < 2; i++) (await Bun.sleep(50), (content = readFileSync(file, "utf8")));
+    for (let i = 0; i < 100 && content.trim().split("\n").length < 2; i++) await Bun.sleep(50), (content = readFileSync(file, "utf8"));
     expect(content).not.toContain("s3cr3t-value");
-    const lines = content.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = content
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.map((line) => line.tool)).toEqual(["shop_greet", "rememberText"]);
     expect(lines[0]).toMatchObject({ args: { text: "***" }, status: "success", structuredContent: { text: "***", platform: "ANDROID" } });
   });

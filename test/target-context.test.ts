@@ -32,7 +32,12 @@ async function answers(agent: Agent, flags: SessionFlags): Promise<Record<string
   // The MCP servers run as bun subprocesses with the host agent and in QuickJS on-device; per-file
   // and pure-JS tools run in QuickJS with both (upstream's in-process default).
   const server = agent === "host" ? "stdio" : "quickjs";
-  expect(transports).toEqual({ wiki_perFileTarget: "quickjs", wiki_fromMetaTarget: server, wiki_runFormTarget: server, wiki_pureJsTarget: "quickjs" });
+  expect(transports).toEqual({
+    wiki_perFileTarget: "quickjs",
+    wiki_fromMetaTarget: server,
+    wiki_runFormTarget: server,
+    wiki_pureJsTarget: "quickjs",
+  });
   const out: Record<string, unknown> = {};
   for (const tool of TOOLS) {
     const result = await session.call(tool, {});
@@ -74,7 +79,12 @@ describe("ctx.target in every authoring form, the same with both agents", () => 
         destructuredResolveAppId: "org.wikipedia.dev",
         resolveBaseUrlWithDefault: "https://fallback.example",
       }),
-      wiki_pureJsTarget: { form: "pure-js", appId: "org.wikipedia.dev", destructured: "org.wikipedia.dev", baseUrl: "https://fallback.example" },
+      wiki_pureJsTarget: {
+        form: "pure-js",
+        appId: "org.wikipedia.dev",
+        destructured: "org.wikipedia.dev",
+        baseUrl: "https://fallback.example",
+      },
     });
   }, 90_000); // the first session builds every bundle
 
@@ -100,6 +110,12 @@ describe("ctx.target in every authoring form, the same with both agents", () => 
   test("web (simulated page): the platform's base_url is the envelope's baseUrls and resolved base URL, which resolveBaseUrl prefers to the caller's default", async () => {
     const got = await parity({ driver: "playwright-native", browser: "none" });
     const url = "https://wiki.example.test/";
-    expect(got.wiki_fromMetaTarget).toMatchObject({ appIds: [], appId: null, baseUrls: [url], resolvedBaseUrl: url, resolveBaseUrlWithDefault: url });
+    expect(got.wiki_fromMetaTarget).toMatchObject({
+      appIds: [],
+      appId: null,
+      baseUrls: [url],
+      resolvedBaseUrl: url,
+      resolveBaseUrlWithDefault: url,
+    });
   }, 60_000);
 });

@@ -12,7 +12,8 @@ const FIXTURE = join(REPO, "fixtures/upstream-discovery");
 
 type Json = Record<string, any>;
 
-const STRAY = "config:\n  id: stray\ntrail:\n  - step: Must not run\n    recording:\n      tools:\n        - assertEquals: { actual: stray, expected: ran }\n";
+const STRAY =
+  "config:\n  id: stray\ntrail:\n  - step: Must not run\n    recording:\n      tools:\n        - assertEquals: { actual: stray, expected: ran }\n";
 
 /** A copy of the fixture, with what git cannot keep in it: `.git/` and `node_modules/` folders, and links. */
 function workspace(): string {
@@ -126,7 +127,11 @@ describe("named trails and legacy trails", () => {
   });
 
   test("without a device: trail.yaml, else blaze.yaml, else the first legacy recording by name, with a warning", () => {
-    expect(files.filter((f) => /\/(profile|settings|search)\//.test(f))).toEqual(["trails/profile/trail.yaml", "trails/search/android.trail.yaml", "trails/settings/blaze.yaml"]);
+    expect(files.filter((f) => /\/(profile|settings|search)\//.test(f))).toEqual([
+      "trails/profile/trail.yaml",
+      "trails/search/android.trail.yaml",
+      "trails/settings/blaze.yaml",
+    ]);
     expect(run.stderr).toBe(SEARCH_WARNING);
   });
 
@@ -152,7 +157,11 @@ describe("named trails and legacy trails", () => {
   });
 
   test("--driver names the device when --device does not", async () => {
-    expect((await legacyFor("--driver", "ios-host")).files).toEqual(["trails/profile/trail.yaml", "trails/search/ios.trail.yaml", "trails/settings/blaze.yaml"]);
+    expect((await legacyFor("--driver", "ios-host")).files).toEqual([
+      "trails/profile/trail.yaml",
+      "trails/search/ios.trail.yaml",
+      "trails/settings/blaze.yaml",
+    ]);
   });
 
   test("several devices pick as no device does, and each runs the pick", async () => {
@@ -178,13 +187,18 @@ describe("named trails and legacy trails", () => {
     mkdirSync(lone);
     cpSync(join(ws, "trails/search/ios.trail.yaml"), join(lone, "ios.trail.yaml"));
     const one = await cli(["run", "lone", "--list", "--device", "android"], { cwd: ws });
-    expect(one.stderr).toBe("warning: lone: ios.trail.yaml is not named for this run's device (android) and there is no trail.yaml or blaze.yaml; running it all the same\n");
+    expect(one.stderr).toBe(
+      "warning: lone: ios.trail.yaml is not named for this run's device (android) and there is no trail.yaml or blaze.yaml; running it all the same\n",
+    );
     expect(planned(one)).toEqual(["lone/ios.trail.yaml"]);
     expect((await cli(["run", "lone", "--list"], { cwd: ws })).stderr).toBe("");
   });
 
   test("files given by name all run, as a shell glob gives them", async () => {
-    const list = await cli(["run", "trails/profile/trail.yaml", "trails/profile/android.trail.yaml", "trails/search/ios.trail.yaml", "--list"], { cwd: ws });
+    const list = await cli(
+      ["run", "trails/profile/trail.yaml", "trails/profile/android.trail.yaml", "trails/search/ios.trail.yaml", "--list"],
+      { cwd: ws },
+    );
     expect({ code: list.code, stderr: list.stderr }).toEqual({ code: 0, stderr: "" });
     expect(planned(list)).toEqual(["trails/profile/trail.yaml", "trails/profile/android.trail.yaml", "trails/search/ios.trail.yaml"]);
   });

@@ -22,7 +22,9 @@ describe("file shape", () => {
     expect(problems("")).toBe(
       "t.trail.yaml:1:1: expected a trail (a map with config:, trailhead: and trail:, or the older list of - config: / - prompts: blocks), got an empty file",
     );
-    expect(problems("config:\n  id: x\n")).toBe("t.trail.yaml:1:1: the trail has no steps; add a trail: list (- step: ... / - verify: ...)");
+    expect(problems("config:\n  id: x\n")).toBe(
+      "t.trail.yaml:1:1: the trail has no steps; add a trail: list (- step: ... / - verify: ...)",
+    );
   });
 
   test("unknown top-level key", () => {
@@ -36,7 +38,11 @@ describe("file shape", () => {
   });
 
   test("list form blocks", () => {
-    expect(problems("- config:\n    id: a\n- config:\n    id: b\n- prompts:\n  - step: x\n- maestro:\n  - launchApp\n- promts:\n  - step: y\n- trailhead: { step: late }\n- { prompts: [], tools: [] }\n")).toBe(
+    expect(
+      problems(
+        "- config:\n    id: a\n- config:\n    id: b\n- prompts:\n  - step: x\n- maestro:\n  - launchApp\n- promts:\n  - step: y\n- trailhead: { step: late }\n- { prompts: [], tools: [] }\n",
+      ),
+    ).toBe(
       "5 configuration problems:\n" +
         "  t.trail.yaml:3:3 [1].config: a second config: block; merge it into the first\n" +
         "  t.trail.yaml:7:3 [3].maestro: maestro: blocks are not supported; record the steps as tool calls (- tools: [...]) instead\n" +
@@ -60,7 +66,11 @@ describe("config block", () => {
   });
 
   test("unknown drivers in driver: and devices: (both device forms)", () => {
-    expect(problems("config:\n  driver: androidd\n  devices:\n    phone: ANDROID_ONDEVICE_ACESSIBILITY\n    tab: { driver: ios-hots }\ntrail:\n  - step: a\n")).toBe(
+    expect(
+      problems(
+        "config:\n  driver: androidd\n  devices:\n    phone: ANDROID_ONDEVICE_ACESSIBILITY\n    tab: { driver: ios-hots }\ntrail:\n  - step: a\n",
+      ),
+    ).toBe(
       "3 configuration problems:\n" +
         `  t.trail.yaml:2:11 config.driver: unknown driver "androidd"; known drivers: ${DRIVERS}\n` +
         `  t.trail.yaml:4:12 config.devices.phone: unknown driver "ANDROID_ONDEVICE_ACESSIBILITY"; did you mean "android-ondevice-accessibility"? Known drivers: ${DRIVERS}\n` +
@@ -76,7 +86,11 @@ describe("config block", () => {
   });
 
   test("args: names, types, defaults and required", () => {
-    expect(problems("config:\n  args:\n    bad-name: string\n    n: { type: number }\n    o: { required: false }\n    p: { required: true, default: 1 }\n    q: { default: }\n    r: strin\ntrail:\n  - step: x\n")).toBe(
+    expect(
+      problems(
+        "config:\n  args:\n    bad-name: string\n    n: { type: number }\n    o: { required: false }\n    p: { required: true, default: 1 }\n    q: { default: }\n    r: strin\ntrail:\n  - step: x\n",
+      ),
+    ).toBe(
       "6 configuration problems:\n" +
         '  t.trail.yaml:3:5 config.args: arg name "bad-name" is not an identifier; use letters, digits and _ (not starting with a digit) so {{args.bad-name}} can refer to it\n' +
         '  t.trail.yaml:4:16 config.args.n.type: unknown arg type "number"; known arg types: string, integer, boolean, array, object\n' +

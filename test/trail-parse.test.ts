@@ -14,7 +14,11 @@ const parse = (name: string): Trail => {
 
 /** The trail without file names and positions (where, argWheres, path), for comparing content. */
 function content(trail: Trail): unknown {
-  return JSON.parse(JSON.stringify({ ...trail, file: undefined }, (key, value) => (key === "where" || key === "argWheres" || key === "path" ? undefined : value)));
+  return JSON.parse(
+    JSON.stringify({ ...trail, file: undefined }, (key, value) =>
+      key === "where" || key === "argWheres" || key === "path" ? undefined : value,
+    ),
+  );
 }
 
 describe("current and list forms", () => {

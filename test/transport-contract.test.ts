@@ -4,7 +4,14 @@
 // memory) each case states both outcomes; variants agree unless the failure itself differs.
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { startQuickJsServer, startQuickJsServerOnThread, stopQuickJsThreads, setQuickJsThreads, type QuickJsServer, type QuickJsThreadServer } from "../runtime-quickjs/index.ts";
+import {
+  startQuickJsServer,
+  startQuickJsServerOnThread,
+  stopQuickJsThreads,
+  setQuickJsThreads,
+  type QuickJsServer,
+  type QuickJsThreadServer,
+} from "../runtime-quickjs/index.ts";
 import { bundleEntry } from "../src/bundle/bundle-entry.ts";
 import { HandshakeTimeoutError, SandboxError, ServerExitedError, type TrailblazeError } from "../src/errors.ts";
 import { McpConnection } from "../src/servers/mcp-connection.ts";
@@ -18,7 +25,10 @@ import { ENGINE } from "./support/quickjs-engine.ts";
 import { processAlive } from "./support/process-alive.ts";
 
 const FIXTURES = join(REPO, "fixtures/contract");
-const CONTEXT: TrailblazeContext = { memory: {}, device: { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" } };
+const CONTEXT: TrailblazeContext = {
+  memory: {},
+  device: { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" },
+};
 /** QuickJS's per-delivery deadline, well below the connection's call timeout so the two cannot be confused. */
 const VM_DEADLINE_MS = 300;
 const CALL_TIMEOUT_MS = 1500;
@@ -52,9 +62,18 @@ async function openTransport(kind: Kind, fixture: string): Promise<Opened> {
     });
     return { transport, errors: [], pids: [] };
   }
-  if (!bundles.has(script)) bundles.set(script, bundleEntry(script, { cwd: REPO }).then((b) => b.code));
+  if (!bundles.has(script))
+    bundles.set(
+      script,
+      bundleEntry(script, { cwd: REPO }).then((b) => b.code),
+    );
   const start = kind === "quickjs" ? startQuickJsServer : startQuickJsServerOnThread;
-  const server = await start({ name: "contract", code: await bundles.get(script)!, callDeadlineMs: VM_DEADLINE_MS, memoryLimitBytes: MEMORY_LIMIT });
+  const server = await start({
+    name: "contract",
+    code: await bundles.get(script)!,
+    callDeadlineMs: VM_DEADLINE_MS,
+    memoryLimitBytes: MEMORY_LIMIT,
+  });
   quickJsServers.push(server);
   return { transport: server.transport, errors: [], pids: [] };
 }
@@ -68,7 +87,11 @@ async function connect(kind: Kind, fixture = "contract-server.ts", handshakeTime
   return { ...opened, connection };
 }
 
-const label = { stdio: "MCP server contract", quickjs: 'QuickJS server "contract"', "quickjs-thread": 'QuickJS server "contract"' } as const;
+const label = {
+  stdio: "MCP server contract",
+  quickjs: 'QuickJS server "contract"',
+  "quickjs-thread": 'QuickJS server "contract"',
+} as const;
 
 setQuickJsThreads(2);
 afterAll(async () => {
@@ -108,7 +131,10 @@ describe.each(["stdio", "quickjs", "quickjs-thread"] as const)("transport contra
 
   test("a handler that throws is an ExceptionThrown with its message; the server keeps serving", async () => {
     const { connection } = await connect(kind);
-    expect(await connection.call("throws", {}, CONTEXT)).toMatchObject({ variant: "ExceptionThrown", message: "the handler gave up: no such order 42" });
+    expect(await connection.call("throws", {}, CONTEXT)).toMatchObject({
+      variant: "ExceptionThrown",
+      message: "the handler gave up: no such order 42",
+    });
     expect(await connection.call("echo", { text: "still here" }, CONTEXT)).toMatchObject({ variant: "Success", message: "still here" });
     await connection.close();
   });
@@ -118,7 +144,10 @@ describe.each(["stdio", "quickjs", "quickjs-thread"] as const)("transport contra
     const pending = connection.call("sleeps", { ms: 5000 }, CONTEXT);
     await Bun.sleep(100);
     await connection.close();
-    expect(await pending).toMatchObject({ variant: "ExceptionThrown", message: "cancelled: MCP server contract was closed while the call ran" });
+    expect(await pending).toMatchObject({
+      variant: "ExceptionThrown",
+      message: "cancelled: MCP server contract was closed while the call ran",
+    });
   });
 
   test("the server dying during a call is a FatalError naming how it died (exit code / out of memory)", async () => {
@@ -128,7 +157,10 @@ describe.each(["stdio", "quickjs", "quickjs-thread"] as const)("transport contra
       kind === "stdio"
         ? "MCP server contract exited with code 3 during the session"
         : `${label.quickjs} ran out of memory while handling tools/call "dies": it reached memoryLimitBytes (${MEMORY_LIMIT} bytes); the server was stopped`;
-    const tail = kind === "stdio" ? "--- last 1 stderr line(s) ---\ndies: about to stop mid-call" : "--- last 1 guest console line(s) ---\nerror dies: about to stop mid-call";
+    const tail =
+      kind === "stdio"
+        ? "--- last 1 stderr line(s) ---\ndies: about to stop mid-call"
+        : "--- last 1 guest console line(s) ---\nerror dies: about to stop mid-call";
     expect(result).toEqual({ variant: "FatalError", message: `${head}\n${tail}`, content: [] });
     expect(connection.death).toBeInstanceOf(kind === "stdio" ? ServerExitedError : SandboxError);
     expect(await connection.call("echo", { text: "x" }, CONTEXT)).toMatchObject({ variant: "FatalError", message: `${head}\n${tail}` });
@@ -143,7 +175,9 @@ describe.each(["stdio", "quickjs", "quickjs-thread"] as const)("transport contra
     if (kind === "stdio") {
       expect(death).toBeInstanceOf(ServerExitedError);
       expect((death as ServerExitedError).exit).toEqual({ exitCode: 4, signal: null });
-      expect(death.message).toBe("MCP server contract exited with code 4 during the session\n--- last 1 stderr line(s) ---\ndies_later: stopping now");
+      expect(death.message).toBe(
+        "MCP server contract exited with code 4 during the session\n--- last 1 stderr line(s) ---\ndies_later: stopping now",
+      );
     } else {
       expect(death).toBeInstanceOf(SandboxError);
       expect((death as SandboxError).kind).toBe("out-of-memory");
@@ -191,7 +225,10 @@ describe.each(["stdio", "quickjs", "quickjs-thread"] as const)("transport contra
     const deadline = kind === "stdio" ? 4000 : 800;
     const error = await rejection(connect(kind, "silent-handshake.ts", deadline));
     expect(error).toBeInstanceOf(HandshakeTimeoutError);
-    const tail = kind === "stdio" ? "--- last 1 stderr line(s) ---\nsilent-handshake: connected, will not answer initialize" : "--- last 1 guest console line(s) ---\nerror silent-handshake: connected, will not answer initialize";
+    const tail =
+      kind === "stdio"
+        ? "--- last 1 stderr line(s) ---\nsilent-handshake: connected, will not answer initialize"
+        : "--- last 1 guest console line(s) ---\nerror silent-handshake: connected, will not answer initialize";
     expect(error.message).toBe(
       `MCP server contract did not complete initialize + tools/list within ${deadline} ms; it was stopped. ` +
         `Make sure it calls server.connect(new StdioServerTransport()) and writes nothing else to stdout.\n${tail}`,

@@ -33,9 +33,16 @@ function entryNames(text: string): string[] {
  */
 async function tsc(name: string, include?: string[], workspace = dir): Promise<{ code: number; output: string }> {
   const config = join(workspace, `tsconfig.${name}.json`);
-  const paths = { "@trailblaze/scripting": [join(REPO, "src/scripting/index.ts")], "@trailblaze/scripting/*": [join(REPO, "src/scripting/*")] };
+  const paths = {
+    "@trailblaze/scripting": [join(REPO, "src/scripting/index.ts")],
+    "@trailblaze/scripting/*": [join(REPO, "src/scripting/*")],
+  };
   writeFileSync(config, JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { paths }, ...(include ? { include } : {}) }));
-  const child = Bun.spawn([join(REPO, "node_modules/.bin/tsc"), "--noEmit", "-p", config, "--pretty", "false"], { cwd: workspace, stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([join(REPO, "node_modules/.bin/tsc"), "--noEmit", "-p", config, "--pretty", "false"], {
+    cwd: workspace,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   return { code, output: stdout + stderr };
 }
@@ -65,7 +72,13 @@ describe("bun trailblaze types", () => {
     const names = entryNames(dts);
     expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     // Server tools and the per-file tool; shop_webOnly is skipped by its platform filter on android.
-    expect(names.filter((name) => name.startsWith("shop_"))).toEqual(["shop_addToCart", "shop_cartTotal", "shop_checkout", "shop_quote", "shop_search"]);
+    expect(names.filter((name) => name.startsWith("shop_"))).toEqual([
+      "shop_addToCart",
+      "shop_cartTotal",
+      "shop_checkout",
+      "shop_quote",
+      "shop_search",
+    ]);
     expect(names).toContain("inputText");
     expect(dts).not.toContain("_trailblazeContext");
   });
@@ -146,8 +159,14 @@ describe("bun trailblaze types", () => {
     expect(help.stdout).toStartWith("Usage: npx trailblaze types [session flags] [-o FILE]\n");
     expect(help.stdout).toContain("  -o, --out FILE        where to write it, or - for stdout (default: trailblaze-client.d.ts in\n");
     expect(help.stdout).toContain("--target ID|APP_ID");
-    expect((await cli(["--help"], { cwd: dir })).stdout).toMatch(/\n  types +write trailblaze-client\.d\.ts, so tsc checks ctx\.tools calls against a session's tools\n/);
-    expect(await cli(["types", "extra"], { cwd: dir })).toEqual({ code: 2, stdout: "", stderr: 'error: types: unexpected argument "extra"; see --help\n' });
+    expect((await cli(["--help"], { cwd: dir })).stdout).toMatch(
+      /\n {2}types +write trailblaze-client\.d\.ts, so tsc checks ctx\.tools calls against a session's tools\n/,
+    );
+    expect(await cli(["types", "extra"], { cwd: dir })).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'error: types: unexpected argument "extra"; see --help\n',
+    });
     const unknown = await cli(["types", "--output", "x.d.ts"], { cwd: dir });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toStartWith("error: types: unknown option --output; did you mean --out?");
@@ -181,7 +200,9 @@ describe("tsc with the generated file", () => {
     writeFileSync(join(dir, "script-form/trailblaze-client.d.ts"), dts.replace("\nexport {};\n", "\n"));
     const checked = await tsc("script", ["tools/shop_checkout.ts", "script-form"]);
     expect(checked.code).not.toBe(0);
-    expect(checked.output).toContain(`tools/shop_checkout.ts(1,10): error TS2305: Module '"@trailblaze/scripting"' has no exported member 'trailblaze'.`);
+    expect(checked.output).toContain(
+      `tools/shop_checkout.ts(1,10): error TS2305: Module '"@trailblaze/scripting"' has no exported member 'trailblaze'.`,
+    );
   });
 
   test("the README's per-file workspace (fixtures/per-file) compiles with the file generated for it", async () => {
@@ -189,22 +210,76 @@ describe("tsc with the generated file", () => {
     const run = await cli(["types", "--logs", logs], { cwd: perFile });
     expect(run.stdout).toStartWith("wrote tools/trailblaze-client.d.ts: ");
     const generated = readFileSync(join(perFile, "tools/trailblaze-client.d.ts"), "utf8");
-    expect(entryNames(generated).filter((name) => name.startsWith("shop_"))).toEqual(["shop_checkout", "shop_countItems", "shop_greet", "shop_writeNote"]);
+    expect(entryNames(generated).filter((name) => name.startsWith("shop_"))).toEqual([
+      "shop_checkout",
+      "shop_countItems",
+      "shop_greet",
+      "shop_writeNote",
+    ]);
     expect(await tsc("generated", undefined, perFile)).toEqual({ code: 0, output: "" });
   });
 
   test("whatever the schemas, the file is valid TypeScript", async () => {
     const nasty: ToolTypeSource[] = [
-      { name: "my-tool", description: "*/ ends nothing /* nor this \u2028 line", inputSchema: { type: "object", properties: { "a b": { const: "*/" }, "": { type: "string" } } } },
-      { name: "recursive", description: "", inputSchema: { $ref: "#/$defs/N", $defs: { N: { type: "object", properties: { next: { $ref: "#/$defs/N" } } } } } },
-      { name: "loose", description: "", inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"], additionalProperties: { type: "string" }, patternProperties: { x: {} } } },
-      { name: "tuples", description: "", inputSchema: { type: "object", properties: { t: { type: "array", prefixItems: [{ type: "string" }, { enum: [1, "1", null] }], items: { anyOf: [{ type: "boolean" }, { type: "object", additionalProperties: true }] } } } } },
-      { name: "mixed", description: "", inputSchema: { type: ["object", "null"], allOf: [{ properties: { a: { type: "string", description: "doc */" } } }, { anyOf: [{ required: ["a"] }, { not: {} }] }] } },
-      { name: "weird", description: "", inputSchema: { type: "object", properties: { c: { const: { x: 1 } }, e: { enum: [] }, f: false, g: true, h: { type: "bigint" }, i: { $ref: "http://x" } } }, outputSchema: { type: "object", properties: { "0": { type: "integer" } } } },
+      {
+        name: "my-tool",
+        description: "*/ ends nothing /* nor this \u2028 line",
+        inputSchema: { type: "object", properties: { "a b": { const: "*/" }, "": { type: "string" } } },
+      },
+      {
+        name: "recursive",
+        description: "",
+        inputSchema: { $ref: "#/$defs/N", $defs: { N: { type: "object", properties: { next: { $ref: "#/$defs/N" } } } } },
+      },
+      {
+        name: "loose",
+        description: "",
+        inputSchema: {
+          type: "object",
+          properties: { n: { type: "number" } },
+          required: ["n"],
+          additionalProperties: { type: "string" },
+          patternProperties: { x: {} },
+        },
+      },
+      {
+        name: "tuples",
+        description: "",
+        inputSchema: {
+          type: "object",
+          properties: {
+            t: {
+              type: "array",
+              prefixItems: [{ type: "string" }, { enum: [1, "1", null] }],
+              items: { anyOf: [{ type: "boolean" }, { type: "object", additionalProperties: true }] },
+            },
+          },
+        },
+      },
+      {
+        name: "mixed",
+        description: "",
+        inputSchema: {
+          type: ["object", "null"],
+          allOf: [{ properties: { a: { type: "string", description: "doc */" } } }, { anyOf: [{ required: ["a"] }, { not: {} }] }],
+        },
+      },
+      {
+        name: "weird",
+        description: "",
+        inputSchema: {
+          type: "object",
+          properties: { c: { const: { x: 1 } }, e: { enum: [] }, f: false, g: true, h: { type: "bigint" }, i: { $ref: "http://x" } },
+        },
+        outputSchema: { type: "object", properties: { "0": { type: "integer" } } },
+      },
     ];
     mkdirSync(join(dir, "nasty"), { recursive: true });
     writeFileSync(join(dir, "nasty/trailblaze-client.d.ts"), clientDts(nasty, { listedFor: "stress" }));
-    writeFileSync(join(dir, "nasty/use.ts"), 'import type { TrailblazeToolMap } from "@trailblaze/scripting";\nexport type Names = keyof TrailblazeToolMap;\nexport const names: Names[] = ["my-tool", "recursive", "loose", "tuples", "mixed", "weird"];\n');
+    writeFileSync(
+      join(dir, "nasty/use.ts"),
+      'import type { TrailblazeToolMap } from "@trailblaze/scripting";\nexport type Names = keyof TrailblazeToolMap;\nexport const names: Names[] = ["my-tool", "recursive", "loose", "tuples", "mixed", "weird"];\n',
+    );
     expect(await tsc("nasty", ["nasty"])).toEqual({ code: 0, output: "" });
   });
 });

@@ -21,12 +21,18 @@ describe("upstream-format fixtures", () => {
       "trails/mobile/trail.yaml",
       "trails/web/shop/trail.yaml",
     ]);
-    expect(doc.sessions.map((s: Json) => `${s.target} · ${s.driver}`).sort()).toEqual(["sampler · android-ondevice-accessibility", "sampler · compose", "sampler · playwright-native"]);
+    expect(doc.sessions.map((s: Json) => `${s.target} · ${s.driver}`).sort()).toEqual([
+      "sampler · android-ondevice-accessibility",
+      "sampler · compose",
+      "sampler · playwright-native",
+    ]);
   });
 
   test("run: nothing fails; trails whose every step looks at a screen ran with nothing verified, and the only unverified steps are those (or network traffic)", async () => {
     // The web trail's pages are made up (example.test): its page is simulated, not opened in Chromium.
-    const run = await cli(["run", "trails", "--browser", "none", "--reporter", "json", "--logs", tempDir("upstream-logs")], { cwd: FIXTURE });
+    const run = await cli(["run", "trails", "--browser", "none", "--reporter", "json", "--logs", tempDir("upstream-logs")], {
+      cwd: FIXTURE,
+    });
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.stdout);
     expect(doc.summary).toMatchObject({ passed: 2, unverifiedTrails: 2, failed: 0, errors: 0, skipped: 0, unverified: 6 });
@@ -46,7 +52,10 @@ describe("upstream-format fixtures", () => {
   });
 
   test("--require-screen turns an unverified screen check into a failure", async () => {
-    const run = await cli(["run", "trails/mobile/trail.yaml", "--require-screen", "--reporter", "json", "--logs", tempDir("upstream-logs")], { cwd: FIXTURE });
+    const run = await cli(
+      ["run", "trails/mobile/trail.yaml", "--require-screen", "--reporter", "json", "--logs", tempDir("upstream-logs")],
+      { cwd: FIXTURE },
+    );
     expect(run.code).toBe(1);
     const trail = JSON.parse(run.stdout).trails[0];
     expect(trail.status).toBe("failed");
@@ -54,7 +63,8 @@ describe("upstream-format fixtures", () => {
       tool: "tap",
       line: 11,
       col: 11,
-      message: 'unverified: no screen loaded, and --require-screen makes that a failure (unverified: no screen loaded (tap ref "y778" recorded; would check that ref "y778" is on the screen))',
+      message:
+        'unverified: no screen loaded, and --require-screen makes that a failure (unverified: no screen loaded (tap ref "y778" recorded; would check that ref "y778" is on the screen))',
     });
   });
 
@@ -78,7 +88,9 @@ describe("upstream-format fixtures", () => {
         session: "sampler · android-ondevice-accessibility · host",
       },
     ]);
-    const run = await cli(["run", "trails/mobile/device-actions.trail.yaml", "--reporter", "json", "--logs", tempDir("upstream-logs")], { cwd: dir });
+    const run = await cli(["run", "trails/mobile/device-actions.trail.yaml", "--reporter", "json", "--logs", tempDir("upstream-logs")], {
+      cwd: dir,
+    });
     expect(run.code).toBe(2);
     const trail = JSON.parse(run.stdout).trails[0];
     expect({ status: trail.status, steps: trail.steps, error: trail.error }).toEqual({ status: "error", steps: [], error: message });
@@ -87,14 +99,21 @@ describe("upstream-format fixtures", () => {
   test("an app id no target lists, or several do, is an error naming the candidates", async () => {
     const dir = tempDir("upstream-ids");
     cpSync(FIXTURE, dir, { recursive: true });
-    const unknown = await cli(["run", "trails/mobile/trail.yaml", "--target", "com.example.nope", "--logs", tempDir("upstream-logs")], { cwd: dir });
+    const unknown = await cli(["run", "trails/mobile/trail.yaml", "--target", "com.example.nope", "--logs", tempDir("upstream-logs")], {
+      cwd: dir,
+    });
     expect(unknown.code).toBe(2);
     expect(unknown.stdout).toContain(
       `unknown target "com.example.nope" in ${join(dir, "trailblaze-config")}: no target has that id or lists it as an app id; known targets: sampler; known app ids: com.example.sampler`,
     );
-    writeFileSync(join(dir, "trailblaze-config/targets/twin.yaml"), "id: twin\nplatforms:\n  android: { app_ids: [com.example.sampler] }\n");
+    writeFileSync(
+      join(dir, "trailblaze-config/targets/twin.yaml"),
+      "id: twin\nplatforms:\n  android: { app_ids: [com.example.sampler] }\n",
+    );
     const several = await cli(["run", "trails/mobile/trail.yaml", "--logs", tempDir("upstream-logs")], { cwd: dir });
     expect(several.code).toBe(2);
-    expect(several.stdout).toContain('app id "com.example.sampler" is listed by several targets (sampler, twin); name the target id instead, e.g. --target sampler');
+    expect(several.stdout).toContain(
+      'app id "com.example.sampler" is listed by several targets (sampler, twin); name the target id instead, e.g. --target sampler',
+    );
   });
 });

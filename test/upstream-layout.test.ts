@@ -13,7 +13,8 @@ const SUBFOLDER = join(FIXTURE, "trails/checkout");
 
 type Json = Record<string, any>;
 
-const SHOP_ANDROID_EXCLUSION = "target shop excludes it on android (excluded_tools entry at trails/config/trailmaps/shop/trailmap.yaml:15:24)";
+const SHOP_ANDROID_EXCLUSION =
+  "target shop excludes it on android (excluded_tools entry at trails/config/trailmaps/shop/trailmap.yaml:15:24)";
 
 describe("upstream layout, from the workspace root", () => {
   test("tools: the default target from trailblaze.yaml, its excluded_tools shown as skipped with the entry", async () => {
@@ -39,10 +40,22 @@ describe("upstream layout, from the workspace root", () => {
     expect(run.code).toBe(0);
     const lines = run.stdout.split("\n");
     expect(lines.filter((l) => l.includes("excluded_tools")).map((l) => l.trim().split(/\s{2,}/))).toEqual([
-      ["pressBack", "builtin", "excluded_tools", "target shop excludes it on ios (excluded_tools entry at trails/config/trailmaps/shopkit/trailmap.yaml:10:22)"],
-      ["tapOnPoint", "builtin", "excluded_tools", "target shop excludes it on ios (excluded_tools entry at trails/config/trailmaps/shopkit/trailmap.yaml:10:33)"],
+      [
+        "pressBack",
+        "builtin",
+        "excluded_tools",
+        "target shop excludes it on ios (excluded_tools entry at trails/config/trailmaps/shopkit/trailmap.yaml:10:22)",
+      ],
+      [
+        "tapOnPoint",
+        "builtin",
+        "excluded_tools",
+        "target shop excludes it on ios (excluded_tools entry at trails/config/trailmaps/shopkit/trailmap.yaml:10:33)",
+      ],
     ]);
-    expect(lines).toContain("  shop_basics [active] from trails/config/trailmaps/shopkit/toolsets/shop_basics.yaml: launchApp, inputText, rememberValue, assertEquals");
+    expect(lines).toContain(
+      "  shop_basics [active] from trails/config/trailmaps/shopkit/toolsets/shop_basics.yaml: launchApp, inputText, rememberValue, assertEquals",
+    );
   });
 
   test("check: both targets, the trails under trails/, no findings", async () => {
@@ -63,7 +76,9 @@ describe("upstream layout, from the workspace root", () => {
 
   test("run trails: both pass, each in its own target's session (one named by app id)", async () => {
     // The web trail's pages are made up (example.test): its page is simulated, not opened in Chromium.
-    const run = await cliProcess(["run", "trails", "--browser", "none", "--reporter", "json", "--logs", tempDir("upstream-layout-logs")], { cwd: FIXTURE });
+    const run = await cliProcess(["run", "trails", "--browser", "none", "--reporter", "json", "--logs", tempDir("upstream-layout-logs")], {
+      cwd: FIXTURE,
+    });
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.stdout);
     expect(doc.summary).toMatchObject({ passed: 2, failed: 0, errors: 0 });
@@ -75,7 +90,9 @@ describe("upstream layout, from the workspace root", () => {
 
   test("a trail calling an excluded tool is refused before any step, naming the excluded_tools entry; check reports it", async () => {
     const message = `tapOnPoint is not registered in this session: ${SHOP_ANDROID_EXCLUSION}`;
-    const run = await cli(["run", "broken/taps-a-point.trail.yaml", "--reporter", "json", "--logs", tempDir("upstream-layout-logs")], { cwd: FIXTURE });
+    const run = await cli(["run", "broken/taps-a-point.trail.yaml", "--reporter", "json", "--logs", tempDir("upstream-layout-logs")], {
+      cwd: FIXTURE,
+    });
     expect(run.code).toBe(2);
     const trail = JSON.parse(run.stdout).trails[0];
     expect(trail.status).toBe("error");
@@ -155,21 +172,29 @@ describe("upstream layout, from a subfolder of trails/", () => {
     expect(here.code).toBe(0);
     expect(JSON.parse(here.stdout).trails.map((t: Json) => [t.file, t.status])).toEqual([["cart.trail.yaml", "passed"]]);
     // The web trail's pages are made up (example.test): its page is simulated, not opened in Chromium.
-    const all = await cli(["run", "..", "--browser", "none", "--reporter", "json", "--logs", tempDir("upstream-layout-logs")], { cwd: SUBFOLDER });
+    const all = await cli(["run", "..", "--browser", "none", "--reporter", "json", "--logs", tempDir("upstream-layout-logs")], {
+      cwd: SUBFOLDER,
+    });
     expect(all.code).toBe(0);
     expect(JSON.parse(all.stdout).summary).toMatchObject({ passed: 2, failed: 0, errors: 0 });
   });
 
   test("from outside the workspace, run uses the trails/config above the trail paths given", async () => {
     // The web trail's pages are made up (example.test): its page is simulated, not opened in Chromium.
-    const run = await cli(["run", "fixtures/upstream-layout/trails", "--browser", "none", "--reporter", "json", "--logs", tempDir("upstream-layout-logs")], { cwd: REPO, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
+    const run = await cli(
+      ["run", "fixtures/upstream-layout/trails", "--browser", "none", "--reporter", "json", "--logs", tempDir("upstream-layout-logs")],
+      { cwd: REPO, env: { TRAILBLAZE_CONFIG_DIR: undefined } },
+    );
     expect(run.code).toBe(0);
     expect(run.stderr).toBe("note: using fixtures/upstream-layout/trails/config, found above the given paths\n");
     expect(JSON.parse(run.stdout).summary).toMatchObject({ passed: 2, failed: 0, errors: 0 });
   });
 
   test("--config trails/config from outside the workspace", async () => {
-    const run = await cli(["tools", "--json", "--config", "fixtures/upstream-layout/trails/config", "--target", "backoffice"], { cwd: REPO, env: { TRAILBLAZE_CONFIG_DIR: undefined } });
+    const run = await cli(["tools", "--json", "--config", "fixtures/upstream-layout/trails/config", "--target", "backoffice"], {
+      cwd: REPO,
+      env: { TRAILBLAZE_CONFIG_DIR: undefined },
+    });
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.stdout);
     expect(doc.session).toMatchObject({ target: "backoffice", driver: "playwright-native" });
@@ -178,7 +203,8 @@ describe("upstream layout, from a subfolder of trails/", () => {
         name: "web_applyCookies",
         source: "builtin",
         reason: "excluded_tools",
-        detail: "target backoffice excludes it on web (excluded_tools entry at fixtures/upstream-layout/trails/config/trailmaps/backoffice/trailmap.yaml:8:24)",
+        detail:
+          "target backoffice excludes it on web (excluded_tools entry at fixtures/upstream-layout/trails/config/trailmaps/backoffice/trailmap.yaml:8:24)",
       },
     ]);
   });
@@ -195,7 +221,13 @@ describe("excluded_tools in a targets/<id>.yaml keeps a server's tool out", () =
     cpSync(demo, dir, { recursive: true, filter: (src) => !/^[/\\](logs|\.cache)([/\\]|$)/.test(src.slice(demo.length)) });
     const target = join(dir, "trailblaze-config/targets/myapp.yaml");
     const text = readFileSync(target, "utf8");
-    writeFileSync(target, text.replace("    tool_sets: [myapp_login, myapp_data]\n", "    tool_sets: [myapp_login, myapp_data]\n    excluded_tools: [myapp_logInWithEmail]\n"));
+    writeFileSync(
+      target,
+      text.replace(
+        "    tool_sets: [myapp_login, myapp_data]\n",
+        "    tool_sets: [myapp_login, myapp_data]\n    excluded_tools: [myapp_logInWithEmail]\n",
+      ),
+    );
     const detail = "target myapp excludes it on android (excluded_tools entry at trailblaze-config/targets/myapp.yaml:11:22)";
     const tools = await cli(["tools", "--json"], { cwd: dir });
     expect(tools.code).toBe(0);

@@ -52,7 +52,8 @@ describe("a trail that names no target, in a workspace of several", () => {
 
 test("check: framework library trailmaps and toolsets need no file; trail_validation.exempt makes a target's trail findings warnings", async () => {
   const result = await cli(["check", "--json"], { cwd: ROOT });
-  const findings = (JSON.parse(result.stdout) as { findings: { severity: string; kind: string; file?: string; message: string }[] }).findings;
+  const findings = (JSON.parse(result.stdout) as { findings: { severity: string; kind: string; file?: string; message: string }[] })
+    .findings;
   expect(findings.map((finding) => [finding.severity, finding.kind, finding.file])).toEqual([
     ["error", "trail", "trails/mixed/unknown-tool.trail.yaml"],
     ["warning", "trail-tool", "trails/clock/registered-later.trail.yaml"],

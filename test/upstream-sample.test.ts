@@ -9,14 +9,16 @@ import { cliProcess, REPO } from "./support/cli.ts";
 import { workspaceCopy } from "./support/workspace-copy.ts";
 
 /** A fresh copy outside the repository, so no node_modules folder above it can help. */
-const checkout = (key: string) => workspaceCopy(join(REPO, "fixtures/upstream-sample"), `upstream-sample-${key}`, { folder: "notes-sample-app", outsideRepo: true });
+const checkout = (key: string) =>
+  workspaceCopy(join(REPO, "fixtures/upstream-sample"), `upstream-sample-${key}`, { folder: "notes-sample-app", outsideRepo: true });
 
 interface Report {
   summary: { passed: number; failed: number; errors: number; unverified: number };
   trails: { steps: { tools: { name: string; result: { message?: string } }[] }[] }[];
 }
 
-const NOTE = /^note: this workspace does not install (.+), which its tools import: trailblaze-ts supplies its own \((.+)\); install them in the workspace to choose the versions$/gm;
+const NOTE =
+  /^note: this workspace does not install (.+), which its tools import: trailblaze-ts supplies its own \((.+)\); install them in the workspace to choose the versions$/gm;
 
 describe("a workspace checked out without node_modules", () => {
   for (const agent of ["host", "on-device"] as const) {
@@ -39,7 +41,9 @@ describe("a workspace checked out without node_modules", () => {
   }
 
   test("a check a scripted tool makes through ctx.tools is unverified without a screen; --require-screen fails its step", async () => {
-    const run = await cliProcess(["run", "trails", "--agent", "on-device", "--require-screen", "--no-logging"], { cwd: checkout("require-screen") });
+    const run = await cliProcess(["run", "trails", "--agent", "on-device", "--require-screen", "--no-logging"], {
+      cwd: checkout("require-screen"),
+    });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
       "step 4 failed: notes_checkSaved: unverified: assertVisibleWithText (through ctx.tools): no screen loaded, and --require-screen makes that a failure",

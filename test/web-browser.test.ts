@@ -61,7 +61,11 @@ async function session(url: string | null = "shop.html") {
   return { web, call, fails, [Symbol.asyncDispose]: () => web.close() };
 }
 
-const ok = (result: ToolResult) => ({ variant: result.variant, message: result.message, unverified: (result as { unverified?: string }).unverified });
+const ok = (result: ToolResult) => ({
+  variant: result.variant,
+  message: result.message,
+  unverified: (result as { unverified?: string }).unverified,
+});
 const passed = (message: string) => ({ variant: "Success", message, unverified: undefined });
 const failed = (message: string) => ({ variant: "ExceptionThrown", message, unverified: undefined });
 
@@ -69,12 +73,22 @@ describe.skipIf(noChromium)("web_* on a real page", () => {
   test("navigate resolves a relative URL against the trail's folder; back and forward; currentUrl and waitForUrl", async () => {
     await using s = await session();
     expect(ok(await s.call("web_currentUrl"))).toEqual(passed(SHOP));
-    expect(ok(await s.call("web_click", { ref: "css=#to-other" }))).toEqual(passed(`Clicked ref "css=#to-other". The page navigated to ${pathToFileURL(join(PAGES, "other.html")).href}.`));
+    expect(ok(await s.call("web_click", { ref: "css=#to-other" }))).toEqual(
+      passed(`Clicked ref "css=#to-other". The page navigated to ${pathToFileURL(join(PAGES, "other.html")).href}.`),
+    );
     expect(ok(await s.call("web_navigate", { action: "back" }))).toEqual(passed(`Navigated back to ${SHOP}`));
-    expect(ok(await s.call("web_navigate", { action: "FORWARD" }))).toEqual(passed(`Navigated forward to ${pathToFileURL(join(PAGES, "other.html")).href}`));
+    expect(ok(await s.call("web_navigate", { action: "FORWARD" }))).toEqual(
+      passed(`Navigated forward to ${pathToFileURL(join(PAGES, "other.html")).href}`),
+    );
     expect(ok(await s.call("web_waitForUrl", { pattern: "other\\.html$", timeoutMs: 30_000 }))).toMatchObject({ variant: "Success" });
-    expect(ok(await s.call("web_waitForUrl", { pattern: "shop\\.html$", timeoutMs: 300 }))).toEqual(failed(`web_waitForUrl: the page URL ${JSON.stringify(pathToFileURL(join(PAGES, "other.html")).href)} did not match "shop\\\\.html$" within 300 ms`));
-    expect(ok(await s.fails("web_navigate", { action: "FORWARD" }))).toEqual(failed(`web_navigate: nothing to go forward to; the page is ${pathToFileURL(join(PAGES, "other.html")).href}`));
+    expect(ok(await s.call("web_waitForUrl", { pattern: "shop\\.html$", timeoutMs: 300 }))).toEqual(
+      failed(
+        `web_waitForUrl: the page URL ${JSON.stringify(pathToFileURL(join(PAGES, "other.html")).href)} did not match "shop\\\\.html$" within 300 ms`,
+      ),
+    );
+    expect(ok(await s.fails("web_navigate", { action: "FORWARD" }))).toEqual(
+      failed(`web_navigate: nothing to go forward to; the page is ${pathToFileURL(join(PAGES, "other.html")).href}`),
+    );
   });
 
   test("the counter: clicks by css ref, by element id and by nodeSelector; a wrong expected text fails", async () => {
@@ -85,10 +99,18 @@ describe.skipIf(noChromium)("web_* on a real page", () => {
     await s.call("web_click", { ref: plus.ref });
     await s.call("web_click", { nodeSelector: { web: { cssSelector: "#plus" } } });
     await s.call("web_click", { ref: 'button "Add one"' });
-    expect(ok(await s.call("web_click", { ref: "css=#minus", nodeSelector: { web: { ariaRole: "button", ariaNameRegex: "^Remove one$" } } }))).toMatchObject({ variant: "Success" });
-    expect(ok(await s.call("web_verifyTextVisible", { text: "Items in basket: 2" }))).toEqual(passed('Verified "Items in basket: 2" is visible on the page.'));
-    expect(ok(await s.fails("web_verifyTextVisible", { text: "Items in basket: 3" }))).toEqual(failed('web_verifyTextVisible: "Items in basket: 3" is not visible on the page (waited 1000 ms)'));
-    expect(ok(await s.call("web_verifyValue", { ref: "css=#count", expected: "basket: 2" }))).toEqual(passed('Verified the text of ref "css=#count" is "basket: 2".'));
+    expect(
+      ok(await s.call("web_click", { ref: "css=#minus", nodeSelector: { web: { ariaRole: "button", ariaNameRegex: "^Remove one$" } } })),
+    ).toMatchObject({ variant: "Success" });
+    expect(ok(await s.call("web_verifyTextVisible", { text: "Items in basket: 2" }))).toEqual(
+      passed('Verified "Items in basket: 2" is visible on the page.'),
+    );
+    expect(ok(await s.fails("web_verifyTextVisible", { text: "Items in basket: 3" }))).toEqual(
+      failed('web_verifyTextVisible: "Items in basket: 3" is not visible on the page (waited 1000 ms)'),
+    );
+    expect(ok(await s.call("web_verifyValue", { ref: "css=#count", expected: "basket: 2" }))).toEqual(
+      passed('Verified the text of ref "css=#count" is "basket: 2".'),
+    );
     expect(ok(await s.fails("web_verifyValue", { ref: "css=#count", expected: "basket: 5" }))).toEqual(
       failed('web_verifyValue: the text of ref "css=#count" is "Items in basket: 2", expected it to contain "basket: 5" (waited 1000 ms)'),
     );
@@ -97,27 +119,43 @@ describe.skipIf(noChromium)("web_* on a real page", () => {
   test("an element that is not there fails naming what was looked for", async () => {
     await using s = await session();
     const count = (await s.web.elements()).elements.length;
-    expect(ok(await s.fails("web_click", { ref: "e999" }))).toEqual(failed(`web_click: the page has no element e999 (its element list has ${count}: e1…e${count}; web_snapshot lists them)`));
+    expect(ok(await s.fails("web_click", { ref: "e999" }))).toEqual(
+      failed(`web_click: the page has no element e999 (its element list has ${count}: e1…e${count}; web_snapshot lists them)`),
+    );
     expect(ok(await s.fails("web_click", { nodeSelector: { web: { cssSelector: "#nope" } } }))).toEqual(
-      failed(`web_click: nothing on the page matches nodeSelector {"web":{"cssSelector":"#nope"}} (waited 1500 ms; web_snapshot lists the page's elements)`),
+      failed(
+        `web_click: nothing on the page matches nodeSelector {"web":{"cssSelector":"#nope"}} (waited 1500 ms; web_snapshot lists the page's elements)`,
+      ),
     );
     expect(ok(await s.fails("web_click", {}))).toEqual(failed("web_click: give the element's ref or nodeSelector"));
   });
 
   test("the form: type, selectOption, verifyValue VALUE and ATTRIBUTE, pressKey", async () => {
     await using s = await session();
-    expect(ok(await s.call("web_type", { text: "Ada", ref: 'textbox "Your name"' }))).toEqual(passed(`Filled "Ada" into ref "textbox \\"Your name\\"".`));
+    expect(ok(await s.call("web_type", { text: "Ada", ref: 'textbox "Your name"' }))).toEqual(
+      passed(`Filled "Ada" into ref "textbox \\"Your name\\"".`),
+    );
     await s.call("web_type", { text: " L.", nodeSelector: { web: { cssSelector: "#name" } }, clearFirst: false });
-    expect(ok(await s.call("web_verifyValue", { ref: "css=#name", type: "value", expected: "Ada L." }))).toMatchObject({ variant: "Success" });
-    expect(ok(await s.fails("web_verifyValue", { ref: "css=#name", type: "value", expected: "Ada" }))).toEqual(failed('web_verifyValue: the value of ref "css=#name" is "Ada L.", expected "Ada" (waited 1000 ms)'));
-    expect(ok(await s.call("web_selectOption", { values: ["Large"], nodeSelector: { web: { cssSelector: "#size" } } }))).toMatchObject({ variant: "Success" });
+    expect(ok(await s.call("web_verifyValue", { ref: "css=#name", type: "value", expected: "Ada L." }))).toMatchObject({
+      variant: "Success",
+    });
+    expect(ok(await s.fails("web_verifyValue", { ref: "css=#name", type: "value", expected: "Ada" }))).toEqual(
+      failed('web_verifyValue: the value of ref "css=#name" is "Ada L.", expected "Ada" (waited 1000 ms)'),
+    );
+    expect(ok(await s.call("web_selectOption", { values: ["Large"], nodeSelector: { web: { cssSelector: "#size" } } }))).toMatchObject({
+      variant: "Success",
+    });
     expect(ok(await s.call("web_verifyValue", { ref: "css=#size", type: "VALUE", expected: "l" }))).toMatchObject({ variant: "Success" });
-    expect(ok(await s.call("web_verifyValue", { ref: "css=#note", type: "attribute", attribute: "data-kind", expected: "free-text" }))).toMatchObject({ variant: "Success" });
+    expect(
+      ok(await s.call("web_verifyValue", { ref: "css=#note", type: "attribute", attribute: "data-kind", expected: "free-text" })),
+    ).toMatchObject({ variant: "Success" });
     expect(ok(await s.fails("web_verifyValue", { ref: "css=#note", type: "attribute", attribute: "data-kind", expected: "x" }))).toEqual(
       failed('web_verifyValue: the attribute data-kind of ref "css=#note" is "free-text", expected "x" (waited 1000 ms)'),
     );
     await s.call("web_click", { ref: 'button "Send order"' });
-    expect(ok(await s.call("web_verifyElementVisible", { nodeSelector: { web: { cssSelector: "#sent" } } }))).toMatchObject({ variant: "Success" });
+    expect(ok(await s.call("web_verifyElementVisible", { nodeSelector: { web: { cssSelector: "#sent" } } }))).toMatchObject({
+      variant: "Success",
+    });
     expect(ok(await s.call("web_verifyTextVisible", { text: "Order sent for Ada L. (l)" }))).toMatchObject({ variant: "Success" });
     await s.call("web_click", { ref: "css=#keys" });
     expect(ok(await s.call("web_pressKey", { key: "Enter" }))).toEqual(passed("Pressed Enter."));
@@ -132,16 +170,26 @@ describe.skipIf(noChromium)("web_* on a real page", () => {
     expect(ok(await s.call("web_verifyTextVisible", { text: "Selected cable-2" }))).toMatchObject({ variant: "Success" });
     await s.call("web_click", { nodeSelector: { web: { ariaRole: "button", ariaNameRegex: "View", nthIndex: 2 } } });
     expect(ok(await s.call("web_verifyTextVisible", { text: "Selected plug-1" }))).toMatchObject({ variant: "Success" });
-    expect(ok(await s.call("web_verifyListVisible", { ref: "css=#products", items: ["Cable", "Plug"] }))).toEqual(passed('Verified ref "css=#products" shows all 2 items.'));
-    expect(ok(await s.fails("web_verifyListVisible", { ref: "css=#products", items: ["Cable", "Lamp", "Fuse"] }))).toEqual(failed('web_verifyListVisible: ref "css=#products" is missing "Lamp", "Fuse" (waited 1000 ms)'));
-    expect(ok(await s.fails("web_verifyElementVisible", { ref: "css=#sent" }))).toEqual(failed('web_verifyElementVisible: ref "css=#sent" is on the page but not visible (waited 1000 ms)'));
+    expect(ok(await s.call("web_verifyListVisible", { ref: "css=#products", items: ["Cable", "Plug"] }))).toEqual(
+      passed('Verified ref "css=#products" shows all 2 items.'),
+    );
+    expect(ok(await s.fails("web_verifyListVisible", { ref: "css=#products", items: ["Cable", "Lamp", "Fuse"] }))).toEqual(
+      failed('web_verifyListVisible: ref "css=#products" is missing "Lamp", "Fuse" (waited 1000 ms)'),
+    );
+    expect(ok(await s.fails("web_verifyElementVisible", { ref: "css=#sent" }))).toEqual(
+      failed('web_verifyElementVisible: ref "css=#sent" is on the page but not visible (waited 1000 ms)'),
+    );
   });
 
   test("scroll a container (the mouse over it) and the page; hover", async () => {
     await using s = await session();
-    expect(ok(await s.call("web_scroll", { ref: 'region "Long panel"', amount: 200 }))).toEqual(passed('Scrolled ref "region \\"Long panel\\"" DOWN by 200 px.'));
+    expect(ok(await s.call("web_scroll", { ref: 'region "Long panel"', amount: 200 }))).toEqual(
+      passed('Scrolled ref "region \\"Long panel\\"" DOWN by 200 px.'),
+    );
     expect(ok(await s.call("web_verifyTextVisible", { text: "Panel scrolled" }))).toMatchObject({ variant: "Success" });
-    expect(ok(await s.call("web_scroll", { direction: "up", amount: 1000, nodeSelector: { web: { cssSelector: "#panel" } } }))).toMatchObject({ variant: "Success" });
+    expect(
+      ok(await s.call("web_scroll", { direction: "up", amount: 1000, nodeSelector: { web: { cssSelector: "#panel" } } })),
+    ).toMatchObject({ variant: "Success" });
     expect(ok(await s.call("web_verifyTextVisible", { text: "Panel at top" }))).toMatchObject({ variant: "Success" });
     expect(ok(await s.call("web_scroll", {}))).toEqual(passed("Scrolled the page DOWN by 500 px."));
     expect(ok(await s.fails("web_verifyTextVisible", { text: "Tip shown" }))).toMatchObject({ variant: "ExceptionThrown" });
@@ -159,7 +207,8 @@ describe.skipIf(noChromium)("web_* on a real page", () => {
     await a.call("web_navigate", { url: "http://127.0.0.1:9/" }).catch(() => {});
     const cookie = JSON.stringify([{ name: "basket", value: "3", url: "http://127.0.0.1:9/" }]);
     expect(ok(await a.call("web_applyCookies", { cookiesJson: cookie }))).toEqual(passed("Applied 1 cookie."));
-    const state = (r: ToolResult) => (r as unknown as { structuredContent: { cookies: { name: string }[] } }).structuredContent.cookies.map((c) => c.name);
+    const state = (r: ToolResult) =>
+      (r as unknown as { structuredContent: { cookies: { name: string }[] } }).structuredContent.cookies.map((c) => c.name);
     expect(state(await a.call("web_getStorageState"))).toEqual(["basket"]);
     expect(state(await b.call("web_getStorageState"))).toEqual([]);
   });
@@ -182,6 +231,8 @@ describe("launching", () => {
     expect(error).toBeInstanceOf(BrowserLaunchError);
     expect((error as BrowserLaunchError).code).toBe("BROWSER_LAUNCH");
     expect((error as Error).message).toStartWith("could not start Chromium at /bin/false: ");
-    expect((error as Error).message).toEndWith("\nSet TRAILBLAZE_CHROMIUM to a working Chromium, or run with --browser none to simulate the page.");
+    expect((error as Error).message).toEndWith(
+      "\nSet TRAILBLAZE_CHROMIUM to a working Chromium, or run with --browser none to simulate the page.",
+    );
   });
 });

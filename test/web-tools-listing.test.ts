@@ -25,8 +25,13 @@ describe.skipIf(noChromium)("tools --json on a web target", () => {
   test("lists the same tools on the simulated page and on a real browser", async () => {
     const simulated = await listing("none");
     const real = await listing("chromium");
-    const builtins = (doc: Record<string, unknown>) => (doc.tools as { source: string; name: string }[]).filter((t) => t.source === "builtin" && t.name.startsWith("web_"));
+    const builtins = (doc: Record<string, unknown>) =>
+      (doc.tools as { source: string; name: string }[]).filter((t) => t.source === "builtin" && t.name.startsWith("web_"));
     expect(builtins(simulated).length).toBe(22);
-    expect({ tools: real.tools, skipped: real.skipped, toolsets: real.toolsets }).toEqual({ tools: simulated.tools, skipped: simulated.skipped, toolsets: simulated.toolsets });
+    expect({ tools: real.tools, skipped: real.skipped, toolsets: real.toolsets }).toEqual({
+      tools: simulated.tools,
+      skipped: simulated.skipped,
+      toolsets: simulated.toolsets,
+    });
   });
 });

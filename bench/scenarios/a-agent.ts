@@ -53,10 +53,22 @@ function userText(body: Record<string, unknown>): string {
 const done: TurnSource = { calls: [{ tool: "objectiveStatus", args: { status: "COMPLETED", explanation: "done" } }] };
 
 export async function a1RequestBytes(reps: number): Promise<ScenarioResult> {
-  const head = { id: "A1", title: "Agent request bytes on upstream's calendar day view vs its raw view-hierarchy JSON", unit: "bytes" as const, goal: "<= 0.25x", limit: 0.25 };
+  const head = {
+    id: "A1",
+    title: "Agent request bytes on upstream's calendar day view vs its raw view-hierarchy JSON",
+    unit: "bytes" as const,
+    goal: "<= 0.25x",
+    limit: 0.25,
+  };
   const capture = upstreamDayView();
   if (capture === undefined) {
-    return { ...head, ours: series("request", []), goal: head.goal, met: false, details: { skipped: "no upstream checkout: set TRAILBLAZE_UPSTREAM_DIR to one" } };
+    return {
+      ...head,
+      ours: series("request", []),
+      goal: head.goal,
+      met: false,
+      details: { skipped: "no upstream checkout: set TRAILBLAZE_UPSTREAM_DIR to one" },
+    };
   }
   const dir = mkdtempSync(join(tmpdir(), "trailblaze-bench-a1-"));
   const file = join(dir, "day_view.json");
@@ -65,7 +77,10 @@ export async function a1RequestBytes(reps: number): Promise<ScenarioResult> {
   const server = startLlmServer([]);
   server.after = done;
   mkdirSync(join(dir, ".trailblaze"));
-  writeFileSync(join(dir, ".trailblaze/trailblaze.yaml"), `llm:\n  providers:\n    bench:\n      type: openai_compatible\n      base_url: ${server.url}/v1\n      auth: { required: false }\n      models: [{ id: m, vision: false }]\n`);
+  writeFileSync(
+    join(dir, ".trailblaze/trailblaze.yaml"),
+    `llm:\n  providers:\n    bench:\n      type: openai_compatible\n      base_url: ${server.url}/v1\n      auth: { required: false }\n      models: [{ id: m, vision: false }]\n`,
+  );
   const ours: number[] = [];
   const baseline: number[] = [];
   let last = "";
@@ -73,15 +88,19 @@ export async function a1RequestBytes(reps: number): Promise<ScenarioResult> {
     for (let rep = 0; rep < reps; rep++) {
       const before = server.requests.length;
       // Spawned without blocking: the server answering it runs in this process.
-      const child = Bun.spawn([BUN, CLI, "step", "Open the navigation drawer", "--target", "calendar", "--capture", file, "--llm", "bench/m", "--no-logging"], {
-        cwd: AGENT_FIXTURE,
-        env: { ...ENV, HOME: dir, TRAILBLAZE_DEFAULT_MODEL: "", NO_COLOR: "1" },
-        stdin: "ignore",
-        stdout: "pipe",
-        stderr: "pipe",
-      });
+      const child = Bun.spawn(
+        [BUN, CLI, "step", "Open the navigation drawer", "--target", "calendar", "--capture", file, "--llm", "bench/m", "--no-logging"],
+        {
+          cwd: AGENT_FIXTURE,
+          env: { ...ENV, HOME: dir, TRAILBLAZE_DEFAULT_MODEL: "", NO_COLOR: "1" },
+          stdin: "ignore",
+          stdout: "pipe",
+          stderr: "pipe",
+        },
+      );
       const [status, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);
-      if (status !== 0 || server.requests.length === before) throw new Error(`bench A1: trailblaze step exited ${status}: ${stderr.slice(-1500)}`);
+      if (status !== 0 || server.requests.length === before)
+        throw new Error(`bench A1: trailblaze step exited ${status}: ${stderr.slice(-1500)}`);
       last = server.requests[before]!.raw;
       ours.push(Buffer.byteLength(last));
       baseline.push(raw);
@@ -90,29 +109,58 @@ export async function a1RequestBytes(reps: number): Promise<ScenarioResult> {
     await server.stop();
   }
   const body = JSON.parse(last) as { tools: unknown[]; messages: { content: unknown }[] };
-  return ratioResult(head, series("first request of `trailblaze step` (bytes on the wire)", ours), series("the capture's raw JSON", baseline), {
-    capture: capture.from,
-    "tool schemas (bytes)": Buffer.byteLength(JSON.stringify(body.tools)),
-    "messages (bytes)": Buffer.byteLength(JSON.stringify(body.messages)),
-    "tools offered": body.tools.length,
-  });
+  return ratioResult(
+    head,
+    series("first request of `trailblaze step` (bytes on the wire)", ours),
+    series("the capture's raw JSON", baseline),
+    {
+      capture: capture.from,
+      "tool schemas (bytes)": Buffer.byteLength(JSON.stringify(body.tools)),
+      "messages (bytes)": Buffer.byteLength(JSON.stringify(body.messages)),
+      "tools offered": body.tools.length,
+    },
+  );
 }
 
 export async function a2LoopTurn(reps: number): Promise<ScenarioResult> {
   const turns = 20;
   const server = startLlmServer([]);
   const workspace = await loadWorkspace(join(AGENT_FIXTURE, "trails/config"), { cwd: AGENT_FIXTURE });
-  const spec = resolveSessionSpec(workspace, { target: "calendar", capture: join(AGENT_FIXTURE, DAY_VIEW), logs: LOGS_DIR }, { cwd: AGENT_FIXTURE, env: ENV });
-  const io = { stdout: () => {}, stderr: (text: string) => void process.stderr.write(`  [session] ${text}`), cwd: AGENT_FIXTURE, env: ENV, isTTY: false };
+  const spec = resolveSessionSpec(
+    workspace,
+    { target: "calendar", capture: join(AGENT_FIXTURE, DAY_VIEW), logs: LOGS_DIR },
+    { cwd: AGENT_FIXTURE, env: ENV },
+  );
+  const io = {
+    stdout: () => {},
+    stderr: (text: string) => void process.stderr.write(`  [session] ${text}`),
+    cwd: AGENT_FIXTURE,
+    env: ENV,
+    isTTY: false,
+  };
   const session = await startSession(spec, io);
   const config = emptyLlmConfig();
-  config.providers.set("bench", { name: "bench", type: "openai_compatible", enabled: true, baseUrl: `${server.url}/v1`, headers: {}, keyRequired: false, models: [{ id: "m", vision: false, where: { file: "bench", line: 0, col: 0 } }], where: { file: "bench", line: 0, col: 0 } });
+  config.providers.set("bench", {
+    name: "bench",
+    type: "openai_compatible",
+    enabled: true,
+    baseUrl: `${server.url}/v1`,
+    headers: {},
+    keyRequired: false,
+    models: [{ id: "m", vision: false, where: { file: "bench", line: 0, col: 0 } }],
+    where: { file: "bench", line: 0, col: 0 },
+  });
   const choice = chooseModel(config, { llm: "bench/m" }, {})!;
   const agent = agentModel(choice, {});
   const check: TurnSource = { calls: [{ tool: "assertVisibleWithText", args: { text: "November" } }] };
   const model = await languageModel(choice);
   const offered = offeredTools(session.registry, session.screen).map(toOffered);
-  const tools = Object.fromEntries(offered.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]) })]));
+  const tools = Object.fromEntries(
+    offered.map((t) => [
+      t.name,
+      tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]) }),
+    ]),
+  );
   // The bare calls send what the loop sent, turn by turn (the same prompt texts, growing history included).
   let texts: string[] = [];
   const withTools: number[] = [];
@@ -136,8 +184,18 @@ export async function a2LoopTurn(reps: number): Promise<ScenarioResult> {
             return result;
           };
           const ms = await timed(async () => {
-            const outcome = await runObjective({ session, agent, objective: "Check the month", verify: false, maxCalls: turns, memory: session.memory, secrets: new Secrets(), call });
-            if (outcome.status !== "completed" || outcome.turns.length !== turns) throw new Error(`bench A2: the objective ended ${outcome.status} after ${outcome.turns.length} turns: ${outcome.message}`);
+            const outcome = await runObjective({
+              session,
+              agent,
+              objective: "Check the month",
+              verify: false,
+              maxCalls: turns,
+              memory: session.memory,
+              secrets: new Secrets(),
+              call,
+            });
+            if (outcome.status !== "completed" || outcome.turns.length !== turns)
+              throw new Error(`bench A2: the objective ended ${outcome.status} after ${outcome.turns.length} turns: ${outcome.message}`);
           });
           withTools.push(ms / turns);
           return (ms - inTools) / turns;
@@ -147,7 +205,15 @@ export async function a2LoopTurn(reps: number): Promise<ScenarioResult> {
           const ms = await timed(async () => {
             for (let i = 0; i < turns; i++) {
               const text = texts[i] ?? "Objective: Check the month";
-              const result = await generateText({ model, system: SYSTEM_PROMPT, messages: [{ role: "user", content: [{ type: "text", text }] }], tools, toolChoice: "required", maxRetries: agent.maxRetries, maxOutputTokens: 4096 });
+              const result = await generateText({
+                model,
+                system: SYSTEM_PROMPT,
+                messages: [{ role: "user", content: [{ type: "text", text }] }],
+                tools,
+                toolChoice: "required",
+                maxRetries: agent.maxRetries,
+                maxOutputTokens: 4096,
+              });
               if (result.toolCalls.length !== 1) throw new Error("bench A2: the bare call got no tool call");
             }
           });
@@ -157,7 +223,13 @@ export async function a2LoopTurn(reps: number): Promise<ScenarioResult> {
       reps,
     );
     return ratioResult(
-      { id: "A2", title: "Agent loop's own time per turn (screen outline, request, answer) vs a bare AI SDK generateText", unit: "ms", goal: "<= 1.2x", limit: 1.2 },
+      {
+        id: "A2",
+        title: "Agent loop's own time per turn (screen outline, request, answer) vs a bare AI SDK generateText",
+        unit: "ms",
+        goal: "<= 1.2x",
+        limit: 1.2,
+      },
       series(`runObjective, ${turns} turns on a capture, less the tools' own time (ms a turn)`, samples.ours),
       series("generateText with the same prompt and tools (ms a call)", samples.baseline),
       { "turns a repetition": turns, "ours with the tool calls' own time, median (ms a turn)": Number(median(withTools).toFixed(3)) },

@@ -7,7 +7,17 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { hostBundle } from "../../src/bundle/host-bundle.ts";
-import { FIXTURE_DIR, connectRawSdk, interleaved, openBenchSession, ratioResult, series, sessionStartMs, timed, type ScenarioResult } from "../harness.ts";
+import {
+  FIXTURE_DIR,
+  connectRawSdk,
+  interleaved,
+  openBenchSession,
+  ratioResult,
+  series,
+  sessionStartMs,
+  timed,
+  type ScenarioResult,
+} from "../harness.ts";
 import { runMs } from "../proc.ts";
 import { median } from "../stats.ts";
 
@@ -54,7 +64,9 @@ const round = (value: number, digits = 0) => Number(value.toFixed(digits));
 
 /** Five raw SDK clients connecting to (and listing) the five precompiled servers at once, against one. */
 async function rawClients(reps: number): Promise<{ ours: number[]; baseline: number[] }> {
-  const scripts = await Promise.all(["a", "b", "c", "d", "e"].map(async (letter) => (await hostBundle(join(FIXTURE_DIR, `tools/echo-${letter}.ts`), FIXTURE_DIR)).file));
+  const scripts = await Promise.all(
+    ["a", "b", "c", "d", "e"].map(async (letter) => (await hostBundle(join(FIXTURE_DIR, `tools/echo-${letter}.ts`), FIXTURE_DIR)).file),
+  );
   const connectAll = async (files: string[]) => {
     let clients: Awaited<ReturnType<typeof connectRawSdk>>[] = [];
     const ms = await timed(async () => {

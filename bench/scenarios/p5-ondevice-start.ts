@@ -10,7 +10,18 @@ import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { Sandbox } from "../../runtime-quickjs/sandbox.ts";
 import { bundleEntry } from "../../src/bundle/bundle-entry.ts";
-import { BUN, ECHO_SCRIPT, ENV, FIXTURE_DIR, interleaved, ratioResult, series, sessionStartMs, timed, type ScenarioResult } from "../harness.ts";
+import {
+  BUN,
+  ECHO_SCRIPT,
+  ENV,
+  FIXTURE_DIR,
+  interleaved,
+  ratioResult,
+  series,
+  sessionStartMs,
+  timed,
+  type ScenarioResult,
+} from "../harness.ts";
 import { median } from "../stats.ts";
 
 /**
@@ -87,12 +98,15 @@ export async function p5OnDeviceStart(reps: number): Promise<ScenarioResult> {
     series("session start, --agent host (bun subprocess)", runs.baseline),
     {
       "on-device start: restoring the server's image (ms, median)": ms(split.map((s) => s.restore)),
-      "on-device start: evaluating the bundle (QuickJS compile + top-level code; 0 when restored) (ms, median)": ms(split.map((s) => s.evaluate)),
+      "on-device start: evaluating the bundle (QuickJS compile + top-level code; 0 when restored) (ms, median)": ms(
+        split.map((s) => s.evaluate),
+      ),
       "on-device start: the guest prelude (0 when restored) (ms, median)": ms(split.map((s) => s.prelude)),
       "on-device start: the rest (cache check, instance, initialize, tools/list, built-ins, registry) (ms, median)": ms(
         split.map((s) => s.total - s.evaluate - s.prelude - s.restore),
       ),
-      [`on-device start without images, evaluating the bundle each time (TRAILBLAZE_QUICKJS_IMAGES=0) (ms, median of ${reps})`]: ms(withoutImages),
+      [`on-device start without images, evaluating the bundle each time (TRAILBLAZE_QUICKJS_IMAGES=0) (ms, median of ${reps})`]:
+        ms(withoutImages),
       "bundle cache check in a warm process: stat every input, read the bundle (ms, median of 5)": ms(lookups),
       [`first session of a fresh process, --agent on-device, image on disk (ms, median of ${FRESH})`]: ms(fresh.onDevice),
       [`first session of a fresh process, --agent on-device, images off (ms, median of ${FRESH})`]: ms(fresh.onDeviceNoImages),

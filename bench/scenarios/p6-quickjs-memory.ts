@@ -27,7 +27,10 @@ const CALL_MIX = [
 
 export async function p6QuickJsMemory(reps: number, engine: QuickJsEngine = DEFAULT_QUICKJS_ENGINE): Promise<ScenarioResult> {
   const { code } = await bundleEntry(ECHO_SCRIPT, { cwd: FIXTURE_DIR });
-  const context = buildContext({ platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" }, { user: "ada" });
+  const context = buildContext(
+    { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" },
+    { user: "ada" },
+  );
   const first: number[] = [];
   const last: number[] = [];
   const linear: number[] = [];
@@ -52,7 +55,13 @@ export async function p6QuickJsMemory(reps: number, engine: QuickJsEngine = DEFA
   }
   for (const list of [first, last, linear, midway]) list.shift();
   const result = ratioResult(
-    { id: "P6", title: `QuickJS heap per session after ${CALLS.toLocaleString("en")} calls`, unit: "bytes", goal: "no growth; <= 8 MB", limit: GROWTH_LIMIT },
+    {
+      id: "P6",
+      title: `QuickJS heap per session after ${CALLS.toLocaleString("en")} calls`,
+      unit: "bytes",
+      goal: "no growth; <= 8 MB",
+      limit: GROWTH_LIMIT,
+    },
     series(`heap after ${CALLS} calls`, last),
     series("heap after the first call", first),
     {

@@ -46,7 +46,19 @@ interface RunOutcome {
 }
 
 async function runOnce(trailsDir: string, logsDir: string): Promise<RunOutcome> {
-  const args = [CLI, "run", trailsDir, "--workers", String(WORKERS), "--config", join(FIXTURE_DIR, "trailblaze-config"), "--logs", logsDir, "--reporter", "json"];
+  const args = [
+    CLI,
+    "run",
+    trailsDir,
+    "--workers",
+    String(WORKERS),
+    "--config",
+    join(FIXTURE_DIR, "trailblaze-config"),
+    "--logs",
+    logsDir,
+    "--reporter",
+    "json",
+  ];
   const cpuBefore = reapedChildrenCpuMs();
   const start = performance.now();
   const child = spawn(BUN, args, { cwd: FIXTURE_DIR, env: ENV, stdio: ["ignore", "pipe", "pipe"] });
@@ -93,7 +105,10 @@ export async function p7Workers(reps: number): Promise<ScenarioResult> {
       id: "P7",
       title: `${TRAILS} sessions x 3 servers, trailblaze run --workers ${WORKERS}`,
       unit: "ms",
-      ours: series(`wall time of \`trailblaze run\` over ${TRAILS} trails`, runs.map((run) => run.wallMs)),
+      ours: series(
+        `wall time of \`trailblaze run\` over ${TRAILS} trails`,
+        runs.map((run) => run.wallMs),
+      ),
       goal: "<= 30 s, 0 orphans",
       met: survivors.length === 0 && allPassed && median(runs.map((run) => run.wallMs)) <= 30_000,
       details: {
@@ -101,7 +116,9 @@ export async function p7Workers(reps: number): Promise<ScenarioResult> {
         "trails passed per run": runs.map((run) => run.passed).join(", "),
         "peak RSS of the CLI process tree, summed per process (MiB, median)": mib(median(runs.map((run) => run.peak.treeBytes))),
         "peak RSS of the CLI process tree (MiB, max)": mib(Math.max(...runs.map((run) => run.peak.treeBytes))),
-        "peak PSS of the CLI process tree, shared pages split (MiB, median; sampled every 0.5 s)": mib(median(runs.map((run) => run.peak.treePssBytes))),
+        "peak PSS of the CLI process tree, shared pages split (MiB, median; sampled every 0.5 s)": mib(
+          median(runs.map((run) => run.peak.treePssBytes)),
+        ),
         "peak RSS of the CLI process itself (MiB, max)": mib(Math.max(...runs.map((run) => run.peak.rootBytes))),
         "most processes in the tree at once": Math.max(...runs.map((run) => run.peak.processes)),
         "CPU of the whole tree (s, median)": seconds(median(runs.map((run) => run.treeCpuMs))),

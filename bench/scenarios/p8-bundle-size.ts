@@ -55,7 +55,10 @@ export async function p8BundleSize(reps: number): Promise<ScenarioResult> {
   // The same server written with `import * as z from "zod"`, which plain esbuild tree-shakes better.
   const variantDir = join(FIXTURE_DIR, ".cache/bench-p8");
   mkdirSync(variantDir, { recursive: true });
-  const source = readFileSync(join(FIXTURE_DIR, "tools/echo-server.ts"), "utf8").replace('import { z } from "zod";', 'import * as z from "zod";');
+  const source = readFileSync(join(FIXTURE_DIR, "tools/echo-server.ts"), "utf8").replace(
+    'import { z } from "zod";',
+    'import * as z from "zod";',
+  );
   writeFileSync(join(variantDir, "echo-server.ts"), source);
   writeFileSync(join(variantDir, "echo-a.ts"), 'import { serveEchoTools } from "./echo-server.ts";\n\nawait serveEchoTools("bencha");\n');
   const namespaceMine = bytes(await ours(join(variantDir, "echo-a.ts")));

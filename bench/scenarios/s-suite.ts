@@ -57,7 +57,13 @@ async function suitePair(ours: Side, baseline: Side, reps: number) {
 export async function s1OnDeviceSuite(reps: number): Promise<ScenarioResult> {
   const runs = await suitePair(["on-device", 4], ["host", 4], reps);
   return ratioResult(
-    { id: "S1", title: `whole process: run ${TRAILS} trails x 3 servers --workers 4, on-device vs host`, unit: "ms", goal: "<= 0.50x", limit: 0.5 },
+    {
+      id: "S1",
+      title: `whole process: run ${TRAILS} trails x 3 servers --workers 4, on-device vs host`,
+      unit: "ms",
+      goal: "<= 0.50x",
+      limit: 0.5,
+    },
     series(`run --agent on-device --workers 4 (${TRAILS} trails)`, runs.ours),
     series(`run --agent host --workers 4 (${TRAILS} trails)`, runs.baseline),
     {
@@ -74,7 +80,13 @@ export async function s2OnDeviceWorkers(reps: number): Promise<ScenarioResult> {
   const oneWorkerCpu = median(runs.cpu.baseline);
   const floor = oneWorkerCpu / cores;
   return ratioResult(
-    { id: "S2", title: `whole process: run ${TRAILS} trails on-device, --workers 4 vs --workers 1`, unit: "ms", goal: "<= 0.65x", limit: 0.65 },
+    {
+      id: "S2",
+      title: `whole process: run ${TRAILS} trails on-device, --workers 4 vs --workers 1`,
+      unit: "ms",
+      goal: "<= 0.65x",
+      limit: 0.65,
+    },
     series(`run --agent on-device --workers 4 (${TRAILS} trails)`, runs.ours),
     series(`run --agent on-device --workers 1 (${TRAILS} trails)`, runs.baseline),
     {

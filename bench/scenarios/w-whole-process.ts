@@ -28,11 +28,21 @@ const cliTools = (agent: string) => async () => processMs([CLI, "tools", "--targ
 export async function w1CliVsRawClient(reps: number): Promise<ScenarioResult> {
   const rawClient = async () => processMs([RAW_CLIENT, ECHO_SCRIPT]);
   const runs = await interleaved({ ours: cliTools("host"), baseline: rawClient }, reps, 2);
-  const fromSources = await interleaved({ ours: async () => processMs([CLI_SOURCES, "tools", "--target", "one", "--json"]), baseline: rawClient }, reps, 1);
+  const fromSources = await interleaved(
+    { ours: async () => processMs([CLI_SOURCES, "tools", "--target", "one", "--json"]), baseline: rawClient },
+    reps,
+    1,
+  );
   const before = series("bun src/cli/cli.ts tools --target one --json (the CLI from its sources)", fromSources.ours);
   const beforeRatio = median(pairedRatios(fromSources.ours, fromSources.baseline));
   return ratioResult(
-    { id: "W1", title: "whole process: CLI `tools` (host) vs a raw SDK client script, same server", unit: "ms", goal: "<= 1.10x", limit: 1.1 },
+    {
+      id: "W1",
+      title: "whole process: CLI `tools` (host) vs a raw SDK client script, same server",
+      unit: "ms",
+      goal: "<= 1.10x",
+      limit: 1.1,
+    },
     series("bun src/cli/main.ts tools --target one --json (fresh process)", runs.ours),
     series("bun bench/raw-client.ts tools/echo-a.ts (fresh process)", runs.baseline),
     {

@@ -20,14 +20,16 @@ function run(args: string[], perAction: (stdout: string) => number): { wall: num
   return { wall, action: perAction(child.stdout) };
 }
 
-const ours = () => run([CLI, "run", "bench/counter.trail.yaml", "--reporter", "json", "--no-logging"], (stdout) => {
-  const tools = JSON.parse(stdout).trails[0].steps[1].tools as { durationMs: number }[];
-  return tools.reduce((sum, t) => sum + t.durationMs, 0) / tools.length;
-});
-const raw = () => run([RAW], (stdout) => {
-  const { actionsMs, actions } = JSON.parse(stdout) as { actionsMs: number; actions: number };
-  return actionsMs / actions;
-});
+const ours = () =>
+  run([CLI, "run", "bench/counter.trail.yaml", "--reporter", "json", "--no-logging"], (stdout) => {
+    const tools = JSON.parse(stdout).trails[0].steps[1].tools as { durationMs: number }[];
+    return tools.reduce((sum, t) => sum + t.durationMs, 0) / tools.length;
+  });
+const raw = () =>
+  run([RAW], (stdout) => {
+    const { actionsMs, actions } = JSON.parse(stdout) as { actionsMs: number; actions: number };
+    return actionsMs / actions;
+  });
 
 export async function w3WebTrail(reps: number): Promise<ScenarioResult> {
   const perAction = { ours: [] as number[], baseline: [] as number[] };
@@ -52,7 +54,13 @@ export async function w3WebTrail(reps: number): Promise<ScenarioResult> {
   const actionsRaw = perAction.baseline.slice(1);
   const perActionRatio = median(pairedRatios(actionsOurs, actionsRaw));
   const result = ratioResult(
-    { id: "W3", title: "web trail on Chromium: CLI `run` vs a plain playwright-core script, whole process", unit: "ms", goal: "per action <= 1.2x", limit: Number.POSITIVE_INFINITY },
+    {
+      id: "W3",
+      title: "web trail on Chromium: CLI `run` vs a plain playwright-core script, whole process",
+      unit: "ms",
+      goal: "per action <= 1.2x",
+      limit: Number.POSITIVE_INFINITY,
+    },
     series("bun src/cli/main.ts run bench/counter.trail.yaml (fresh process)", runs.ours),
     series("bun bench/raw-browser.ts (fresh process)", runs.baseline),
     {

@@ -48,7 +48,13 @@ export async function w4EditLoop(reps: number): Promise<ScenarioResult> {
     // The same on-device run once the caches hold the edited tool, for scale.
     const warm = Array.from({ length: reps }, () => runMs(root, "on-device", undefined));
     return ratioResult(
-      { id: "W4", title: "whole process: run 1 trail right after editing its tool, on-device vs host", unit: "ms", goal: "<= 1.0x", limit: 1.0 },
+      {
+        id: "W4",
+        title: "whole process: run 1 trail right after editing its tool, on-device vs host",
+        unit: "ms",
+        goal: "<= 1.0x",
+        limit: 1.0,
+      },
       series("run --agent on-device, the tool just edited (fresh process)", runs.ours),
       series("run --agent host, the tool just edited (fresh process)", runs.baseline),
       { "the same on-device run with the edit already built (ms, median)": Math.round(median(warm)) },

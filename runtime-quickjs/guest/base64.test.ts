@@ -2,7 +2,17 @@ import { describe, expect, test } from "bun:test";
 import { atob as guestAtob, btoa as guestBtoa } from "./base64.ts";
 
 describe("guest atob/btoa match the host's", () => {
-  const samples = ["", "f", "fo", "foo", "foob", "fooba", "foobar", "\u0000\u00ff\u0080binary", String.fromCharCode(...Array.from({ length: 256 }, (_, i) => i))];
+  const samples = [
+    "",
+    "f",
+    "fo",
+    "foo",
+    "foob",
+    "fooba",
+    "foobar",
+    "\u0000\u00ff\u0080binary",
+    String.fromCharCode(...Array.from({ length: 256 }, (_, i) => i)),
+  ];
   for (const sample of samples) {
     test(`round-trips ${JSON.stringify(sample.slice(0, 12))}`, () => {
       expect(guestBtoa(sample)).toBe(btoa(sample));

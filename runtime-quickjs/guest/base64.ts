@@ -15,7 +15,7 @@ export function btoa(data: unknown): string {
     if (a > 255 || b > 255 || c > 255) {
       throw new DOMException("Invalid character: btoa() accepts only Latin-1 characters", "InvalidCharacterError");
     }
-    const bits = (a << 16) | ((b < 0 ? 0 : b) << 8) | (c < 0 ? 0 : c);
+    const bits = (a << 16) | (Math.max(b, 0) << 8) | Math.max(c, 0);
     out += ALPHABET[(bits >> 18) & 63]! + ALPHABET[(bits >> 12) & 63]!;
     out += b < 0 ? "=" : ALPHABET[(bits >> 6) & 63]!;
     out += c < 0 ? "=" : ALPHABET[bits & 63]!;

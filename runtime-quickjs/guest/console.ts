@@ -3,7 +3,8 @@ import type { HostBridge } from "./host-bridge.ts";
 
 function describe(value: unknown, depth: number): string {
   if (typeof value === "string") return depth === 0 ? value : JSON.stringify(value);
-  if (value instanceof Error) return value.stack ? `${value.name}: ${value.message}\n${value.stack}`.trimEnd() : `${value.name}: ${value.message}`;
+  if (value instanceof Error)
+    return value.stack ? `${value.name}: ${value.message}\n${value.stack}`.trimEnd() : `${value.name}: ${value.message}`;
   if (typeof value === "function") return `[Function ${value.name || "(anonymous)"}]`;
   if (typeof value === "symbol" || typeof value === "bigint" || typeof value !== "object" || value === null) return String(value);
   try {
@@ -18,6 +19,9 @@ export function format(args: readonly unknown[]): string {
 }
 
 export function makeConsole(host: HostBridge): Record<string, (...args: unknown[]) => void> {
-  const at = (level: "debug" | "info" | "warn" | "error") => (...args: unknown[]) => host.log(level, format(args));
+  const at =
+    (level: "debug" | "info" | "warn" | "error") =>
+    (...args: unknown[]) =>
+      host.log(level, format(args));
   return { log: at("info"), info: at("info"), debug: at("debug"), trace: at("debug"), warn: at("warn"), error: at("error") };
 }

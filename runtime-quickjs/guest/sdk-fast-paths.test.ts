@@ -86,7 +86,13 @@ const REQUESTS: unknown[] = [
 const RESULTS: unknown[] = [
   { content: [{ type: "text", text: "echo: hi" }] },
   { content: [] },
-  { content: [{ type: "text", text: "a" }, { type: "text", text: "" }], isError: true },
+  {
+    content: [
+      { type: "text", text: "a" },
+      { type: "text", text: "" },
+    ],
+    isError: true,
+  },
   { isError: false, content: [{ text: "x", type: "text" }] },
   { content: [{ type: "text", text: "a", annotations: { priority: 1 } }] },
   { content: [{ type: "text", text: "a", extra: 1 }] },
@@ -122,7 +128,8 @@ describe.each([true, false])("the SDK fast paths give the schemas' answers (zod 
         accepted++;
         expect({ message, request: isJSONRPCRequest(message) }).toEqual({ message, request: true });
       }
-      if (!fast.mayHave(message, "result")) expect({ message, result: isJSONRPCResultResponse(message) }).toEqual({ message, result: false });
+      if (!fast.mayHave(message, "result"))
+        expect({ message, result: isJSONRPCResultResponse(message) }).toEqual({ message, result: false });
       if (!fast.mayHave(message, "error")) expect({ message, error: isJSONRPCErrorResponse(message) }).toEqual({ message, error: false });
     }
     // The requests a host sends take the fast path.
@@ -140,7 +147,8 @@ describe.each([true, false])("the SDK fast paths give the schemas' answers (zod 
       expect({ request, success: theirs.success }).toEqual({ request, success: true });
       expectSame(mine, theirs.data);
       const args = (request as { params: { arguments?: Record<string, unknown> } }).params.arguments;
-      for (const key of Object.keys(args ?? {})) expect((mine.params as { arguments: Record<string, unknown> }).arguments[key]).toBe(args![key]);
+      for (const key of Object.keys(args ?? {}))
+        expect((mine.params as { arguments: Record<string, unknown> }).arguments[key]).toBe(args![key]);
     }
     expect(fast.callToolRequest(REQUESTS[0])).toBeDefined();
     expect(parsed).toBeGreaterThanOrEqual(6);

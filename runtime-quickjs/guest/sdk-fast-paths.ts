@@ -24,7 +24,7 @@ function keysWithin(value: Plain, allowed: ReadonlySet<string>): boolean {
 
 /** A key zod's loose objects and records handle specially (never copied); such inputs go to zod. */
 function hasProtoKey(value: Plain): boolean {
-  return Object.prototype.hasOwnProperty.call(value, "__proto__");
+  return Object.hasOwn(value, "__proto__");
 }
 
 /** RequestIdSchema and ProgressTokenSchema: a string or an integer. */

@@ -11,9 +11,6 @@ export class StdioServerTransport implements Transport {
   private started = false;
   private closed = false;
 
-  /** Arguments (stdin, stdout, options) are accepted for source compatibility and ignored. */
-  constructor(..._ignored: unknown[]) {}
-
   async start(): Promise<void> {
     if (this.started) {
       throw new Error("StdioServerTransport already started! If using Server class, note that connect() calls start() automatically.");

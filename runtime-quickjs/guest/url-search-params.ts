@@ -12,7 +12,9 @@ const formDecode = (text: string) => {
   }
 };
 const formEncode = (text: string) =>
-  encodeURIComponent(text).replace(/%20/g, "+").replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  encodeURIComponent(text)
+    .replace(/%20/g, "+")
+    .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 export class URLSearchParams {
   private list: [string, string][] = [];

@@ -26,7 +26,16 @@ const absolute = [
   "https://example.com#",
 ];
 
-const invalid = ["not a url", "https://", "http://exa mple.com", "https://host:99999", "://missing", "", "http://a<b.com", "https://example.com:port"];
+const invalid = [
+  "not a url",
+  "https://",
+  "http://exa mple.com",
+  "https://host:99999",
+  "://missing",
+  "",
+  "http://a<b.com",
+  "https://example.com:port",
+];
 
 const relative: [string, string][] = [
   ["../up", "https://h.example/a/b/c"],

@@ -14,7 +14,8 @@ const FRAGMENT = (c: number) => C0(c) || c === 0x20 || c === 0x22 || c === 0x3c 
 const QUERY = (c: number) => C0(c) || c === 0x20 || c === 0x22 || c === 0x23 || c === 0x3c || c === 0x3e;
 const SPECIAL_QUERY = (c: number) => QUERY(c) || c === 0x27;
 const PATH = (c: number) => QUERY(c) || c === 0x3f || c === 0x5e || c === 0x60 || c === 0x7b || c === 0x7d;
-const USERINFO = (c: number) => PATH(c) || c === 0x2f || c === 0x3a || c === 0x3b || c === 0x3d || c === 0x40 || (c >= 0x5b && c <= 0x5d) || c === 0x7c;
+const USERINFO = (c: number) =>
+  PATH(c) || c === 0x2f || c === 0x3a || c === 0x3b || c === 0x3d || c === 0x40 || (c >= 0x5b && c <= 0x5d) || c === 0x7c;
 const FORBIDDEN_HOST = /[\0\t\n\r #/:<>?@[\\\]^|%\x01-\x1f\x7f]/;
 
 function encode(text: string, inSet: (c: number) => boolean): string {
@@ -138,7 +139,18 @@ function splitTail(rest: string, parts: Parts): string {
 }
 
 function blank(protocol: string): Parts {
-  return { protocol, username: "", password: "", hostname: "", port: "", authority: false, opaque: false, pathname: "", query: null, fragment: null };
+  return {
+    protocol,
+    username: "",
+    password: "",
+    hostname: "",
+    port: "",
+    authority: false,
+    opaque: false,
+    pathname: "",
+    query: null,
+    fragment: null,
+  };
 }
 
 function withAuthority(protocol: string, rest: string, input: string): Parts {
@@ -148,7 +160,8 @@ function withAuthority(protocol: string, rest: string, input: string): Parts {
   const end = rest.search(special ? /[/\\?#]/ : /[/?#]/);
   parseAuthority(end < 0 ? rest : rest.slice(0, end), parts, input);
   const path = splitTail(end < 0 ? "" : rest.slice(end), parts);
-  parts.pathname = path === "" ? (special ? "/" : "") : normalizePath(path.startsWith("/") || path.startsWith("\\") ? path : `/${path}`, special);
+  parts.pathname =
+    path === "" ? (special ? "/" : "") : normalizePath(path.startsWith("/") || path.startsWith("\\") ? path : `/${path}`, special);
   return parts;
 }
 

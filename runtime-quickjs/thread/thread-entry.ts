@@ -18,7 +18,11 @@ const post = (message: FromThread) => port.postMessage(message);
 /** The bundles the host sent, by id (see ThreadBundle). */
 const bundles = new Map<number, Pick<QuickJsServerOptions, "code" | "sourceMap">>();
 
-async function start(id: number, message: Extract<ToThread, { t: "start" }>, bundle: Pick<QuickJsServerOptions, "code" | "sourceMap">): Promise<void> {
+async function start(
+  id: number,
+  message: Extract<ToThread, { t: "start" }>,
+  bundle: Pick<QuickJsServerOptions, "code" | "sourceMap">,
+): Promise<void> {
   if (message.wasm) adoptCompiledWasm(message.wasm.key, message.wasm.module);
   const calls = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   executing.set(id, calls);
@@ -70,7 +74,11 @@ port.on("message", (message: ToThread) => {
       if (sent.code !== undefined) bundles.set(bundleId, { code: sent.code, ...(sent.sourceMap ? { sourceMap: sent.sourceMap } : {}) });
       const bundle = bundles.get(bundleId);
       if (!bundle) {
-        post({ t: "start-failed", id: message.id, error: { name: "Error", message: `the QuickJS worker thread has no bundle ${bundleId} (a host bug)` } });
+        post({
+          t: "start-failed",
+          id: message.id,
+          error: { name: "Error", message: `the QuickJS worker thread has no bundle ${bundleId} (a host bug)` },
+        });
         return;
       }
       void start(message.id, message, bundle);
@@ -89,7 +97,10 @@ port.on("message", (message: ToThread) => {
       return;
     }
     case "close":
-      void servers.get(message.id)?.close().catch(() => {});
+      void servers
+        .get(message.id)
+        ?.close()
+        .catch(() => {});
       return;
     case "executed": {
       const waiting = executing.get(message.id)?.get(message.call);

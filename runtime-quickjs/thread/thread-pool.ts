@@ -143,7 +143,8 @@ class Thread {
 
   private async execute(id: number, hosted: Hosted, call: number, name: string, args: Record<string, unknown>): Promise<void> {
     try {
-      if (!hosted.opts.onExecute) throw new Error(`trailblaze.execute("${name}") is not available: this QuickJS server was started without onExecute`);
+      if (!hosted.opts.onExecute)
+        throw new Error(`trailblaze.execute("${name}") is not available: this QuickJS server was started without onExecute`);
       const value = await hosted.opts.onExecute(name, args);
       this.post({ t: "executed", id, call, ok: true, value });
     } catch (error) {
@@ -157,7 +158,11 @@ class Thread {
     this.dead = true;
     this.onDeath(this);
     for (const [id, hosted] of this.servers) {
-      const error: WireError = { name: "SandboxError", kind: "thread", message: `QuickJS server "${hosted.opts.name}" stopped: its worker thread ${why}` };
+      const error: WireError = {
+        name: "SandboxError",
+        kind: "thread",
+        message: `QuickJS server "${hosted.opts.name}" stopped: its worker thread ${why}`,
+      };
       this.servers.delete(id);
       hosted.started?.reject(fromWire(error));
       hosted.transport.closed(error, { startup: error, session: error });
@@ -191,7 +196,10 @@ export function quickJsThreadsEnabled(): boolean {
 /** Starts the threads the pool is short of (they load their modules side by side); returns the live ones. */
 function fillPool(): Thread[] {
   const live = threads.filter((thread) => !thread.dead);
-  const fresh = Array.from({ length: Math.max(0, Math.max(1, poolSize) - live.length) }, () => new Thread((gone) => (threads = threads.filter((t) => t !== gone))));
+  const fresh = Array.from(
+    { length: Math.max(0, Math.max(1, poolSize) - live.length) },
+    () => new Thread((gone) => (threads = threads.filter((t) => t !== gone))),
+  );
   threads.push(...fresh);
   return [...live, ...fresh];
 }
@@ -262,4 +270,3 @@ export async function stopQuickJsThreads(): Promise<void> {
   threads = [];
   await Promise.all(all.map((thread) => thread.terminate()));
 }
-

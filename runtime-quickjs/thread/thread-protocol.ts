@@ -29,7 +29,13 @@ export interface WireError {
 
 export type ToThread =
   /** `wasm`: the compiled module, with the first start on a thread that needs it. */
-  | { t: "start"; id: number; opts: ThreadServerOptions; bundle: ThreadBundle; wasm: { key: BuildKey; module: WebAssembly.Module } | undefined }
+  | {
+      t: "start";
+      id: number;
+      opts: ThreadServerOptions;
+      bundle: ThreadBundle;
+      wasm: { key: BuildKey; module: WebAssembly.Module } | undefined;
+    }
   | { t: "forget"; bundle: number }
   | { t: "send"; id: number; message: JSONRPCMessage }
   | { t: "close"; id: number }
@@ -46,7 +52,13 @@ export type FromThread =
   | { t: "log"; id: number; level: LogLevel; text: string }
   | { t: "execute"; id: number; call: number; name: string; args: Record<string, unknown> }
   /** The server closed; `fatal` is why, when it stopped on its own; `failure` is what ManagedTransport.failure() answers per phase. */
-  | { t: "closed"; id: number; fatal: WireError | undefined; failure: { startup: WireError; session: WireError }; closeError: WireError | undefined };
+  | {
+      t: "closed";
+      id: number;
+      fatal: WireError | undefined;
+      failure: { startup: WireError; session: WireError };
+      closeError: WireError | undefined;
+    };
 
 export function toWire(error: unknown): WireError {
   if (error instanceof Error) {

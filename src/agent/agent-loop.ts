@@ -89,7 +89,15 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
   const offers = new Map<string, { tools: ReturnType<typeof toOffered>[]; bytes: number }>();
   const finish = (status: ObjectiveOutcome["status"], message: string, error?: LlmError): ObjectiveOutcome => {
     const cost = costOf(agent, tokens);
-    return { status, message: secrets.mask(message), recording, turns, tokens: { ...tokens }, ...(cost !== undefined ? { costUsd: cost } : {}), ...(error ? { error } : {}) };
+    return {
+      status,
+      message: secrets.mask(message),
+      recording,
+      turns,
+      tokens: { ...tokens },
+      ...(cost !== undefined ? { costUsd: cost } : {}),
+      ...(error ? { error } : {}),
+    };
   };
 
   for (let n = 1; n <= options.maxCalls; n++) {
@@ -127,7 +135,14 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     }
     tokens.input += answer.usage.input;
     tokens.output += answer.usage.output;
-    const turn: AgentTurn = { turn: n, shown: screen.outline, image: screen.image !== undefined, requestBytes, tokens: answer.usage, durationMs: 0 };
+    const turn: AgentTurn = {
+      turn: n,
+      shown: screen.outline,
+      image: screen.image !== undefined,
+      requestBytes,
+      tokens: answer.usage,
+      durationMs: 0,
+    };
     const cost = costOf(agent, answer.usage);
     if (cost !== undefined) turn.costUsd = cost;
     const end = (outcome: ObjectiveOutcome | undefined) => {
@@ -145,7 +160,8 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
       continue;
     }
     turn.called = { tool: first.tool, args: secrets.withPlaceholders(first.args) };
-    if (answer.calls.length > 1) note = `you called ${answer.calls.length} tools at once; only the first (${first.tool}) ran. Call one tool per turn.`;
+    if (answer.calls.length > 1)
+      note = `you called ${answer.calls.length} tools at once; only the first (${first.tool}) ran. Call one tool per turn.`;
 
     if (first.invalid !== undefined || !tools.some((t) => t.name === first.tool)) {
       const outcome = `there is no tool named ${first.tool} in this session; call one of the tools offered`;
@@ -159,7 +175,8 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
       const status = String(first.args.status ?? "").toUpperCase();
       const explanation = String(first.args.explanation ?? "");
       if (status === "COMPLETED" && options.verify && !asserted) {
-        const outcome = "not accepted: this step verifies something, so check it with an assertion tool first (its recording must fail at replay when the state is absent)";
+        const outcome =
+          "not accepted: this step verifies something, so check it with an assertion tool first (its recording must fail at replay when the state is absent)";
         Object.assign(turn, { outcome, ok: false });
         done.push({ tool: first.tool, args: first.args, outcome, ok: false });
         end(undefined);
@@ -179,7 +196,8 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     Object.assign(turn, { outcome, ok });
     done.push({ tool: first.tool, args: secrets.withPlaceholders(first.args), outcome, ok });
     if (ok) {
-      if (session.registry.get(first.tool)?.meta.isRecordable !== false) recording.push({ tool: first.tool, args: secrets.withPlaceholders(first.args) });
+      if (session.registry.get(first.tool)?.meta.isRecordable !== false)
+        recording.push({ tool: first.tool, args: secrets.withPlaceholders(first.args) });
       if (asserts(first.tool)) asserted = true;
     } else if (options.verify && asserts(first.tool)) {
       return end(finish("failed", result.message.startsWith(`${first.tool}: `) ? result.message : `${first.tool}: ${result.message}`))!;

@@ -37,11 +37,15 @@ export function promptText(input: PromptInput): string {
   const keys = Object.keys(input.memory);
   if (keys.length > 0) {
     const secret = new Set(input.secretKeys);
-    const lines = keys.map((key) => (secret.has(key) ? `- ${key}: secret, write {{${key}}}` : `- ${key}: ${clip(JSON.stringify(input.memory[key]), 120)}`));
+    const lines = keys.map((key) =>
+      secret.has(key) ? `- ${key}: secret, write {{${key}}}` : `- ${key}: ${clip(JSON.stringify(input.memory[key]), 120)}`,
+    );
     parts.push(`Memory:\n${lines.join("\n")}`);
   }
   if (input.done.length > 0) {
-    const lines = input.done.map((call, i) => `${i + 1}. ${call.tool} ${clip(JSON.stringify(call.args), 300)} -> ${call.ok ? "ok" : "FAILED"}: ${clip(call.outcome)}`);
+    const lines = input.done.map(
+      (call, i) => `${i + 1}. ${call.tool} ${clip(JSON.stringify(call.args), 300)} -> ${call.ok ? "ok" : "FAILED"}: ${clip(call.outcome)}`,
+    );
     parts.push(`Done so far for this objective:\n${lines.join("\n")}`);
   }
   if (input.note) parts.push(`Note: ${input.note}`);

@@ -16,7 +16,11 @@ export interface ShownScreen {
 }
 
 function worthShowing(node: ScreenNode): boolean {
-  return nodeText(node.detail) !== undefined || isInteractive(node.detail) || (node.depth > 0 && hasIdentifiableProperties(node.detail) && node.children.length === 0);
+  return (
+    nodeText(node.detail) !== undefined ||
+    isInteractive(node.detail) ||
+    (node.depth > 0 && hasIdentifiableProperties(node.detail) && node.children.length === 0)
+  );
 }
 
 /** The capture as compact lines: kept nodes only, each indented by its kept ancestors. */
@@ -65,5 +69,8 @@ export async function showScreen(session: Session, secrets: Secrets, options: { 
     }
     return { outline: "The browser has no page open yet: open one with web_navigate." };
   }
-  return { outline: "No screen is loaded in this session (no capture, app map or browser): act with the tools alone, and say so if the objective needs to see the screen." };
+  return {
+    outline:
+      "No screen is loaded in this session (no capture, app map or browser): act with the tools alone, and say so if the objective needs to see the screen.",
+  };
 }

@@ -73,7 +73,9 @@ export function offeredTools(registry: ToolRegistry, screen?: ScreenState): Regi
   const framework = new Set(AGENT_FRAMEWORK_TOOLS);
   const here = screen?.waypoint;
   const elsewhere = new Set(here === undefined ? [] : (screen?.map?.shortcuts ?? []).filter((s) => s.from !== here).map((s) => s.id));
-  const tools = registry.list().filter((tool) => tool.meta.isForLlm !== false && (tool.source !== "builtin" || framework.has(tool.name)) && !elsewhere.has(tool.name));
+  const tools = registry
+    .list()
+    .filter((tool) => tool.meta.isForLlm !== false && (tool.source !== "builtin" || framework.has(tool.name)) && !elsewhere.has(tool.name));
   const rank = (tool: RegisteredTool) => (tool.source === "builtin" ? AGENT_FRAMEWORK_TOOLS.indexOf(tool.name) : -1);
   // The target's own tools and the map's shortcuts first: they say what this app can do.
   return tools.sort((a, b) => rank(a) - rank(b));

@@ -49,8 +49,18 @@ describe("ariaElements", () => {
   });
 
   test("lines: quoted names, colon text, containers with annotations, and text outside Playwright's roles", () => {
-    expect(parseAriaLine('    - heading "Hi [x]" [level=2] [ref=e4]')).toEqual({ indent: 6, role: "heading", kind: "heading", name: "Hi [x]" });
-    expect(parseAriaLine("  - paragraph [ref=e8]: [DRAFT] text")).toEqual({ indent: 4, role: "paragraph", kind: "paragraph", name: "[DRAFT] text" });
+    expect(parseAriaLine('    - heading "Hi [x]" [level=2] [ref=e4]')).toEqual({
+      indent: 6,
+      role: "heading",
+      kind: "heading",
+      name: "Hi [x]",
+    });
+    expect(parseAriaLine("  - paragraph [ref=e8]: [DRAFT] text")).toEqual({
+      indent: 4,
+      role: "paragraph",
+      kind: "paragraph",
+      name: "[DRAFT] text",
+    });
     expect(parseAriaLine("- generic [active] [ref=e2]:")).toEqual({ indent: 2, role: "generic", kind: "generic" });
     expect(parseAriaLine("  - text: Cable")).toEqual({ indent: 4, role: "text", kind: "generic", name: "Cable" });
   });

@@ -20,12 +20,14 @@ export interface AriaElementList {
 
 /** Playwright's ARIA roles; any other word in a snapshot (`text`, `/url`) counts as generic. */
 const ARIA_ROLES = new Set(
-  ("alert alertdialog application article banner blockquote button caption cell checkbox code columnheader combobox complementary " +
+  (
+    "alert alertdialog application article banner blockquote button caption cell checkbox code columnheader combobox complementary " +
     "contentinfo definition deletion dialog directory document emphasis feed figure form generic grid gridcell group heading img " +
     "insertion link list listbox listitem log main marquee math meter menu menubar menuitem menuitemcheckbox menuitemradio " +
     "navigation none note option paragraph presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar " +
     "search searchbox separator slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term " +
-    "textbox time timer toolbar tooltip tree treegrid treeitem").split(" "),
+    "textbox time timer toolbar tooltip tree treegrid treeitem"
+  ).split(" "),
 );
 /** Whether `word` is one of Playwright's ARIA roles. */
 export const isAriaRole = (word: string): boolean => ARIA_ROLES.has(word);
@@ -33,7 +35,21 @@ export const isAriaRole = (word: string): boolean => ARIA_ROLES.has(word);
 /** Sections shown as headers when they hold a numbered element. */
 const LANDMARKS = new Set(["navigation", "main", "banner", "contentinfo", "complementary", "form", "dialog", "region", "list", "table"]);
 /** Always numbered. */
-const INTERACTIVE = new Set(["button", "link", "textbox", "combobox", "searchbox", "checkbox", "radio", "switch", "tab", "menuitem", "option", "slider", "spinbutton"]);
+const INTERACTIVE = new Set([
+  "button",
+  "link",
+  "textbox",
+  "combobox",
+  "searchbox",
+  "checkbox",
+  "radio",
+  "switch",
+  "tab",
+  "menuitem",
+  "option",
+  "slider",
+  "spinbutton",
+]);
 /** Numbered when named (any other named role is too, unless structural). */
 const STRUCTURAL = new Set(["generic", "none", "presentation"]);
 
@@ -54,7 +70,12 @@ const CONTAINER = /^(\w+)(?:\s*\[[^\]]*])*:?\s*$/;
 export function parseAriaLine(line: string): Line {
   const indent = line.search(/[^ -]/);
   const body = line.replace(/^[ -]+/, "").trim();
-  const as = (role: string, name?: string): Line => ({ indent, role, kind: ARIA_ROLES.has(role) ? role : "generic", ...(name !== undefined ? { name } : {}) });
+  const as = (role: string, name?: string): Line => ({
+    indent,
+    role,
+    kind: ARIA_ROLES.has(role) ? role : "generic",
+    ...(name !== undefined ? { name } : {}),
+  });
   const quoted = QUOTED.exec(body);
   if (quoted) return as(quoted[1]!, quoted[2]!);
   const colon = COLON.exec(body);
@@ -69,7 +90,10 @@ const describe = (l: Line) => (l.name === undefined ? l.role : l.role === "text"
 
 /** Numbers the meaningful elements of an ARIA snapshot (Playwright's `ariaSnapshot()` text). */
 export function ariaElements(snapshot: string): AriaElementList {
-  const lines = snapshot.split("\n").filter((l) => l.trim() !== "").map(parseAriaLine);
+  const lines = snapshot
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map(parseAriaLine);
   if (lines.length === 0) return { elements: [], text: "(empty page)" };
   const base = Math.min(...lines.map((l) => l.indent));
   const pad = (l: Line) => "  ".repeat(Math.max(0, Math.floor((l.indent - base) / 2)));

@@ -52,9 +52,14 @@ export class ChromiumBrowser implements AsyncDisposable {
       });
     } catch (error) {
       const detail = (error as Error).message.split("\n").slice(0, 6).join("\n");
-      throw new BrowserLaunchError(`could not start Chromium at ${executable}: ${detail}\nSet TRAILBLAZE_CHROMIUM to a working Chromium, or run with --browser none to simulate the page.`, { cause: error });
+      throw new BrowserLaunchError(
+        `could not start Chromium at ${executable}: ${detail}\nSet TRAILBLAZE_CHROMIUM to a working Chromium, or run with --browser none to simulate the page.`,
+        { cause: error },
+      );
     }
-    const main = chromiumProcesses().filter((p) => p.main).map((p) => p.pid);
+    const main = chromiumProcesses()
+      .filter((p) => p.main)
+      .map((p) => p.pid);
     return new ChromiumBrowser(executable, browser, main.at(-1));
   }
 

@@ -58,7 +58,10 @@ export async function byNodeSelector(page: Page, nodeSelector: Record<string, un
   if (typeof web.cssSelector === "string") return page.locator(`css=${web.cssSelector}`);
   if (typeof web.dataTestId === "string") return page.locator(`[data-testid=${JSON.stringify(web.dataTestId)}]`);
   if (typeof web.ariaRole !== "string") return undefined;
-  const locator = await byDescriptor(page, typeof web.ariaNameRegex === "string" ? `${web.ariaRole} "${literalName(web.ariaNameRegex)}"` : web.ariaRole);
+  const locator = await byDescriptor(
+    page,
+    typeof web.ariaNameRegex === "string" ? `${web.ariaRole} "${literalName(web.ariaNameRegex)}"` : web.ariaRole,
+  );
   return typeof web.nthIndex === "number" ? locator.nth(web.nthIndex) : locator;
 }
 
@@ -86,14 +89,21 @@ export function describeTarget(target: ElementTarget): string {
 }
 
 /** What a tool says when nothing matched its target within `timeoutMs`. */
-export const notFound = (target: ElementTarget, timeoutMs: number) => `nothing on the page matches ${describeTarget(target)} (waited ${timeoutMs} ms; web_snapshot lists the page's elements)`;
+export const notFound = (target: ElementTarget, timeoutMs: number) =>
+  `nothing on the page matches ${describeTarget(target)} (waited ${timeoutMs} ms; web_snapshot lists the page's elements)`;
 
 /**
  * The element a tool acts on: the nodeSelector's and the ref's locators raced (Locator.or), waiting
  * up to `timeoutMs` for one to be attached (unless `wait` is false: an action that waits for its
  * element itself saves the round trip). Returns the locator, or a message saying what was not found.
  */
-export async function locate(page: Page, target: ElementTarget, elements: () => Promise<AriaElementList>, timeoutMs: number, wait = true): Promise<Locator | string> {
+export async function locate(
+  page: Page,
+  target: ElementTarget,
+  elements: () => Promise<AriaElementList>,
+  timeoutMs: number,
+  wait = true,
+): Promise<Locator | string> {
   const ref = target.ref?.trim() ? target.ref : undefined;
   if (ref === undefined && target.nodeSelector === undefined) return "give the element's ref or nodeSelector";
   const fromSelector = target.nodeSelector ? await byNodeSelector(page, target.nodeSelector) : undefined;

@@ -100,7 +100,10 @@ export class WebPage implements AsyncDisposable {
   async snapshot(options: { screenshot?: boolean } = {}): Promise<WebPageSnapshot | undefined> {
     if (!this.#opening || this.#closed) return undefined;
     const { page } = await this.#opening;
-    const outline = await page.locator(":root").ariaSnapshot({ timeout: this.checkTimeoutMs }).catch(() => "");
+    const outline = await page
+      .locator(":root")
+      .ariaSnapshot({ timeout: this.checkTimeoutMs })
+      .catch(() => "");
     const snapshot: WebPageSnapshot = { kind: "web", url: page.url(), title: await page.title().catch(() => ""), outline };
     if (options.screenshot !== false) {
       const jpeg = await page.screenshot({ type: "jpeg", quality: 50, timeout: this.checkTimeoutMs }).catch(() => undefined);

@@ -7,7 +7,10 @@ import { z } from "zod";
 
 /** A String parameter (at least `minLength` characters): a YAML number or boolean is read as its text. */
 export function str(minLength = 0) {
-  return z.preprocess((v) => (typeof v === "number" || typeof v === "boolean" ? String(v) : v), minLength > 0 ? z.string().min(minLength) : z.string());
+  return z.preprocess(
+    (v) => (typeof v === "number" || typeof v === "boolean" ? String(v) : v),
+    minLength > 0 ? z.string().min(minLength) : z.string(),
+  );
 }
 
 /** An Integer (or Long) parameter, optionally bounded: "5" is read as 5. */

@@ -13,11 +13,13 @@ import type { SimulatedDevice } from "./simulated-device.ts";
  * A value compared as text, as upstream's String parameters are: `5` and "5" are equal; a
  * placeholder that stood for a list or map compares as its JSON.
  */
-const text = () => z.preprocess((v) => (typeof v === "string" || v === undefined ? v : typeof v === "object" ? JSON.stringify(v) : String(v)), z.string());
+const text = () =>
+  z.preprocess((v) => (typeof v === "string" || v === undefined ? v : typeof v === "object" ? JSON.stringify(v) : String(v)), z.string());
 
 export const ASSERTIONS = {
   assertEquals: {
-    description: "Fails unless `actual` equals `expected`, compared as text (so 5 equals \"5\"). `message` (our extension) prefixes the failure.",
+    description:
+      'Fails unless `actual` equals `expected`, compared as text (so 5 equals "5"). `message` (our extension) prefixes the failure.',
     args: () => ({ actual: text(), expected: text(), message: str().optional() }),
   },
   assertNotEquals: {
@@ -46,7 +48,8 @@ export function needsAgent(tool: string, what: string): string {
 
 function checkMath(expression: string, expected: string): ToolResult {
   const want = Number(expected.trim());
-  if (expected.trim() === "" || Number.isNaN(want)) return exceptionThrown(`Math assertion failed: expected ${show(expected)} is not a number`);
+  if (expected.trim() === "" || Number.isNaN(want))
+    return exceptionThrown(`Math assertion failed: expected ${show(expected)} is not a number`);
   let got: number;
   try {
     got = evaluateMath(expression);
@@ -54,14 +57,20 @@ function checkMath(expression: string, expected: string): ToolResult {
     if (!(error instanceof MathExpressionError)) throw error;
     return exceptionThrown(`Math assertion failed: cannot evaluate ${show(expression)}: ${error.message}`);
   }
-  return Math.abs(got - want) > 0.0001 ? exceptionThrown(`Math assertion failed: ${expression} evaluated to ${got}, expected ${want}`) : success(`${expression} = ${got}`);
+  return Math.abs(got - want) > 0.0001
+    ? exceptionThrown(`Math assertion failed: ${expression} evaluated to ${got}, expected ${want}`)
+    : success(`${expression} = ${got}`);
 }
 
 export const ASSERTION_RUNS: BuiltinRuns<typeof ASSERTIONS, SimulatedDevice> = {
   assertEquals: (_device, { actual, expected, message }): ToolResult =>
-    actual === expected ? success(`${show(actual)} equals ${show(expected)}`) : exceptionThrown(`${prefix(message)}expected ${show(expected)} but was ${show(actual)}`),
+    actual === expected
+      ? success(`${show(actual)} equals ${show(expected)}`)
+      : exceptionThrown(`${prefix(message)}expected ${show(expected)} but was ${show(actual)}`),
   assertNotEquals: (_device, { actual, expected, message }): ToolResult =>
-    actual === expected ? exceptionThrown(`${prefix(message)}expected a value other than ${show(expected)}`) : success(`${show(actual)} differs from ${show(expected)}`),
+    actual === expected
+      ? exceptionThrown(`${prefix(message)}expected a value other than ${show(expected)}`)
+      : success(`${show(actual)} differs from ${show(expected)}`),
   assertMath: (device, { expression, expected }) => {
     const prompts = expression.match(/\[\[[^\]]+\]\]/g);
     if (!prompts) return checkMath(expression, expected);
@@ -73,7 +82,8 @@ export const ASSERTION_RUNS: BuiltinRuns<typeof ASSERTIONS, SimulatedDevice> = {
           const found = oneNode("assertMath", screen.findByText({ text: prompt.slice(2, -2) }, "contains"), show(prompt.slice(2, -2)));
           if (!isNode(found)) return found;
           const number = /-?\d+(?:[.,]\d+)?/.exec(screen.textOf(found) ?? "")?.[0];
-          if (number === undefined) return exceptionThrown(`Math assertion failed: no number in the text of ${nodeName(found)} for ${prompt}`);
+          if (number === undefined)
+            return exceptionThrown(`Math assertion failed: no number in the text of ${nodeName(found)} for ${prompt}`);
           filled = filled.replace(prompt, number.replace(",", "."));
         }
         return checkMath(filled, expected);

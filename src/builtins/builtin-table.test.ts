@@ -5,7 +5,14 @@ import type { RegisteredTool } from "../registry/registry.ts";
 import { builtinTools } from "./index.ts";
 
 /** What a session lists of a tool (`tools --json`, `types`, the agent's offer). */
-const listed = (tool: RegisteredTool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, meta: tool.rawMeta, source: tool.source, transport: tool.transport });
+const listed = (tool: RegisteredTool) => ({
+  name: tool.name,
+  description: tool.description,
+  inputSchema: tool.inputSchema,
+  meta: tool.rawMeta,
+  source: tool.source,
+  transport: tool.transport,
+});
 
 describe("the built-in tool table (core/builtin-tools.ts)", () => {
   test("names exactly the tools builtins/ defines, in the same order", () => {
@@ -14,7 +21,12 @@ describe("the built-in tool table (core/builtin-tools.ts)", () => {
 
   test("lists the same tools, descriptions, schemas and _meta with a real page as on the simulated one", () => {
     // Listing never opens the page: a browser that cannot start is never asked for.
-    const web = new WebPage({ browser: () => Promise.reject(new Error("not started by a listing")), viewport: { width: 1280, height: 800 }, baseDirs: [], cwd: "." });
+    const web = new WebPage({
+      browser: () => Promise.reject(new Error("not started by a listing")),
+      viewport: { width: 1280, height: 800 },
+      baseDirs: [],
+      cwd: ".",
+    });
     expect(builtinTools({ web }).map(listed)).toEqual(builtinTools().map(listed));
   });
 });

@@ -39,7 +39,9 @@ export type ArgsOf<D extends BuiltinSpec> = z.infer<z.ZodObject<ReturnType<D["ar
 export type BuiltinRun<A, B> = (backend: B, args: A, context: TrailblazeContext, tool: string) => Promise<ToolResult> | ToolResult;
 
 /** A backend's runs for the tools of `table` it implements. */
-export type BuiltinRuns<T extends BuiltinTable, B> = { readonly [K in keyof T]: T[K] extends BuiltinSpec ? BuiltinRun<ArgsOf<T[K]>, B> : never };
+export type BuiltinRuns<T extends BuiltinTable, B> = {
+  readonly [K in keyof T]: T[K] extends BuiltinSpec ? BuiltinRun<ArgsOf<T[K]>, B> : never;
+};
 
 export interface BuiltinDefinition<S extends z.ZodRawShape> extends BuiltinSpec<S> {
   name: string;
@@ -92,7 +94,12 @@ function inputSchemaOf<S extends z.ZodRawShape>(def: BuiltinDefinition<S>): Reco
 }
 
 /** zod's issues in the words of `registry/recorded-args.ts` (same text as a JSON Schema check). */
-export function zodArgIssues(tool: string, error: z.ZodError, args: Record<string, unknown>, inputSchema: Record<string, unknown>): ArgIssue[] {
+export function zodArgIssues(
+  tool: string,
+  error: z.ZodError,
+  args: Record<string, unknown>,
+  inputSchema: Record<string, unknown>,
+): ArgIssue[] {
   return error.issues.flatMap((issue): ArgIssue[] => {
     const path = issue.path.filter((p): p is string | number => typeof p !== "symbol");
     const value = valueAt(args, path);
@@ -100,12 +107,25 @@ export function zodArgIssues(tool: string, error: z.ZodError, args: Record<strin
       case "unrecognized_keys":
         return issue.keys.map((key) => ({
           path: [...path, key],
-          message: path.length === 0 ? unknownParameterMessage(tool, key, inputSchema) : `not a key of ${path.join(".")}`,
+          message: path.length === 0 ? unknownParameterMessage(tool, inputSchema) : `not a key of ${path.join(".")}`,
         }));
       case "invalid_type":
-        return [{ path, message: value === undefined ? `required (${describeExpected(issue.expected)}), missing` : `expected ${describeExpected(issue.expected)}, got ${describeValue(value)}` }];
+        return [
+          {
+            path,
+            message:
+              value === undefined
+                ? `required (${describeExpected(issue.expected)}), missing`
+                : `expected ${describeExpected(issue.expected)}, got ${describeValue(value)}`,
+          },
+        ];
       case "invalid_value":
-        return [{ path, message: `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")} (any case), got ${describeValue(value)}` }];
+        return [
+          {
+            path,
+            message: `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")} (any case), got ${describeValue(value)}`,
+          },
+        ];
       default:
         return [{ path, message: issue.message }];
     }
@@ -141,11 +161,18 @@ export function defineBuiltin<S extends z.ZodRawShape>(def: BuiltinDefinition<S>
 }
 
 /** One spec of a table, run by `run` on `backend`. */
-export function bindBuiltin<S extends z.ZodRawShape, B>(name: string, spec: BuiltinSpec<S>, run: BuiltinRun<z.infer<z.ZodObject<S>>, B>, backend: B): RegisteredTool {
+export function bindBuiltin<S extends z.ZodRawShape, B>(
+  name: string,
+  spec: BuiltinSpec<S>,
+  run: BuiltinRun<z.infer<z.ZodObject<S>>, B>,
+  backend: B,
+): RegisteredTool {
   return defineBuiltin({ name, ...spec, run: (args, context) => run(backend, args, context, name) });
 }
 
 /** Every tool of `table`, in its order, each run by `runs` on `backend`. */
 export function bindBuiltins<T extends BuiltinTable, B>(table: T, runs: BuiltinRuns<T, B>, backend: B): RegisteredTool[] {
-  return Object.entries(table).map(([name, spec]) => bindBuiltin(name, spec as BuiltinSpec, runs[name as keyof T] as BuiltinRun<unknown, B>, backend));
+  return Object.entries(table).map(([name, spec]) =>
+    bindBuiltin(name, spec as BuiltinSpec, runs[name as keyof T] as BuiltinRun<unknown, B>, backend),
+  );
 }

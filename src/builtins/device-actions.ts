@@ -14,7 +14,8 @@ export const DIRECTIONS = ["UP", "DOWN", "RIGHT", "LEFT"] as const;
 
 export const DEVICE_ACTIONS = {
   launchApp: {
-    description: "Opens an app by id (launchMode REINSTALL (default), RESUME or FORCE_RESTART, any case). Simulated: it becomes the foreground app (and installed).",
+    description:
+      "Opens an app by id (launchMode REINSTALL (default), RESUME or FORCE_RESTART, any case). Simulated: it becomes the foreground app (and installed).",
     args: () => ({ appId: str(1), launchMode: withDefault(anyCase(["REINSTALL", "RESUME", "FORCE_RESTART"]), "REINSTALL"), ...reasoning }),
     meta,
   },
@@ -24,8 +25,13 @@ export const DEVICE_ACTIONS = {
     meta,
   },
   inputTextRandom: {
-    description: "Types `prefix` (default \"TBZ-\") and `digitCount` (default 6) random digits, and remembers the value as `variable`.",
-    args: () => ({ variable: str(1), prefix: withDefault(str(), "TBZ-"), digitCount: withDefault(int(1, 18), 6), hideKeyboardAfter: withDefault(bool(), true) }),
+    description: 'Types `prefix` (default "TBZ-") and `digitCount` (default 6) random digits, and remembers the value as `variable`.',
+    args: () => ({
+      variable: str(1),
+      prefix: withDefault(str(), "TBZ-"),
+      digitCount: withDefault(int(1, 18), 6),
+      hideKeyboardAfter: withDefault(bool(), true),
+    }),
     meta,
   },
   eraseText: {
@@ -49,7 +55,8 @@ export const DEVICE_ACTIONS = {
     meta,
   },
   pressKey: {
-    description: "Presses BACK, ENTER, HOME, BACKSPACE, TAB or ESCAPE (any case). HOME leaves the foreground app; BACKSPACE erases one character.",
+    description:
+      "Presses BACK, ENTER, HOME, BACKSPACE, TAB or ESCAPE (any case). HOME leaves the foreground app; BACKSPACE erases one character.",
     args: () => ({ keyCode: anyCase(["BACK", "ENTER", "HOME", "BACKSPACE", "TAB", "ESCAPE"]) }),
     meta,
   },
@@ -69,8 +76,13 @@ export const DEVICE_ACTIONS = {
     meta,
   },
   waitForChange: {
-    description: "Waits until the screen changes and settles (timeoutMs default 8000, quietWindowMs default 300, requireChange default true). Unverified without a screen.",
-    args: () => ({ timeoutMs: withDefault(int(0), 8000), quietWindowMs: withDefault(int(0), 300), requireChange: withDefault(bool(), true) }),
+    description:
+      "Waits until the screen changes and settles (timeoutMs default 8000, quietWindowMs default 300, requireChange default true). Unverified without a screen.",
+    args: () => ({
+      timeoutMs: withDefault(int(0), 8000),
+      quietWindowMs: withDefault(int(0), 300),
+      requireChange: withDefault(bool(), true),
+    }),
     meta,
   },
   takeSnapshot: {
@@ -89,12 +101,14 @@ export const DEVICE_ACTIONS = {
     meta,
   },
   swipe: {
-    description: "Swipes the finger UP, DOWN (default), LEFT or RIGHT (any case), on the screen's centre or on the element showing swipeOnElementText.",
+    description:
+      "Swipes the finger UP, DOWN (default), LEFT or RIGHT (any case), on the screen's centre or on the element showing swipeOnElementText.",
     args: () => ({ direction: withDefault(anyCase(DIRECTIONS), "DOWN"), swipeOnElementText: str().optional(), ...reasoning }),
     meta,
   },
   swipeWithRelativeCoordinates: {
-    description: "Swipes between two points given relative to the screen (e.g. \"50%, 80%\"), optionally on the element showing swipeOnElementText.",
+    description:
+      'Swipes between two points given relative to the screen (e.g. "50%, 80%"), optionally on the element showing swipeOnElementText.',
     args: () => ({ startRelative: str(1), endRelative: str(1), swipeOnElementText: str().optional(), durationMs: int(0).optional() }),
     meta,
   },
@@ -127,12 +141,18 @@ export const DEVICE_ACTION_RUNS: BuiltinRuns<typeof DEVICE_ACTIONS, SimulatedDev
     const digits = Array.from({ length: digitCount }, () => Math.floor(Math.random() * 10)).join("");
     const value = `${prefix}${digits}`;
     device.type(value, hideKeyboardAfter);
-    return device.record("inputTextRandom", { text: value, variable }, `inputTextRandom ${show(value)} → ${variable}`, { memoryDelta: { [variable]: value } });
+    return device.record("inputTextRandom", { text: value, variable }, `inputTextRandom ${show(value)} → ${variable}`, {
+      memoryDelta: { [variable]: value },
+    });
   },
   eraseText: (device, { charactersToErase }) => {
     const n = charactersToErase ?? device.focusedText.length;
     device.focusedText = device.focusedText.slice(0, Math.max(0, device.focusedText.length - n));
-    return device.record("eraseText", charactersToErase === undefined ? { all: true } : { charactersToErase }, `eraseText ${charactersToErase ?? "all"}`);
+    return device.record(
+      "eraseText",
+      charactersToErase === undefined ? { all: true } : { charactersToErase },
+      `eraseText ${charactersToErase ?? "all"}`,
+    );
   },
   clearText: (device) => {
     device.focusedText = "";
@@ -166,12 +186,21 @@ export const DEVICE_ACTION_RUNS: BuiltinRuns<typeof DEVICE_ACTIONS, SimulatedDev
   takeSnapshot: (device, { screenName, description }) => {
     device.snapshots.push(screenName);
     const captured = device.screen ? "" : " (no screen loaded: nothing captured)";
-    return device.record("takeSnapshot", { screenName, ...(description ? { description } : {}) }, `takeSnapshot ${show(screenName)}${captured}`);
+    return device.record(
+      "takeSnapshot",
+      { screenName, ...(description ? { description } : {}) },
+      `takeSnapshot ${show(screenName)}${captured}`,
+    );
   },
   tapOnPoint: (device, { x, y, longPress }, context) => {
     const outside = outsideScreen(x, y, context);
     if (outside) return exceptionThrown(`tapOnPoint: ${outside}`);
-    const tap = () => device.record("tapOnPoint", { x, y, ...(longPress ? { longPress } : {}) }, `tapOnPoint (${x}, ${y})${longPress ? " (long press)" : ""}`);
+    const tap = () =>
+      device.record(
+        "tapOnPoint",
+        { x, y, ...(longPress ? { longPress } : {}) },
+        `tapOnPoint (${x}, ${y})${longPress ? " (long press)" : ""}`,
+      );
     return screenCheck(device, {
       wouldCheck: `what is at (${x}, ${y})`,
       check: (screen) => {
@@ -185,11 +214,19 @@ export const DEVICE_ACTION_RUNS: BuiltinRuns<typeof DEVICE_ACTIONS, SimulatedDev
   dragByPoints: (device, { startX, startY, endX, endY, durationMs }, context) => {
     const outside = outsideScreen(startX, startY, context) ?? outsideScreen(endX, endY, context);
     if (outside) return exceptionThrown(`dragByPoints: ${outside}`);
-    return device.record("dragByPoints", { from: [startX, startY], to: [endX, endY], durationMs }, `drag (${startX}, ${startY}) → (${endX}, ${endY})`);
+    return device.record(
+      "dragByPoints",
+      { from: [startX, startY], to: [endX, endY], durationMs },
+      `drag (${startX}, ${startY}) → (${endX}, ${endY})`,
+    );
   },
   swipe: (device, { direction, swipeOnElementText }) => {
     if (swipeOnElementText === undefined) return device.record("swipe", { direction }, `swipe ${direction}`);
-    const action = { name: "swipe", details: { direction, swipeOnElementText }, summary: `swipe ${direction} on ${show(swipeOnElementText)}` };
+    const action = {
+      name: "swipe",
+      details: { direction, swipeOnElementText },
+      summary: `swipe ${direction} on ${show(swipeOnElementText)}`,
+    };
     return screenCheck(device, {
       wouldCheck: `that ${show(swipeOnElementText)} is on the screen`,
       action,
@@ -204,7 +241,12 @@ export const DEVICE_ACTION_RUNS: BuiltinRuns<typeof DEVICE_ACTIONS, SimulatedDev
   swipeWithRelativeCoordinates: (device, { startRelative, endRelative, swipeOnElementText, durationMs }) =>
     device.record(
       "swipeWithRelativeCoordinates",
-      { from: startRelative, to: endRelative, ...(swipeOnElementText ? { swipeOnElementText } : {}), ...(durationMs !== undefined ? { durationMs } : {}) },
+      {
+        from: startRelative,
+        to: endRelative,
+        ...(swipeOnElementText ? { swipeOnElementText } : {}),
+        ...(durationMs !== undefined ? { durationMs } : {}),
+      },
       `swipe ${startRelative} → ${endRelative}`,
     ),
   objectiveStatus: (_device, { status, explanation }) =>

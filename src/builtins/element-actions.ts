@@ -18,57 +18,79 @@ const filters = { enabled: bool().optional(), selected: bool().optional() };
 
 export const ELEMENT_ACTIONS = {
   tap: {
-    description: "Taps the element with snapshot ref `ref` (or long-presses it with longPress)." + UNVERIFIED_ACTION,
+    description: `Taps the element with snapshot ref \`ref\` (or long-presses it with longPress).${UNVERIFIED_ACTION}`,
     args: () => ({ ref: str(1), longPress: withDefault(bool(), false), ...reasoning }),
     meta,
   },
   longPress: {
-    description: "Long-presses the element with snapshot ref `ref`." + UNVERIFIED_ACTION,
+    description: `Long-presses the element with snapshot ref \`ref\`.${UNVERIFIED_ACTION}`,
     args: () => ({ ref: str(1), ...reasoning }),
     meta,
   },
   dragTo: {
-    description: "Drags the element `ref` onto `toRef`, or to the point toX, toY, over durationMs (default 1000)." + UNVERIFIED_ACTION,
-    args: () => ({ ref: str(1), toRef: str().optional(), toX: int().optional(), toY: int().optional(), durationMs: withDefault(int(0), 1000), ...reasoning }),
+    description: `Drags the element \`ref\` onto \`toRef\`, or to the point toX, toY, over durationMs (default 1000).${UNVERIFIED_ACTION}`,
+    args: () => ({
+      ref: str(1),
+      toRef: str().optional(),
+      toX: int().optional(),
+      toY: int().optional(),
+      durationMs: withDefault(int(0), 1000),
+      ...reasoning,
+    }),
     meta,
   },
   tapOnElementWithText: {
-    description: "Taps the element showing `text` (a regular expression; index among matches, id to narrow)." + UNVERIFIED_ACTION,
+    description: `Taps the element showing \`text\` (a regular expression; index among matches, id to narrow).${UNVERIFIED_ACTION}`,
     args: () => ({ text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters }),
     meta,
   },
   longPressOnElementWithText: {
-    description: "Long-presses the element showing `text` (index is a string upstream, e.g. \"1\")." + UNVERIFIED_ACTION,
+    description: `Long-presses the element showing \`text\` (index is a string upstream, e.g. "1").${UNVERIFIED_ACTION}`,
     args: () => ({ text: str(1), id: str().optional(), index: str().optional(), ...filters }),
     meta,
   },
   tapOnElementWithAccessibilityText: {
-    description: "Taps the element whose accessibility text is `accessibilityText`." + UNVERIFIED_ACTION,
+    description: `Taps the element whose accessibility text is \`accessibilityText\`.${UNVERIFIED_ACTION}`,
     args: () => ({ accessibilityText: str(1), id: str().optional(), index: str().optional(), ...filters }),
     meta,
   },
   longPressElementWithAccessibilityText: {
-    description: "Long-presses the element whose accessibility text is `accessibilityText`." + UNVERIFIED_ACTION,
+    description: `Long-presses the element whose accessibility text is \`accessibilityText\`.${UNVERIFIED_ACTION}`,
     args: () => ({ accessibilityText: str(1), id: str().optional(), index: str().optional(), ...filters }),
     meta,
   },
   tapOnElementBySelector: {
-    description: "Taps the element `nodeSelector` finds (or, in older recordings, the legacy `selector`; longPress default false)." + UNVERIFIED_ACTION,
-    args: () => ({ reason: str().optional(), selector: selector().optional(), longPress: withDefault(bool(), false), nodeSelector: selector().optional() }),
+    description:
+      "Taps the element `nodeSelector` finds (or, in older recordings, the legacy `selector`; longPress default false)." +
+      UNVERIFIED_ACTION,
+    args: () => ({
+      reason: str().optional(),
+      selector: selector().optional(),
+      longPress: withDefault(bool(), false),
+      nodeSelector: selector().optional(),
+    }),
     meta,
   },
   tapOn: {
-    description: "Taps the element `selector` finds, at relativePoint inside it (e.g. \"50%, 50%\")." + UNVERIFIED_ACTION,
+    description: `Taps the element \`selector\` finds, at relativePoint inside it (e.g. "50%, 50%").${UNVERIFIED_ACTION}`,
     args: () => ({ selector: selector(), relativePoint: str().optional(), longPress: withDefault(bool(), false) }),
     meta,
   },
   tapOnAccessibilityNode: {
-    description: "Taps the accessibility node matching the given regexes (content description, text, class name, resource id)." + UNVERIFIED_ACTION,
-    args: () => ({ contentDescriptionRegex: str().optional(), textRegex: str().optional(), classNameRegex: str().optional(), resourceIdRegex: str().optional(), longPress: withDefault(bool(), false) }),
+    description: `Taps the accessibility node matching the given regexes (content description, text, class name, resource id).${UNVERIFIED_ACTION}`,
+    args: () => ({
+      contentDescriptionRegex: str().optional(),
+      textRegex: str().optional(),
+      classNameRegex: str().optional(),
+      resourceIdRegex: str().optional(),
+      longPress: withDefault(bool(), false),
+    }),
     meta,
   },
   scrollUntilTextIsVisible: {
-    description: "Scrolls (direction UP/DOWN (default)/LEFT/RIGHT, any case) until the element with `text`, `textRegex` or `id` is visible." + UNVERIFIED_ACTION,
+    description:
+      "Scrolls (direction UP/DOWN (default)/LEFT/RIGHT, any case) until the element with `text`, `textRegex` or `id` is visible." +
+      UNVERIFIED_ACTION,
     args: () => ({
       text: str().optional(),
       textRegex: str().optional(),
@@ -88,7 +110,10 @@ export const ELEMENT_ACTION_RUNS: BuiltinRuns<typeof ELEMENT_ACTIONS, SimulatedD
   tap: onScreenElement({
     find: (a, screen) => screen.findByRef(a.ref),
     what: (a) => `ref ${show(a.ref)}`,
-    record: (a) => ({ details: { ref: a.ref, ...(a.longPress ? { longPress: true } : {}) }, summary: `tap ref ${show(a.ref)}${a.longPress ? " (long press)" : ""}` }),
+    record: (a) => ({
+      details: { ref: a.ref, ...(a.longPress ? { longPress: true } : {}) },
+      summary: `tap ref ${show(a.ref)}${a.longPress ? " (long press)" : ""}`,
+    }),
   }),
   longPress: onScreenElement({
     find: (a, screen) => screen.findByRef(a.ref),
@@ -100,41 +125,57 @@ export const ELEMENT_ACTION_RUNS: BuiltinRuns<typeof ELEMENT_ACTIONS, SimulatedD
       const point = a.toX !== undefined || a.toY !== undefined;
       if (point && a.toRef !== undefined) return "give either toRef or toX/toY, not both";
       if (!point && a.toRef === undefined) return "say where to drag: toRef, or toX and toY";
-      if (point && (a.toX === undefined || a.toY === undefined)) return `give both toX and toY (got only ${a.toX === undefined ? "toY" : "toX"})`;
+      if (point && (a.toX === undefined || a.toY === undefined))
+        return `give both toX and toY (got only ${a.toX === undefined ? "toY" : "toX"})`;
       return point ? outsideScreen(a.toX!, a.toY!, context) : undefined;
     },
     find: (a, screen) => screen.findByRef(a.ref),
     what: (a) => `ref ${show(a.ref)}`,
     record: (a) => {
       const to = a.toRef !== undefined ? `ref ${show(a.toRef)}` : `(${a.toX}, ${a.toY})`;
-      return { details: { ref: a.ref, ...(a.toRef !== undefined ? { toRef: a.toRef } : { to: [a.toX, a.toY] }), durationMs: a.durationMs }, summary: `drag ref ${show(a.ref)} → ${to}` };
+      return {
+        details: { ref: a.ref, ...(a.toRef !== undefined ? { toRef: a.toRef } : { to: [a.toX, a.toY] }), durationMs: a.durationMs },
+        summary: `drag ref ${show(a.ref)} → ${to}`,
+      };
     },
   }),
   tapOnElementWithText: onScreenElement({
     find: (a, screen) => screen.findByText(textQuery(a.text, a), "contains"),
     index: (a) => a.index,
     what: (a) => `text ${show(a.text)}`,
-    record: (a) => ({ details: { text: a.text, ...(a.index ? { index: a.index } : {}), ...(a.id ? { id: a.id } : {}) }, summary: `tapOnElementWithText text ${show(a.text)}` }),
+    record: (a) => ({
+      details: { text: a.text, ...(a.index ? { index: a.index } : {}), ...(a.id ? { id: a.id } : {}) },
+      summary: `tapOnElementWithText text ${show(a.text)}`,
+    }),
   }),
   longPressOnElementWithText: onScreenElement({
     find: (a, screen) => screen.findByText(textQuery(a.text, a), "contains"),
     index: (a) => indexOf(a.index),
     what: (a) => `text ${show(a.text)}`,
-    record: (a) => ({ details: { text: a.text, longPress: true, ...(a.index !== undefined ? { index: a.index } : {}) }, summary: `longPressOnElementWithText text ${show(a.text)}` }),
+    record: (a) => ({
+      details: { text: a.text, longPress: true, ...(a.index !== undefined ? { index: a.index } : {}) },
+      summary: `longPressOnElementWithText text ${show(a.text)}`,
+    }),
   }),
   tapOnElementWithAccessibilityText: onScreenElement({
     // As upstream (Maestro's text matcher also reads accessibility text): the text as a pattern.
     find: (a, screen) => screen.findByText(textQuery(a.accessibilityText, a), "pattern"),
     index: (a) => indexOf(a.index),
     what: (a) => `accessibility text ${show(a.accessibilityText)}`,
-    record: (a) => ({ details: { accessibilityText: a.accessibilityText }, summary: `tap accessibility text ${show(a.accessibilityText)}` }),
+    record: (a) => ({
+      details: { accessibilityText: a.accessibilityText },
+      summary: `tap accessibility text ${show(a.accessibilityText)}`,
+    }),
   }),
   longPressElementWithAccessibilityText: onScreenElement({
     // As upstream (Maestro's text matcher also reads accessibility text): the text as a pattern.
     find: (a, screen) => screen.findByText(textQuery(a.accessibilityText, a), "pattern"),
     index: (a) => indexOf(a.index),
     what: (a) => `accessibility text ${show(a.accessibilityText)}`,
-    record: (a) => ({ details: { accessibilityText: a.accessibilityText, longPress: true }, summary: `long press accessibility text ${show(a.accessibilityText)}` }),
+    record: (a) => ({
+      details: { accessibilityText: a.accessibilityText, longPress: true },
+      summary: `long press accessibility text ${show(a.accessibilityText)}`,
+    }),
   }),
   tapOnElementBySelector: onScreenElement({
     precheck: (a) => (a.nodeSelector === undefined && a.selector === undefined ? "give the nodeSelector of the element to tap" : undefined),
@@ -142,14 +183,24 @@ export const ELEMENT_ACTION_RUNS: BuiltinRuns<typeof ELEMENT_ACTIONS, SimulatedD
     find: (a, screen) => screen.resolve((a.nodeSelector ?? a.selector)!),
     what: (a) => `the element ${show(a.nodeSelector ?? a.selector)}`,
     record: (a) => ({
-      details: { ...(a.nodeSelector !== undefined ? { nodeSelector: a.nodeSelector } : { selector: a.selector }), ...(a.longPress ? { longPress: true } : {}) },
+      details: {
+        ...(a.nodeSelector !== undefined ? { nodeSelector: a.nodeSelector } : { selector: a.selector }),
+        ...(a.longPress ? { longPress: true } : {}),
+      },
       summary: `tap ${show(a.nodeSelector ?? a.selector)}${a.longPress ? " (long press)" : ""}`,
     }),
   }),
   tapOn: onScreenElement({
     find: (a, screen) => screen.resolve(a.selector),
     what: (a) => `the element ${show(a.selector)}`,
-    record: (a) => ({ details: { selector: a.selector, ...(a.relativePoint ? { relativePoint: a.relativePoint } : {}), ...(a.longPress ? { longPress: true } : {}) }, summary: `tapOn ${show(a.selector)}` }),
+    record: (a) => ({
+      details: {
+        selector: a.selector,
+        ...(a.relativePoint ? { relativePoint: a.relativePoint } : {}),
+        ...(a.longPress ? { longPress: true } : {}),
+      },
+      summary: `tapOn ${show(a.selector)}`,
+    }),
   }),
   tapOnAccessibilityNode: onScreenElement({
     precheck: (a) =>
@@ -158,17 +209,38 @@ export const ELEMENT_ACTION_RUNS: BuiltinRuns<typeof ELEMENT_ACTIONS, SimulatedD
         : undefined,
     find: (a, screen) => screen.resolve({ androidAccessibility: nodeRegexes(a) }),
     what: (a) => `the node ${show(nodeRegexes(a))}`,
-    record: (a) => ({ details: { ...nodeRegexes(a), ...(a.longPress ? { longPress: true } : {}) }, summary: `tap node ${show(nodeRegexes(a))}` }),
+    record: (a) => ({
+      details: { ...nodeRegexes(a), ...(a.longPress ? { longPress: true } : {}) },
+      summary: `tap node ${show(nodeRegexes(a))}`,
+    }),
   }),
   scrollUntilTextIsVisible: onScreenElement({
     precheck: (a) => (!a.text && !a.textRegex && !a.id ? "give text, textRegex or id" : undefined),
-    find: (a, screen) => (a.text ? screen.findByText({ text: a.text }, "pattern") : screen.resolve({ ...(a.textRegex ? { textRegex: a.textRegex } : {}), ...(a.id ? { idRegex: a.id } : {}) })),
+    find: (a, screen) =>
+      a.text
+        ? screen.findByText({ text: a.text }, "pattern")
+        : screen.resolve({ ...(a.textRegex ? { textRegex: a.textRegex } : {}), ...(a.id ? { idRegex: a.id } : {}) }),
     index: (a) => a.index,
     what: (a) => show(a.text || a.textRegex || a.id),
-    record: (a) => ({ details: { until: a.text || a.textRegex || a.id, direction: a.direction }, summary: `scroll ${a.direction} until ${show(a.text || a.textRegex || a.id)}` }),
+    record: (a) => ({
+      details: { until: a.text || a.textRegex || a.id, direction: a.direction },
+      summary: `scroll ${a.direction} until ${show(a.text || a.textRegex || a.id)}`,
+    }),
   }),
 };
 
-function nodeRegexes(a: { contentDescriptionRegex?: string; textRegex?: string; classNameRegex?: string; resourceIdRegex?: string }): Record<string, string> {
-  return Object.fromEntries(Object.entries({ contentDescriptionRegex: a.contentDescriptionRegex, textRegex: a.textRegex, classNameRegex: a.classNameRegex, resourceIdRegex: a.resourceIdRegex }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+function nodeRegexes(a: {
+  contentDescriptionRegex?: string;
+  textRegex?: string;
+  classNameRegex?: string;
+  resourceIdRegex?: string;
+}): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries({
+      contentDescriptionRegex: a.contentDescriptionRegex,
+      textRegex: a.textRegex,
+      classNameRegex: a.classNameRegex,
+      resourceIdRegex: a.resourceIdRegex,
+    }).filter(([, v]) => v !== undefined),
+  ) as Record<string, string>;
 }

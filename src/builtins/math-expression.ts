@@ -18,14 +18,17 @@ export function evaluateMath(expression: string): number {
   const tokens = [...expression.matchAll(/\s*(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|\.\d+|[A-Za-z_]\w*|[-+*/%^(),])/gy)];
   const consumed = tokens.reduce((n, t) => n + t[0].length, 0);
   if (expression.slice(consumed).trim() !== "") {
-    throw new MathExpressionError(`unexpected "${expression.slice(consumed).trim()[0]}" at position ${consumed + expression.slice(consumed).search(/\S/) + 1}`);
+    throw new MathExpressionError(
+      `unexpected "${expression.slice(consumed).trim()[0]}" at position ${consumed + expression.slice(consumed).search(/\S/) + 1}`,
+    );
   }
   const list = tokens.map((t) => t[1]!);
   let i = 0;
   const peek = () => list[i];
   const take = (want?: string) => {
     const token = list[i];
-    if (want !== undefined && token !== want) throw new MathExpressionError(token === undefined ? `expected "${want}" at the end` : `expected "${want}", got "${token}"`);
+    if (want !== undefined && token !== want)
+      throw new MathExpressionError(token === undefined ? `expected "${want}" at the end` : `expected "${want}", got "${token}"`);
     i++;
     return token;
   };

@@ -30,7 +30,8 @@ export const MEMORY_TOOLS = {
     args: () => ({ prompt: str(), variable: str(1) }),
   },
   rememberNumber: {
-    description: "Finds a number on the screen by `prompt` and remembers it as `variable`. Unverified (nothing remembered) without a screen.",
+    description:
+      "Finds a number on the screen by `prompt` and remembers it as `variable`. Unverified (nothing remembered) without a screen.",
     args: () => ({ prompt: str(), variable: str(1) }),
   },
   rememberWithAi: {
@@ -49,7 +50,8 @@ function rememberFromScreen(number: boolean): BuiltinRun<{ prompt: string; varia
         if (!isNode(found)) return found;
         const text = screen.textOf(found) ?? "";
         const value = number ? /-?\d+(?:\.\d+)?/.exec(text.replaceAll(",", ""))?.[0] : text;
-        if (value === undefined || value === "") return exceptionThrown(`${tool}: ${nodeName(found)} shows ${show(text)}, which has no ${number ? "number" : "text"}`);
+        if (value === undefined || value === "")
+          return exceptionThrown(`${tool}: ${nodeName(found)} shows ${show(text)}, which has no ${number ? "number" : "text"}`);
         return success(`remembered ${variable} = ${show(value)}`, { memoryDelta: { [variable]: value } });
       },
     });
@@ -61,5 +63,6 @@ export const MEMORY_RUNS: BuiltinRuns<typeof MEMORY_TOOLS, SimulatedDevice> = {
   dumpMemory: (_device, _args, context) => success(JSON.stringify(context.memory), { structuredContent: { memory: context.memory } }),
   rememberText: rememberFromScreen(false),
   rememberNumber: rememberFromScreen(true),
-  rememberWithAi: (_device, { prompt, variable }) => exceptionThrown(needsAgent("rememberWithAi", `read ${show(prompt)} from the screen into ${variable}`)),
+  rememberWithAi: (_device, { prompt, variable }) =>
+    exceptionThrown(needsAgent("rememberWithAi", `read ${show(prompt)} from the screen into ${variable}`)),
 };

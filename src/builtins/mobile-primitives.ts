@@ -28,12 +28,12 @@ export const MOBILE_PRIMITIVES = {
     meta: mobile,
   },
   mobile_listInstalledApps: {
-    description: "Returns {\"appIds\":[…]}: the apps installed on the device (the target's app ids, and every app launched).",
+    description: 'Returns {"appIds":[…]}: the apps installed on the device (the target\'s app ids, and every app launched).',
     args: () => ({}),
     meta: mobile,
   },
   mobile_listInstalledAppsDetailed: {
-    description: "Returns {\"apps\":[{appId}]}: the installed apps with what is known of them.",
+    description: 'Returns {"apps":[{appId}]}: the installed apps with what is known of them.',
     args: () => ({ includeSystemApps: withDefault(bool(), true) }),
     meta: mobile,
   },
@@ -43,17 +43,25 @@ export const MOBILE_PRIMITIVES = {
     meta: mobile,
   },
   mobile_maestro: {
-    description: "Runs Maestro commands, given as `commands` (a list) or `yaml` (text). Unverified without a screen (the commands are recorded).",
+    description:
+      "Runs Maestro commands, given as `commands` (a list) or `yaml` (text). Unverified without a screen (the commands are recorded).",
     args: () => ({ yaml: str().optional(), commands: z.array(z.unknown()).optional() }),
     meta: { "trailblaze/toolset": SIMULATED_DEVICE_TOOLSET, "trailblaze/isForLlm": false },
   },
   exec: {
     description: "Runs a process on the host (argv, no shell). Simulated: recorded, not run; unverified.",
-    args: () => ({ argv: strings().min(1), workingDir: str().optional(), expectedExitCode: withDefault(int(), 0), outputFilterRegex: str().optional(), timeoutSeconds: int(1).optional() }),
+    args: () => ({
+      argv: strings().min(1),
+      workingDir: str().optional(),
+      expectedExitCode: withDefault(int(), 0),
+      outputFilterRegex: str().optional(),
+      timeoutSeconds: int(1).optional(),
+    }),
     meta: { "trailblaze/requiresHost": true, "trailblaze/isForLlm": false },
   },
   android_adbShell: {
-    description: "Runs a shell command on the Android device (command as a list, optional runAs package). Simulated: recorded, not run; empty output.",
+    description:
+      "Runs a shell command on the Android device (command as a list, optional runAs package). Simulated: recorded, not run; empty output.",
     args: () => ({ command: strings().min(1), runAs: str().optional() }),
     meta: { ...android, "trailblaze/isForLlm": false },
   },
@@ -111,7 +119,8 @@ export const MOBILE_PRIMITIVE_RUNS: BuiltinRuns<typeof MOBILE_PRIMITIVES, Simula
     return device.record("mobile_setClipboard", { text }, `clipboard set to ${show(text)}`);
   },
   mobile_pasteClipboard: (device) => {
-    if (device.clipboard === undefined) return exceptionThrown("mobile_pasteClipboard: the clipboard is empty; set it first with mobile_setClipboard");
+    if (device.clipboard === undefined)
+      return exceptionThrown("mobile_pasteClipboard: the clipboard is empty; set it first with mobile_setClipboard");
     device.type(device.clipboard, false);
     return device.record("mobile_pasteClipboard", { text: device.clipboard }, `pasted ${show(device.clipboard)}`);
   },
@@ -128,30 +137,48 @@ export const MOBILE_PRIMITIVE_RUNS: BuiltinRuns<typeof MOBILE_PRIMITIVES, Simula
     return device.record("mobile_clearAppData", { appId }, `cleared the data of ${appId}`);
   },
   mobile_maestro: (device, { yaml, commands }) => {
-    if ((yaml === undefined) === (commands === undefined)) return exceptionThrown("mobile_maestro: give the commands as either `commands` (a list) or `yaml` (text)");
+    if ((yaml === undefined) === (commands === undefined))
+      return exceptionThrown("mobile_maestro: give the commands as either `commands` (a list) or `yaml` (text)");
     let list = commands;
     if (yaml !== undefined) {
       let parsed: unknown;
       try {
         parsed = parseYamlText(yaml);
       } catch (error) {
-        return exceptionThrown(`mobile_maestro: Maestro YAML failed to parse: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+        return exceptionThrown(
+          `mobile_maestro: Maestro YAML failed to parse: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+        );
       }
       list = Array.isArray(parsed) ? parsed : parsed === null || parsed === undefined ? [] : [parsed];
     }
-    const names = (list ?? []).map((c) => (typeof c === "string" ? c : Object.keys(c as object)[0] ?? "?"));
+    const names = (list ?? []).map((c) => (typeof c === "string" ? c : (Object.keys(c as object)[0] ?? "?")));
     const action = { name: "mobile_maestro", details: { commands: names }, summary: `maestro ${names.join(", ") || "(no commands)"}` };
     return screenCheck(device, {
       wouldCheck: "the Maestro commands against the screen",
       action,
-      check: () => unverified("Maestro commands are not simulated", `${action.summary} recorded`, { structuredContent: { simulatedDevice: device.note(action.name, action.details) } }),
+      check: () =>
+        unverified("Maestro commands are not simulated", `${action.summary} recorded`, {
+          structuredContent: { simulatedDevice: device.note(action.name, action.details) },
+        }),
     });
   },
-  exec: (device, { argv }) => unverified("exec is not run by the simulated session", `${argv.join(" ")} recorded`, { structuredContent: { simulatedDevice: device.note("exec", { argv }) } }),
-  android_adbShell: (device, { command, runAs }) => device.record("android_adbShell", { command, ...(runAs ? { runAs } : {}) }, `adb shell ${command.join(" ")}${runAs ? ` (as ${runAs})` : ""}`),
+  exec: (device, { argv }) =>
+    unverified("exec is not run by the simulated session", `${argv.join(" ")} recorded`, {
+      structuredContent: { simulatedDevice: device.note("exec", { argv }) },
+    }),
+  android_adbShell: (device, { command, runAs }) =>
+    device.record(
+      "android_adbShell",
+      { command, ...(runAs ? { runAs } : {}) },
+      `adb shell ${command.join(" ")}${runAs ? ` (as ${runAs})` : ""}`,
+    ),
   android_grantPermissions: (device, { appId, permissions }) => {
     grant(device, appId, permissions);
-    return device.record("android_grantPermissions", { appId, permissions }, `granted ${permissions.join(", ") || "no permissions"} to ${appId}`);
+    return device.record(
+      "android_grantPermissions",
+      { appId, permissions },
+      `granted ${permissions.join(", ") || "no permissions"} to ${appId}`,
+    );
   },
   android_grantAppOpsPermission: (device, { appId, permission }) => {
     grant(device, appId, [permission]);
@@ -160,7 +187,11 @@ export const MOBILE_PRIMITIVE_RUNS: BuiltinRuns<typeof MOBILE_PRIMITIVES, Simula
   android_sendBroadcast: (device, { action, componentPackage, componentClass, extras }) => {
     const duplicate = extras.map((e) => e.key).find((k, i, keys) => keys.indexOf(k) !== i);
     if (duplicate !== undefined) return exceptionThrown(`android_sendBroadcast: extra key ${show(duplicate)} is given twice`);
-    return device.record("android_sendBroadcast", { intent: action, component: `${componentPackage}/${componentClass}`, extras }, `broadcast ${action} to ${componentPackage}/${componentClass}`);
+    return device.record(
+      "android_sendBroadcast",
+      { intent: action, component: `${componentPackage}/${componentClass}`, extras },
+      `broadcast ${action} to ${componentPackage}/${componentClass}`,
+    );
   },
   android_systemUiDemoMode: (device, { enable }) => {
     device.demoMode = enable;
@@ -168,7 +199,11 @@ export const MOBILE_PRIMITIVE_RUNS: BuiltinRuns<typeof MOBILE_PRIMITIVES, Simula
   },
   android_writeBytesToFile: (device, { devicePath, base64Content }) => {
     device.files.set(devicePath, base64Bytes(base64Content));
-    return device.record("android_writeBytesToFile", { path: devicePath, bytes: base64Bytes(base64Content) }, `wrote ${base64Bytes(base64Content)} bytes to ${devicePath}`);
+    return device.record(
+      "android_writeBytesToFile",
+      { path: devicePath, bytes: base64Bytes(base64Content) },
+      `wrote ${base64Bytes(base64Content)} bytes to ${devicePath}`,
+    );
   },
   android_writeFileToDownloads: (device, { fileName, content }) => {
     const path = `/sdcard/Download/${fileName}`;
@@ -178,6 +213,10 @@ export const MOBILE_PRIMITIVE_RUNS: BuiltinRuns<typeof MOBILE_PRIMITIVES, Simula
   android_writeImageToMediaStore: (device, { fileName, base64Content, mimeType }) => {
     const path = `/sdcard/Pictures/${fileName}`;
     device.files.set(path, base64Bytes(base64Content));
-    return device.record("android_writeImageToMediaStore", { path, mimeType, bytes: base64Bytes(base64Content) }, `wrote ${path} (${mimeType})`);
+    return device.record(
+      "android_writeImageToMediaStore",
+      { path, mimeType, bytes: base64Bytes(base64Content) },
+      `wrote ${path} (${mimeType})`,
+    );
   },
 };

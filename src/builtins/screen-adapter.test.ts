@@ -10,7 +10,10 @@ import { frameworkTools, SimulatedDevice } from "./index.ts";
 import { EngineScreen } from "./screen-adapter.ts";
 
 const REPO = resolve(import.meta.dir, "../..");
-const context = buildContext({ platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" }, {});
+const context = buildContext(
+  { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" },
+  {},
+);
 
 /** The framework tools on a device showing `state`. */
 function deviceShowing(state: ScreenState) {
@@ -21,8 +24,10 @@ function deviceShowing(state: ScreenState) {
   return { device, call };
 }
 
-const staticLogin = async () => deviceShowing(ScreenState.fromCapture(await loadCapture(resolve(REPO, "fixtures/screens/android-login.json"), "android-login.json")));
-const demoMap = async () => deviceShowing(await ScreenState.fromMap(await loadAppMap("fixtures/demo/maps/myapp", REPO), "myapp/android/login"));
+const staticLogin = async () =>
+  deviceShowing(ScreenState.fromCapture(await loadCapture(resolve(REPO, "fixtures/screens/android-login.json"), "android-login.json")));
+const demoMap = async () =>
+  deviceShowing(await ScreenState.fromMap(await loadAppMap("fixtures/demo/maps/myapp", REPO), "myapp/android/login"));
 
 const LOG_IN = '#7 Button "Log in" id=com.example.myapp:id/login [40,440][520,500]';
 const STATIC = "screen unchanged: a static capture (android-login.json) has no shortcuts";
@@ -37,7 +42,9 @@ describe("a static capture on the simulated device", () => {
       structuredContent: { simulatedDevice: { action: "tapOnElementWithText", nodeId: "7" }, screen: { moved: false, message: STATIC } },
     });
     expect((await call("tapOnPoint", { x: 300, y: 470 })).message).toBe(`simulated device: tapOnPoint (300, 470) on ${LOG_IN}; ${STATIC}`);
-    expect((await call("tap", { ref: "e4" })).message).toBe(`simulated device: tap ref "e4" on #4 EditText "Email" id=com.example.myapp:id/email [40,160][1040,240]; ${STATIC}`);
+    expect((await call("tap", { ref: "e4" })).message).toBe(
+      `simulated device: tap ref "e4" on #4 EditText "Email" id=com.example.myapp:id/email [40,160][1040,240]; ${STATIC}`,
+    );
     expect(device.actions.map((a) => a.action)).toEqual(["tapOnElementWithText", "tapOnPoint", "tap"]);
   });
 
@@ -45,7 +52,8 @@ describe("a static capture on the simulated device", () => {
     const { call, device } = await staticLogin();
     expect(await call("tapOnElementWithText", { text: "Sign up" })).toMatchObject({
       variant: "ExceptionThrown",
-      message: 'tapOnElementWithText: nothing on the screen matches text "Sign up"; closest: #2 TextView "Sign in" id=com.example.myapp:id/title [40,40][1040,120]',
+      message:
+        'tapOnElementWithText: nothing on the screen matches text "Sign up"; closest: #2 TextView "Sign in" id=com.example.myapp:id/title [40,40][1040,120]',
     });
     expect(await call("tapOnElementBySelector", { nodeSelector: { androidAccessibility: { textRegex: "Log out" } } })).toMatchObject({
       variant: "ExceptionThrown",
@@ -60,23 +68,39 @@ describe("a static capture on the simulated device", () => {
 
   test("assertions pass and fail for real; text assertions take the text as a full pattern", async () => {
     const { call } = await staticLogin();
-    expect((await call("assertVisibleWithText", { text: "Sign in" })).message).toBe('"Sign in" is visible (#2 TextView "Sign in" id=com.example.myapp:id/title [40,40][1040,120])');
+    expect((await call("assertVisibleWithText", { text: "Sign in" })).message).toBe(
+      '"Sign in" is visible (#2 TextView "Sign in" id=com.example.myapp:id/title [40,40][1040,120])',
+    );
     expect((await call("assertVisibleWithText", { text: "Sign" })).message).toBe(
       'assertVisibleWithText: nothing on the screen matches "Sign"; closest: #2 TextView "Sign in" id=com.example.myapp:id/title [40,40][1040,120]',
     );
-    expect(await call("assertNotVisibleWithText", { text: "Log in" })).toMatchObject({ variant: "ExceptionThrown", message: `assertNotVisibleWithText: "Log in" is visible (${LOG_IN})` });
+    expect(await call("assertNotVisibleWithText", { text: "Log in" })).toMatchObject({
+      variant: "ExceptionThrown",
+      message: `assertNotVisibleWithText: "Log in" is visible (${LOG_IN})`,
+    });
     expect((await call("assertNotVisibleWithText", { text: "Log out" })).message).toBe('"Log out" is not visible');
-    expect((await call("assertVisibleBySelector", { nodeSelector: { androidAccessibility: { resourceIdRegex: ".*:id/login" } }, expectedText: "Log in" })).variant).toBe("Success");
+    expect(
+      (
+        await call("assertVisibleBySelector", {
+          nodeSelector: { androidAccessibility: { resourceIdRegex: ".*:id/login" } },
+          expectedText: "Log in",
+        })
+      ).variant,
+    ).toBe("Success");
     expect((await call("assertVisibleWithResourceId", { resourceId: ".*:id/email" })).variant).toBe("Success");
     expect(await call("assertVisibleBySelector", { nodeSelector: { androidAccessibility: { textRegx: "x" } } })).toMatchObject({
       variant: "ExceptionThrown",
-      message: 'assertVisibleBySelector: selector: $.androidAccessibility.textRegx: unknown androidAccessibility field; did you mean "textRegex"?',
+      message:
+        'assertVisibleBySelector: selector: $.androidAccessibility.textRegx: unknown androidAccessibility field; did you mean "textRegex"?',
     });
   });
 
   test("rememberText/rememberNumber read the matched node's text; findMatches lists matches", async () => {
     const { call } = await staticLogin();
-    expect(await call("rememberText", { prompt: "example.com", variable: "who" })).toMatchObject({ message: 'remembered who = "ann@example.com"', memoryDelta: { who: "ann@example.com" } });
+    expect(await call("rememberText", { prompt: "example.com", variable: "who" })).toMatchObject({
+      message: 'remembered who = "ann@example.com"',
+      memoryDelta: { who: "ann@example.com" },
+    });
     expect(await call("rememberNumber", { prompt: "Remember me", variable: "n" })).toMatchObject({
       variant: "ExceptionThrown",
       message: 'rememberNumber: #6 CheckBox "Remember me" [40,360][500,420] shows "Remember me", which has no number',
@@ -86,7 +110,9 @@ describe("a static capture on the simulated device", () => {
       structuredContent: { kind: "multipleMatches", nodeIds: ["11", "14"] },
     });
     // Upstream's MatchDescriptor per match (what captureViewHierarchy reads): tree path, bounds, text.
-    const { structuredContent } = (await call("findMatches", { selector: { androidAccessibility: { textRegex: "ann@example.com" } } })) as unknown as { structuredContent: { matches: unknown[] } };
+    const { structuredContent } = (await call("findMatches", {
+      selector: { androidAccessibility: { textRegex: "ann@example.com" } },
+    })) as unknown as { structuredContent: { matches: unknown[] } };
     expect(structuredContent.matches).toEqual([
       { indexPath: expect.any(Array), bounds: { left: 40, top: 560, right: 700, bottom: 620 }, matchedText: "ann@example.com" },
     ]);
@@ -104,17 +130,24 @@ describe("a static capture on the simulated device", () => {
 describe("an app map on the simulated device", () => {
   test("the actions of three shortcuts walk it to the profile; assertWaypoint passes there and fails for another waypoint", async () => {
     const { call } = await demoMap();
-    expect((await call("tapOnElementBySelector", { nodeSelector: { androidAccessibility: { resourceIdRegex: "com\\.example\\.myapp:id/login" } } })).message).toEndWith(
-      "; moved from myapp/android/login to myapp/android/home (shortcut myapp_android_loginToHome)",
-    );
+    expect(
+      (
+        await call("tapOnElementBySelector", {
+          nodeSelector: { androidAccessibility: { resourceIdRegex: "com\\.example\\.myapp:id/login" } },
+        })
+      ).message,
+    ).toEndWith("; moved from myapp/android/login to myapp/android/home (shortcut myapp_android_loginToHome)");
     expect((await call("tapOnElementWithText", { text: "Settings" })).message).toBe(
       'simulated device: tapOnElementWithText text "Settings" on #9 TextView "Settings" [540,2200][1080,2400]; moved from myapp/android/home to myapp/android/settings (shortcut myapp_android_homeToSettings)',
     );
     // An older recording's legacy selector, as the shortcut itself records it.
-    expect((await call("tapOnElementBySelector", { selector: { textRegex: "Profile", childOf: { idRegex: ".*:id/row_profile" } } })).message).toEndWith(
-      "; moved from myapp/android/settings to myapp/android/profile (shortcut myapp_android_settingsToProfile)",
-    );
-    expect(await call("assertWaypoint", { waypoint: "myapp/android/profile" })).toMatchObject({ variant: "Success", message: "at waypoint myapp/android/profile (the device is at myapp/android/profile)" });
+    expect(
+      (await call("tapOnElementBySelector", { selector: { textRegex: "Profile", childOf: { idRegex: ".*:id/row_profile" } } })).message,
+    ).toEndWith("; moved from myapp/android/settings to myapp/android/profile (shortcut myapp_android_settingsToProfile)");
+    expect(await call("assertWaypoint", { waypoint: "myapp/android/profile" })).toMatchObject({
+      variant: "Success",
+      message: "at waypoint myapp/android/profile (the device is at myapp/android/profile)",
+    });
     expect(await call("assertWaypoint", { waypoint: "myapp/android/settings" })).toMatchObject({
       variant: "ExceptionThrown",
       message:
@@ -133,7 +166,9 @@ describe("an app map on the simulated device", () => {
     expect((await call("tapOnElementWithText", { text: "Forgot password?" })).message).toBe(
       'simulated device: tapOnElementWithText text "Forgot password?" on #6 TextView "Forgot password?" [60,1080][1020,1160]; screen unchanged at myapp/android/login: no shortcut from myapp/android/login records tapOnElementWithText on #6 TextView "Forgot password?" [60,1080][1020,1160] (its shortcuts: myapp_android_loginToHome)',
     );
-    expect((await call("assertVisibleWithText", { text: "Welcome back" })).message).toBe('"Welcome back" is visible (#2 TextView "Welcome back" id=com.example.myapp:id/title [60,200][1020,320])');
+    expect((await call("assertVisibleWithText", { text: "Welcome back" })).message).toBe(
+      '"Welcome back" is visible (#2 TextView "Welcome back" id=com.example.myapp:id/title [60,200][1020,320])',
+    );
     expect((await call("assertWaypoint", { waypoint: "myapp/android/login" })).variant).toBe("Success");
   });
 });

@@ -15,7 +15,9 @@ function matchOf(node: EngineNode): NodeMatch {
   for (let at = node; at.parent; at = at.parent) indexPath.unshift(at.parent.children.indexOf(at));
   const text = nodeText(node.detail);
   const resourceId = nodeResourceId(node.detail);
-  const accessibilityId = ["accessibilityText", "contentDescription"].map((f) => node.detail[f]).find((v): v is string => typeof v === "string");
+  const accessibilityId = ["accessibilityText", "contentDescription"]
+    .map((f) => node.detail[f])
+    .find((v): v is string => typeof v === "string");
   return {
     indexPath,
     ...(node.bounds ? { bounds: { ...node.bounds } } : {}),
@@ -112,19 +114,26 @@ export class EngineScreen implements DeviceScreen {
     if (!map) {
       if (screen.waypointId === id) return { ok: true, detail: `the capture ${screen.file} was taken at ${id}` };
       const taken = screen.waypointId ? ` (a capture of ${screen.waypointId})` : "";
-      return { ok: false, detail: `the device shows the static capture ${screen.file}${taken} and has no app map to check ${id} against (load one with --map DIR --start WAYPOINT_ID)` };
+      return {
+        ok: false,
+        detail: `the device shows the static capture ${screen.file}${taken} and has no app map to check ${id} against (load one with --map DIR --start WAYPOINT_ID)`,
+      };
     }
-    if (!map.waypoints.has(id)) return { ok: false, detail: `unknown waypoint "${id}"; the map ${map.dir} has ${[...map.waypoints.keys()].join(", ")}` };
+    if (!map.waypoints.has(id))
+      return { ok: false, detail: `unknown waypoint "${id}"; the map ${map.dir} has ${[...map.waypoints.keys()].join(", ")}` };
     const check = this.state.checkWaypoint(id);
     this.#checks.push(id);
     // The nodes the check found: required ones present, and forbidden ones present (why it fails).
-    for (const found of [...check.required.filter((r) => r.ok), ...check.forbidden.filter((r) => !r.ok)]) for (const nodeId of found.nodeIds) this.#seen.add(nodeId);
+    for (const found of [...check.required.filter((r) => r.ok), ...check.forbidden.filter((r) => !r.ok)])
+      for (const nodeId of found.nodeIds) this.#seen.add(nodeId);
     const where = `the device is at ${at}`;
     if (check.ok) return { ok: true, detail: where };
     if (check.skipped) return { ok: false, detail: `${check.skipped}; ${where}` };
     const failed = [
       ...check.required.filter((r) => !r.ok).map((r) => `required "${r.description}" not found`),
-      ...check.forbidden.filter((r) => !r.ok).map((r) => `forbidden "${r.description}" found (${r.nodeIds.map((n) => `#${n}`).join(", ")})`),
+      ...check.forbidden
+        .filter((r) => !r.ok)
+        .map((r) => `forbidden "${r.description}" found (${r.nodeIds.map((n) => `#${n}`).join(", ")})`),
     ];
     return { ok: false, detail: `${where}: ${failed.join("; ")}` };
   }

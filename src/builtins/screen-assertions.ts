@@ -17,22 +17,24 @@ const filters = { enabled: bool().optional(), selected: bool().optional() };
 
 export const SCREEN_ASSERTIONS = {
   assertVisible: {
-    description: "Asserts that the element with snapshot ref `ref` is visible (and shows expectedText, when given)." + UNVERIFIED_CHECK,
+    description: `Asserts that the element with snapshot ref \`ref\` is visible (and shows expectedText, when given).${UNVERIFIED_CHECK}`,
     args: () => ({ ref: str(1), expectedText: str().optional(), ...reasoning }),
     meta,
   },
   assertVisibleWithText: {
-    description: "Asserts that an element showing `text` (a regular expression) is visible." + UNVERIFIED_CHECK,
+    description: `Asserts that an element showing \`text\` (a regular expression) is visible.${UNVERIFIED_CHECK}`,
     args: () => ({ text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters }),
     meta,
   },
   assertNotVisibleWithText: {
-    description: "Asserts that no element showing `text` (a regular expression) is visible." + UNVERIFIED_CHECK,
+    description: `Asserts that no element showing \`text\` (a regular expression) is visible.${UNVERIFIED_CHECK}`,
     args: () => ({ text: str(1), index: withDefault(int(0), 0), id: str().optional(), ...filters }),
     meta,
   },
   assertVisibleBySelector: {
-    description: "Asserts that the element `nodeSelector` finds is visible (expectedText compared by textMatchMode EXACT (default), PREFIX or REGEX, any case)." + UNVERIFIED_CHECK,
+    description:
+      "Asserts that the element `nodeSelector` finds is visible (expectedText compared by textMatchMode EXACT (default), PREFIX or REGEX, any case)." +
+      UNVERIFIED_CHECK,
     args: () => ({
       reason: str().optional(),
       nodeSelector: selector().optional(),
@@ -43,32 +45,34 @@ export const SCREEN_ASSERTIONS = {
     meta,
   },
   assertNotVisibleBySelector: {
-    description: "Asserts that nothing `nodeSelector` finds is visible." + UNVERIFIED_CHECK,
+    description: `Asserts that nothing \`nodeSelector\` finds is visible.${UNVERIFIED_CHECK}`,
     args: () => ({ reason: str().optional(), nodeSelector: selector().optional(), timeoutMs: int(0).optional() }),
     meta,
   },
   assertVisibleWithAccessibilityText: {
-    description: "Asserts that an element with accessibility text `accessibilityText` is visible." + UNVERIFIED_CHECK,
+    description: `Asserts that an element with accessibility text \`accessibilityText\` is visible.${UNVERIFIED_CHECK}`,
     args: () => ({ accessibilityText: str(1), id: str().optional(), index: withDefault(int(0), 0), ...filters }),
     meta,
   },
   assertVisibleWithResourceId: {
-    description: "Asserts that an element with resource id `resourceId` is visible." + UNVERIFIED_CHECK,
+    description: `Asserts that an element with resource id \`resourceId\` is visible.${UNVERIFIED_CHECK}`,
     args: () => ({ resourceId: str(1), accessibilityText: str().optional(), index: withDefault(int(0), 0), ...filters }),
     meta,
   },
   waitUntilNotVisible: {
-    description: "Waits (up to timeoutMs) until nothing `nodeSelector` finds is visible." + UNVERIFIED_CHECK,
+    description: `Waits (up to timeoutMs) until nothing \`nodeSelector\` finds is visible.${UNVERIFIED_CHECK}`,
     args: () => ({ nodeSelector: selector(), timeoutMs: int(0).optional() }),
     meta,
   },
   assertWaypoint: {
-    description: "Asserts that the screen is at waypoint `waypoint` (timeoutMs default 5000, pollIntervalMs default 250). Unverified without a screen.",
+    description:
+      "Asserts that the screen is at waypoint `waypoint` (timeoutMs default 5000, pollIntervalMs default 250). Unverified without a screen.",
     args: () => ({ waypoint: str(1), timeoutMs: withDefault(int(0), 5000), pollIntervalMs: withDefault(int(1), 250) }),
     meta,
   },
   findMatches: {
-    description: "Lists the elements `selector` finds (kind singleMatch, multipleMatches or noMatch, node ids, and upstream's match descriptors). Unverified without a screen.",
+    description:
+      "Lists the elements `selector` finds (kind singleMatch, multipleMatches or noMatch, node ids, and upstream's match descriptors). Unverified without a screen.",
     args: () => ({ selector: selector(), timeoutMs: int(0).optional() }),
     meta,
   },
@@ -105,14 +109,18 @@ function visibility<A>(def: VisibilityCheck<A>): BuiltinRun<A, SimulatedDevice> 
       check: (screen) => {
         const match = def.find(args, screen);
         if (!def.visible) {
-          return match.kind === "noMatch" ? success(`${what} is not visible`) : exceptionThrown(`${tool}: ${what} is visible (${match.nodes.map(nodeName).join(", ")})`);
+          return match.kind === "noMatch"
+            ? success(`${what} is not visible`)
+            : exceptionThrown(`${tool}: ${what} is visible (${match.nodes.map(nodeName).join(", ")})`);
         }
         const node = oneNode(tool, match, what, def.index?.(args));
         if (!isNode(node)) return node;
         const expected = def.expectedText?.(args);
         const shown = screen.textOf(node) ?? "";
         if (expected && !textMatches(shown, expected)) {
-          return exceptionThrown(`${tool}: ${what} shows ${show(shown)}, expected ${expected.mode === "EXACT" ? "" : `${expected.mode.toLowerCase()} `}${show(expected.text)}`);
+          return exceptionThrown(
+            `${tool}: ${what} shows ${show(shown)}, expected ${expected.mode === "EXACT" ? "" : `${expected.mode.toLowerCase()} `}${show(expected.text)}`,
+          );
         }
         return success(`${what} is visible (${nodeName(node)})`);
       },
@@ -171,7 +179,9 @@ export const SCREEN_ASSERTION_RUNS: BuiltinRuns<typeof SCREEN_ASSERTIONS, Simula
       wouldCheck: `that the screen is at waypoint ${show(waypoint)}`,
       check: (screen) => {
         const { ok, detail } = screen.checkWaypoint(waypoint);
-        return ok ? success(`at waypoint ${waypoint} (${detail})`) : exceptionThrown(`assertWaypoint: the screen is not at waypoint ${show(waypoint)}: ${detail}`);
+        return ok
+          ? success(`at waypoint ${waypoint} (${detail})`)
+          : exceptionThrown(`assertWaypoint: the screen is not at waypoint ${show(waypoint)}: ${detail}`);
       },
     }),
   findMatches: (device, { selector: wanted }) =>
@@ -180,7 +190,11 @@ export const SCREEN_ASSERTION_RUNS: BuiltinRuns<typeof SCREEN_ASSERTIONS, Simula
       check: (screen) => {
         const match = screen.resolve(wanted);
         return success(`${match.kind}: ${match.nodes.map(nodeName).join(", ") || `no nodes${closestHint(match)}`}`, {
-          structuredContent: { kind: match.kind, nodeIds: match.nodes.map((n) => n.nodeId), matches: match.nodes.map((n) => n.match ?? { indexPath: [] }) },
+          structuredContent: {
+            kind: match.kind,
+            nodeIds: match.nodes.map((n) => n.nodeId),
+            matches: match.nodes.map((n) => n.match ?? { indexPath: [] }),
+          },
         });
       },
     }),

@@ -16,7 +16,11 @@ export type { DeviceScreen, MatchKind, ScreenNode, Selector, SelectorMatch, Text
 export const NO_SCREEN = "no screen loaded";
 
 /** A call that did not fail but could not check anything: the step is `unverified` with `reason`. */
-export function unverified(reason: string, detail: string, extra: Partial<Omit<Success, "variant" | "message" | "unverified">> = {}): Success {
+export function unverified(
+  reason: string,
+  detail: string,
+  extra: Partial<Omit<Success, "variant" | "message" | "unverified">> = {},
+): Success {
   return success(`unverified: ${reason} (${detail})`, { ...extra, unverified: reason });
 }
 
@@ -38,7 +42,9 @@ export function screenCheck(device: SimulatedDevice, use: ScreenCheck): ToolResu
   if (use.withoutScreen) return use.withoutScreen();
   if (!use.action) return unverified(NO_SCREEN, `would check ${use.wouldCheck}`);
   const entry = device.note(use.action.name, use.action.details);
-  return unverified(NO_SCREEN, `${use.action.summary} recorded; would check ${use.wouldCheck}`, { structuredContent: { simulatedDevice: entry } });
+  return unverified(NO_SCREEN, `${use.action.summary} recorded; would check ${use.wouldCheck}`, {
+    structuredContent: { simulatedDevice: entry },
+  });
 }
 
 /** `; closest: #7 Button "Login" …, …` for a failed lookup, or nothing when no node comes close. */
@@ -55,16 +61,25 @@ export const nodeName = (node: ScreenNode): string => node.description ?? node.n
  * saying what was on the screen instead.
  */
 export function oneNode(tool: string, match: SelectorMatch, what: string, index?: number): ScreenNode | ToolResult {
-  if (match.kind === "noMatch" || match.nodes.length === 0) return exceptionThrown(`${tool}: nothing on the screen matches ${what}${closestHint(match)}`);
+  if (match.kind === "noMatch" || match.nodes.length === 0)
+    return exceptionThrown(`${tool}: nothing on the screen matches ${what}${closestHint(match)}`);
   if (index !== undefined && index > 0) {
     const node = match.nodes[index];
-    return node ?? exceptionThrown(`${tool}: ${match.nodes.length} element${match.nodes.length === 1 ? "" : "s"} match ${what}, so there is no index ${index} (indexes start at 0)`);
+    return (
+      node ??
+      exceptionThrown(
+        `${tool}: ${match.nodes.length} element${match.nodes.length === 1 ? "" : "s"} match ${what}, so there is no index ${index} (indexes start at 0)`,
+      )
+    );
   }
   return match.nodes[0]!;
 }
 
 /** A text tool's lookup: the text with its optional filters (resource id, enabled, selected). */
-export function textQuery(text: string, filters: { id?: string | undefined; enabled?: boolean | undefined; selected?: boolean | undefined } = {}): TextQuery {
+export function textQuery(
+  text: string,
+  filters: { id?: string | undefined; enabled?: boolean | undefined; selected?: boolean | undefined } = {},
+): TextQuery {
   return {
     text,
     ...(filters.id ? { id: filters.id } : {}),

@@ -4,7 +4,10 @@ import { recordedArgIssues } from "../registry/recorded-args.ts";
 import { frameworkTools, SimulatedDevice } from "./index.ts";
 import type { DeviceScreen, ScreenNode } from "./screen-checks.ts";
 
-const context = buildContext({ platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" }, {});
+const context = buildContext(
+  { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" },
+  {},
+);
 
 function device(options: ConstructorParameters<typeof SimulatedDevice>[0] = {}) {
   const state = new SimulatedDevice(options);
@@ -20,13 +23,21 @@ function device(options: ConstructorParameters<typeof SimulatedDevice>[0] = {}) 
 /** A screen with nodes showing texts, for the with-screen paths. */
 function fakeScreen(texts: Record<string, string>): DeviceScreen & { applied: string[] } {
   const nodes = Object.keys(texts).map((nodeId): ScreenNode => ({ nodeId }));
-  const match = (found: ScreenNode[]) => ({ kind: found.length === 0 ? "noMatch" as const : found.length === 1 ? "singleMatch" as const : "multipleMatches" as const, nodes: found });
+  const match = (found: ScreenNode[]) => ({
+    kind: found.length === 0 ? ("noMatch" as const) : found.length === 1 ? ("singleMatch" as const) : ("multipleMatches" as const),
+    nodes: found,
+  });
   const applied: string[] = [];
   return {
     applied,
-    resolve: (selector) => match(nodes.filter((n) => typeof selector.textRegex === "string" && new RegExp(`^${selector.textRegex}$`).test(texts[n.nodeId]!))),
+    resolve: (selector) =>
+      match(nodes.filter((n) => typeof selector.textRegex === "string" && new RegExp(`^${selector.textRegex}$`).test(texts[n.nodeId]!))),
     findByText: ({ text }, mode) =>
-      match(nodes.filter((n) => (mode === "pattern" ? new RegExp(`^${text}$`).test(texts[n.nodeId]!) : texts[n.nodeId]!.toLowerCase().includes(text.toLowerCase())))),
+      match(
+        nodes.filter((n) =>
+          mode === "pattern" ? new RegExp(`^${text}$`).test(texts[n.nodeId]!) : texts[n.nodeId]!.toLowerCase().includes(text.toLowerCase()),
+        ),
+      ),
     findByRef: (ref) => match(nodes.filter((n) => n.nodeId === ref)),
     hitTest: () => nodes[0],
     textOf: (node) => texts[node.nodeId],
@@ -62,7 +73,16 @@ describe("framework tools on the simulated device", () => {
     expect((await call("pressKey", { keyCode: "home" })).message).toBe("simulated device: pressKey HOME");
     expect(state.foregroundApp).toBeUndefined();
     expect(state.actions.map((a) => a.action)).toEqual([
-      "launchApp", "tapOnPoint", "inputText", "eraseText", "mobile_setClipboard", "mobile_pasteClipboard", "clearText", "networkConnection", "swipe", "pressKey",
+      "launchApp",
+      "tapOnPoint",
+      "inputText",
+      "eraseText",
+      "mobile_setClipboard",
+      "mobile_pasteClipboard",
+      "clearText",
+      "networkConnection",
+      "swipe",
+      "pressKey",
     ]);
     for (const action of state.actions) expect(Date.parse(action.at)).toBeGreaterThanOrEqual(before - 1);
     expect(state.actions[1]).toMatchObject({ action: "tapOnPoint", x: 10, y: 20, app: "com.example.myapp" });
@@ -78,8 +98,13 @@ describe("framework tools on the simulated device", () => {
 
   test("objectiveStatus takes any case and needs an explanation; FAILED fails", async () => {
     const { call } = device();
-    expect((await call("objectiveStatus", { status: "completed", explanation: "logged in" })).message).toBe("objective completed: logged in");
-    expect((await call("objectiveStatus", { status: "Failed", explanation: "no button" }))).toMatchObject({ variant: "ExceptionThrown", message: "objective failed: no button" });
+    expect((await call("objectiveStatus", { status: "completed", explanation: "logged in" })).message).toBe(
+      "objective completed: logged in",
+    );
+    expect(await call("objectiveStatus", { status: "Failed", explanation: "no button" })).toMatchObject({
+      variant: "ExceptionThrown",
+      message: "objective failed: no button",
+    });
     expect(await call("objectiveStatus", { status: "COMPLETED" })).toMatchObject({
       variant: "MissingRequiredArgs",
       message: "objectiveStatus: invalid arguments: explanation: required (a string), missing",
@@ -100,19 +125,29 @@ describe("framework tools on the simulated device", () => {
   test("assertions compare as text; assertMath evaluates", async () => {
     const { call } = device();
     expect((await call("assertEquals", { actual: 5, expected: "5" })).variant).toBe("Success");
-    expect(await call("assertNotEquals", { actual: "a", expected: "a" })).toMatchObject({ variant: "ExceptionThrown", message: 'expected a value other than "a"' });
+    expect(await call("assertNotEquals", { actual: "a", expected: "a" })).toMatchObject({
+      variant: "ExceptionThrown",
+      message: 'expected a value other than "a"',
+    });
     expect((await call("assertMath", { expression: "(2 + 3) * 4 ^ 2 / 8", expected: "10" })).message).toBe("(2 + 3) * 4 ^ 2 / 8 = 10");
-    expect(await call("assertMath", { expression: "1 + 1", expected: "3" })).toMatchObject({ message: "Math assertion failed: 1 + 1 evaluated to 2, expected 3" });
-    expect(await call("assertMath", { expression: "2 +* 3", expected: "5" })).toMatchObject({ message: 'Math assertion failed: cannot evaluate "2 +* 3": unexpected "*"' });
+    expect(await call("assertMath", { expression: "1 + 1", expected: "3" })).toMatchObject({
+      message: "Math assertion failed: 1 + 1 evaluated to 2, expected 3",
+    });
+    expect(await call("assertMath", { expression: "2 +* 3", expected: "5" })).toMatchObject({
+      message: 'Math assertion failed: cannot evaluate "2 +* 3": unexpected "*"',
+    });
   });
 
   test("AI-backed tools fail like a step that needs an agent", async () => {
     const { call } = device();
     expect(await call("assertWithAi", { prompt: "the cart is empty" })).toMatchObject({
       variant: "ExceptionThrown",
-      message: 'assertWithAi needs an agent to judge "the cart is empty", and no agent is built in; replace the call in the recording with tools that replay without one',
+      message:
+        'assertWithAi needs an agent to judge "the cart is empty", and no agent is built in; replace the call in the recording with tools that replay without one',
     });
-    expect((await call("rememberWithAi", { prompt: "the total", variable: "t" })).message).toStartWith("rememberWithAi needs an agent to read");
+    expect((await call("rememberWithAi", { prompt: "the total", variable: "t" })).message).toStartWith(
+      "rememberWithAi needs an agent to read",
+    );
   });
 
   test("without a screen, screen checks are unverified and element actions are recorded but unverified", async () => {
@@ -124,7 +159,11 @@ describe("framework tools on the simulated device", () => {
       unverified: "no screen loaded",
     });
     const tap = await call("tapOnElementWithText", { text: "Log in" });
-    expect(tap).toMatchObject({ unverified: "no screen loaded", message: 'unverified: no screen loaded (tapOnElementWithText text "Log in" recorded; would check that text "Log in" is on the screen)' });
+    expect(tap).toMatchObject({
+      unverified: "no screen loaded",
+      message:
+        'unverified: no screen loaded (tapOnElementWithText text "Log in" recorded; would check that text "Log in" is on the screen)',
+    });
     for (const [name, args] of [
       ["assertNotVisibleWithText", { text: "7:30" }],
       ["assertVisibleBySelector", { nodeSelector: { androidAccessibility: { textRegex: "Groceries" } }, textMatchMode: "prefix" }],
@@ -144,16 +183,27 @@ describe("framework tools on the simulated device", () => {
     const screen = fakeScreen({ n1: "Hello Test", n2: "Total 42", n3: "Log in" });
     state.screen = screen;
     expect((await call("assertVisibleWithText", { text: "Hello.*" })).message).toBe('"Hello.*" is visible (n1)');
-    expect(await call("assertNotVisibleWithText", { text: "Log in" })).toMatchObject({ variant: "ExceptionThrown", message: 'assertNotVisibleWithText: "Log in" is visible (n3)' });
-    expect(await call("assertVisibleWithText", { text: "Bye" })).toMatchObject({ variant: "ExceptionThrown", message: 'assertVisibleWithText: nothing on the screen matches "Bye"' });
-    expect((await call("tapOnElementWithText", { text: "Log in" })).message).toBe('simulated device: tapOnElementWithText text "Log in" on n3; screen unchanged');
+    expect(await call("assertNotVisibleWithText", { text: "Log in" })).toMatchObject({
+      variant: "ExceptionThrown",
+      message: 'assertNotVisibleWithText: "Log in" is visible (n3)',
+    });
+    expect(await call("assertVisibleWithText", { text: "Bye" })).toMatchObject({
+      variant: "ExceptionThrown",
+      message: 'assertVisibleWithText: nothing on the screen matches "Bye"',
+    });
+    expect((await call("tapOnElementWithText", { text: "Log in" })).message).toBe(
+      'simulated device: tapOnElementWithText text "Log in" on n3; screen unchanged',
+    );
     expect(await call("rememberNumber", { prompt: "Total 42", variable: "total" })).toMatchObject({ memoryDelta: { total: "42" } });
     expect(screen.applied).toEqual(["tapOnElementWithText"]);
   });
 
   test("bad arguments say what the schema wants, in the words check uses", async () => {
     const { call, tools, state } = device();
-    expect(await call("launchApp", {})).toMatchObject({ variant: "MissingRequiredArgs", message: "launchApp: invalid arguments: appId: required (a string), missing" });
+    expect(await call("launchApp", {})).toMatchObject({
+      variant: "MissingRequiredArgs",
+      message: "launchApp: invalid arguments: appId: required (a string), missing",
+    });
     expect(await call("wait", { seconds: 3 })).toMatchObject({
       variant: "ExceptionThrown",
       message: "wait: invalid arguments: seconds: not a parameter of wait (it takes timeToWaitInSeconds)",
@@ -161,7 +211,9 @@ describe("framework tools on the simulated device", () => {
     expect(await call("swipe", { direction: "sideways" })).toMatchObject({
       message: 'swipe: invalid arguments: direction: expected one of "UP", "DOWN", "RIGHT", "LEFT" (any case), got a string ("sideways")',
     });
-    expect(await call("tapOnPoint", { x: 1080, y: 5 })).toMatchObject({ message: "tapOnPoint: point (1080, 5) is outside the 1080x2400 screen" });
+    expect(await call("tapOnPoint", { x: 1080, y: 5 })).toMatchObject({
+      message: "tapOnPoint: point (1080, 5) is outside the 1080x2400 screen",
+    });
     expect(recordedArgIssues(tools.get("wait")!, { timeToWaitInSeconds: "{{n}}" })).toEqual([]);
     expect(recordedArgIssues(tools.get("wait")!, { timeToWaitInSeconds: "five" })).toEqual([
       { path: ["timeToWaitInSeconds"], message: 'expected a number, got a string ("five")' },
@@ -177,6 +229,9 @@ describe("framework tools on the simulated device", () => {
       additionalProperties: false,
     });
     expect(tools.get("objectiveStatus")!.inputSchema.required).toEqual(["explanation", "status"]);
-    expect((tools.get("inputTextRandom")!.inputSchema.properties as Record<string, unknown>).prefix).toEqual({ default: "TBZ-", type: "string" });
+    expect((tools.get("inputTextRandom")!.inputSchema.properties as Record<string, unknown>).prefix).toEqual({
+      default: "TBZ-",
+      type: "string",
+    });
   });
 });

@@ -37,7 +37,12 @@ export class SimulatedDevice {
   clipboard: string | undefined;
   connected = true;
   /** Browser state of web sessions. */
-  readonly page = { url: undefined as string | undefined, history: [] as string[], position: -1, viewport: undefined as { width: number; height: number } | undefined };
+  readonly page = {
+    url: undefined as string | undefined,
+    history: [] as string[],
+    position: -1,
+    viewport: undefined as { width: number; height: number } | undefined,
+  };
   readonly cookies: Record<string, unknown>[] = [];
   /** Granted permissions by app id. */
   readonly permissions = new Map<string, Set<string>>();
@@ -53,7 +58,12 @@ export class SimulatedDevice {
   }
 
   /** Records an action and returns the Success every action tool answers with. */
-  record(action: string, details: Record<string, unknown>, summary: string, extra: Partial<Omit<Success, "variant" | "message">> = {}): Success {
+  record(
+    action: string,
+    details: Record<string, unknown>,
+    summary: string,
+    extra: Partial<Omit<Success, "variant" | "message">> = {},
+  ): Success {
     const entry = this.note(action, details);
     return success(`simulated device: ${summary}`, { structuredContent: { simulatedDevice: entry }, ...extra });
   }

@@ -12,7 +12,9 @@ type Checks = "web_verifyElementVisible" | "web_verifyTextVisible" | "web_verify
 export const BROWSER_CHECK_RUNS: Pick<BuiltinRuns<typeof WEB_TOOLS, WebPage>, Checks> = {
   web_verifyElementVisible: (web, { ref, nodeSelector }) =>
     onElement(web, "web_verifyElementVisible", { ref, nodeSelector }, async (element, what) =>
-      (await eventually(() => element.first().isVisible(), web.checkTimeoutMs)) ? success(`Verified ${what} is visible.`) : exceptionThrown(`web_verifyElementVisible: ${what} is on the page but not visible (waited ${web.checkTimeoutMs} ms)`),
+      (await eventually(() => element.first().isVisible(), web.checkTimeoutMs))
+        ? success(`Verified ${what} is visible.`)
+        : exceptionThrown(`web_verifyElementVisible: ${what} is on the page but not visible (waited ${web.checkTimeoutMs} ms)`),
     ),
   web_verifyTextVisible: async (web, { text }) => {
     const found = (await web.page()).getByText(text).first();
@@ -23,19 +25,24 @@ export const BROWSER_CHECK_RUNS: Pick<BuiltinRuns<typeof WEB_TOOLS, WebPage>, Ch
     if (items.length === 0) return exceptionThrown("web_verifyListVisible: items is empty; give at least one expected item");
     return onElement(web, "web_verifyListVisible", { ref, nodeSelector }, async (list, what) => {
       const container = list.first();
-      if (!(await eventually(() => container.isVisible(), web.checkTimeoutMs))) return exceptionThrown(`web_verifyListVisible: ${what} is not visible (waited ${web.checkTimeoutMs} ms)`);
+      if (!(await eventually(() => container.isVisible(), web.checkTimeoutMs)))
+        return exceptionThrown(`web_verifyListVisible: ${what} is not visible (waited ${web.checkTimeoutMs} ms)`);
       let missing: string[] = items;
       await eventually(async () => {
         const counts = await Promise.all(items.map((item) => container.getByText(item).count()));
         missing = items.filter((_, i) => counts[i] === 0);
         return missing.length === 0;
       }, web.checkTimeoutMs);
-      if (missing.length > 0) return exceptionThrown(`web_verifyListVisible: ${what} is missing ${missing.map((m) => show(m)).join(", ")} (waited ${web.checkTimeoutMs} ms)`);
+      if (missing.length > 0)
+        return exceptionThrown(
+          `web_verifyListVisible: ${what} is missing ${missing.map((m) => show(m)).join(", ")} (waited ${web.checkTimeoutMs} ms)`,
+        );
       return success(`Verified ${what} shows all ${items.length} items.`);
     });
   },
   web_verifyValue: (web, { ref, nodeSelector, type, expected, attribute }) => {
-    if (type === "ATTRIBUTE" && attribute === "") return Promise.resolve(exceptionThrown("web_verifyValue: type ATTRIBUTE needs the attribute name"));
+    if (type === "ATTRIBUTE" && attribute === "")
+      return Promise.resolve(exceptionThrown("web_verifyValue: type ATTRIBUTE needs the attribute name"));
     return onElement(web, "web_verifyValue", { ref, nodeSelector }, async (located, what) => {
       const element = located.first();
       const isField = () => element.evaluate((e) => ["INPUT", "TEXTAREA", "SELECT"].includes((e as { tagName: string }).tagName));
@@ -52,7 +59,9 @@ export const BROWSER_CHECK_RUNS: Pick<BuiltinRuns<typeof WEB_TOOLS, WebPage>, Ch
       }, web.checkTimeoutMs);
       const label = type === "ATTRIBUTE" ? `attribute ${attribute}` : type.toLowerCase();
       if (ok) return success(`Verified the ${label} of ${what} is ${show(expected)}.`);
-      return exceptionThrown(`web_verifyValue: the ${label} of ${what} is ${actual === null ? "not set" : show(actual)}, expected ${type === "TEXT" ? "it to contain " : ""}${show(expected)} (waited ${web.checkTimeoutMs} ms)`);
+      return exceptionThrown(
+        `web_verifyValue: the ${label} of ${what} is ${actual === null ? "not set" : show(actual)}, expected ${type === "TEXT" ? "it to contain " : ""}${show(expected)} (waited ${web.checkTimeoutMs} ms)`,
+      );
     });
   },
 };

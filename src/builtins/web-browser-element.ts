@@ -7,7 +7,8 @@ import type { WebPage } from "../browser/web-page.ts";
 import { exceptionThrown, type ToolResult } from "../core/tool-result.ts";
 
 export const show = (value: unknown): string => JSON.stringify(value);
-export const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0]!.replace(/^\w+\.\w+: /, "");
+export const firstLine = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split("\n")[0]!.replace(/^\w+\.\w+: /, "");
 
 /** Polls `check` until it is true or `timeoutMs` has passed (at least one try). */
 export async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
@@ -23,7 +24,13 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs: numbe
  * A tool that acts on one element: found (or the failure says what was not), then `act`. An action
  * (`acts`) waits for its element itself, up to findTimeoutMs: a timeout with nothing matching is "not found".
  */
-export function onElement(page: WebPage, tool: string, target: ElementTarget, act: (locator: Locator, what: string) => Promise<ToolResult>, acts = false): Promise<ToolResult> {
+export function onElement(
+  page: WebPage,
+  tool: string,
+  target: ElementTarget,
+  act: (locator: Locator, what: string) => Promise<ToolResult>,
+  acts = false,
+): Promise<ToolResult> {
   return (async () => {
     const what = describeTarget(target);
     const found = await page.locate(target, !acts);
@@ -36,4 +43,3 @@ export function onElement(page: WebPage, tool: string, target: ElementTarget, ac
     }
   })();
 }
-

@@ -9,10 +9,12 @@ import { exceptionThrown, success } from "../core/tool-result.ts";
 import type { BuiltinRuns } from "./define-builtin.ts";
 import { BROWSER_CHECK_RUNS } from "./web-browser-checks.ts";
 import { eventually, firstLine, onElement, show } from "./web-browser-element.ts";
-import { parseCookies, WEB_TOOLS } from "./web-tool-definitions.ts";
+import { parseCookies, type WEB_TOOLS } from "./web-tool-definitions.ts";
 
 function navigated(before: string, after: string): string {
-  return before === after ? ` The page URL is unchanged (${after}): the click may have updated the page in place.` : ` The page navigated to ${after}.`;
+  return before === after
+    ? ` The page URL is unchanged (${after}): the click may have updated the page in place.`
+    : ` The page navigated to ${after}.`;
 }
 
 export const BROWSER_WEB_RUNS: Partial<BuiltinRuns<typeof WEB_TOOLS, WebPage>> = {
@@ -23,11 +25,14 @@ export const BROWSER_WEB_RUNS: Partial<BuiltinRuns<typeof WEB_TOOLS, WebPage>> =
         if (url === "") return exceptionThrown("web_navigate: GOTO needs a url");
         const resolved = web.resolveUrl(url);
         await page.goto(resolved);
-        return success(page.url() === resolved ? `Navigated to ${page.url()}` : `Navigated to ${resolved} (now at ${page.url()})`, { structuredContent: { url: page.url() } });
+        return success(page.url() === resolved ? `Navigated to ${page.url()}` : `Navigated to ${resolved} (now at ${page.url()})`, {
+          structuredContent: { url: page.url() },
+        });
       }
       const before = page.url();
       const response = action === "BACK" ? await page.goBack() : await page.goForward();
-      if (response === null && page.url() === before) return exceptionThrown(`web_navigate: nothing to go ${action.toLowerCase()} to; the page is ${before}`);
+      if (response === null && page.url() === before)
+        return exceptionThrown(`web_navigate: nothing to go ${action.toLowerCase()} to; the page is ${before}`);
       return success(`Navigated ${action.toLowerCase()} to ${page.url()}`, { structuredContent: { url: page.url() } });
     } catch (error) {
       return exceptionThrown(`web_navigate: ${firstLine(error)}`);
@@ -45,7 +50,8 @@ export const BROWSER_WEB_RUNS: Partial<BuiltinRuns<typeof WEB_TOOLS, WebPage>> =
       return exceptionThrown(`web_waitForUrl: ${show(pattern)} is not a valid regular expression: ${(error as Error).message}`);
     }
     const page = await web.page();
-    if (await eventually(async () => regex.test(page.url()), timeoutMs)) return success(page.url(), { structuredContent: { url: page.url() } });
+    if (await eventually(async () => regex.test(page.url()), timeoutMs))
+      return success(page.url(), { structuredContent: { url: page.url() } });
     return exceptionThrown(`web_waitForUrl: the page URL ${show(page.url())} did not match ${show(pattern)} within ${timeoutMs} ms`);
   },
   web_resize: async (web, { width, height }) => {
@@ -63,7 +69,9 @@ export const BROWSER_WEB_RUNS: Partial<BuiltinRuns<typeof WEB_TOOLS, WebPage>> =
   web_snapshot: async (web, { screenName }) => {
     const page = await web.page();
     const list = await web.elements();
-    return success(`${screenName}: ${page.url()}\n${list.text}`, { structuredContent: { screenName, url: page.url(), elements: list.elements } });
+    return success(`${screenName}: ${page.url()}\n${list.text}`, {
+      structuredContent: { screenName, url: page.url(), elements: list.elements },
+    });
   },
   web_applyCookies: async (web, { cookiesJson }) => {
     const list = parseCookies("web_applyCookies", cookiesJson);
@@ -87,35 +95,74 @@ export const BROWSER_WEB_RUNS: Partial<BuiltinRuns<typeof WEB_TOOLS, WebPage>> =
       return exceptionThrown(`web_evaluate: ${firstLine(error)}`);
     }
   },
-  web_fillSecret: (web, { ref, value }) => onElement(web, "web_fillSecret", { ref }, async (field, what) => (await field.first().fill(value, { timeout: web.findTimeoutMs }), success(`Filled ${what} with a secret.`)), true),
+  web_fillSecret: (web, { ref, value }) =>
+    onElement(
+      web,
+      "web_fillSecret",
+      { ref },
+      async (field, what) => (await field.first().fill(value, { timeout: web.findTimeoutMs }), success(`Filled ${what} with a secret.`)),
+      true,
+    ),
   web_click: (web, { ref, nodeSelector }) =>
-    onElement(web, "web_click", { ref, nodeSelector }, async (element, what) => {
-      const page = await web.page();
-      const before = page.url();
-      await element.first().click({ timeout: web.findTimeoutMs });
-      return success(`Clicked ${what}.${navigated(before, page.url())}`);
-    }, true),
-  web_hover: (web, { ref, nodeSelector }) => onElement(web, "web_hover", { ref, nodeSelector }, async (element, what) => (await element.first().hover({ timeout: web.findTimeoutMs }), success(`Hovered over ${what}.`)), true),
+    onElement(
+      web,
+      "web_click",
+      { ref, nodeSelector },
+      async (element, what) => {
+        const page = await web.page();
+        const before = page.url();
+        await element.first().click({ timeout: web.findTimeoutMs });
+        return success(`Clicked ${what}.${navigated(before, page.url())}`);
+      },
+      true,
+    ),
+  web_hover: (web, { ref, nodeSelector }) =>
+    onElement(
+      web,
+      "web_hover",
+      { ref, nodeSelector },
+      async (element, what) => (await element.first().hover({ timeout: web.findTimeoutMs }), success(`Hovered over ${what}.`)),
+      true,
+    ),
   web_type: (web, { text, ref, nodeSelector, clearFirst }) =>
-    onElement(web, "web_type", { ref, nodeSelector }, async (field, what) => {
-      if (clearFirst) await field.first().fill(text, { timeout: web.findTimeoutMs });
-      else await field.first().pressSequentially(text, { timeout: web.findTimeoutMs });
-      return success(`${clearFirst ? "Filled" : "Typed"} ${show(text)} into ${what}.`);
-    }, true),
+    onElement(
+      web,
+      "web_type",
+      { ref, nodeSelector },
+      async (field, what) => {
+        if (clearFirst) await field.first().fill(text, { timeout: web.findTimeoutMs });
+        else await field.first().pressSequentially(text, { timeout: web.findTimeoutMs });
+        return success(`${clearFirst ? "Filled" : "Typed"} ${show(text)} into ${what}.`);
+      },
+      true,
+    ),
   web_selectOption: (web, { values, ref, nodeSelector }) =>
-    onElement(web, "web_selectOption", { ref, nodeSelector }, async (select, what) => {
-      const chosen = await select.first().selectOption(values, { timeout: web.findTimeoutMs });
-      return success(`Selected ${values.join(", ")} in ${what}.`, { structuredContent: { selected: chosen } });
-    }, true),
+    onElement(
+      web,
+      "web_selectOption",
+      { ref, nodeSelector },
+      async (select, what) => {
+        const chosen = await select.first().selectOption(values, { timeout: web.findTimeoutMs });
+        return success(`Selected ${values.join(", ")} in ${what}.`, { structuredContent: { selected: chosen } });
+      },
+      true,
+    ),
   web_scroll: async (web, { direction, amount, ref, nodeSelector }) => {
-    const [dx, dy] = direction === "DOWN" ? [0, amount] : direction === "UP" ? [0, -amount] : direction === "RIGHT" ? [amount, 0] : [-amount, 0];
+    const [dx, dy] =
+      direction === "DOWN" ? [0, amount] : direction === "UP" ? [0, -amount] : direction === "RIGHT" ? [amount, 0] : [-amount, 0];
     const page = await web.page();
     const wheel = async (what: string) => {
       await page.mouse.wheel(dx, dy);
       return success(`Scrolled ${what} ${direction} by ${amount} px.`);
     };
     if ((ref === undefined || ref.trim() === "") && nodeSelector === undefined) return wheel("the page");
-    return onElement(web, "web_scroll", { ref, nodeSelector }, async (container, what) => (await container.first().hover({ timeout: web.findTimeoutMs }), wheel(what)), true);
+    return onElement(
+      web,
+      "web_scroll",
+      { ref, nodeSelector },
+      async (container, what) => (await container.first().hover({ timeout: web.findTimeoutMs }), wheel(what)),
+      true,
+    );
   },
   ...BROWSER_CHECK_RUNS,
 };

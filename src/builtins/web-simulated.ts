@@ -8,7 +8,7 @@ import type { BuiltinRuns } from "./define-builtin.ts";
 import { onScreenElement } from "./element-run.ts";
 import { unverified, type DeviceScreen } from "./screen-checks.ts";
 import { show, type SimulatedDevice } from "./simulated-device.ts";
-import { parseCookies, WEB_TOOLS } from "./web-tool-definitions.ts";
+import { parseCookies, type WEB_TOOLS } from "./web-tool-definitions.ts";
 
 type Target = { ref?: string | undefined; nodeSelector?: Record<string, unknown> | undefined };
 
@@ -16,9 +16,12 @@ type Target = { ref?: string | undefined; nodeSelector?: Record<string, unknown>
 // arguments (the run's expected type), where a named function would fix it to Target.
 
 /** How a web element is named: its ref, else its nodeSelector. */
-const element = (a: Target) => (a.ref !== undefined ? `ref ${show(a.ref)}` : a.nodeSelector ? `the element ${show(a.nodeSelector)}` : "the page");
-const needsTarget = (a: Target) => (a.ref === undefined && a.nodeSelector === undefined ? "give the element's ref or nodeSelector" : undefined);
-const findTarget = (a: Target, screen: DeviceScreen) => (a.ref !== undefined ? screen.findByRef(a.ref) : screen.resolve(a.nodeSelector ?? {}));
+const element = (a: Target) =>
+  a.ref !== undefined ? `ref ${show(a.ref)}` : a.nodeSelector ? `the element ${show(a.nodeSelector)}` : "the page";
+const needsTarget = (a: Target) =>
+  a.ref === undefined && a.nodeSelector === undefined ? "give the element's ref or nodeSelector" : undefined;
+const findTarget = (a: Target, screen: DeviceScreen) =>
+  a.ref !== undefined ? screen.findByRef(a.ref) : screen.resolve(a.nodeSelector ?? {});
 const targetDetails = (a: Target) => (a.ref !== undefined ? { ref: a.ref } : { nodeSelector: a.nodeSelector });
 
 function go(device: SimulatedDevice, url: string): void {
@@ -31,7 +34,10 @@ function go(device: SimulatedDevice, url: string): void {
 const scrollElement = onScreenElement<{ direction: string; amount: number } & Target>({
   find: findTarget,
   what: element,
-  record: (a) => ({ details: { direction: a.direction, amount: a.amount, ...targetDetails(a) }, summary: `scroll ${element(a)} ${a.direction} ${a.amount} px` }),
+  record: (a) => ({
+    details: { direction: a.direction, amount: a.amount, ...targetDetails(a) },
+    summary: `scroll ${element(a)} ${a.direction} ${a.amount} px`,
+  }),
 });
 
 export const SIMULATED_WEB_RUNS: BuiltinRuns<typeof WEB_TOOLS, SimulatedDevice> = {
@@ -46,9 +52,16 @@ export const SIMULATED_WEB_RUNS: BuiltinRuns<typeof WEB_TOOLS, SimulatedDevice> 
       page.position = next;
       page.url = page.history[next];
     }
-    return device.record("web_navigate", { navigate: action, url: page.url }, `${action === "GOTO" ? "navigate to" : action.toLowerCase()} ${page.url}`);
+    return device.record(
+      "web_navigate",
+      { navigate: action, url: page.url },
+      `${action === "GOTO" ? "navigate to" : action.toLowerCase()} ${page.url}`,
+    );
   },
-  web_currentUrl: ({ page }) => (page.url === undefined ? exceptionThrown("web_currentUrl: no page is open; navigate first with web_navigate") : success(page.url, { structuredContent: { url: page.url } })),
+  web_currentUrl: ({ page }) =>
+    page.url === undefined
+      ? exceptionThrown("web_currentUrl: no page is open; navigate first with web_navigate")
+      : success(page.url, { structuredContent: { url: page.url } }),
   web_waitForUrl: ({ page }, { pattern }) => {
     let regex: RegExp;
     try {
@@ -57,7 +70,9 @@ export const SIMULATED_WEB_RUNS: BuiltinRuns<typeof WEB_TOOLS, SimulatedDevice> 
       return exceptionThrown(`web_waitForUrl: ${show(pattern)} is not a valid regular expression: ${(error as Error).message}`);
     }
     if (page.url !== undefined && regex.test(page.url)) return success(page.url, { structuredContent: { url: page.url } });
-    return exceptionThrown(`web_waitForUrl: the page URL ${page.url === undefined ? "is not set (no page is open)" : show(page.url)} does not match ${show(pattern)}`);
+    return exceptionThrown(
+      `web_waitForUrl: the page URL ${page.url === undefined ? "is not set (no page is open)" : show(page.url)} does not match ${show(pattern)}`,
+    );
   },
   web_resize: (device, { width, height }) => {
     device.page.viewport = { width, height };
@@ -71,7 +86,11 @@ export const SIMULATED_WEB_RUNS: BuiltinRuns<typeof WEB_TOOLS, SimulatedDevice> 
   },
   web_snapshot: (device, { screenName }) => {
     device.snapshots.push(screenName);
-    return device.record("web_snapshot", { screenName }, `snapshot ${show(screenName)}${device.screen ? "" : " (no screen loaded: nothing captured)"}`);
+    return device.record(
+      "web_snapshot",
+      { screenName },
+      `snapshot ${show(screenName)}${device.screen ? "" : " (no screen loaded: nothing captured)"}`,
+    );
   },
   web_applyCookies: (device, { cookiesJson }) => {
     const list = parseCookies("web_applyCookies", cookiesJson);
@@ -83,7 +102,8 @@ export const SIMULATED_WEB_RUNS: BuiltinRuns<typeof WEB_TOOLS, SimulatedDevice> 
     const state = { cookies: device.cookies, origins: [] };
     return success(JSON.stringify(state), { structuredContent: state });
   },
-  web_requestDetails: (device, { include }) => device.record("web_requestDetails", { include }, `next snapshot with ${include.join(", ") || "no extra detail"}`),
+  web_requestDetails: (device, { include }) =>
+    device.record("web_requestDetails", { include }, `next snapshot with ${include.join(", ") || "no extra detail"}`),
   web_assertNetworkEvent: (_device, { eventName }) => unverified("no network traffic is simulated", `would look for ${show(eventName)}`),
   web_evaluate: () => unverified("no page is simulated", "the script was not run"),
   web_fillSecret: (device, { ref }) => device.record("web_fillSecret", { ref, value: "***" }, `filled ref ${show(ref)} with a secret`),
@@ -103,7 +123,10 @@ export const SIMULATED_WEB_RUNS: BuiltinRuns<typeof WEB_TOOLS, SimulatedDevice> 
     precheck: (a) => needsTarget(a),
     find: (a, screen) => findTarget(a, screen),
     what: (a) => element(a),
-    record: (a) => ({ details: { text: a.text, ...targetDetails(a), clearFirst: a.clearFirst }, summary: `type ${show(a.text)} into ${element(a)}` }),
+    record: (a) => ({
+      details: { text: a.text, ...targetDetails(a), clearFirst: a.clearFirst },
+      summary: `type ${show(a.text)} into ${element(a)}`,
+    }),
   }),
   web_selectOption: onScreenElement({
     precheck: (a) => needsTarget(a),
@@ -133,10 +156,14 @@ export const SIMULATED_WEB_RUNS: BuiltinRuns<typeof WEB_TOOLS, SimulatedDevice> 
     record: (a) => ({ details: { items: a.items }, summary: `verify ${element(a)} lists ${a.items.join(", ")}` }),
   }),
   web_verifyValue: onScreenElement({
-    precheck: (a) => needsTarget(a) ?? (a.type === "ATTRIBUTE" && a.attribute === "" ? "type ATTRIBUTE needs the attribute name" : undefined),
+    precheck: (a) =>
+      needsTarget(a) ?? (a.type === "ATTRIBUTE" && a.attribute === "" ? "type ATTRIBUTE needs the attribute name" : undefined),
     find: (a, screen) => findTarget(a, screen),
     what: (a) => element(a),
-    record: (a) => ({ details: { type: a.type, expected: a.expected }, summary: `verify ${a.type.toLowerCase()} of ${element(a)} is ${show(a.expected)}` }),
+    record: (a) => ({
+      details: { type: a.type, expected: a.expected },
+      summary: `verify ${a.type.toLowerCase()} of ${element(a)} is ${show(a.expected)}`,
+    }),
   }),
   playwright_desktop_launchGoose: (device) => {
     device.foregroundApp = "goose";

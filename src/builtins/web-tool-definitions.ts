@@ -19,7 +19,8 @@ const SIMULATED_ELEMENT = " Simulated page: only finds the element on the screen
 
 export const WEB_TOOLS = {
   web_navigate: {
-    description: "GOTO `url` (default action; a relative path resolves against the trail's folder, else the working directory), or BACK / FORWARD in the history (any case).",
+    description:
+      "GOTO `url` (default action; a relative path resolves against the trail's folder, else the working directory), or BACK / FORWARD in the history (any case).",
     args: () => ({ action: withDefault(anyCase(["GOTO", "BACK", "FORWARD"]), "GOTO"), url: withDefault(str(), ""), ...reasoning }),
     meta: web,
   },
@@ -29,7 +30,8 @@ export const WEB_TOOLS = {
     meta: web,
   },
   web_waitForUrl: {
-    description: "Waits until the page's URL matches the regular expression `pattern` (timeoutMs default 30000). The simulated page's URL changes only by navigation, so there it does not wait.",
+    description:
+      "Waits until the page's URL matches the regular expression `pattern` (timeoutMs default 30000). The simulated page's URL changes only by navigation, so there it does not wait.",
     args: () => ({ pattern: str(1), timeoutMs: withDefault(int(0), 30_000) }),
     meta: web,
   },
@@ -49,7 +51,8 @@ export const WEB_TOOLS = {
     meta: web,
   },
   web_snapshot: {
-    description: "Lists the page's elements with their ids (e1, e2…: what `ref` names), as `screenName`. The simulated page records the name only.",
+    description:
+      "Lists the page's elements with their ids (e1, e2…: what `ref` names), as `screenName`. The simulated page records the name only.",
     args: () => ({ screenName: str(1), ...reasoning }),
     meta: web,
   },
@@ -59,7 +62,8 @@ export const WEB_TOOLS = {
     meta: web,
   },
   web_getStorageState: {
-    description: "Returns the session's browser context storage state (cookies and local storage; on the simulated page, the cookies applied so far).",
+    description:
+      "Returns the session's browser context storage state (cookies and local storage; on the simulated page, the cookies applied so far).",
     args: () => ({}),
     meta: web,
   },
@@ -69,7 +73,8 @@ export const WEB_TOOLS = {
     meta: web,
   },
   web_assertNetworkEvent: {
-    description: "Asserts that `eventName` appeared in the session's network traffic (timeoutMs default 5000). No traffic is recorded yet, on the simulated page or a real one: unverified.",
+    description:
+      "Asserts that `eventName` appeared in the session's network traffic (timeoutMs default 5000). No traffic is recorded yet, on the simulated page or a real one: unverified.",
     args: () => ({ eventName: str(1), timeoutMs: withDefault(int(0), 5000), ...reasoning }),
     meta: web,
   },
@@ -84,42 +89,48 @@ export const WEB_TOOLS = {
     meta: notForLlm,
   },
   web_click: {
-    description: "Clicks the element `ref` (element id such as e5, ARIA descriptor such as 'button \"Submit\"', or css=selector) or `nodeSelector`." + SIMULATED_ELEMENT,
+    description:
+      "Clicks the element `ref` (element id such as e5, ARIA descriptor such as 'button \"Submit\"', or css=selector) or `nodeSelector`." +
+      SIMULATED_ELEMENT,
     args: () => target,
     meta: web,
   },
   web_hover: {
-    description: "Hovers over the element `ref` or `nodeSelector`." + SIMULATED_ELEMENT,
+    description: `Hovers over the element \`ref\` or \`nodeSelector\`.${SIMULATED_ELEMENT}`,
     args: () => target,
     meta: web,
   },
   web_type: {
-    description: "Types `text` into the element `ref` or `nodeSelector`: replaces its content (clearFirst, default true) or appends to it." + SIMULATED_ELEMENT,
+    description:
+      "Types `text` into the element `ref` or `nodeSelector`: replaces its content (clearFirst, default true) or appends to it." +
+      SIMULATED_ELEMENT,
     args: () => ({ text: str(), ...target, clearFirst: withDefault(bool(), true) }),
     meta: web,
   },
   web_selectOption: {
-    description: "Selects `values` (option values or labels) in the <select> `ref` or `nodeSelector`." + SIMULATED_ELEMENT,
+    description: `Selects \`values\` (option values or labels) in the <select> \`ref\` or \`nodeSelector\`.${SIMULATED_ELEMENT}`,
     args: () => ({ values: strings(), ...target }),
     meta: web,
   },
   web_scroll: {
-    description: "Scrolls the page, or the container `ref` / `nodeSelector` (the mouse over it), UP, DOWN (default), LEFT or RIGHT by `amount` pixels (default 500)." + SIMULATED_ELEMENT,
+    description:
+      "Scrolls the page, or the container `ref` / `nodeSelector` (the mouse over it), UP, DOWN (default), LEFT or RIGHT by `amount` pixels (default 500)." +
+      SIMULATED_ELEMENT,
     args: () => ({ direction: withDefault(anyCase(["UP", "DOWN", "LEFT", "RIGHT"]), "DOWN"), amount: withDefault(int(), 500), ...target }),
     meta: web,
   },
   web_verifyElementVisible: {
-    description: "Verifies that the element `ref` or `nodeSelector` is visible (waits up to 5 s)." + SIMULATED_ELEMENT,
+    description: `Verifies that the element \`ref\` or \`nodeSelector\` is visible (waits up to 5 s).${SIMULATED_ELEMENT}`,
     args: () => target,
     meta: verification,
   },
   web_verifyTextVisible: {
-    description: "Verifies that `text` is visible on the page (case-insensitive substring; waits up to 5 s)." + SIMULATED_ELEMENT,
+    description: `Verifies that \`text\` is visible on the page (case-insensitive substring; waits up to 5 s).${SIMULATED_ELEMENT}`,
     args: () => ({ text: str(1), ...reasoning }),
     meta: verification,
   },
   web_verifyListVisible: {
-    description: "Verifies that the list `ref` or `nodeSelector` is visible and shows each of `items`." + SIMULATED_ELEMENT,
+    description: `Verifies that the list \`ref\` or \`nodeSelector\` is visible and shows each of \`items\`.${SIMULATED_ELEMENT}`,
     args: () => ({ items: strings(), ...target }),
     meta: verification,
   },
@@ -127,7 +138,12 @@ export const WEB_TOOLS = {
     description:
       "Verifies the TEXT (default: contains, or the field's value equals), VALUE or ATTRIBUTE (any case) of the element `ref` or `nodeSelector` against `expected` (waits up to 5 s)." +
       SIMULATED_ELEMENT,
-    args: () => ({ ...target, type: withDefault(anyCase(["TEXT", "VALUE", "ATTRIBUTE"]), "TEXT"), expected: str(), attribute: withDefault(str(), "") }),
+    args: () => ({
+      ...target,
+      type: withDefault(anyCase(["TEXT", "VALUE", "ATTRIBUTE"]), "TEXT"),
+      expected: str(),
+      attribute: withDefault(str(), ""),
+    }),
     meta: verification,
   },
   playwright_desktop_launchGoose: {

@@ -37,7 +37,16 @@ const savedDuringBuild = (text: string, keepMtime = false): Plugin => ({
 /** One build the way bundleEntry does it: begin, build, write the output, store. */
 async function buildOnce(plugins: Plugin[] = []): Promise<{ output: string; stored: boolean }> {
   const start = cache.begin();
-  const result = await build({ entryPoints: [entry], absWorkingDir: dir, bundle: true, format: "esm", write: false, metafile: true, logLevel: "silent", plugins });
+  const result = await build({
+    entryPoints: [entry],
+    absWorkingDir: dir,
+    bundle: true,
+    format: "esm",
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+    plugins,
+  });
   const output = result.outputFiles[0]!.text;
   const file = join(cache.cacheDir, `${cache.stem}.js`);
   writeAtomically(file, output);
@@ -115,10 +124,16 @@ describe("BuildCache", () => {
     // An entry of a file deleted long ago (output beside its manifest), one of older settings (output in a folder of its own).
     writeFileSync(join(cacheDir, "gone-0000.js"), "old");
     writeFileSync(join(cacheDir, "gone-0000.js.map"), "{}");
-    writeFileSync(join(cacheDir, "gone-0000.json"), JSON.stringify({ file: join(cacheDir, "gone-0000.js"), warnings: [], key: "k", inputs: [] }));
+    writeFileSync(
+      join(cacheDir, "gone-0000.json"),
+      JSON.stringify({ file: join(cacheDir, "gone-0000.js"), warnings: [], key: "k", inputs: [] }),
+    );
     mkdirSync(join(cacheDir, "settings-1111"));
     writeFileSync(join(cacheDir, "settings-1111/entry.js"), "old");
-    writeFileSync(join(cacheDir, "settings-1111.json"), JSON.stringify({ file: join(cacheDir, "settings-1111/entry.js"), warnings: [], key: "k", inputs: [] }));
+    writeFileSync(
+      join(cacheDir, "settings-1111.json"),
+      JSON.stringify({ file: join(cacheDir, "settings-1111/entry.js"), warnings: [], key: "k", inputs: [] }),
+    );
     for (const file of ["gone-0000.json", "settings-1111.json"]) utimesSync(join(cacheDir, file), longAgo, longAgo);
     // This entry was stored long ago too, but a lookup uses it now: that dates it.
     utimesSync(join(cacheDir, `${cache.stem}.json`), longAgo, longAgo);
@@ -127,7 +142,9 @@ describe("BuildCache", () => {
     const other = new BuildCache(cacheDir, greeting, "other settings");
     writeAtomically(join(cacheDir, `${other.stem}.js`), "built");
     expect(other.store({ file: join(cacheDir, `${other.stem}.js`), warnings: [] }, [greeting], other.begin())).toBe(true);
-    expect(readdirSync(cacheDir).sort()).toEqual([`${cache.stem}.js`, `${cache.stem}.json`, `${other.stem}.js`, `${other.stem}.json`].sort());
+    expect(readdirSync(cacheDir).sort()).toEqual(
+      [`${cache.stem}.js`, `${cache.stem}.json`, `${other.stem}.js`, `${other.stem}.json`].sort(),
+    );
     expect(served()).toContain('"newest"');
   });
 });

@@ -199,4 +199,3 @@ export function removeUnused(cacheDir: string, now: number): void {
     rmSync(manifestFile, { force: true });
   }
 }
-

@@ -67,7 +67,14 @@ export function onDeviceBuildOptions(opts: OnDeviceBuildOptions): BuildOptions &
     charset: "utf8",
     legalComments: "none",
     logLevel: "silent",
-    plugins: [...(opts.stubs?.size ? [stubsPlugin(opts.stubs)] : []), nodeBuiltinsPlugin(), sdkSwapsPlugin(opts.swaps), zodLeanPlugin(opts.cacheDir), pureSchemasPlugin(opts.swaps.ledger), callPathPlugin(opts.swaps.ledger)],
+    plugins: [
+      ...(opts.stubs?.size ? [stubsPlugin(opts.stubs)] : []),
+      nodeBuiltinsPlugin(),
+      sdkSwapsPlugin(opts.swaps),
+      zodLeanPlugin(opts.cacheDir),
+      pureSchemasPlugin(opts.swaps.ledger),
+      callPathPlugin(opts.swaps.ledger),
+    ],
   };
 }
 
@@ -106,7 +113,11 @@ export function formatMessage(message: Message, cwd: string): string {
 }
 
 /** Runs esbuild; a failed build becomes a BundleError listing every message as `file:line:col: text`. */
-export async function buildOrThrow<T extends BuildOptions>(options: SameShape<BuildOptions, T>, entry: string, cwd: string): Promise<BuildResult<T>> {
+export async function buildOrThrow<T extends BuildOptions>(
+  options: SameShape<BuildOptions, T>,
+  entry: string,
+  cwd: string,
+): Promise<BuildResult<T>> {
   // Loaded on the first build: a session whose bundle is cached never needs esbuild.
   const esbuild = await import("esbuild");
   try {

@@ -7,7 +7,14 @@ import { fileURLToPath } from "node:url";
 import { BundleError } from "../errors.ts";
 import { writeAtomically } from "../core/cache-files.ts";
 import { BuildCache, sha256 } from "./build-cache.ts";
-import { BUNDLER_VERSION, buildOrThrow, formatMessage, onDeviceBuildOptions, wrapAsScript, type OnDeviceBuildOptions } from "./build-options.ts";
+import {
+  BUNDLER_VERSION,
+  buildOrThrow,
+  formatMessage,
+  onDeviceBuildOptions,
+  wrapAsScript,
+  type OnDeviceBuildOptions,
+} from "./build-options.ts";
 import { SdkPatchLedger, type SdkPatchId } from "./sdk-patches.ts";
 import { suppliedIn } from "./supplied-packages.ts";
 
@@ -44,7 +51,16 @@ export interface BundleResult {
   supplied: string[];
 }
 
-const BUNDLER_SOURCES = ["build-options.ts", "supplied-packages.ts", "node-builtins-plugin.ts", "sdk-patches.ts", "sdk-swaps-plugin.ts", "zod-lean-plugin.ts", "pure-schemas-plugin.ts", "call-path-plugin.ts"];
+const BUNDLER_SOURCES = [
+  "build-options.ts",
+  "supplied-packages.ts",
+  "node-builtins-plugin.ts",
+  "sdk-patches.ts",
+  "sdk-swaps-plugin.ts",
+  "zod-lean-plugin.ts",
+  "pure-schemas-plugin.ts",
+  "call-path-plugin.ts",
+];
 let bundlerHash: string | undefined;
 
 /** esbuild's version, from its package.json (importing esbuild itself costs ~20 ms a process). */
@@ -55,7 +71,9 @@ function esbuildVersion(): string {
 
 /** The bundler's own plugin code is part of the cache key (stubs and guest files are inputs already). */
 function bundlerSourceHash(): string {
-  bundlerHash ??= sha256(BUNDLER_SOURCES.map((name) => readFileSync(fileURLToPath(new URL(`./${name}`, import.meta.url)), "utf8")).join("\0"));
+  bundlerHash ??= sha256(
+    BUNDLER_SOURCES.map((name) => readFileSync(fileURLToPath(new URL(`./${name}`, import.meta.url)), "utf8")).join("\0"),
+  );
   return bundlerHash;
 }
 
@@ -82,7 +100,8 @@ export async function buildOnDevice(
 ): Promise<RawBuild> {
   const seen = { authorUsesZod3: false };
   let ledger = new SdkPatchLedger("on-device");
-  const run = (stubZod3: boolean) => buildOrThrow(onDeviceBuildOptions({ ...more, entry, cwd, minify, swaps: { stubZod3, seen, ledger } }), entry, cwd);
+  const run = (stubZod3: boolean) =>
+    buildOrThrow(onDeviceBuildOptions({ ...more, entry, cwd, minify, swaps: { stubZod3, seen, ledger } }), entry, cwd);
   let result = await run(true);
   if (seen.authorUsesZod3) {
     ledger = new SdkPatchLedger("on-device");
@@ -99,7 +118,11 @@ export async function buildOnDevice(
   const inputs = real(Object.keys(result.metafile.inputs));
   ledger.verify(inputs, `Cannot bundle ${relative(cwd, entry) || entry} for on-device`);
   const included = real(
-    Object.values(result.metafile.outputs).flatMap((out) => Object.entries(out.inputs).filter(([, use]) => use.bytesInOutput > 0).map(([input]) => input)),
+    Object.values(result.metafile.outputs).flatMap((out) =>
+      Object.entries(out.inputs)
+        .filter(([, use]) => use.bytesInOutput > 0)
+        .map(([input]) => input),
+    ),
   );
   return {
     code: wrapAsScript(output.text),
@@ -175,12 +198,24 @@ export async function bundleEntry(entry: string, opts: BundleOptions = {}): Prom
   }
 
   const start = cache.begin();
-  const built = await buildOnDevice(absEntry, cwd, true, { ...(opts.stubs ? { stubs: opts.stubs } : {}), cacheDir: cache.cacheDir, cacheRoot });
+  const built = await buildOnDevice(absEntry, cwd, true, {
+    ...(opts.stubs ? { stubs: opts.stubs } : {}),
+    cacheDir: cache.cacheDir,
+    cacheRoot,
+  });
   const file = join(cache.cacheDir, `${cache.stem}.js`);
   writeAtomically(`${file}.map`, built.map);
   writeAtomically(file, built.code);
   const supplied = suppliedIn(built.inputs);
   cache.store({ file, warnings: built.warnings, supplied }, built.inputs, start);
   if (outFile) writeAtomically(outFile, built.code);
-  return { code: built.code, path: outFile ?? file, bytes: Buffer.byteLength(built.code), cached: false, warnings: built.warnings, supplied, sourceMap: built.map };
+  return {
+    code: built.code,
+    path: outFile ?? file,
+    bytes: Buffer.byteLength(built.code),
+    cached: false,
+    warnings: built.warnings,
+    supplied,
+    sourceMap: built.map,
+  };
 }

@@ -38,14 +38,24 @@ export async function bytecodeBundle(esmFile: string, outdir: string): Promise<s
     // Built under the final file name, so the script's own sourceMappingURL comment (part of what
     // the bytecode was compiled from) names the final map.
     const built = join(work, "out");
-    const result = await Bun.build({ entrypoints: [input], target: "bun", format: "cjs", bytecode: true, sourcemap: "linked", outdir: built, throw: false });
+    const result = await Bun.build({
+      entrypoints: [input],
+      target: "bun",
+      format: "cjs",
+      bytecode: true,
+      sourcemap: "linked",
+      outdir: built,
+      throw: false,
+    });
     const output = (suffix: string) => result.outputs.find((artifact) => artifact.path.endsWith(suffix));
     const [js, jsc, map] = [output(".js"), output(".jsc"), output(".map")];
     if (!result.success || !js || !jsc || !map) return undefined;
 
     const file = join(outdir, basename(esmFile));
     const authorMap = JSON.parse(readFileSync(`${esmFile}.map`, "utf8")) as EncodedSourceMap;
-    const traced = remapping(readFileSync(map.path, "utf8"), (source) => (resolve(built, source) === input ? withAbsoluteSources(authorMap, dirname(esmFile)) : null));
+    const traced = remapping(readFileSync(map.path, "utf8"), (source) =>
+      resolve(built, source) === input ? withAbsoluteSources(authorMap, dirname(esmFile)) : null,
+    );
     traced.sources = traced.sources.map((source) => (source === null ? source : relative(outdir, resolve(outdir, source))));
     traced.file = basename(file);
     mkdirSync(outdir, { recursive: true });

@@ -46,7 +46,10 @@ const PROTOCOL_EDITS: readonly Edit[] = [
     from: "            if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {",
     to: '            if ((__tbFast.mayHave(message, "result") && isJSONRPCResultResponse(message)) || (__tbFast.mayHave(message, "error") && isJSONRPCErrorResponse(message))) {',
   },
-  { from: "            else if (isJSONRPCRequest(message)) {", to: "            else if (__tbFast.isRequest(message) || isJSONRPCRequest(message)) {" },
+  {
+    from: "            else if (isJSONRPCRequest(message)) {",
+    to: "            else if (__tbFast.isRequest(message) || isJSONRPCRequest(message)) {",
+  },
   {
     from: "const taskCreationParams = isTaskAugmentedRequestParams(request.params) ? request.params.task : undefined;",
     to: "const taskCreationParams = request.params?.task !== undefined && isTaskAugmentedRequestParams(request.params) ? request.params.task : undefined;",

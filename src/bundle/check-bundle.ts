@@ -2,7 +2,7 @@
 // a host-only global (fetch, process, Buffer...) with its source file, then the real thing runs:
 // bundle, evaluate in bare QuickJS, initialize, tools/list. A `.js` bundle gets the run only.
 import { readFileSync } from "node:fs";
-import { basename, extname, relative, resolve } from "node:path";
+import { extname, relative, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { startQuickJsServer } from "../../runtime-quickjs/index.ts";
 import { BundleError } from "../errors.ts";
@@ -46,7 +46,8 @@ function describeUse(use: HostGlobalUse): string {
         ? "calls require() with a computed name; esbuild could not bundle it and it throws on-device"
         : `uses ${use.name}, which does not exist on-device`;
   // After a feature test of something else the scan cannot tell whether the use runs.
-  if (use.featureTested) return `${use.source}:${use.line}:${use.column}: ${what}, in a branch after a feature test; it throws if that branch runs on-device: call the tool on-device to be sure`;
+  if (use.featureTested)
+    return `${use.source}:${use.line}:${use.column}: ${what}, in a branch after a feature test; it throws if that branch runs on-device: call the tool on-device to be sure`;
   return `${use.source}:${use.line}:${use.column}: ${what}; ${HOST_ONLY_FIX}`;
 }
 
@@ -55,9 +56,19 @@ function sourceOf(message: string): string | undefined {
   return /: ([^\s:]+):\d+:\d+: /.exec(message)?.[1];
 }
 
-async function runInQuickJs(name: string, code: string, sourceMap: string | undefined, callDeadlineMs: number): Promise<{ tools: string[]; hostOnly: string[] }> {
+async function runInQuickJs(
+  name: string,
+  code: string,
+  sourceMap: string | undefined,
+  callDeadlineMs: number,
+): Promise<{ tools: string[]; hostOnly: string[] }> {
   // With the bundle's source map, a stack trace names the author's files, as in a session.
-  await using server = await startQuickJsServer({ name, code, callDeadlineMs, ...(sourceMap ? { sourceMap: { map: sourceMap, shift: SCRIPT_PREFIX.length } } : {}) });
+  await using server = await startQuickJsServer({
+    name,
+    code,
+    callDeadlineMs,
+    ...(sourceMap ? { sourceMap: { map: sourceMap, shift: SCRIPT_PREFIX.length } } : {}),
+  });
   const client = new Client({ name: "trailblaze-check-bundle", version: "1.0.0" });
   await client.connect(server.transport, { timeout: callDeadlineMs });
   const tools: string[] = [];
@@ -103,7 +114,11 @@ export async function checkBundle(pathOrEntry: string, opts: CheckOptions = {}):
       const found = (use: HostGlobalUse): CheckProblem => ({ kind: "host-global", message: describeUse(use), source: use.source });
       hostGlobals = uses.filter((use) => !use.featureTested).map(found);
       featureTested = uses.filter((use) => use.featureTested).map(found);
-      ({ code, sourceMap } = await bundleEntry(file, { cwd, ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}), ...(opts.cacheRoot ? { cacheRoot: opts.cacheRoot } : {}) }));
+      ({ code, sourceMap } = await bundleEntry(file, {
+        cwd,
+        ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
+        ...(opts.cacheRoot ? { cacheRoot: opts.cacheRoot } : {}),
+      }));
     } catch (error) {
       if (!(error instanceof BundleError)) throw error;
       const source = sourceOf(error.message);

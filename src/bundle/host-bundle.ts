@@ -153,7 +153,9 @@ async function buildHostBundle(script: string, cwd: string): Promise<HostBundle>
       const why = result.logs.map((log) => String(log)).join("; ") || "Bun.build produced no output";
       throw new BundleError(`Cannot precompile ${relative(cwd, script) || script} for the host: ${why}`);
     }
-    const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(input)).filter((input) => existsSync(input));
+    const inputs = Object.keys(result.metafile.inputs)
+      .map((input) => resolve(input))
+      .filter((input) => existsSync(input));
     ledger.verify(inputs, `Cannot precompile ${relative(cwd, script) || script} for the host`);
     let file = await bytecodeBundle(output.path, outdir);
     if (!file) {
@@ -182,7 +184,11 @@ const NODE_BUNDLER_VERSION = 2;
  */
 export async function nodeBundle(script: string, cwd: string): Promise<HostBundle> {
   const { build, version } = await import("esbuild");
-  const cache = new BuildCache(resolve(cwd, ".cache/trailblaze-node-bundles"), script, JSON.stringify({ NODE_BUNDLER_VERSION, script, esbuild: version }));
+  const cache = new BuildCache(
+    resolve(cwd, ".cache/trailblaze-node-bundles"),
+    script,
+    JSON.stringify({ NODE_BUNDLER_VERSION, script, esbuild: version }),
+  );
   const hit = cache.lookup();
   if (hit) return { file: hit.file, cached: true, supplied: hit.supplied ?? [] };
   const start = cache.begin();
@@ -203,7 +209,9 @@ export async function nodeBundle(script: string, cwd: string): Promise<HostBundl
       logLevel: "silent",
       nodePaths: [suppliedNodePath(cwd)],
       // Bundled CommonJS packages may call require(); ESM output has none of its own.
-      banner: { js: 'import { createRequire as __trailblazeRequire } from "node:module"; const require = __trailblazeRequire(import.meta.url);' },
+      banner: {
+        js: 'import { createRequire as __trailblazeRequire } from "node:module"; const require = __trailblazeRequire(import.meta.url);',
+      },
       define: {
         "import.meta.url": JSON.stringify(pathToFileURL(script).href),
         "import.meta.filename": JSON.stringify(script),
@@ -216,7 +224,9 @@ export async function nodeBundle(script: string, cwd: string): Promise<HostBundl
     throw new BundleError(`Cannot precompile ${relative(cwd, script) || script} for node: ${why}`, { cause: error });
   }
   for (const output of result.outputFiles) writeAtomically(output.path, output.text);
-  const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(cwd, input)).filter((input) => existsSync(input));
+  const inputs = Object.keys(result.metafile.inputs)
+    .map((input) => resolve(cwd, input))
+    .filter((input) => existsSync(input));
   const supplied = suppliedIn(inputs);
   cache.store({ file, warnings: [], supplied }, inputs.sort(), start);
   return { file, cached: false, supplied };

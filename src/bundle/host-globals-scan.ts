@@ -24,22 +24,102 @@ import { SourceMap, type SourceMapPayload } from "node:module";
  */
 export const HOST_ONLY_GLOBALS = [
   // Node and Bun
-  "process", "Buffer", "__dirname", "__filename", "global", "setImmediate", "clearImmediate", "Bun", "Deno",
+  "process",
+  "Buffer",
+  "__dirname",
+  "__filename",
+  "global",
+  "setImmediate",
+  "clearImmediate",
+  "Bun",
+  "Deno",
   // Web APIs
-  "fetch", "XMLHttpRequest", "WebSocket", "EventSource", "Request", "Response", "Headers", "FormData", "Blob", "File", "FileReader",
-  "TextEncoder", "TextDecoder", "TextEncoderStream", "TextDecoderStream", "crypto", "Crypto", "CryptoKey", "SubtleCrypto",
-  "performance", "Performance", "PerformanceEntry", "PerformanceMark", "PerformanceMeasure", "PerformanceObserver", "PerformanceObserverEntryList",
-  "PerformanceResourceTiming", "PerformanceServerTiming", "PerformanceTiming", "structuredClone", "reportError", "URLPattern",
-  "Event", "EventTarget", "CustomEvent", "ErrorEvent", "CloseEvent", "MessageEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Worker",
-  "addEventListener", "removeEventListener", "dispatchEvent", "postMessage",
-  "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest", "ReadableStreamDefaultController", "ReadableByteStreamController",
-  "WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController", "TransformStream", "TransformStreamDefaultController",
-  "ByteLengthQueuingStrategy", "CountQueuingStrategy", "CompressionStream", "DecompressionStream",
+  "fetch",
+  "XMLHttpRequest",
+  "WebSocket",
+  "EventSource",
+  "Request",
+  "Response",
+  "Headers",
+  "FormData",
+  "Blob",
+  "File",
+  "FileReader",
+  "TextEncoder",
+  "TextDecoder",
+  "TextEncoderStream",
+  "TextDecoderStream",
+  "crypto",
+  "Crypto",
+  "CryptoKey",
+  "SubtleCrypto",
+  "performance",
+  "Performance",
+  "PerformanceEntry",
+  "PerformanceMark",
+  "PerformanceMeasure",
+  "PerformanceObserver",
+  "PerformanceObserverEntryList",
+  "PerformanceResourceTiming",
+  "PerformanceServerTiming",
+  "PerformanceTiming",
+  "structuredClone",
+  "reportError",
+  "URLPattern",
+  "Event",
+  "EventTarget",
+  "CustomEvent",
+  "ErrorEvent",
+  "CloseEvent",
+  "MessageEvent",
+  "MessageChannel",
+  "MessagePort",
+  "BroadcastChannel",
+  "Worker",
+  "addEventListener",
+  "removeEventListener",
+  "dispatchEvent",
+  "postMessage",
+  "ReadableStream",
+  "ReadableStreamDefaultReader",
+  "ReadableStreamBYOBReader",
+  "ReadableStreamBYOBRequest",
+  "ReadableStreamDefaultController",
+  "ReadableByteStreamController",
+  "WritableStream",
+  "WritableStreamDefaultWriter",
+  "WritableStreamDefaultController",
+  "TransformStream",
+  "TransformStreamDefaultController",
+  "ByteLengthQueuingStrategy",
+  "CountQueuingStrategy",
+  "CompressionStream",
+  "DecompressionStream",
   // ECMAScript built-ins this QuickJS leaves out
-  "Intl", "Temporal", "Atomics", "WebAssembly", "ShadowRealm", "DisposableStack", "AsyncDisposableStack", "SuppressedError",
+  "Intl",
+  "Temporal",
+  "Atomics",
+  "WebAssembly",
+  "ShadowRealm",
+  "DisposableStack",
+  "AsyncDisposableStack",
+  "SuppressedError",
   // browsers
-  "navigator", "window", "document", "self", "location", "history", "localStorage", "sessionStorage", "indexedDB",
-  "requestAnimationFrame", "cancelAnimationFrame", "requestIdleCallback", "alert", "confirm", "prompt",
+  "navigator",
+  "window",
+  "document",
+  "self",
+  "location",
+  "history",
+  "localStorage",
+  "sessionStorage",
+  "indexedDB",
+  "requestAnimationFrame",
+  "cancelAnimationFrame",
+  "requestIdleCallback",
+  "alert",
+  "confirm",
+  "prompt",
 ] as const;
 
 const SENTINEL = "__trailblaze_host_global_";
@@ -59,7 +139,9 @@ const AFTER_PASSING_TEST = new RegExp(String.raw`${PRESENT}[^;{}]*\?[^;{}]*:[^;{
 
 /** A `typeof` feature test (not a type check such as `typeof x === "string"`), then `?`, `&&` or `||`. */
 const KIND = String.raw`["'](?:undefined|u|object|function)["']`;
-const FEATURE_TEST = new RegExp(String.raw`(?:\btypeof\s+[\w$.]+\s*[=!<>]=?=?\s*${KIND}|${KIND}\s*[=!<>]=?=?\s*typeof\s+[\w$.]+)[^;{}]*(?:\?|&&|\|\|)`);
+const FEATURE_TEST = new RegExp(
+  String.raw`(?:\btypeof\s+[\w$.]+\s*[=!<>]=?=?\s*${KIND}|${KIND}\s*[=!<>]=?=?\s*typeof\s+[\w$.]+)[^;{}]*(?:\?|&&|\|\|)`,
+);
 
 /** esbuild's stand-in for a `require(x)` it could not bundle: it throws at run time. */
 const REQUIRE_SHIM = "__require";
@@ -86,7 +168,13 @@ export interface HostGlobalUse {
 
 /** The host-only globals the code reachable from `entry` uses; `cacheRoot` holds the supplied packages in its `.cache/` (default `cwd`). */
 export async function scanHostGlobals(entry: string, cwd: string, cacheRoot = cwd): Promise<HostGlobalUse[]> {
-  const options = onDeviceBuildOptions({ entry, cwd, cacheRoot, minify: false, swaps: { stubZod3: true, seen: { authorUsesZod3: false }, ledger: new SdkPatchLedger("on-device") } });
+  const options = onDeviceBuildOptions({
+    entry,
+    cwd,
+    cacheRoot,
+    minify: false,
+    swaps: { stubZod3: true, seen: { authorUsesZod3: false }, ledger: new SdkPatchLedger("on-device") },
+  });
   const define: Record<string, string> = { ...options.define };
   for (const name of HOST_ONLY_GLOBALS) {
     define[name] = sentinelOf(name);
@@ -103,12 +191,16 @@ export async function scanHostGlobals(entry: string, cwd: string, cacheRoot = cw
   const uses: HostGlobalUse[] = [];
   /** `file\0global` for each file that feature-tests the global. */
   const tested = new Set<string>();
-  const pattern = new RegExp(`(typeof\\s+)?(?:(${SENTINEL}|${PROPERTY})(\\w+?)__(\\.[A-Za-z_$][\\w$]*)?|(?<![.\\w$])(${REQUIRE_SHIM}|import)\\()`, "g");
+  const pattern = new RegExp(
+    `(typeof\\s+)?(?:(${SENTINEL}|${PROPERTY})(\\w+?)__(\\.[A-Za-z_$][\\w$]*)?|(?<![.\\w$])(${REQUIRE_SHIM}|import)\\()`,
+    "g",
+  );
   js.text.split("\n").forEach((lineText, lineIndex) => {
     if (/^\s*var __require\b/.test(lineText)) return;
     for (const match of lineText.matchAll(pattern)) {
       const [, typeOf, kind, global, member, call] = match;
-      const name = global !== undefined ? global + (global === "process" && member ? member : "") : call === "import" ? "import()" : "require";
+      const name =
+        global !== undefined ? global + (global === "process" && member ? member : "") : call === "import" ? "import()" : "require";
       const column = match.index! + (typeOf?.length ?? 0);
       // The nearest mapping at or before the position, on the same generated line.
       const at = mapper.findEntry(lineIndex, column);

@@ -9,8 +9,7 @@ const SKIP = "trailblazeNodeBuiltinsSkip";
 export const NODE_BUILTINS_PLUGIN = "trailblaze-node-builtins";
 const builtins = new Set(builtinModules.filter((name) => !name.startsWith("_")));
 
-export const HOST_ONLY_FIX =
-  'mark the tools that need it "trailblaze/requiresHost": true and move them to a host-only script';
+export const HOST_ONLY_FIX = 'mark the tools that need it "trailblaze/requiresHost": true and move them to a host-only script';
 
 export function isNodeBuiltin(specifier: string): boolean {
   if (specifier.startsWith("node:")) return true;
@@ -31,7 +30,8 @@ export function nodeBuiltinsPlugin(): Plugin {
             resolveDir: args.resolveDir,
             pluginData: { [SKIP]: true },
           });
-          if (found.errors.length === 0 && !found.external) return { path: found.path, namespace: found.namespace, sideEffects: found.sideEffects };
+          if (found.errors.length === 0 && !found.external)
+            return { path: found.path, namespace: found.namespace, sideEffects: found.sideEffects };
         }
         return {
           errors: [{ text: `imports "${args.path}", a Node built-in that does not exist on-device; ${HOST_ONLY_FIX}` }],

@@ -15,7 +15,10 @@ const TYPES = join(dirname(createRequire(import.meta.url).resolve("@modelcontext
 /** esbuild's output for an entry that uses only CallToolRequestSchema, with or without the plugin. */
 async function bundleOfOneSchema(withPlugin: boolean): Promise<string> {
   const result = await build({
-    stdin: { contents: 'import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js"; globalThis.schema = CallToolRequestSchema;', resolveDir: import.meta.dir },
+    stdin: {
+      contents: 'import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js"; globalThis.schema = CallToolRequestSchema;',
+      resolveDir: import.meta.dir,
+    },
     bundle: true,
     write: false,
     format: "esm",
@@ -34,7 +37,9 @@ describe("pureSchemasPlugin", () => {
     expect(pure).not.toContain('"sampling/createMessage"');
     expect(pure).toContain('"tools/call"');
     expect(pure.length).toBeLessThan(plain.length);
-    const run = new Function(`${pure.replace(/^export\s*\{[^}]*\};?\s*$/m, "")}; return globalThis.schema;`) as () => { parse(value: unknown): unknown };
+    const run = new Function(`${pure.replace(/^export\s*\{[^}]*\};?\s*$/m, "")}; return globalThis.schema;`) as () => {
+      parse(value: unknown): unknown;
+    };
     const schema = run();
     expect(schema.parse({ method: "tools/call", params: { name: "echo", arguments: { text: "hi" } } })).toEqual({
       method: "tools/call",
@@ -47,7 +52,10 @@ describe("pureSchemasPlugin", () => {
     const dir = mkdtempSync(join(import.meta.dir, ".pure-schemas-"));
     try {
       const entry = join(dir, "entry.ts");
-      writeFileSync(entry, 'import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";\nconsole.log(CallToolRequestSchema.parse({ method: "tools/call", params: { name: "echo" } }).params.name);\n');
+      writeFileSync(
+        entry,
+        'import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";\nconsole.log(CallToolRequestSchema.parse({ method: "tools/call", params: { name: "echo" } }).params.name);\n',
+      );
       const outputs = async (plugins: Bun.BunPlugin[]) => {
         const result = await Bun.build({ entrypoints: [entry], target: "bun", plugins });
         expect(result.success).toBe(true);

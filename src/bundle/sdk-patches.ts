@@ -11,7 +11,9 @@ import { BundleError } from "../errors.ts";
 
 /** A file of the SDK's build, in its ESM and CommonJS forms (`esm`: the ESM form only, for patches that edit its text). */
 const sdkFile = (path: string, forms: "esm" | "both" = "both") =>
-  new RegExp(`[\\\\/]@modelcontextprotocol[\\\\/]sdk[\\\\/]dist[\\\\/]${forms === "esm" ? "esm" : "(?:esm|cjs)"}[\\\\/]${path.replaceAll(".", "\\.").replaceAll("/", "[\\\\/]")}$`);
+  new RegExp(
+    `[\\\\/]@modelcontextprotocol[\\\\/]sdk[\\\\/]dist[\\\\/]${forms === "esm" ? "esm" : "(?:esm|cjs)"}[\\\\/]${path.replaceAll(".", "\\.").replaceAll("/", "[\\\\/]")}$`,
+  );
 
 /** Any file of the SDK's build: the importer test of every patch (an author's own import is left alone). */
 export const SDK_DIST = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](?:esm|cjs)[\\/]/;
@@ -30,19 +32,39 @@ export type SdkBuild = "on-device" | "host" | "cli";
 
 export const SDK_PATCHES = {
   /** On-device: the stdio server transport becomes the QuickJS in-process one (runtime-quickjs/guest). */
-  guestStdio: { what: "the stdio server transport replaced by the in-process QuickJS transport", target: sdkFile("server/stdio.js"), builds: ["on-device"] },
+  guestStdio: {
+    what: "the stdio server transport replaced by the in-process QuickJS transport",
+    target: sdkFile("server/stdio.js"),
+    builds: ["on-device"],
+  },
   /** Host servers: the stdio server transport given Bun's own stdin and stdout, each failed answer marked on stderr (stubs/bun-stdio.ts). */
   bunStdio: { what: "the stdio server transport given Bun's stdin and stdout", target: sdkFile("server/stdio.js"), builds: ["host"] },
   /** On-device and host servers: ajv (used only for elicitation replies) replaced by a small validator (stubs/ajv-provider.ts). */
-  ajvStandIn: { what: "the ajv JSON Schema provider replaced by a small validator", target: sdkFile("validation/ajv-provider.js"), builds: ["on-device", "host"] },
+  ajvStandIn: {
+    what: "the ajv JSON Schema provider replaced by a small validator",
+    target: sdkFile("validation/ajv-provider.js"),
+    builds: ["on-device", "host"],
+  },
   /** The CLI: the ajv provider loads ajv on first use (servers/lazy-ajv-provider.ts). */
   lazyAjv: { what: "the ajv JSON Schema provider loaded on first use", target: sdkFile("validation/ajv-provider.js"), builds: ["cli"] },
   /** On-device and host servers: the protocol schemas a server never uses left out (pure-schemas-plugin.ts). */
-  pureSchemas: { what: "the protocol schemas marked pure, so unused ones are left out", target: sdkFile("types.js"), builds: ["on-device", "host"] },
+  pureSchemas: {
+    what: "the protocol schemas marked pure, so unused ones are left out",
+    target: sdkFile("types.js"),
+    builds: ["on-device", "host"],
+  },
   /** On-device: incoming messages classified and a tools/call request parsed through exact fast paths before zod (call-path-plugin.ts). */
-  protocolFastPaths: { what: "the JSON-RPC guards and the tools/call request parse given exact fast paths", target: sdkFile("shared/protocol.js", "esm"), builds: ["on-device"] },
+  protocolFastPaths: {
+    what: "the JSON-RPC guards and the tools/call request parse given exact fast paths",
+    target: sdkFile("shared/protocol.js", "esm"),
+    builds: ["on-device"],
+  },
   /** On-device: the tools/call request parsed once, not twice, and a text result checked through an exact fast path (call-path-plugin.ts). */
-  toolsCallOnce: { what: "the tools/call request parsed once and its text result checked by a fast path", target: sdkFile("server/index.js", "esm"), builds: ["on-device"] },
+  toolsCallOnce: {
+    what: "the tools/call request parsed once and its text result checked by a fast path",
+    target: sdkFile("server/index.js", "esm"),
+    builds: ["on-device"],
+  },
 } as const satisfies Record<string, SdkPatch>;
 
 export type SdkPatchId = keyof typeof SDK_PATCHES;

@@ -104,7 +104,9 @@ const noted = new Set<string>();
  * naming each package once per process; undefined when there is nothing new to say.
  */
 export function suppliedNote(script: string, supplied: readonly string[]): string | undefined {
-  const missing = supplied.filter((entry) => !noted.has(entry) && installedFrom(entry.split(" ")[0]!, dirname(script)) === undefined).sort();
+  const missing = supplied
+    .filter((entry) => !noted.has(entry) && installedFrom(entry.split(" ")[0]!, dirname(script)) === undefined)
+    .sort();
   if (missing.length === 0) return undefined;
   for (const entry of missing) noted.add(entry);
   return (

@@ -38,7 +38,10 @@ async function derive(file: string, names: string[], cache: string) {
 describe("deriveTools", () => {
   test("an object output type becomes an outputSchema; a string output gets none", async () => {
     const { dir, cache } = workspace();
-    writeFileSync(join(dir, "types.ts"), "export interface PriceInput {\n  /** The item. */\n  sku: string;\n}\nexport interface Price { sku: string; cents: number }\n");
+    writeFileSync(
+      join(dir, "types.ts"),
+      "export interface PriceInput {\n  /** The item. */\n  sku: string;\n}\nexport interface Price { sku: string; cents: number }\n",
+    );
     writeFileSync(join(dir, "tool.ts"), TOOL);
     const derived = await derive(join(dir, "tool.ts"), ["shop_price", "shop_hello"], cache);
     expect(derived.get("shop_price")).toEqual({
@@ -63,7 +66,10 @@ describe("deriveTools", () => {
     expect(again).toEqual(first);
     expect(readdirSync(cache)).toHaveLength(1);
 
-    writeFileSync(join(dir, "types.ts"), "export interface PriceInput { sku: string; quantity?: number }\nexport interface Price { cents: number }\n");
+    writeFileSync(
+      join(dir, "types.ts"),
+      "export interface PriceInput { sku: string; quantity?: number }\nexport interface Price { cents: number }\n",
+    );
     const changed = await derive(join(dir, "tool.ts"), ["shop_price"], cache);
     expect(changed.get("shop_price")?.inputSchema).toEqual({
       type: "object",
@@ -78,7 +84,10 @@ describe("deriveTools", () => {
     writeFileSync(join(dir, "other/types.ts"), "export interface PriceInput { id: number }\nexport interface Price { cents: number }\n");
     writeFileSync(join(dir, "other/tool.ts"), TOOL);
     await derive(join(dir, "other/tool.ts"), ["shop_price"], cache);
-    writeFileSync(join(dir, "types.ts"), "export interface PriceInput { sku: string; note?: string }\nexport interface Price { cents: number }\n");
+    writeFileSync(
+      join(dir, "types.ts"),
+      "export interface PriceInput { sku: string; note?: string }\nexport interface Price { cents: number }\n",
+    );
     await derive(join(dir, "tool.ts"), ["shop_price"], cache);
     expect(readdirSync(cache)).toHaveLength(2);
     expect((await derive(join(dir, "other/tool.ts"), ["shop_price"], cache)).get("shop_price")?.inputSchema).toEqual({
@@ -102,8 +111,14 @@ describe("deriveTools", () => {
       ],
       cache,
     );
-    expect(derived.get(join(dir, "a.ts"))?.get("shop_a")).toEqual({ description: "shop_a.", inputSchema: { type: "object", properties: { left: { type: "string" } }, required: ["left"] } });
-    expect(derived.get(join(dir, "b.ts"))?.get("shop_b")).toEqual({ description: "shop_b.", inputSchema: { type: "object", properties: { right: { type: "number" } }, required: ["right"] } });
+    expect(derived.get(join(dir, "a.ts"))?.get("shop_a")).toEqual({
+      description: "shop_a.",
+      inputSchema: { type: "object", properties: { left: { type: "string" } }, required: ["left"] },
+    });
+    expect(derived.get(join(dir, "b.ts"))?.get("shop_b")).toEqual({
+      description: "shop_b.",
+      inputSchema: { type: "object", properties: { right: { type: "number" } }, required: ["right"] },
+    });
     expect(readdirSync(dir).filter((name) => name.startsWith(".trailblaze-schema-"))).toEqual([]);
   }, 60_000);
 });

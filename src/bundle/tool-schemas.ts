@@ -49,7 +49,10 @@ function typescript(): typeof TS {
 
 function docOf(ts: typeof TS, node: TS.Node): string | undefined {
   const comments = ts.getJSDocCommentsAndTags(node).filter(ts.isJSDoc);
-  const text = comments.map((doc) => ts.getTextOfJSDocComment(doc.comment) ?? "").filter(Boolean).at(-1);
+  const text = comments
+    .map((doc) => ts.getTextOfJSDocComment(doc.comment) ?? "")
+    .filter(Boolean)
+    .at(-1);
   return text?.trim() || undefined;
 }
 
@@ -75,7 +78,9 @@ function declarations(ts: typeof TS, file: string, source: string): Map<string, 
       const call = isToolCall(ts, declaration.initializer) ? declaration.initializer : undefined;
       const spec = call?.arguments.length === 2 ? call.arguments[0] : undefined;
       const property = (name: string) =>
-        spec && ts.isObjectLiteralExpression(spec) ? spec.properties.find((p) => p.name && ts.isIdentifier(p.name) && p.name.text === name) : undefined;
+        spec && ts.isObjectLiteralExpression(spec)
+          ? spec.properties.find((p) => p.name && ts.isIdentifier(p.name) && p.name.text === name)
+          : undefined;
       const specSchema = property("inputSchema") !== undefined;
       const host = property("requiresHost");
       const requiresHost = host !== undefined && ts.isPropertyAssignment(host) && host.initializer.kind === ts.SyntaxKind.TrueKeyword;
@@ -106,7 +111,9 @@ interface Probe {
  * need deriving. The copies live only while generating.
  */
 async function schemasOf(probes: readonly Probe[]): Promise<Map<string, Record<string, unknown> | Error>> {
-  const { createFormatter, createParser, DEFAULT_CONFIG, SchemaGenerator } = (await import(GENERATOR)) as typeof import("ts-json-schema-generator");
+  const { createFormatter, createParser, DEFAULT_CONFIG, SchemaGenerator } = (await import(
+    GENERATOR
+  )) as typeof import("ts-json-schema-generator");
   const ts = typescript();
   const out = new Map<string, Record<string, unknown> | Error>();
   const copies = probes.map((probe, i) => {
@@ -130,7 +137,15 @@ async function schemasOf(probes: readonly Probe[]): Promise<Map<string, Record<s
       esModuleInterop: true,
     });
     // The generator over our own program (what createGenerator's `tsProgram` does in later versions).
-    const config = { ...DEFAULT_CONFIG, type: "*", skipTypeCheck: true, expose: "none", topRef: false, jsDoc: "extended", additionalProperties: true } as const;
+    const config = {
+      ...DEFAULT_CONFIG,
+      type: "*",
+      skipTypeCheck: true,
+      expose: "none",
+      topRef: false,
+      jsDoc: "extended",
+      additionalProperties: true,
+    } as const;
     const generator = new SchemaGenerator(program as never, createParser(program as never, config), createFormatter(config), config);
     for (const alias of aliases) {
       try {
@@ -203,7 +218,9 @@ export async function deriveTools(requests: readonly DeriveRequest[], cacheDir: 
   let ts: typeof TS | undefined;
   for (const [index, { file, names, wantSchema }] of requests.entries()) {
     const typed = [".ts", ".mts", ".tsx"].includes(extname(file));
-    const key = sha256(`3\0${(typed ? sourcesOf(file) : [readFileSync(file, "utf8")]).join("\0")}\0${names.join(",")}\0${typed}\0${names.map(wantSchema).join(",")}`);
+    const key = sha256(
+      `3\0${(typed ? sourcesOf(file) : [readFileSync(file, "utf8")]).join("\0")}\0${names.join(",")}\0${typed}\0${names.map(wantSchema).join(",")}`,
+    );
     const cacheFile = join(cacheDir, `${cacheStem(file)}${key.slice(0, 16)}.json`);
     const cached = readCached(cacheFile);
     if (cached) {
@@ -229,7 +246,8 @@ export async function deriveTools(requests: readonly DeriveRequest[], cacheDir: 
     pending.push({ probe: { file, source, aliases }, cacheFile, result });
   }
   const withTypes = pending.filter(({ probe }) => probe.aliases.size > 0);
-  const schemas = withTypes.length > 0 ? await schemasOf(withTypes.map(({ probe }) => probe)) : new Map<string, Record<string, unknown> | Error>();
+  const schemas =
+    withTypes.length > 0 ? await schemasOf(withTypes.map(({ probe }) => probe)) : new Map<string, Record<string, unknown> | Error>();
   for (const { probe, cacheFile, result } of pending) {
     for (const alias of probe.aliases.keys()) {
       const schema = schemas.get(alias)!;
@@ -240,7 +258,10 @@ export async function deriveTools(requests: readonly DeriveRequest[], cacheDir: 
         if (!(schema instanceof Error) && schema.type === "object") result.set(name, { ...result.get(name), outputSchema: schema });
         continue;
       }
-      result.set(name, { ...result.get(name), ...(schema instanceof Error ? { problem: schema.message.split("\n")[0] } : { inputSchema: schema }) });
+      result.set(name, {
+        ...result.get(name),
+        ...(schema instanceof Error ? { problem: schema.message.split("\n")[0] } : { inputSchema: schema }),
+      });
     }
     writeAtomically(cacheFile, JSON.stringify(Object.fromEntries(result)));
     removeSuperseded(cacheFile);
@@ -257,7 +278,8 @@ function removeSuperseded(cacheFile: string): void {
   const name = basename(cacheFile);
   const stem = name.slice(0, name.length - "0123456789abcdef.json".length);
   for (const other of readdirSync(dir)) {
-    if (other !== name && other.startsWith(stem) && other.endsWith(".json") && other.length === name.length) rmSync(join(dir, other), { force: true });
+    if (other !== name && other.startsWith(stem) && other.endsWith(".json") && other.length === name.length)
+      rmSync(join(dir, other), { force: true });
   }
 }
 

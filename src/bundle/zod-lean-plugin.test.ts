@@ -3,7 +3,9 @@ import { rewriteZodImports } from "./zod-lean-plugin.ts";
 
 describe("rewriteZodImports", () => {
   test("a named z import becomes a namespace import", () => {
-    expect(rewriteZodImports(`import { z } from "zod";\nconst s = z.string();\n`)).toBe(`import * as z from "zod";\nconst s = z.string();\n`);
+    expect(rewriteZodImports(`import { z } from "zod";\nconst s = z.string();\n`)).toBe(
+      `import * as z from "zod";\nconst s = z.string();\n`,
+    );
   });
 
   test("other names stay named imports; aliases and quotes are kept; line count is kept", () => {

@@ -122,7 +122,11 @@ async function moduleText(kind: string, root: string, cacheDir: string | undefin
     case "index":
       return `import * as z from "${NAMESPACE}:external:${root}";\nexport * from "${NAMESPACE}:external:${root}";\nexport { z, z as default };\n`;
     case "external":
-      return reexport((await zodExports(root, cacheDir)).external, external, ["locales", "core"]) + `export * as core from "${NAMESPACE}:core:${root}";\n` + stub;
+      return (
+        reexport((await zodExports(root, cacheDir)).external, external, ["locales", "core"]) +
+        `export * as core from "${NAMESPACE}:core:${root}";\n` +
+        stub
+      );
     case "core":
       return reexport((await zodExports(root, cacheDir)).core, core, ["locales"]) + stub;
     default:
@@ -135,7 +139,14 @@ const ZOD_ENTRIES = new Set(["zod", "zod/v4", "zod/mini", "zod/v4-mini", "zod/v4
 const Z_REEXPORTS = new Set(["@trailblaze/scripting"]);
 const NAMED_IMPORT = /^([ \t]*)import\s*\{([^}]*)\}\s*from\s*(["'])([^"'\n]+)\3[ \t]*;?/gm;
 const LOADERS: Record<string, "ts" | "tsx" | "js" | "jsx"> = {
-  ".ts": "ts", ".mts": "ts", ".cts": "ts", ".tsx": "tsx", ".js": "js", ".mjs": "js", ".cjs": "js", ".jsx": "jsx",
+  ".ts": "ts",
+  ".mts": "ts",
+  ".cts": "ts",
+  ".tsx": "tsx",
+  ".js": "js",
+  ".mjs": "js",
+  ".cjs": "js",
+  ".jsx": "jsx",
 };
 
 /**
@@ -147,7 +158,10 @@ export function rewriteZodImports(source: string): string | undefined {
   let changed = false;
   const out = source.replace(NAMED_IMPORT, (whole: string, indent: string, list: string, quote: string, from: string) => {
     if (!ZOD_ENTRIES.has(from) && !Z_REEXPORTS.has(from)) return whole;
-    const items = list.split(",").map((item) => item.trim()).filter(Boolean);
+    const items = list
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean);
     const zItem = items.find((item) => /^z(\s+as\s+[\w$]+)?$/.test(item));
     if (!zItem) return whole;
     changed = true;

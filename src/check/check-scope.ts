@@ -43,15 +43,24 @@ export interface CheckScope {
 }
 
 async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isFile(), () => false);
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }
 
 async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isDirectory(), () => false);
+  return stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }
 
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false);
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 function shown(path: string, cwd: string): string {
@@ -85,7 +94,9 @@ export async function workspaceConfigDir(dir: string, cwd: string): Promise<stri
   const path = resolve(cwd, dir);
   if (!(await isDirectory(path))) {
     const what = (await exists(path)) ? "is not a folder" : "does not exist";
-    throw new ConfigNotFoundError(`check: --workspace ${dir}: ${path} ${what}; pass the workspace root (the folder holding trails/) or its trails/config/`);
+    throw new ConfigNotFoundError(
+      `check: --workspace ${dir}: ${path} ${what}; pass the workspace root (the folder holding trails/) or its trails/config/`,
+    );
   }
   const markers = [ANCHOR_FILE, "targets", "toolsets", CONFIG_DIR_NAME, join("trails", "config", ANCHOR_FILE)];
   const found = await Promise.all(markers.map((name) => exists(join(path, name))));
@@ -144,7 +155,9 @@ async function baseConfigDir(input: CheckScopeInput): Promise<string | undefined
 export async function resolveCheckScope(input: CheckScopeInput): Promise<CheckScope> {
   const { cwd } = input;
   if (input.workspace !== undefined && input.config !== undefined) {
-    throw new UsageError("check: --workspace and --config both name the workspace; keep one (--workspace takes the workspace root or its trails/config/)");
+    throw new UsageError(
+      "check: --workspace and --config both name the workspace; keep one (--workspace takes the workspace root or its trails/config/)",
+    );
   }
   const base = await baseConfigDir(input);
   const known = base === undefined ? [] : await trailmapsOf(base);
@@ -154,7 +167,8 @@ export async function resolveCheckScope(input: CheckScopeInput): Promise<CheckSc
     const idShaped = isTrailmapIdShaped(positional);
     if (idShaped && known.includes(positional)) ids.push(positional);
     else if (await exists(resolve(cwd, positional))) paths.push(positional);
-    else if (idShaped && base === undefined) ids.push(positional); // looked for below the working directory
+    else if (idShaped && base === undefined)
+      ids.push(positional); // looked for below the working directory
     else if (idShaped && known.length > 0) {
       throw new UsageError(
         `check: ${positional} is neither a trail file or folder nor a trailmap of ${shown(base!, cwd)} ` +
@@ -164,7 +178,8 @@ export async function resolveCheckScope(input: CheckScopeInput): Promise<CheckSc
   }
   if (ids.length > 1) throw new UsageError(`check: one trailmap at a time (got ${ids.join(", ")}); --all checks every trailmap`);
   const id = ids[0];
-  if (id !== undefined && input.all) throw new UsageError("check: --all and <trailmap-id> are mutually exclusive: --all checks every trailmap, an id one of them");
+  if (id !== undefined && input.all)
+    throw new UsageError("check: --all and <trailmap-id> are mutually exclusive: --all checks every trailmap, an id one of them");
   if (id !== undefined && paths.length > 0) {
     throw new UsageError(`check: give a trailmap id or trail files and folders, not both (got trailmap ${id} and ${paths.join(", ")})`);
   }
@@ -183,10 +198,17 @@ export async function resolveCheckScope(input: CheckScopeInput): Promise<CheckSc
       );
     }
     if (found.length > 1) {
-      throw new UsageError(`check: trailmap ${id} is in several workspaces: ${found.map((dir) => shown(dir, cwd)).join(", ")}; pass --workspace DIR to pick one`);
+      throw new UsageError(
+        `check: trailmap ${id} is in several workspaces: ${found.map((dir) => shown(dir, cwd)).join(", ")}; pass --workspace DIR to pick one`,
+      );
     }
     const configDir = found[0]!;
-    return { configDir, paths: [], trailmap: { id, from: "argument" }, notes: [`note: using ${shown(configDir, cwd)}, the workspace below the working directory with trailmap ${id}`] };
+    return {
+      configDir,
+      paths: [],
+      trailmap: { id, from: "argument" },
+      notes: [`note: using ${shown(configDir, cwd)}, the workspace below the working directory with trailmap ${id}`],
+    };
   }
   if (paths.length > 0) return { ...(input.workspace !== undefined ? { configDir: base } : {}), paths, notes: [] };
   if (base === undefined) return { paths: [], notes: [] };

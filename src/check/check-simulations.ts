@@ -47,7 +47,15 @@ export async function checkSimulations(targets: Iterable<TargetConfig>, root: st
     }
     const dir = resolve(root, sim.map);
     if (!isFolder(dir)) {
-      findings.push({ severity: "error", kind: "config", message: located("simulation.map", `app map folder ${dir} not found (relative paths resolve against the workspace root, the folder holding trailblaze-config/ or trails/)`), ...at });
+      findings.push({
+        severity: "error",
+        kind: "config",
+        message: located(
+          "simulation.map",
+          `app map folder ${dir} not found (relative paths resolve against the workspace root, the folder holding trailblaze-config/ or trails/)`,
+        ),
+        ...at,
+      });
       continue;
     }
     const report = await checkAppMap(dir, cwd);

@@ -184,10 +184,13 @@ class Findings {
       for (const problem of error.problems) this.problem("error", "config", problem, session);
     } else {
       const kind: CheckKind =
-        error instanceof ToolCollisionError ? "collision"
-        : error instanceof ToolNameError ? "name"
-        : error instanceof BundleError ? "bundle" // the same message check-bundle gives: reported once
-        : "session";
+        error instanceof ToolCollisionError
+          ? "collision"
+          : error instanceof ToolNameError
+            ? "name"
+            : error instanceof BundleError
+              ? "bundle" // the same message check-bundle gives: reported once
+              : "session";
       this.add({ severity: "error", kind, message: error instanceof Error ? error.message : String(error), session });
     }
   }
@@ -228,7 +231,11 @@ function planSessions(
   const specFor = (trail: Trail | undefined, target = options.target, agent = options.agent): SessionSpec => {
     const flags = { "session-id": `check-${plans.size + 1}`, logs: logsDir, ...(target ? { target } : {}), ...(agent ? { agent } : {}) };
     // Sessions are checked without their simulated screen: the screen is checked on its own (check-simulations.ts).
-    const { simulation: _, ...spec } = resolveSessionSpec(workspace, flags, { cwd: options.cwd, env: options.env, ...(trail ? { trail: trailHints(trail) } : {}) });
+    const { simulation: _, ...spec } = resolveSessionSpec(workspace, flags, {
+      cwd: options.cwd,
+      env: options.env,
+      ...(trail ? { trail: trailHints(trail) } : {}),
+    });
     return spec;
   };
   for (const trail of trails) {
@@ -306,8 +313,23 @@ function checkTrails(plan: SessionPlan, session: Session, label: string, finding
     for (const step of trailPlan.steps) {
       if (step.calls !== undefined) continue;
       const where = step.step.where;
-      const problem = { message: needsAgentMessage(step, classifiers), file: trail.file, line: where.line, col: where.col, step: step.index, stepTitle: step.step.title };
-      findings.add({ severity: "warning", kind: "trail-step", message: formatTrailProblem(problem), file: trail.file, line: where.line, col: where.col, session: label });
+      const problem = {
+        message: needsAgentMessage(step, classifiers),
+        file: trail.file,
+        line: where.line,
+        col: where.col,
+        step: step.index,
+        stepTitle: step.step.title,
+      };
+      findings.add({
+        severity: "warning",
+        kind: "trail-step",
+        message: formatTrailProblem(problem),
+        file: trail.file,
+        line: where.line,
+        col: where.col,
+        session: label,
+      });
     }
   }
 }
@@ -325,7 +347,8 @@ function checkToolsets(
   unstarted: Set<string>,
   findings: Findings,
 ): void {
-  const caveat = unstarted.size > 0 ? ` (not certain: ${[...unstarted].join(", ")} did not run in this check, so their tools are unknown)` : "";
+  const caveat =
+    unstarted.size > 0 ? ` (not certain: ${[...unstarted].join(", ")} did not run in this check, so their tools are unknown)` : "";
   for (const toolset of checked.toolsets) {
     toolset.tools.forEach((name, i) => {
       if (seenTools.has(name)) return;
@@ -369,7 +392,10 @@ async function checkBundles(targets: TargetConfig[], findings: Findings, cwd: st
       if (checked.has(file)) continue;
       checked.add(file);
       const result = await checkBundle(file, { cwd, cacheRoot: root });
-      for (const [severity, items] of [["error", result.problems], ["warning", result.warnings]] as const) {
+      for (const [severity, items] of [
+        ["error", result.problems],
+        ["warning", result.warnings],
+      ] as const) {
         for (const item of items) {
           // A script esbuild cannot bundle gets the same fix as the session that failed on it.
           const message = item.kind === "bundle" || server.perFile ? withHostOnlyFix(item.message, server) : item.message;
@@ -441,7 +467,8 @@ export async function checkWorkspace(
       findings.add({
         severity: "warning",
         kind: "config",
-        message: `trailmap ${id} is not a target this workspace loads, and no target depends on it, so nothing of it runs and nothing was checked; ` +
+        message:
+          `trailmap ${id} is not a target this workspace loads, and no target depends on it, so nothing of it runs and nothing was checked; ` +
           `list it under targets: in ${displayPath(join(options.configDir, "trailblaze.yaml"), options.cwd)} (a trailmap with a target: block), or add it to a target's dependencies:`,
       });
     }
@@ -474,10 +501,16 @@ export async function checkWorkspace(
           onWarning: (message, kind) => {
             // Toolset findings are judged across every session below, not one at a time; map
             // warnings come from the map's own check (kind waypoint), once, not per session.
-            if (kind !== "toolset" && kind !== "map") findings.add({ severity: "warning", kind: kind === "meta" ? "meta" : "session", message, session: label });
+            if (kind !== "toolset" && kind !== "map")
+              findings.add({ severity: "warning", kind: kind === "meta" ? "meta" : "session", message, session: label });
           },
           onNameWarning: (finding, source) =>
-            findings.add({ severity: "warning", kind: finding.rule.startsWith("trailmap") ? "trailmap-scope" : "name", message: formatNameFinding(finding, source), session: label }),
+            findings.add({
+              severity: "warning",
+              kind: finding.rule.startsWith("trailmap") ? "trailmap-scope" : "name",
+              message: formatNameFinding(finding, source),
+              session: label,
+            }),
           listOnly: true,
         });
       } catch (error) {
@@ -502,9 +535,20 @@ export async function checkWorkspace(
     // A trailmap scope judges the toolsets its targets use (or every target uses) and their exclusions only.
     const used = new Set(checkedTargets.flatMap((t) => Object.values(t.platforms).flatMap((p) => p?.toolSets ?? [])));
     const toolsets = [...workspace.toolsets.values()].filter((t) => scope === undefined || t.alwaysEnabled || used.has(t.id));
-    checkToolsets({ targets: scope ? checkedTargets : [...workspace.targets.values()], toolsets }, seenTools, seenToolsets, unstarted, findings);
+    checkToolsets(
+      { targets: scope ? checkedTargets : [...workspace.targets.values()], toolsets },
+      seenTools,
+      seenToolsets,
+      unstarted,
+      findings,
+    );
     const onDevice = new Set(sessions.filter((s) => s.agent === "on-device").map((s) => s.target));
-    await checkBundles([...onDevice].map((id) => workspace.targets.get(id)!), findings, options.cwd, workspace.root);
+    await checkBundles(
+      [...onDevice].map((id) => workspace.targets.get(id)!),
+      findings,
+      options.cwd,
+      workspace.root,
+    );
   } finally {
     if (options.logsDir === undefined) await rm(logsDir, { recursive: true, force: true });
   }

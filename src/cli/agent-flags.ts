@@ -80,10 +80,18 @@ export function parseMaxCalls(command: string, text: string | undefined): number
  * The model the flags and config choose, its key added to the run's secrets (masked in every
  * output); undefined when none is chosen. Config warnings (unknown keys) go to stderr.
  */
-export function chosenModel(values: ModelFlagValues, root: string | undefined, io: AgentIO, secrets: Secrets): { model?: AgentModel; maxCalls: number } {
+export function chosenModel(
+  values: ModelFlagValues,
+  root: string | undefined,
+  io: AgentIO,
+  secrets: Secrets,
+): { model?: AgentModel; maxCalls: number } {
   const { config, warnings } = loadLlmConfig({ ...(root ? { root } : {}), ...(io.env.HOME ? { home: io.env.HOME } : {}), cwd: io.cwd });
   for (const warning of warnings) io.stderr(`warning: ${formatProblem(warning)}\n`);
-  const maxCalls = values["max-llm-calls"] === undefined && config.maxCalls !== undefined ? config.maxCalls : parseMaxCalls(io.command, values["max-llm-calls"]);
+  const maxCalls =
+    values["max-llm-calls"] === undefined && config.maxCalls !== undefined
+      ? config.maxCalls
+      : parseMaxCalls(io.command, values["max-llm-calls"]);
   const choice = chooseModel(config, values, io.env);
   if (choice === undefined) return { maxCalls };
   if (choice.apiKey) secrets.add("llm api key", choice.apiKey);
@@ -91,12 +99,23 @@ export function chosenModel(values: ModelFlagValues, root: string | undefined, i
 }
 
 /** `run`'s agent: undefined with no model, and an error for an agent flag that needs one. */
-export function trailAgent(command: string, values: AgentFlagValues, root: string | undefined, io: Omit<AgentIO, "command">, secrets: Secrets): TrailAgent | undefined {
-  if (values["use-recorded-steps"] && values["no-use-recorded-steps"]) throw new UsageError(`${command}: --use-recorded-steps and --no-use-recorded-steps contradict each other; keep one`);
-  if (values["save-recording"] && values["no-save-recording"]) throw new UsageError(`${command}: --save-recording and --no-save-recording contradict each other; keep one`);
+export function trailAgent(
+  command: string,
+  values: AgentFlagValues,
+  root: string | undefined,
+  io: Omit<AgentIO, "command">,
+  secrets: Secrets,
+): TrailAgent | undefined {
+  if (values["use-recorded-steps"] && values["no-use-recorded-steps"])
+    throw new UsageError(`${command}: --use-recorded-steps and --no-use-recorded-steps contradict each other; keep one`);
+  if (values["save-recording"] && values["no-save-recording"])
+    throw new UsageError(`${command}: --save-recording and --no-save-recording contradict each other; keep one`);
   parseMaxCalls(command, values["max-llm-calls"]);
   if (values["use-recorded-steps"]) {
-    if (values["self-heal"]) throw new UsageError(`${command}: --use-recorded-steps replays recordings only, so --self-heal has no agent to hand a step to; keep one`);
+    if (values["self-heal"])
+      throw new UsageError(
+        `${command}: --use-recorded-steps replays recordings only, so --self-heal has no agent to hand a step to; keep one`,
+      );
     return undefined;
   }
   const wants = values["self-heal"] ? "--self-heal" : values["no-use-recorded-steps"] ? "--no-use-recorded-steps" : undefined;
@@ -113,7 +132,10 @@ export function trailAgent(command: string, values: AgentFlagValues, root: strin
     model = { unusable: named };
   }
   if (model === undefined) {
-    if (wants) throw new UsageError(`${command}: ${wants} needs a model for the agent: give --llm provider/model, or set llm: defaults.model in trails/config/trailblaze.yaml (see docs/agent.md)`);
+    if (wants)
+      throw new UsageError(
+        `${command}: ${wants} needs a model for the agent: give --llm provider/model, or set llm: defaults.model in trails/config/trailblaze.yaml (see docs/agent.md)`,
+      );
     return undefined;
   }
   return {

@@ -33,7 +33,10 @@ describe("parseCommandArgs", () => {
   });
 
   test("a negative number after an option that takes a value is its value (for the option's own check), not an option", () => {
-    expect(parseCommandArgs("tools", ["--target", "-1", "-o", "-2.5", "file"], OPTIONS)).toEqual({ values: { target: "-1", output: "-2.5" }, positionals: ["file"] });
+    expect(parseCommandArgs("tools", ["--target", "-1", "-o", "-2.5", "file"], OPTIONS)).toEqual({
+      values: { target: "-1", output: "-2.5" },
+      positionals: ["file"],
+    });
     expect(failure(["--target", "-x"])).toBe("tools: --target needs a value\nRun `trailblaze tools --help` for usage.");
     expect(parseCommandArgs("tools", ["--", "--target", "-1"], OPTIONS).positionals).toEqual(["--target", "-1"]);
   });

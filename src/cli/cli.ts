@@ -12,21 +12,81 @@ import { closeSharedBrowser } from "../browser/chromium-browser.ts";
 
 /** Every command, loaded only when it runs (or its --help is asked for): `trailblaze --help` loads none. */
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: "run", summary: "replay trail files, each in its own session, and report (list, json, junit, html)", load: async () => (await import("./commands/run.ts")).runCommand },
-  { name: "merge-reports", summary: "join the JSON reports of sharded runs into one report (list, json, junit, html)", load: async () => (await import("./commands/merge-reports.ts")).mergeReportsCommand },
-  { name: "tools", summary: "list the tools a session registers (and the ones it skips, with why)", load: async () => (await import("./commands/tools.ts")).toolsCommand },
-  { name: "types", summary: "write trailblaze-client.d.ts, so tsc checks ctx.tools calls against a session's tools", load: async () => (await import("./commands/types.ts")).typesCommand },
-  { name: "step", summary: "do one step in words with the built-in agent on your model, and print its recording", load: async () => (await import("./commands/step.ts")).stepCommand },
-  { name: "verify", summary: "check a condition on the screen with the built-in agent (exit 0 holds, 1 not)", load: async () => (await import("./commands/step.ts")).verifyCommand },
-  { name: "call", summary: "call one tool in a fresh session and print the result", load: async () => (await import("./commands/call.ts")).callCommand },
-  { name: "bundle", summary: "bundle an MCP server file for the on-device (QuickJS) runtime", load: async () => (await import("./commands/bundle.ts")).bundleCommand },
-  { name: "check-bundle", summary: "check that an MCP server file or bundle runs on-device", load: async () => (await import("./commands/check-bundle.ts")).checkBundleCommand },
-  { name: "check", summary: "find config, naming, toolset, trail and bundle problems before a run", load: async () => (await import("./commands/check.ts")).checkCommand },
-  { name: "mcp", summary: "serve a session's tools to any MCP client over stdio", load: async () => (await import("./commands/mcp.ts")).mcpCommand },
-  { name: "init", summary: "scaffold a workspace here: a target, a tool server and its test, a trail", load: async () => (await import("./commands/init.ts")).initCommand },
-  { name: "init-tool", summary: "scaffold a per-file tool and its test, listed in a target (--server: an MCP server)", load: async () => (await import("./commands/init-tool.ts")).initToolCommand },
-  { name: "map", summary: "show an app map: waypoints, captures, shortcuts and check's findings (--html: as a page)", load: async () => (await import("./commands/map.ts")).mapCommand },
-  { name: "screen", summary: "outline a captured screen, resolve selectors on it, check it against a waypoint", load: async () => (await import("./commands/screen.ts")).screenCommand },
+  {
+    name: "run",
+    summary: "replay trail files, each in its own session, and report (list, json, junit, html)",
+    load: async () => (await import("./commands/run.ts")).runCommand,
+  },
+  {
+    name: "merge-reports",
+    summary: "join the JSON reports of sharded runs into one report (list, json, junit, html)",
+    load: async () => (await import("./commands/merge-reports.ts")).mergeReportsCommand,
+  },
+  {
+    name: "tools",
+    summary: "list the tools a session registers (and the ones it skips, with why)",
+    load: async () => (await import("./commands/tools.ts")).toolsCommand,
+  },
+  {
+    name: "types",
+    summary: "write trailblaze-client.d.ts, so tsc checks ctx.tools calls against a session's tools",
+    load: async () => (await import("./commands/types.ts")).typesCommand,
+  },
+  {
+    name: "step",
+    summary: "do one step in words with the built-in agent on your model, and print its recording",
+    load: async () => (await import("./commands/step.ts")).stepCommand,
+  },
+  {
+    name: "verify",
+    summary: "check a condition on the screen with the built-in agent (exit 0 holds, 1 not)",
+    load: async () => (await import("./commands/step.ts")).verifyCommand,
+  },
+  {
+    name: "call",
+    summary: "call one tool in a fresh session and print the result",
+    load: async () => (await import("./commands/call.ts")).callCommand,
+  },
+  {
+    name: "bundle",
+    summary: "bundle an MCP server file for the on-device (QuickJS) runtime",
+    load: async () => (await import("./commands/bundle.ts")).bundleCommand,
+  },
+  {
+    name: "check-bundle",
+    summary: "check that an MCP server file or bundle runs on-device",
+    load: async () => (await import("./commands/check-bundle.ts")).checkBundleCommand,
+  },
+  {
+    name: "check",
+    summary: "find config, naming, toolset, trail and bundle problems before a run",
+    load: async () => (await import("./commands/check.ts")).checkCommand,
+  },
+  {
+    name: "mcp",
+    summary: "serve a session's tools to any MCP client over stdio",
+    load: async () => (await import("./commands/mcp.ts")).mcpCommand,
+  },
+  {
+    name: "init",
+    summary: "scaffold a workspace here: a target, a tool server and its test, a trail",
+    load: async () => (await import("./commands/init.ts")).initCommand,
+  },
+  {
+    name: "init-tool",
+    summary: "scaffold a per-file tool and its test, listed in a target (--server: an MCP server)",
+    load: async () => (await import("./commands/init-tool.ts")).initToolCommand,
+  },
+  {
+    name: "map",
+    summary: "show an app map: waypoints, captures, shortcuts and check's findings (--html: as a page)",
+    load: async () => (await import("./commands/map.ts")).mapCommand,
+  },
+  {
+    name: "screen",
+    summary: "outline a captured screen, resolve selectors on it, check it against a waypoint",
+    load: async () => (await import("./commands/screen.ts")).screenCommand,
+  },
 ];
 
 function mainHelp(): string {
@@ -59,7 +119,14 @@ export async function runCli(argv: string[], given: CliIO): Promise<number> {
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    io.stderr(render(`error: unknown command "${name}"${didYouMean(name, COMMANDS.map((c) => c.name))}\n\n${mainHelp()}`));
+    io.stderr(
+      render(
+        `error: unknown command "${name}"${didYouMean(
+          name,
+          COMMANDS.map((c) => c.name),
+        )}\n\n${mainHelp()}`,
+      ),
+    );
     return 2;
   }
   // `--help` is answered here for every command, before its own parsing (and before any work).
@@ -72,7 +139,10 @@ export async function runCli(argv: string[], given: CliIO): Promise<number> {
     }
     return await command.run(rest, io);
   } catch (error) {
-    const message = error instanceof TrailblazeError || !(error instanceof Error) ? String((error as Error)?.message ?? error) : (error.stack ?? error.message);
+    const message =
+      error instanceof TrailblazeError || !(error instanceof Error)
+        ? String((error as Error)?.message ?? error)
+        : (error.stack ?? error.message);
     io.stderr(render(`error: ${message}\n`));
     return exitCodeOf(error);
   } finally {

@@ -5,7 +5,12 @@ export function formatTable(header: string[], rows: string[][]): string {
   const all = [header, ...rows];
   const widths = header.map((_, col) => Math.max(...all.map((row) => (row[col] ?? "").length)));
   return all
-    .map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!))).join("  ").trimEnd())
+    .map((row) =>
+      row
+        .map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!)))
+        .join("  ")
+        .trimEnd(),
+    )
     .map((line) => `  ${line}`)
     .join("\n");
 }

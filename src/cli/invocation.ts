@@ -11,7 +11,8 @@ export interface Invocation {
 }
 
 /** Command names `render` recognises after `trailblaze ` (invocation.test.ts checks it covers every command). */
-const COMMAND_WORD = /(?<![\w./@-])trailblaze(?= (?:<command>|--?[a-z]|(?:run|tools|types|call|step|verify|bundle|check-bundle|check|mcp|init-tool|init|screen|merge-reports|map)\b))/g;
+const COMMAND_WORD =
+  /(?<![\w./@-])trailblaze(?= (?:<command>|--?[a-z]|(?:run|tools|types|call|step|verify|bundle|check-bundle|check|mcp|init-tool|init|screen|merge-reports|map)\b))/g;
 const BUN_TEST = /(?<![\w./@-])bun test\b/g;
 
 /**
@@ -26,7 +27,8 @@ export function invocationOf(env: Record<string, string | undefined>): Invocatio
     return byBun ? { cli: "bunx trailblaze", bun: "bun" } : { cli: "npx trailblaze", bun: "npx bun" };
   }
   // `bun trailblaze` runs the package script of that name (this repository) or the installed bin.
-  if (byBun && (event === "trailblaze" || (event === undefined && env.npm_command === "run-script"))) return { cli: "bun trailblaze", bun: "bun" };
+  if (byBun && (event === "trailblaze" || (event === undefined && env.npm_command === "run-script")))
+    return { cli: "bun trailblaze", bun: "bun" };
   if (event === "trailblaze") return { cli: "npm run trailblaze --", bun: "npx bun" };
   // Started by name from PATH (a global install, or node_modules/.bin on PATH).
   const launched = env.TRAILBLAZE_LAUNCHED_AS;

@@ -15,7 +15,10 @@ import { keepLogs, resolveSessionSpec, type SessionFlags, type SessionSpec, type
 import type { CliIO } from "./command.ts";
 import { track } from "./reaper.ts";
 
-export type StartSessionOptions = Pick<SessionOptions, "builtins" | "onCall" | "onWarning" | "onNameWarning" | "onNotice" | "listOnly" | "secrets">;
+export type StartSessionOptions = Pick<
+  SessionOptions,
+  "builtins" | "onCall" | "onWarning" | "onNameWarning" | "onNotice" | "listOnly" | "secrets"
+>;
 
 export interface OpenSessionOptions extends StartSessionOptions {
   trail?: TrailSessionHints;
@@ -28,7 +31,11 @@ export interface OpenSessionOptions extends StartSessionOptions {
  * and logs stay relative to the working directory, as typed; script paths resolve against that
  * workspace's root whatever the working directory. Undefined when nothing changes.
  */
-export async function configAbovePaths(flags: { config?: string | undefined }, paths: readonly string[], io: CliIO): Promise<string | undefined> {
+export async function configAbovePaths(
+  flags: { config?: string | undefined },
+  paths: readonly string[],
+  io: CliIO,
+): Promise<string | undefined> {
   if (flags.config !== undefined || io.env.TRAILBLAZE_CONFIG_DIR || paths.length === 0) return undefined;
   try {
     await findConfigDir({ cwd: io.cwd });
@@ -94,7 +101,11 @@ export interface CommandSession extends AsyncDisposable {
  * target, driver and agent as every command resolves them, its calls logged to
  * `<logs>/<session>/calls.jsonl` as a run's are, masked with the session's secrets.
  */
-export async function openCommandSession(flags: SessionFlags & { config?: string }, io: CliIO, options: OpenSessionOptions = {}): Promise<CommandSession> {
+export async function openCommandSession(
+  flags: SessionFlags & { config?: string },
+  io: CliIO,
+  options: OpenSessionOptions = {},
+): Promise<CommandSession> {
   const workspace = await loadCliWorkspace(flags, io);
   const spec = resolveSessionSpec(workspace, flags, { cwd: io.cwd, env: io.env, ...(options.trail ? { trail: options.trail } : {}) });
   // The run's secrets: `--secret` values (each session binds them afresh) and every value a secret's key is set to.
@@ -131,6 +142,10 @@ export async function openCommandSession(flags: SessionFlags & { config?: string
 }
 
 /** {@link openCommandSession}'s session alone, its call log ended when the session closes. */
-export async function openSession(flags: SessionFlags & { config?: string }, io: CliIO, options: OpenSessionOptions = {}): Promise<Session> {
+export async function openSession(
+  flags: SessionFlags & { config?: string },
+  io: CliIO,
+  options: OpenSessionOptions = {},
+): Promise<Session> {
   return (await openCommandSession(flags, io, options)).session;
 }

@@ -29,7 +29,18 @@ const CACHE = process.env.TRAILBLAZE_CLI_CACHE || join(PACKAGE_ROOT, ".cache", "
  * Left to node_modules: native binaries, WebAssembly, compilers, the browser driver and the model
  * providers (the AI SDK: as large as the rest of the CLI), loaded only when a command needs them.
  */
-const EXTERNAL = ["playwright-core", "esbuild", "quickjs-emscripten", "quickjs-emscripten-core", "@jitl/*", "ts-json-schema-generator", "typescript", "tsx", "ai", "@ai-sdk/*"];
+const EXTERNAL = [
+  "playwright-core",
+  "esbuild",
+  "quickjs-emscripten",
+  "quickjs-emscripten-core",
+  "@jitl/*",
+  "ts-json-schema-generator",
+  "typescript",
+  "tsx",
+  "ai",
+  "@ai-sdk/*",
+];
 const EXTERNAL_IMPORT = new RegExp(`^(?:${EXTERNAL.map((name) => name.replace("/", "\\/").replace("*", "[^/]+")).join("|")})(?:/.*)?$`);
 
 /**
@@ -40,7 +51,10 @@ function externalsFromPackage(): Bun.BunPlugin {
   return {
     name: "trailblaze-externals-from-package",
     setup(build) {
-      build.onResolve({ filter: EXTERNAL_IMPORT }, (args) => ({ path: Bun.resolveSync(args.path, dirname(args.importer)), external: true }));
+      build.onResolve({ filter: EXTERNAL_IMPORT }, (args) => ({
+        path: Bun.resolveSync(args.path, dirname(args.importer)),
+        external: true,
+      }));
     },
   };
 }
@@ -96,7 +110,13 @@ export function removeStaleBundles(cache: string, current: string): void {
 
 /** The folder of the bundle for the current sources (it may not exist yet); throws when they cannot be stamped. */
 function bundleDir(): string {
-  return join(CACHE, fileStamp(`${CLI_BUNDLER_VERSION}\0${Bun.version}`, SOURCE_FOLDERS.map((folder) => join(PACKAGE_ROOT, folder))));
+  return join(
+    CACHE,
+    fileStamp(
+      `${CLI_BUNDLER_VERSION}\0${Bun.version}`,
+      SOURCE_FOLDERS.map((folder) => join(PACKAGE_ROOT, folder)),
+    ),
+  );
 }
 
 /** The CLI to run: the cached bundle for these sources, else the sources (building the bundle after the command). */
@@ -121,7 +141,8 @@ export async function loadCli(): Promise<CliModule> {
 export async function precompiledCliEntry(): Promise<string> {
   const entry = join(bundleDir(), "cli.js");
   // Another process may hold the build lock: its bundle is as good as ours.
-  for (const deadline = Date.now() + BUILD_LOCK_MS; !existsSync(entry) && Date.now() < deadline; await Bun.sleep(200)) await precompile(dirname(entry));
+  for (const deadline = Date.now() + BUILD_LOCK_MS; !existsSync(entry) && Date.now() < deadline; await Bun.sleep(200))
+    await precompile(dirname(entry));
   if (!existsSync(entry)) throw new Error(`the CLI could not be precompiled into ${dirname(entry)}`);
   return entry;
 }
@@ -215,7 +236,10 @@ async function precompile(dir: string): Promise<void> {
     });
     if (!result.success || !result.metafile || !existsSync(join(staging, "cli.js"))) return;
     try {
-      ledger.verify(Object.keys(result.metafile.inputs).map((input) => resolve(input)), "Cannot precompile the trailblaze CLI");
+      ledger.verify(
+        Object.keys(result.metafile.inputs).map((input) => resolve(input)),
+        "Cannot precompile the trailblaze CLI",
+      );
     } catch (error) {
       // The sources keep running; a patch that stopped applying is said on every start until it is fixed.
       process.stderr.write(`trailblaze: ${(error as Error).message}\n`);

@@ -51,12 +51,18 @@ export const SESSION_FLAGS_HELP = `Session flags:
                         else simulated with a note; --capture/--map simulate)`;
 
 /** `--secret KEY=VALUE`, or `--secret KEY`: the value of the environment variable KEY (kept out of `ps` and shell history). */
-export function parseSecrets(command: string, entries: readonly string[] | undefined, env: Record<string, string | undefined>): [string, string][] {
+export function parseSecrets(
+  command: string,
+  entries: readonly string[] | undefined,
+  env: Record<string, string | undefined>,
+): [string, string][] {
   return (entries ?? []).map((entry) => {
     if (entry.includes("=")) return parseKeyValue("--secret", entry);
     const value = env[entry];
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(entry) || value === undefined) {
-      throw new UsageError(`${command}: --secret ${entry}: give KEY=VALUE, or KEY alone to read the environment variable KEY, which is not set`);
+      throw new UsageError(
+        `${command}: --secret ${entry}: give KEY=VALUE, or KEY alone to read the environment variable KEY, which is not set`,
+      );
     }
     return [entry, value];
   });

@@ -18,7 +18,9 @@ export function answeringUnknownTools(transport: Transport, refusal: (name: stri
       transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
         const refused = isJSONRPCRequest(message) && message.method === "tools/call" ? refusal(String(message.params?.name)) : undefined;
         if (refused === undefined || !isJSONRPCRequest(message)) return wrapped.onmessage?.(message, extra);
-        transport.send({ jsonrpc: "2.0", id: message.id, result: refusedResult(refused) }).catch((error: unknown) => wrapped.onerror?.(error as Error));
+        transport
+          .send({ jsonrpc: "2.0", id: message.id, result: refusedResult(refused) })
+          .catch((error: unknown) => wrapped.onerror?.(error as Error));
       };
       await transport.start();
     },

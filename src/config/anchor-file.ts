@@ -46,13 +46,18 @@ const refSchema = z.strictObject({ ref: z.string().min(1) });
  * `path` is the absolute file path (stored as the `file` of toolsets written in place). The value
  * holds what is valid even when there are problems, so the trailmaps it names are checked too.
  */
-export function readAnchor(yaml: YamlFile, path: string): { value?: WorkspaceAnchor; problems: ConfigProblem[]; warnings: ConfigProblem[] } {
+export function readAnchor(
+  yaml: YamlFile,
+  path: string,
+): { value?: WorkspaceAnchor; problems: ConfigProblem[]; warnings: ConfigProblem[] } {
   const empty = yaml.data === null;
   const checked = empty ? { value: {}, problems: [] } : validateWith(anchorSchema, yaml);
   const problems = [...checked.problems];
   const warnings: ConfigProblem[] = [];
   // With a mistake elsewhere in the file, a valid targets: list still names the trailmaps to check.
-  const targetsOnly = checked.value ? undefined : anchorSchema.pick({ targets: true }).safeParse(isPlainMap(yaml.data) ? { targets: yaml.data.targets } : {});
+  const targetsOnly = checked.value
+    ? undefined
+    : anchorSchema.pick({ targets: true }).safeParse(isPlainMap(yaml.data) ? { targets: yaml.data.targets } : {});
   if (!checked.value && !targetsOnly?.success) return { problems, warnings };
   const raw = (checked.value ?? targetsOnly!.data) as z.output<typeof anchorSchema>;
 
@@ -79,13 +84,18 @@ export function readAnchor(yaml: YamlFile, path: string): { value?: WorkspaceAnc
 
   (raw.tools ?? []).forEach((_, i) => {
     warnings.push(
-      problemAt(yaml, ["tools", i], "value",
+      problemAt(
+        yaml,
+        ["tools", i],
+        "value",
         "not loaded: tool entries here are JVM class-backed or YAML-composed tools, which this runtime does not run; " +
-          "write a per-file tool under trailmaps/<id>/tools/ (listed in target.tools) or an MCP server instead"),
+          "write a per-file tool under trailmaps/<id>/tools/ (listed in target.tools) or an MCP server instead",
+      ),
     );
   });
 
-  const targets = raw.targets && raw.targets.length > 0 ? raw.targets.map((id, i) => ({ id, where: locate(yaml, ["targets", i]) })) : undefined;
+  const targets =
+    raw.targets && raw.targets.length > 0 ? raw.targets.map((id, i) => ({ id, where: locate(yaml, ["targets", i]) })) : undefined;
   const target = raw.defaults?.target;
   const value: WorkspaceAnchor = {
     ...(targets ? { targets } : {}),

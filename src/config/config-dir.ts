@@ -64,7 +64,8 @@ export async function configLayout(configDir: string): Promise<ConfigLayout> {
  */
 export function rootOfConfigDir(configDir: string, layout: ConfigLayout): string {
   const parent = dirname(configDir);
-  if (layout === "trails-config" && basename(configDir) === TRAILS_CONFIG[1] && basename(parent) === TRAILS_CONFIG[0]) return dirname(parent);
+  if (layout === "trails-config" && basename(configDir) === TRAILS_CONFIG[1] && basename(parent) === TRAILS_CONFIG[0])
+    return dirname(parent);
   return parent;
 }
 

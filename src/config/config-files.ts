@@ -23,13 +23,19 @@ export async function yamlFilesIn(dir: string): Promise<string[]> {
   } catch {
     return [];
   }
-  return names.filter((n) => [".yaml", ".yml"].includes(extname(n))).sort().map((n) => join(dir, n));
+  return names
+    .filter((n) => [".yaml", ".yml"].includes(extname(n)))
+    .sort()
+    .map((n) => join(dir, n));
 }
 
 /** Sub-folders of `dir`, sorted; none when it does not exist. */
 export async function foldersIn(dir: string): Promise<string[]> {
   try {
-    return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    return (await readdir(dir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
   } catch {
     return [];
   }
@@ -39,7 +45,12 @@ export async function foldersIn(dir: string): Promise<string[]> {
  * Parses `path` (shown as `shown`) and validates it with `read`; syntax and validation problems
  * go to `problems`. Undefined when the file has any.
  */
-export async function readConfigFile<T>(path: string, shown: string, read: (yaml: YamlFile, path: string) => Validated<T>, problems: ConfigProblem[]): Promise<T | undefined> {
+export async function readConfigFile<T>(
+  path: string,
+  shown: string,
+  read: (yaml: YamlFile, path: string) => Validated<T>,
+  problems: ConfigProblem[],
+): Promise<T | undefined> {
   let result: Validated<T>;
   try {
     result = read(parseYaml(shown, await readFile(path, "utf8")), path);

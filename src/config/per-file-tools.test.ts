@@ -17,10 +17,14 @@ function write(path: string, text: string) {
   writeFileSync(join(root, path), text);
 }
 
-const TOOL = (name: string) => `import { trailblaze } from "@trailblaze/scripting";\nexport const ${name} = trailblaze.tool(async () => "ok");\n`;
+const TOOL = (name: string) =>
+  `import { trailblaze } from "@trailblaze/scripting";\nexport const ${name} = trailblaze.tool(async () => "ok");\n`;
 
 write("trails/config/trailblaze.yaml", "targets: [app]\n");
-write("trails/config/trailmaps/app/trailmap.yaml", "id: app\ndependencies: [lib]\ntarget:\n  display_name: App\n  tools: [app_hello]\n  platforms:\n    android:\n      app_ids: [com.example.app]\n");
+write(
+  "trails/config/trailmaps/app/trailmap.yaml",
+  "id: app\ndependencies: [lib]\ntarget:\n  display_name: App\n  tools: [app_hello]\n  platforms:\n    android:\n      app_ids: [com.example.app]\n",
+);
 write("trails/config/trailmaps/app/tools/nested/app_hello.ts", TOOL("app_hello"));
 write("trails/config/trailmaps/lib/trailmap.yaml", "id: lib\nexports: [lib_reset]\n");
 write("trails/config/trailmaps/lib/tools/lib_reset.ts", TOOL("lib_reset"));
@@ -42,21 +46,31 @@ describe("resolvePerFileTools", () => {
     const target = workspace.targets.get("app")!;
     const withNote = { ...target, tools: [...target.tools, { name: "lib_note", where: { file: "x.yaml", line: 3, col: 5 } }] };
     expect(() => resolvePerFileTools(withNote, workspace.root, root)).toThrow(ConfigError);
-    expect(() => resolvePerFileTools(withNote, workspace.root, root)).toThrow(`x.yaml:3:5 tools: tool lib_note not found under ${join(root, "trails/config/trailmaps/app/tools")}`);
+    expect(() => resolvePerFileTools(withNote, workspace.root, root)).toThrow(
+      `x.yaml:3:5 tools: tool lib_note not found under ${join(root, "trails/config/trailmaps/app/tools")}`,
+    );
   });
 
   test("a sidecar declares a tool of a script, with its runtime", async () => {
     const workspace = await loadWorkspace(join(root, "trails/config"), { cwd: root });
     const target = workspace.targets.get("app")!;
-    const lent = { ...target, tools: [{ name: "lib_note", where: { file: "x.yaml", line: 3, col: 5 }, toolsDir: join(root, "trails/config/trailmaps/lib/tools") }] };
+    const lent = {
+      ...target,
+      tools: [{ name: "lib_note", where: { file: "x.yaml", line: 3, col: 5 }, toolsDir: join(root, "trails/config/trailmaps/lib/tools") }],
+    };
     expect(resolvePerFileTools(lent, workspace.root, root)).toMatchObject([
-      { name: "lib_note", script: join(root, "trails/config/trailmaps/lib/tools/note.js"), runtime: "subprocess", sidecar: join(root, "trails/config/trailmaps/lib/tools/lib_note.yaml") },
+      {
+        name: "lib_note",
+        script: join(root, "trails/config/trailmaps/lib/tools/note.js"),
+        runtime: "subprocess",
+        sidecar: join(root, "trails/config/trailmaps/lib/tools/lib_note.yaml"),
+      },
     ]);
   });
 });
 
 describe("exportedNames (es-module-lexer)", () => {
-  test("a re-export is not a tool export: export { helper } from \"./x\" and export * are skipped", () => {
+  test('a re-export is not a tool export: export { helper } from "./x" and export * are skipped', () => {
     expect(exportedNames(`export { helper } from "./x";\nexport * from "./y";\nexport * as ns from "./z";\n`)).toEqual([]);
   });
 
@@ -70,7 +84,7 @@ describe("exportedNames (es-module-lexer)", () => {
       "const help = `",
       "export const inTemplate = trailblaze.tool(async () => 1);",
       "`;",
-      "const quoted = \"export const inString = 1\";",
+      'const quoted = "export const inString = 1";',
       "const pattern = /export const inRegex = 1/;",
       "// export const inLineComment = trailblaze.tool(async () => 1);",
       "/*",
@@ -95,7 +109,7 @@ describe("exportedNames (es-module-lexer)", () => {
       "export interface Input { x: number }",
       "export type Output = { ok: boolean };",
       "export class Helper {}",
-      "export const typed = trailblaze.tool<Input, Output>({ description: \"d\" }, async (i: Input): Promise<Output> => ({ ok: i.x > 1 }));",
+      'export const typed = trailblaze.tool<Input, Output>({ description: "d" }, async (i: Input): Promise<Output> => ({ ok: i.x > 1 }));',
       "export default typed;",
     ].join("\n");
     expect(exportedNames(source)).toEqual(["typed"]);
@@ -104,7 +118,10 @@ describe("exportedNames (es-module-lexer)", () => {
 
 describe("resolvePerFileTools reads exports with the lexer", () => {
   const dir = join(root, "lexed");
-  write("lexed/tools/one.ts", `import { trailblaze } from "@trailblaze/scripting";\nexport const one_a = trailblaze.tool(async () => "a"), one_b = trailblaze.tool(async () => "b");\n`);
+  write(
+    "lexed/tools/one.ts",
+    `import { trailblaze } from "@trailblaze/scripting";\nexport const one_a = trailblaze.tool(async () => "a"), one_b = trailblaze.tool(async () => "b");\n`,
+  );
   // Re-exports one_a under its own name: not a second declaration of it.
   write("lexed/tools/index.ts", `// trailblaze tools, gathered\nexport { one_a } from "./one.ts";\n`);
   const target = (names: string[], toolsDir = join(dir, "tools")): TargetConfig => ({

@@ -114,7 +114,10 @@ function scriptExports(path: string, source: string, shown: string, problems: Co
     const line = before.split("\n").length;
     const col = idx - (before.lastIndexOf("\n") + 1) + 1;
     problems.push({
-      file: shown, line, col, path: "",
+      file: shown,
+      line,
+      col,
+      path: "",
       message: `cannot read which tools ${basename(path)} exports: it does not parse as a module; fix its syntax (\`bun build ${shown}\` names the error)`,
     });
     return [];
@@ -170,7 +173,9 @@ interface Declared {
 
 /** A sidecar's `inputSchema:` (property → {type, description, required (default true) …}) as JSON Schema. */
 export function sidecarJsonSchema(properties: Record<string, z.output<typeof property>>): Record<string, unknown> {
-  const required = Object.entries(properties).filter(([, p]) => p.required !== false).map(([name]) => name);
+  const required = Object.entries(properties)
+    .filter(([, p]) => p.required !== false)
+    .map(([name]) => name);
   const props = Object.fromEntries(Object.entries(properties).map(([name, { required: _required, ...rest }]) => [name, rest]));
   return { type: "object", properties: props, ...(required.length > 0 ? { required } : {}) };
 }
@@ -201,7 +206,9 @@ const toolYamlSchema = z.looseObject({
       }),
     )
     .optional(),
-  tools: z.array(z.record(z.string(), z.unknown()).refine((call) => Object.keys(call).length === 1, "one tool call: { <toolName>: { args } }")).optional(),
+  tools: z
+    .array(z.record(z.string(), z.unknown()).refine((call) => Object.keys(call).length === 1, "one tool call: { <toolName>: { args } }"))
+    .optional(),
   surface_to_llm: z.boolean().optional(),
   is_recordable: z.boolean().optional(),
   requires_host: z.boolean().optional(),
@@ -218,7 +225,11 @@ function readToolYaml(path: string, shown: string, problems: ConfigProblem[]): D
   const at = `${where.file}:${where.line}:${where.col}`;
   if (raw.class !== undefined) return [{ name: raw.id, script: path, runtime: "inProcess", meta: {}, at, jvmClass: raw.class }];
   if (!raw.tools) {
-    problems.push({ ...where, path: "id", message: `tool ${raw.id} has neither tools: (the calls a composed tool makes) nor class:; add a tools: list` });
+    problems.push({
+      ...where,
+      path: "id",
+      message: `tool ${raw.id} has neither tools: (the calls a composed tool makes) nor class:; add a tools: list`,
+    });
     return [];
   }
   const parameters = raw.parameters ?? [];
@@ -235,24 +246,31 @@ function readToolYaml(path: string, shown: string, problems: ConfigProblem[]): D
       ]),
     ),
   );
-  return [{
-    name: raw.id,
-    script: path,
-    runtime: "inProcess",
-    ...(raw.description !== undefined ? { description: raw.description.trim() } : {}),
-    inputSchema,
-    meta: {
-      ...(raw.requires_host ? { "trailblaze/requiresHost": true } : {}),
-      ...(raw.surface_to_llm === false ? { "trailblaze/surfaceToLlm": false } : {}),
-      ...(raw.is_recordable === false ? { "trailblaze/isRecordable": false } : {}),
+  return [
+    {
+      name: raw.id,
+      script: path,
+      runtime: "inProcess",
+      ...(raw.description !== undefined ? { description: raw.description.trim() } : {}),
+      inputSchema,
+      meta: {
+        ...(raw.requires_host ? { "trailblaze/requiresHost": true } : {}),
+        ...(raw.surface_to_llm === false ? { "trailblaze/surfaceToLlm": false } : {}),
+        ...(raw.is_recordable === false ? { "trailblaze/isRecordable": false } : {}),
+      },
+      composed: {
+        id: raw.id,
+        parameters: parameters.map((p) => ({
+          name: p.name,
+          required: p.required !== false,
+          hasDefault: "default" in p,
+          ...("default" in p ? { default: p.default } : {}),
+        })),
+        tools: raw.tools,
+      },
+      at,
     },
-    composed: {
-      id: raw.id,
-      parameters: parameters.map((p) => ({ name: p.name, required: p.required !== false, hasDefault: "default" in p, ...("default" in p ? { default: p.default } : {}) })),
-      tools: raw.tools,
-    },
-    at,
-  }];
+  ];
 }
 
 /** The tools a sidecar declares; problems (located in the sidecar) are added to `problems`. */
@@ -269,7 +287,11 @@ function readSidecar(path: string, shown: string, problems: ConfigProblem[]): De
     if (!statSync(script).isFile()) throw new Error("not a file");
   } catch {
     const where = locate(yaml, ["script"]);
-    problems.push({ ...where, path: "script", message: `script ${raw.script} not found (resolved against the sidecar's folder: ${script})` });
+    problems.push({
+      ...where,
+      path: "script",
+      message: `script ${raw.script} not found (resolved against the sidecar's folder: ${script})`,
+    });
     return [];
   }
   const shared = raw.meta ?? {};
@@ -282,7 +304,7 @@ function readSidecar(path: string, shown: string, problems: ConfigProblem[]): De
     name: tool.name,
     script,
     runtime: raw.runtime ?? "inProcess",
-    ...(tool.description ?? raw.description ? { description: tool.description ?? raw.description } : {}),
+    ...((tool.description ?? raw.description) ? { description: tool.description ?? raw.description } : {}),
     ...(tool.inputSchema ? { inputSchema: sidecarJsonSchema(tool.inputSchema) } : {}),
     meta: sidecarMeta({ ...raw, ...tool }, shared),
     sidecar: path,
@@ -316,7 +338,8 @@ function declaredTools(dir: string, cwd: string, problems: ConfigProblem[]): Map
       const col = index - (before.lastIndexOf("\n") + 1) + 1;
       add({ name, script: path, runtime: "inProcess", meta: {}, registered: true, at: `${shown(path)}:${line}:${col}` });
     }
-    for (const name of scriptExports(path, source, shown(path), problems)) add({ name, script: path, runtime: "inProcess", meta: {}, at: shown(path) });
+    for (const name of scriptExports(path, source, shown(path), problems))
+      add({ name, script: path, runtime: "inProcess", meta: {}, at: shown(path) });
   }
   return byName;
 }
@@ -335,7 +358,12 @@ export function toolsOfScript(file: string, cwd: string): PerFileTool[] {
   return [...declaredTools(dirname(file), cwd, []).values()]
     .flat()
     .filter((tool) => tool.script === file && !tool.composed && tool.jvmClass === undefined)
-    .map(({ at, jvmClass: _jvmClass, registered, ...tool }) => ({ ...tool, exportName: tool.name, ...(registered ? { registered: at } : {}), where }));
+    .map(({ at, jvmClass: _jvmClass, registered, ...tool }) => ({
+      ...tool,
+      exportName: tool.name,
+      ...(registered ? { registered: at } : {}),
+      where,
+    }));
 }
 
 /**
@@ -363,23 +391,29 @@ export function resolvePerFileTools(target: TargetConfig, root: string, cwd: str
     if (candidates.length === 0) {
       const hint = didYouMean(ref.name, declared.keys());
       problems.push(
-        located(ref,
+        located(
+          ref,
           `tool ${ref.name} not found under ${dir}${hint}; write it as \`export const ${ref.name} = trailblaze.tool(…)\` ` +
             `in a script there (e.g. tools/${ref.name}.ts), register it in a .js file as \`globalThis.${REGISTRY_GLOBAL}["${ref.name}"] = { spec, handler }\`, ` +
-            `or give a ${ref.name}.yaml sidecar with script: and name:`),
+            `or give a ${ref.name}.yaml sidecar with script: and name:`,
+        ),
       );
       continue;
     }
     if (candidates.length > 1) {
-      problems.push(located(ref, `tool ${ref.name} is declared ${candidates.length} times: ${candidates.map((c) => c.at).join(", ")}; keep one`));
+      problems.push(
+        located(ref, `tool ${ref.name} is declared ${candidates.length} times: ${candidates.map((c) => c.at).join(", ")}; keep one`),
+      );
       continue;
     }
     const tool = candidates[0]!;
     if (tool.jvmClass !== undefined) {
       problems.push(
-        located(ref,
+        located(
+          ref,
           `tool ${ref.name} (${tool.at}) is a JVM tool (class: ${tool.jvmClass}), which this runtime cannot run; ` +
-            `write it as a per-file tool (export const ${ref.name} = trailblaze.tool(…)) or compose it from other tools with a tools: list`),
+            `write it as a per-file tool (export const ${ref.name} = trailblaze.tool(…)) or compose it from other tools with a tools: list`,
+        ),
       );
       continue;
     }

@@ -26,7 +26,7 @@ describe("registeredToolNames", () => {
   test("comments, comparisons, reads and computed keys are not registrations", () => {
     const source = [
       '// globalThis.__trailblazeTools["in_comment"] = {};',
-      '/* __trailblazeTools.block_comment = {} */',
+      "/* __trailblazeTools.block_comment = {} */",
       'if (globalThis.__trailblazeTools["compared"] === undefined) {}',
       'const url = "http://x//__trailblazeTools.in_string = 1";',
       "const handler = __trailblazeTools.read;",

@@ -39,7 +39,10 @@ export function registeredToolNames(source: string): RegisteredName[] {
   if (!mentionsRegistry(source)) return [];
   const text = skeleton(source);
   const holders = new Set([REGISTRY_GLOBAL]);
-  const alias = new RegExp(`\\b(?:const|let|var)\\s+(${IDENT})\\s*=\\s*\\(?\\s*(?:(?:globalThis|self|window)\\s*\\.\\s*)?${REGISTRY_GLOBAL}\\b`, "g");
+  const alias = new RegExp(
+    `\\b(?:const|let|var)\\s+(${IDENT})\\s*=\\s*\\(?\\s*(?:(?:globalThis|self|window)\\s*\\.\\s*)?${REGISTRY_GLOBAL}\\b`,
+    "g",
+  );
   for (const match of text.matchAll(alias)) holders.add(match[1]!);
   const found: RegisteredName[] = [];
   const seen = new Set<string>();

@@ -2,7 +2,7 @@
 // root (the folder holding trailblaze-config/ or trails/), reporting every missing file at once.
 
 import { statSync } from "node:fs";
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { ConfigError } from "../errors.ts";
 import { displayPath } from "./config-files.ts";
 import type { ConfigProblem } from "../errors.ts";
@@ -61,7 +61,9 @@ function resolveChecked(entry: ServerEntry, field: string, value: string, want: 
   const absolute = isAbsolute(value) ? value : resolve(root, value);
   const state = check(absolute, want);
   if (state !== "ok") {
-    const how = isAbsolute(value) ? "" : ` (resolved against ${root}; relative paths resolve against the workspace root, the folder holding trailblaze-config/ or trails/)`;
+    const how = isAbsolute(value)
+      ? ""
+      : ` (resolved against ${root}; relative paths resolve against the workspace root, the folder holding trailblaze-config/ or trails/)`;
     const what = state === "missing" ? `${want} ${value} not found${how}` : `${value} is not a ${want}${how}`;
     problems.push({ ...entry.where, path: `mcp_servers[${entry.index}].${field}`, message: what });
   }

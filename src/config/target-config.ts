@@ -82,7 +82,7 @@ export interface TargetPlatform {
  * waypoint it starts at. Paths as written (relative ones resolve against the workspace root).
  */
 export type TargetSimulation =
-  | { kind: "capture"; capture: string; /** where the path is written */ where: Where }
+  | { kind: "capture"; capture: string /** where the path is written */; where: Where }
   | { kind: "map"; map: string; start: string; where: Where; startWhere: Where };
 
 /** One name of a target's `tools:` list: a per-file tool found under its tools folder. */
@@ -148,16 +148,27 @@ export const serverSchema = z.strictObject({
 });
 
 const platformSchema = z
-  .strictObject({ app_ids: stringList, tool_sets: stringList, drivers: stringList, excluded_tools: stringList, base_url: z.string().min(1).optional() })
+  .strictObject({
+    app_ids: stringList,
+    tool_sets: stringList,
+    drivers: stringList,
+    excluded_tools: stringList,
+    base_url: z.string().min(1).optional(),
+  })
   .nullable();
 
 export const targetSchema = z.strictObject({
   id: z.string().min(1),
   display_name: z.string().optional(),
   mcp_servers: z.array(serverSchema).nullable().optional(),
-  tools: z.array(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "a tool name (letters, digits, _ and -, at most 64)")).nullable().optional(),
+  tools: z
+    .array(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "a tool name (letters, digits, _ and -, at most 64)"))
+    .nullable()
+    .optional(),
   platforms: z.record(z.string(), platformSchema).nullable().optional(),
-  simulation: z.strictObject({ capture: z.string().min(1).optional(), map: z.string().min(1).optional(), start: z.string().min(1).optional() }).optional(),
+  simulation: z
+    .strictObject({ capture: z.string().min(1).optional(), map: z.string().min(1).optional(), start: z.string().min(1).optional() })
+    .optional(),
 });
 
 const SCRIPT_ONLY = ["bundle", "requiresHost"] as const;
@@ -185,21 +196,29 @@ export function serverEntryProblems(yaml: YamlFile, base: FieldPath): ConfigProb
     const hasCommand = entry.command !== undefined;
     if (hasScript && hasCommand) {
       problems.push(
-        problemAt(yaml, [...path, "command"], "key",
-          "has both script: and command:; an entry is either a script (a .ts/.js MCP server run by the runtime) or a command (any stdio MCP server), not both", path),
+        problemAt(
+          yaml,
+          [...path, "command"],
+          "key",
+          "has both script: and command:; an entry is either a script (a .ts/.js MCP server run by the runtime) or a command (any stdio MCP server), not both",
+          path,
+        ),
       );
     } else if (!hasScript && !hasCommand) {
       problems.push(
-        problemAt(yaml, path, "value",
-          "needs script: (a .ts/.js MCP server file) or command: (an executable that speaks MCP over stdio)"),
+        problemAt(yaml, path, "value", "needs script: (a .ts/.js MCP server file) or command: (an executable that speaks MCP over stdio)"),
       );
     } else {
       const timeout = entry.timeout_ms;
       const total = entry.max_total_timeout_ms;
       if (typeof timeout === "number" && typeof total === "number" && total < timeout) {
         problems.push(
-          problemAt(yaml, [...path, "max_total_timeout_ms"], "value",
-            `${total} is less than timeout_ms (${timeout}); the overall cap must be at least the per-call timeout`),
+          problemAt(
+            yaml,
+            [...path, "max_total_timeout_ms"],
+            "value",
+            `${total} is less than timeout_ms (${timeout}); the overall cap must be at least the per-call timeout`,
+          ),
         );
       }
       const misplaced = hasScript ? COMMAND_ONLY : SCRIPT_ONLY;
@@ -212,7 +231,15 @@ export function serverEntryProblems(yaml: YamlFile, base: FieldPath): ConfigProb
       if (isPlainMap(env)) {
         for (const name of Object.keys(env)) {
           if (ENV_NAME.test(name)) continue;
-          problems.push(problemAt(yaml, [...path, "env", name], "key", `"${name}" is not an environment variable name (it must be non-empty, without = or NUL), e.g. API_BASE`, [...path, "env"]));
+          problems.push(
+            problemAt(
+              yaml,
+              [...path, "env", name],
+              "key",
+              `"${name}" is not an environment variable name (it must be non-empty, without = or NUL), e.g. API_BASE`,
+              [...path, "env"],
+            ),
+          );
         }
       }
     }
@@ -266,12 +293,44 @@ function simulationProblems(yaml: YamlFile): ConfigProblem[] {
   if (!isPlainMap(sim)) return [];
   const has = (key: string) => sim[key] !== undefined;
   if (has("capture") && has("map")) {
-    return [problemAt(yaml, ["simulation", "map"], "key", "has both capture: and map:; the simulated screen is one capture or one app map, not both", ["simulation"])];
+    return [
+      problemAt(
+        yaml,
+        ["simulation", "map"],
+        "key",
+        "has both capture: and map:; the simulated screen is one capture or one app map, not both",
+        ["simulation"],
+      ),
+    ];
   }
-  if (has("capture") && has("start")) return [problemAt(yaml, ["simulation", "start"], "key", "start: only applies with map: (a capture is one screen; it has no waypoints to start at)", ["simulation"])];
-  if (has("map") && !has("start")) return [problemAt(yaml, ["simulation"], "value", "map: needs start: WAYPOINT_ID, the waypoint the device starts at (e.g. start: myapp/android/login)")];
+  if (has("capture") && has("start"))
+    return [
+      problemAt(
+        yaml,
+        ["simulation", "start"],
+        "key",
+        "start: only applies with map: (a capture is one screen; it has no waypoints to start at)",
+        ["simulation"],
+      ),
+    ];
+  if (has("map") && !has("start"))
+    return [
+      problemAt(
+        yaml,
+        ["simulation"],
+        "value",
+        "map: needs start: WAYPOINT_ID, the waypoint the device starts at (e.g. start: myapp/android/login)",
+      ),
+    ];
   if (!has("capture") && !has("map")) {
-    return [problemAt(yaml, ["simulation"], "value", "needs capture: FILE (one static screen) or map: DIR with start: WAYPOINT_ID (an app map and the waypoint the device starts at)")];
+    return [
+      problemAt(
+        yaml,
+        ["simulation"],
+        "value",
+        "needs capture: FILE (one static screen) or map: DIR with start: WAYPOINT_ID (an app map and the waypoint the device starts at)",
+      ),
+    ];
   }
   return [];
 }
@@ -313,9 +372,18 @@ export function toServerEntry(raw: z.output<typeof serverSchema>, index: number,
   };
 }
 
-function toSimulation(raw: { capture?: string | undefined; map?: string | undefined; start?: string | undefined }, yaml: YamlFile): TargetSimulation {
+function toSimulation(
+  raw: { capture?: string | undefined; map?: string | undefined; start?: string | undefined },
+  yaml: YamlFile,
+): TargetSimulation {
   if (raw.capture !== undefined) return { kind: "capture", capture: raw.capture, where: locate(yaml, ["simulation", "capture"]) };
-  return { kind: "map", map: raw.map!, start: raw.start!, where: locate(yaml, ["simulation", "map"]), startWhere: locate(yaml, ["simulation", "start"]) };
+  return {
+    kind: "map",
+    map: raw.map!,
+    start: raw.start!,
+    where: locate(yaml, ["simulation", "map"]),
+    startWhere: locate(yaml, ["simulation", "start"]),
+  };
 }
 
 /**
@@ -337,7 +405,9 @@ export function readTargetConfig(yaml: YamlFile, path: string): Validated<Target
       toolSets: body?.tool_sets ?? [],
       ...(body?.base_url ? { baseUrls: [body.base_url] } : {}),
       ...(drivers ? { drivers } : {}),
-      ...(excluded ? { excludedTools: excluded, excludedToolWheres: excluded.map((_, i) => locate(yaml, ["platforms", name, "excluded_tools", i])) } : {}),
+      ...(excluded
+        ? { excludedTools: excluded, excludedToolWheres: excluded.map((_, i) => locate(yaml, ["platforms", name, "excluded_tools", i])) }
+        : {}),
       where: locate(yaml, ["platforms", name]),
     };
   }

@@ -76,7 +76,10 @@ export interface Trailmap {
 }
 
 const names = z.array(z.string().min(1)).nullable().optional();
-const toolNames = z.array(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "a tool name (letters, digits, _ and -, at most 64)")).nullable().optional();
+const toolNames = z
+  .array(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "a tool name (letters, digits, _ and -, at most 64)"))
+  .nullable()
+  .optional();
 
 const platformSchema = z
   .strictObject({
@@ -155,18 +158,36 @@ function crossFieldProblems(yaml: YamlFile): ConfigProblem[] {
   const data = isPlainMap(yaml.data) ? yaml.data : {};
   if (data.target !== undefined && data.platforms !== undefined) {
     problems.push(
-      problemAt(yaml, ["platforms"], "key",
-        "a top-level platforms: map is for library trailmaps (no target:); a target trailmap writes its platforms under target.platforms"),
+      problemAt(
+        yaml,
+        ["platforms"],
+        "key",
+        "a top-level platforms: map is for library trailmaps (no target:); a target trailmap writes its platforms under target.platforms",
+      ),
     );
   }
   if (data.target === undefined && Array.isArray(data.waypoints) && data.waypoints.length > 0) {
-    problems.push(problemAt(yaml, ["waypoints"], "key", "a library trailmap (no target:) has no screens, so no waypoints; move them to a target trailmap"));
+    problems.push(
+      problemAt(
+        yaml,
+        ["waypoints"],
+        "key",
+        "a library trailmap (no target:) has no screens, so no waypoints; move them to a target trailmap",
+      ),
+    );
   }
-  problems.push(...repeatedNames(yaml, ["target", "tools"], "tool"), ...repeatedNames(yaml, ["exports"], "tool"), ...repeatedNames(yaml, ["dependencies"], "dependency"));
+  problems.push(
+    ...repeatedNames(yaml, ["target", "tools"], "tool"),
+    ...repeatedNames(yaml, ["exports"], "tool"),
+    ...repeatedNames(yaml, ["dependencies"], "dependency"),
+  );
   const platforms = valueAt(yaml.data, ["target", "platforms"]);
   if (isPlainMap(platforms)) {
     for (const key of Object.keys(platforms)) {
-      problems.push(...repeatedNames(yaml, ["target", "platforms", key, "tools"], "tool"), ...repeatedNames(yaml, ["target", "platforms", key, "excluded_tools"], "tool"));
+      problems.push(
+        ...repeatedNames(yaml, ["target", "platforms", key, "tools"], "tool"),
+        ...repeatedNames(yaml, ["target", "platforms", key, "excluded_tools"], "tool"),
+      );
     }
   }
   return problems;
@@ -184,7 +205,9 @@ function toPlatforms(raw: RawPlatforms, yaml: YamlFile, base: FieldPath, toolsDi
       ...(body?.app_ids ? { appIds: body.app_ids } : {}),
       ...(body?.tool_sets ? { toolSets: body.tool_sets } : {}),
       ...(tools ? { tools } : {}),
-      ...(excluded ? { excludedTools: excluded, excludedToolWheres: excluded.map((_, i) => locate(yaml, [...at, "excluded_tools", i])) } : {}),
+      ...(excluded
+        ? { excludedTools: excluded, excludedToolWheres: excluded.map((_, i) => locate(yaml, [...at, "excluded_tools", i])) }
+        : {}),
       ...(body?.drivers ? { drivers: [...new Set(body.drivers.map((d) => findDriver(d)!.key))] } : {}),
       ...(body?.base_url ? { baseUrls: [body.base_url] } : {}),
       where: locate(yaml, at),
@@ -213,7 +236,9 @@ export function readTrailmap(yaml: YamlFile, path: string): Validated<Trailmap> 
     tools: refs(t.tools, ["target", "tools"]),
     platforms: toPlatforms(t.platforms, yaml, ["target", "platforms"], toolsDir),
     mcpServers: (t.mcp_servers ?? []).map((s, i) => toServerEntry(s, i, locate(yaml, ["target", "mcp_servers", i]))),
-    ...(t.system_prompt_file !== undefined ? { systemPromptFile: { path: t.system_prompt_file, where: locate(yaml, ["target", "system_prompt_file"]) } } : {}),
+    ...(t.system_prompt_file !== undefined
+      ? { systemPromptFile: { path: t.system_prompt_file, where: locate(yaml, ["target", "system_prompt_file"]) } }
+      : {}),
   };
   const value: Trailmap = {
     id: raw.id,

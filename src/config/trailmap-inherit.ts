@@ -31,12 +31,12 @@ export function overlay(base: TrailmapPlatform, fill: TrailmapPlatform | undefin
   if (!fill) return base;
   const excluded = base.excludedTools ? base : fill.excludedTools ? fill : undefined;
   return {
-    ...(base.appIds ?? fill.appIds ? { appIds: base.appIds ?? fill.appIds! } : {}),
-    ...(base.toolSets ?? fill.toolSets ? { toolSets: base.toolSets ?? fill.toolSets! } : {}),
-    ...(base.tools ?? fill.tools ? { tools: base.tools ?? fill.tools! } : {}),
+    ...((base.appIds ?? fill.appIds) ? { appIds: base.appIds ?? fill.appIds! } : {}),
+    ...((base.toolSets ?? fill.toolSets) ? { toolSets: base.toolSets ?? fill.toolSets! } : {}),
+    ...((base.tools ?? fill.tools) ? { tools: base.tools ?? fill.tools! } : {}),
     ...(excluded ? { excludedTools: excluded.excludedTools!, excludedToolWheres: excluded.excludedToolWheres! } : {}),
-    ...(base.drivers ?? fill.drivers ? { drivers: base.drivers ?? fill.drivers! } : {}),
-    ...(base.baseUrls ?? fill.baseUrls ? { baseUrls: base.baseUrls ?? fill.baseUrls! } : {}),
+    ...((base.drivers ?? fill.drivers) ? { drivers: base.drivers ?? fill.drivers! } : {}),
+    ...((base.baseUrls ?? fill.baseUrls) ? { baseUrls: base.baseUrls ?? fill.baseUrls! } : {}),
     where: base.where,
   };
 }

@@ -106,7 +106,11 @@ async function loadDependencies(roots: Trailmap[], loader: TrailmapLoader, probl
       if (state.get(dep.id) === "visiting") {
         const stack = [...chain, trailmap.id];
         const cycle = [...stack.slice(stack.indexOf(dep.id)), dep.id].join(" → ");
-        problems.push({ ...dep.where, path: "dependencies", message: `dependency cycle ${cycle}; a trailmap cannot depend on itself, directly or through others: remove one of these dependencies` });
+        problems.push({
+          ...dep.where,
+          path: "dependencies",
+          message: `dependency cycle ${cycle}; a trailmap cannot depend on itself, directly or through others: remove one of these dependencies`,
+        });
         continue;
       }
       if (state.get(dep.id) === "done") continue;
@@ -137,12 +141,18 @@ function toTargetPlatform(p: TrailmapPlatform): TargetPlatform {
 }
 
 /** A target trailmap as the runtime's TargetConfig. */
-function toTarget(trailmap: Trailmap, loaded: ReadonlyMap<string, Trailmap>, problems: ConfigProblem[], shown: (path: string) => string): TargetConfig {
+function toTarget(
+  trailmap: Trailmap,
+  loaded: ReadonlyMap<string, Trailmap>,
+  problems: ConfigProblem[],
+  shown: (path: string) => string,
+): TargetConfig {
   const target = trailmap.target!;
   const walk = dependencyWalk(trailmap, loaded);
   const defaults = inheritedDefaults(walk);
   const declared: TrailmapPlatforms = {};
-  for (const [key, own] of Object.entries(target.platforms) as [TrailmapPlatformKey, TrailmapPlatform][]) declared[key] = overlay(own, defaults[key]);
+  for (const [key, own] of Object.entries(target.platforms) as [TrailmapPlatformKey, TrailmapPlatform][])
+    declared[key] = overlay(own, defaults[key]);
   const platforms = withLibraryToolSets(declared, walk);
   // `compose` rides on the web platform (the compose driver): it stands in for web when web is absent.
   const compose = platforms.compose;
@@ -199,7 +209,12 @@ async function trailmapToolsets(trailmap: Trailmap, cwd: string, problems: Confi
   for (const ref of trailmap.toolsets) {
     const path = resolve(trailmap.dir, ref.path);
     if (existsSync(path)) await read(path, false);
-    else problems.push({ ...ref.where, path: "toolsets", message: `toolset file ${ref.path} not found (resolved against ${displayPath(trailmap.dir, cwd)}, the trailmap's folder)` });
+    else
+      problems.push({
+        ...ref.where,
+        path: "toolsets",
+        message: `toolset file ${ref.path} not found (resolved against ${displayPath(trailmap.dir, cwd)}, the trailmap's folder)`,
+      });
   }
   return found;
 }
@@ -211,7 +226,11 @@ async function anchorToolsets(anchor: WorkspaceAnchor, configDir: string, cwd: s
     const path = resolve(configDir, ref.path.replace(/^\/+/, ""));
     const shown = displayPath(path, cwd);
     if (!existsSync(path)) {
-      problems.push({ ...ref.where, path: "toolsets", message: `toolset file ${ref.path} not found (resolved against ${displayPath(configDir, cwd)}, the folder holding ${ANCHOR_FILE})` });
+      problems.push({
+        ...ref.where,
+        path: "toolsets",
+        message: `toolset file ${ref.path} not found (resolved against ${displayPath(configDir, cwd)}, the folder holding ${ANCHOR_FILE})`,
+      });
       continue;
     }
     const value = await readConfigFile(path, shown, readToolsetConfig, problems);
@@ -225,15 +244,25 @@ async function anchorToolsets(anchor: WorkspaceAnchor, configDir: string, cwd: s
  * lists (every one under trailmaps/ when it lists none) and their dependencies. Problems and
  * warnings are added to the lists given; nothing throws for a config mistake.
  */
-export async function loadTrailmapWorkspace(configDir: string, cwd: string, problems: ConfigProblem[], warnings: ConfigProblem[]): Promise<TrailmapWorkspace> {
+export async function loadTrailmapWorkspace(
+  configDir: string,
+  cwd: string,
+  problems: ConfigProblem[],
+  warnings: ConfigProblem[],
+): Promise<TrailmapWorkspace> {
   const anchorPath = join(configDir, ANCHOR_FILE);
   let anchor: WorkspaceAnchor | undefined;
-  await readConfigFile(anchorPath, displayPath(anchorPath, cwd), (yaml, path) => {
-    const read = readAnchor(yaml, path);
-    warnings.push(...read.warnings);
-    anchor = read.value;
-    return { problems: read.problems };
-  }, problems);
+  await readConfigFile(
+    anchorPath,
+    displayPath(anchorPath, cwd),
+    (yaml, path) => {
+      const read = readAnchor(yaml, path);
+      warnings.push(...read.warnings);
+      anchor = read.value;
+      return { problems: read.problems };
+    },
+    problems,
+  );
   if (!anchor) return { targets: [], toolsets: [] };
 
   const loader = new TrailmapLoader(join(configDir, "trailmaps"), cwd, problems, warnings);
@@ -243,7 +272,11 @@ export async function loadTrailmapWorkspace(configDir: string, cwd: string, prob
       const trailmap = await loader.load(listed.id);
       if (!trailmap) {
         if (!loader.exists(listed.id)) {
-          problems.push({ ...listed.where, path: "targets", message: `${await loader.missing(listed.id)}; create it (with a target: block), or remove ${listed.id} from targets:` });
+          problems.push({
+            ...listed.where,
+            path: "targets",
+            message: `${await loader.missing(listed.id)}; create it (with a target: block), or remove ${listed.id} from targets:`,
+          });
         }
         continue;
       }

@@ -42,7 +42,11 @@ const SHOP = "id: shop\ntarget:\n  display_name: Shop\n  platforms:\n    android
 
 describe("finding upstream's layout", () => {
   test("walking up from any subfolder finds trails/config/trailblaze.yaml; the root is the folder holding trails/", async () => {
-    const root = workspace({ "trails/config/trailblaze.yaml": "targets: [shop]\n", "trails/config/trailmaps/shop/trailmap.yaml": SHOP, "trails/login/x.trail.yaml": "" });
+    const root = workspace({
+      "trails/config/trailblaze.yaml": "targets: [shop]\n",
+      "trails/config/trailmaps/shop/trailmap.yaml": SHOP,
+      "trails/login/x.trail.yaml": "",
+    });
     const configDir = join(root, "trails/config");
     expect(await findConfigDir({ cwd: join(root, "trails/login") })).toBe(configDir);
     expect(await findConfigDir({ cwd: join(root, "trails/config/trailmaps/shop") })).toBe(configDir);
@@ -65,18 +69,27 @@ describe("finding upstream's layout", () => {
   });
 
   test("at the same level trailblaze-config/ wins, and the workspace warns that trailblaze.yaml is not loaded", async () => {
-    const root = workspace({ "trailblaze-config/targets/app.yaml": "id: app\n", "trails/config/trailblaze.yaml": "targets: [shop]\n", "sub/.keep": "" });
+    const root = workspace({
+      "trailblaze-config/targets/app.yaml": "id: app\n",
+      "trails/config/trailblaze.yaml": "targets: [shop]\n",
+      "sub/.keep": "",
+    });
     const configDir = await findConfigDir({ cwd: join(root, "sub") });
     expect(configDir).toBe(join(root, "trailblaze-config"));
     const loaded = await loadWorkspace(configDir, { cwd: root });
-    expect({ layout: loaded.layout, root: loaded.root, targets: [...loaded.targets.keys()] }).toEqual({ layout: "trailblaze-config", root, targets: ["app"] });
+    expect({ layout: loaded.layout, root: loaded.root, targets: [...loaded.targets.keys()] }).toEqual({
+      layout: "trailblaze-config",
+      root,
+      targets: ["app"],
+    });
     expect(loaded.warnings).toEqual([
       {
         file: "trails/config/trailblaze.yaml",
         line: 1,
         col: 1,
         path: "",
-        message: "not loaded: trailblaze-config/ at the same level is used instead (trailblaze-config/ wins over trails/config/); pass --config trails/config to load this one",
+        message:
+          "not loaded: trailblaze-config/ at the same level is used instead (trailblaze-config/ wins over trails/config/); pass --config trails/config to load this one",
       },
     ]);
   });
@@ -148,8 +161,14 @@ describe("targets from trailmaps", () => {
       "trails/config/trailmaps/shop/trailmap.yaml":
         "id: shop\ndependencies: [a, b]\ntarget:\n  display_name: Shop\n  platforms:\n    android: { tool_sets: [own] }\n    ios: {}\n",
       "trails/config/trailmaps/a/trailmap.yaml": lib("a", "dependencies: [deep]\ndefaults:\n  ios: { tool_sets: [from_a] }\n"),
-      "trails/config/trailmaps/b/trailmap.yaml": lib("b", "defaults:\n  ios: { tool_sets: [from_b] }\n  android: { app_ids: [com.b], tool_sets: [from_b] }\n"),
-      "trails/config/trailmaps/deep/trailmap.yaml": lib("deep", "defaults:\n  ios: { app_ids: [com.deep], tool_sets: [from_deep] }\n  web: { tool_sets: [w] }\n"),
+      "trails/config/trailmaps/b/trailmap.yaml": lib(
+        "b",
+        "defaults:\n  ios: { tool_sets: [from_b] }\n  android: { app_ids: [com.b], tool_sets: [from_b] }\n",
+      ),
+      "trails/config/trailmaps/deep/trailmap.yaml": lib(
+        "deep",
+        "defaults:\n  ios: { app_ids: [com.deep], tool_sets: [from_deep] }\n  web: { tool_sets: [w] }\n",
+      ),
     });
     const shop = (await load(root)).targets.get("shop")!;
     expect(shop.platforms.android).toMatchObject({ appIds: ["com.b"], toolSets: ["own"] });
@@ -161,8 +180,10 @@ describe("targets from trailmaps", () => {
   test("base_url: a target's own, else the nearest dependency's default, becomes the platform's baseUrls", async () => {
     const root = workspace({
       "trails/config/trailblaze.yaml": "targets: [site, other]\n",
-      "trails/config/trailmaps/site/trailmap.yaml": "id: site\ndependencies: [kit]\ntarget:\n  display_name: Site\n  platforms:\n    web: { base_url: https://site.example.test/ }\n",
-      "trails/config/trailmaps/other/trailmap.yaml": "id: other\ndependencies: [kit]\ntarget:\n  display_name: Other\n  platforms:\n    web: {}\n",
+      "trails/config/trailmaps/site/trailmap.yaml":
+        "id: site\ndependencies: [kit]\ntarget:\n  display_name: Site\n  platforms:\n    web: { base_url: https://site.example.test/ }\n",
+      "trails/config/trailmaps/other/trailmap.yaml":
+        "id: other\ndependencies: [kit]\ntarget:\n  display_name: Other\n  platforms:\n    web: {}\n",
       "trails/config/trailmaps/kit/trailmap.yaml": "id: kit\ndefaults:\n  web: { base_url: https://kit.example.test/ }\n",
     });
     const { targets } = await load(root);
@@ -198,12 +219,17 @@ describe("targets from trailmaps", () => {
     });
     const loaded = await load(root);
     expect([...loaded.toolsets.keys()]).toEqual(["flat_set", "inline_set", "ref_set", "listed_set", "lib_set"]);
-    expect(loaded.toolsets.get("inline_set")).toMatchObject({ tools: ["a"], file: join(root, "trails/config/trailblaze.yaml"), where: { line: 3, col: 9 } });
+    expect(loaded.toolsets.get("inline_set")).toMatchObject({
+      tools: ["a"],
+      file: join(root, "trails/config/trailblaze.yaml"),
+      where: { line: 3, col: 9 },
+    });
   });
 
   test("defaults.target picks the target when nothing names one; llm: and providers: are accepted; tools: entries are warned about", async () => {
     const root = workspace({
-      "trails/config/trailblaze.yaml": "targets: [shop]\ndefaults:\n  target: shop\n  llm: openai/gpt-4.1\n  max-llm-calls: 20\nllm:\n  defaults: { model: openai/gpt-4.1 }\nproviders: []\ntools:\n  - ref: tools/x.tool.yaml\n",
+      "trails/config/trailblaze.yaml":
+        "targets: [shop]\ndefaults:\n  target: shop\n  llm: openai/gpt-4.1\n  max-llm-calls: 20\nllm:\n  defaults: { model: openai/gpt-4.1 }\nproviders: []\ntools:\n  - ref: tools/x.tool.yaml\n",
       "trails/config/trailmaps/shop/trailmap.yaml": SHOP,
     });
     const loaded = await load(root);
@@ -214,7 +240,9 @@ describe("targets from trailmaps", () => {
   });
 
   test("excluded_tools in a targets/<id>.yaml file too, each entry located", async () => {
-    const root = workspace({ "trailblaze-config/targets/app.yaml": "id: app\nplatforms:\n  ios:\n    excluded_tools: [tapOnPoint, pressBack]\n" });
+    const root = workspace({
+      "trailblaze-config/targets/app.yaml": "id: app\nplatforms:\n  ios:\n    excluded_tools: [tapOnPoint, pressBack]\n",
+    });
     const loaded = await loadWorkspace(join(root, "trailblaze-config"), { cwd: root });
     expect(loaded.targets.get("app")!.platforms.ios).toEqual({
       appIds: [],
@@ -271,7 +299,11 @@ describe("mistakes, each at file:line:col", () => {
   });
 
   test("a trailmap depending on itself", async () => {
-    const root = workspace({ [anchor]: "targets: [shop]\n", [shopFile]: `${SHOP}dependencies: [lib]\n`, "trails/config/trailmaps/lib/trailmap.yaml": "id: lib\ndependencies: [lib]\n" });
+    const root = workspace({
+      [anchor]: "targets: [shop]\n",
+      [shopFile]: `${SHOP}dependencies: [lib]\n`,
+      "trails/config/trailmaps/lib/trailmap.yaml": "id: lib\ndependencies: [lib]\n",
+    });
     expect(await problems(root)).toBe(
       "trails/config/trailmaps/lib/trailmap.yaml:2:16 dependencies: dependency cycle lib → lib; a trailmap cannot depend on itself, directly or through others: remove one of these dependencies",
     );

@@ -17,7 +17,11 @@ function syntaxError(text: string): string {
   throw new Error("expected a ConfigError");
 }
 
-const server = z.strictObject({ script: z.string(), args: z.array(z.string()).optional(), timeout_ms: z.number().int().positive().optional() });
+const server = z.strictObject({
+  script: z.string(),
+  args: z.array(z.string()).optional(),
+  timeout_ms: z.number().int().positive().optional(),
+});
 const schema = z.strictObject({
   id: z.string().min(1),
   agent: z.enum(["host", "on-device"]).optional(),

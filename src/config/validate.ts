@@ -116,8 +116,7 @@ function unionProblems(
   value: unknown,
 ): ConfigProblem[] {
   const path = [...base, ...rel];
-  const typeOnly = (branch: readonly Issue[]) =>
-    branch.length === 1 && branch[0]!.code === "invalid_type" && branch[0]!.path.length === 0;
+  const typeOnly = (branch: readonly Issue[]) => branch.length === 1 && branch[0]!.code === "invalid_type" && branch[0]!.path.length === 0;
   const deeper = issue.errors.findIndex((branch) => !typeOnly(branch));
   if (deeper === -1 || value === undefined) {
     const expected = issue.errors.flatMap((b) => (b[0]?.code === "invalid_type" ? [describeExpected(b[0].expected)] : []));

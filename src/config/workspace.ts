@@ -106,7 +106,11 @@ async function loadFolder<T extends { id: string; where: Where }>(
 function stemWarning(value: { id: string; where: Where }, path: string, warnings: ConfigProblem[]): void {
   const stem = basename(path, extname(path));
   if (stem !== value.id) {
-    warnings.push({ ...value.where, path: "id", message: `id "${value.id}" differs from the file name ${basename(path)}; name the file ${value.id}${extname(path)}` });
+    warnings.push({
+      ...value.where,
+      path: "id",
+      message: `id "${value.id}" differs from the file name ${basename(path)}; name the file ${value.id}${extname(path)}`,
+    });
   }
 }
 
@@ -131,7 +135,10 @@ function defaultTargetProblem(wanted: { id: string; where: Where }, targets: Map
 export async function loadWorkspace(configDir: string, options: LoadWorkspaceOptions = {}): Promise<Workspace> {
   const cwd = options.cwd ?? process.cwd();
   const dir = resolve(cwd, configDir);
-  const isDir = await stat(dir).then((s) => s.isDirectory(), () => false);
+  const isDir = await stat(dir).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
   if (!isDir) throw new ConfigNotFoundError(`config folder ${dir} does not exist or is not a folder`);
   const layout = await configLayout(dir);
   const problems: ConfigProblem[] = [];

@@ -123,7 +123,8 @@ export const BUILTIN_TOOLS = {
 export type BuiltinName = keyof typeof BUILTIN_TOOLS;
 
 /** What `name` does to the screen, when it is a built-in. */
-const builtinInfo = (name: string): BuiltinToolInfo | undefined => (Object.hasOwn(BUILTIN_TOOLS, name) ? BUILTIN_TOOLS[name as BuiltinName] : undefined);
+const builtinInfo = (name: string): BuiltinToolInfo | undefined =>
+  Object.hasOwn(BUILTIN_TOOLS, name) ? BUILTIN_TOOLS[name as BuiltinName] : undefined;
 
 /** Whether `name` is a built-in that leaves the screen as it is (a tool of yours may change it). */
 export const leavesScreenUnchanged = (name: string): boolean => builtinInfo(name)?.screen === "unchanged";

@@ -27,7 +27,9 @@ test("once a line does not fit, it and every later one are counted; the note at 
   log.append("x\n");
   log.dropped(100);
   await log.close();
-  expect(readFileSync(file, "utf8")).toBe("before\n12345\n[trailblaze] … test log cut at 10 bytes: 109 more bytes (3 lines) not written (TRAILBLAZE_LOG_MAX_BYTES)\n");
+  expect(readFileSync(file, "utf8")).toBe(
+    "before\n12345\n[trailblaze] … test log cut at 10 bytes: 109 more bytes (3 lines) not written (TRAILBLAZE_LOG_MAX_BYTES)\n",
+  );
   log.append("after close\n");
   await log.close();
   expect(readFileSync(file, "utf8")).not.toContain("after close");
@@ -38,7 +40,9 @@ test("a .jsonl file gets its note as a JSON line", async () => {
   const log = new CappedLogFile(file, { what: "call log", maxBytes: 0, noteLine: (note) => `${JSON.stringify({ trailblaze: note })}\n` });
   log.append('{"a":1}\n');
   await log.close();
-  expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ trailblaze: "… call log cut at 0 bytes: 8 more bytes (1 line) not written (TRAILBLAZE_LOG_MAX_BYTES)" });
+  expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
+    trailblaze: "… call log cut at 0 bytes: 8 more bytes (1 line) not written (TRAILBLAZE_LOG_MAX_BYTES)",
+  });
 });
 
 test("at process exit what is queued and the note are written synchronously", () => {
@@ -47,7 +51,9 @@ test("at process exit what is queued and the note are written synchronously", ()
   log.append("kept\n");
   log.append("dropped\n");
   log.finishSync();
-  expect(readFileSync(file, "utf8")).toBe("kept\n[trailblaze] … test log cut at 6 bytes: 8 more bytes (1 line) not written (TRAILBLAZE_LOG_MAX_BYTES)\n");
+  expect(readFileSync(file, "utf8")).toBe(
+    "kept\n[trailblaze] … test log cut at 6 bytes: 8 more bytes (1 line) not written (TRAILBLAZE_LOG_MAX_BYTES)\n",
+  );
 });
 
 test("an unwritable file is reported once; later lines are dropped", async () => {
@@ -67,7 +73,9 @@ test("a flood past the cap is counted, not kept", async () => {
   await log.close();
   const text = readFileSync(file, "utf8");
   expect(text.length).toBeLessThan(1024 * 1024 + 200);
-  expect(text).toEndWith(`[trailblaze] … test log cut at 1 MiB: ${199 * 1024 * 1024} more bytes (${199 * 1024} lines) not written (TRAILBLAZE_LOG_MAX_BYTES)\n`);
+  expect(text).toEndWith(
+    `[trailblaze] … test log cut at 1 MiB: ${199 * 1024 * 1024} more bytes (${199 * 1024} lines) not written (TRAILBLAZE_LOG_MAX_BYTES)\n`,
+  );
 });
 
 test("TRAILBLAZE_LOG_MAX_BYTES: bytes, or K, M, G; a bad value says what it expects", () => {

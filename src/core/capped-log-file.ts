@@ -24,14 +24,20 @@ export function logMaxBytes(env: Record<string, string | undefined> = process.en
   const match = /^(\d+)\s*([a-z]*)$/i.exec(text);
   const unit = match ? UNITS[match[2]!.toLowerCase()] : undefined;
   if (!match || unit === undefined) {
-    throw new UsageError(`${LOG_MAX_BYTES_VAR} expects the most bytes one log file may hold, e.g. 33554432 or 32MiB (K, M, G: KiB, MiB, GiB), got "${text}"`);
+    throw new UsageError(
+      `${LOG_MAX_BYTES_VAR} expects the most bytes one log file may hold, e.g. 33554432 or 32MiB (K, M, G: KiB, MiB, GiB), got "${text}"`,
+    );
   }
   return Number(match[1]) * unit;
 }
 
 /** `33554432` → `32 MiB`; sizes that are not whole KiB stay in bytes. */
 export function formatSize(bytes: number): string {
-  for (const [unit, size] of [["GiB", 1024 ** 3], ["MiB", 1024 ** 2], ["KiB", 1024]] as const) {
+  for (const [unit, size] of [
+    ["GiB", 1024 ** 3],
+    ["MiB", 1024 ** 2],
+    ["KiB", 1024],
+  ] as const) {
     if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
   }
   return `${bytes} bytes`;
@@ -137,7 +143,11 @@ export class CappedLogFile {
     if (this.#droppedLines === 0 || this.#noted || this.#failed) return;
     this.#noted = true;
     const lines = this.#droppedLines === 1 ? "1 line" : `${this.#droppedLines} lines`;
-    this.#pending.push(this.#noteLine(`… ${this.#what} cut at ${formatSize(this.#maxBytes)}: ${this.#droppedBytes} more bytes (${lines}) not written (${LOG_MAX_BYTES_VAR})`));
+    this.#pending.push(
+      this.#noteLine(
+        `… ${this.#what} cut at ${formatSize(this.#maxBytes)}: ${this.#droppedBytes} more bytes (${lines}) not written (${LOG_MAX_BYTES_VAR})`,
+      ),
+    );
     this.#schedule();
   }
 

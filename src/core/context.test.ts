@@ -10,7 +10,9 @@ describe("resolveTargetInfo: the envelope's target block", () => {
       appIds: ["com.example.shop.dev", "com.example.shop"],
       appId: "com.example.shop.dev",
     });
-    expect(resolveTargetInfo(declared, { platform: "ANDROID", installedAppIds: ["com.example.shop", "com.other"] }).appId).toBe("com.example.shop");
+    expect(resolveTargetInfo(declared, { platform: "ANDROID", installedAppIds: ["com.example.shop", "com.other"] }).appId).toBe(
+      "com.example.shop",
+    );
   });
 
   test("no app id when none is declared, none is installed, or the declared one is empty; the fields are left out, not undefined", () => {
@@ -38,12 +40,21 @@ describe("resolveTargetInfo: the envelope's target block", () => {
 
 describe("buildContext", () => {
   test("copies the target's lists, so a tool call cannot change the session's", () => {
-    const target = resolveTargetInfo({ id: "wiki", appIds: ["org.wikipedia"], baseUrls: ["https://en.wikipedia.org"] }, { platform: "WEB" });
+    const target = resolveTargetInfo(
+      { id: "wiki", appIds: ["org.wikipedia"], baseUrls: ["https://en.wikipedia.org"] },
+      { platform: "WEB" },
+    );
     const context = buildContext({ platform: "WEB", widthPixels: 1280, heightPixels: 800, driverType: "playwright-native" }, {}, target);
     expect(context.target).toEqual(target);
     context.target!.appIds.push("x");
     context.target!.baseUrls!.push("y");
-    expect(target).toEqual({ id: "wiki", appIds: ["org.wikipedia"], appId: "org.wikipedia", baseUrls: ["https://en.wikipedia.org"], resolvedBaseUrl: "https://en.wikipedia.org" });
+    expect(target).toEqual({
+      id: "wiki",
+      appIds: ["org.wikipedia"],
+      appId: "org.wikipedia",
+      baseUrls: ["https://en.wikipedia.org"],
+      resolvedBaseUrl: "https://en.wikipedia.org",
+    });
   });
 
   test("no target key without a target", () => {

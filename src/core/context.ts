@@ -80,6 +80,8 @@ export function buildContext(device: DeviceInfo, memory: Record<string, unknown>
   return {
     memory,
     device: { ...device },
-    ...(target ? { target: { ...target, appIds: [...target.appIds], ...(target.baseUrls ? { baseUrls: [...target.baseUrls] } : {}) } } : {}),
+    ...(target
+      ? { target: { ...target, appIds: [...target.appIds], ...(target.baseUrls ? { baseUrls: [...target.baseUrls] } : {}) } }
+      : {}),
   };
 }

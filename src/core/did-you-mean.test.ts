@@ -51,7 +51,5 @@ test("unknownNameMessage lists the known names", () => {
   expect(unknownNameMessage("platform", "andriod", ["android", "ios", "web"])).toBe(
     'unknown platform "andriod"; did you mean "android"? Known platforms: android, ios, web',
   );
-  expect(unknownNameMessage("platform", "tv", ["android", "ios", "web"])).toBe(
-    'unknown platform "tv"; known platforms: android, ios, web',
-  );
+  expect(unknownNameMessage("platform", "tv", ["android", "ios", "web"])).toBe('unknown platform "tv"; known platforms: android, ios, web');
 });

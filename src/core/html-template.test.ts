@@ -14,7 +14,9 @@ describe("html tag", () => {
   });
 
   test("numbers, lists and nothing: numbers as text, lists one after another, null, undefined, false and '' as nothing", () => {
-    expect(html`<rect x="${10.5}" y="${-3}">${[1, html`<i>${"<"}</i>`, "&"]}${null}${undefined}${false}${""}</rect>`.toString()).toBe(`<rect x="10.5" y="-3">1<i>&lt;</i>&amp;</rect>`);
+    expect(html`<rect x="${10.5}" y="${-3}">${[1, html`<i>${"<"}</i>`, "&"]}${null}${undefined}${false}${""}</rect>`.toString()).toBe(
+      `<rect x="10.5" y="-3">1<i>&lt;</i>&amp;</rect>`,
+    );
     expect(joinHtml([html`<a></a>`, "<b>"], ", ").toString()).toBe("<a></a>, &lt;b&gt;");
   });
 
@@ -35,7 +37,9 @@ describe("html tag", () => {
   });
 
   test("a value where escaping cannot protect it is a mistake in the template, refused on first use", () => {
-    expect(() => html`<p title=${"x"}>`).toThrow('html: value 1 of the template "<p title=${…}>" is inside a tag but not in a quoted attribute value');
+    expect(() => html`<p title=${"x"}>`).toThrow(
+      'html: value 1 of the template "<p title=${…}>" is inside a tag but not in a quoted attribute value',
+    );
     expect(() => html`<${"img src=x onerror=alert(1)"}>`).toThrow("is a tag's name");
     expect(() => html`</${"p"}>`).toThrow("is inside a tag but not in a quoted attribute value");
     expect(() => html`<script>var a = ${"1"};</script>`).toThrow("is inside <script>: build it with inlineCode");
@@ -43,7 +47,9 @@ describe("html tag", () => {
     expect(() => html`<!-- ${"x"} -->`).toThrow("is inside a comment");
     expect(() => html` title="${"x"}"`).toThrow("is an attribute value outside a tag");
     // After a <script> or a comment closes, values are text again.
-    expect(html`<script>if (a < b) x = "</p>";</script><!-- <p title=" --><p>${"<"}</p>`.toString()).toBe(`<script>if (a < b) x = "</p>";</script><!-- <p title=" --><p>&lt;</p>`);
+    expect(html`<script>if (a < b) x = "</p>";</script><!-- <p title=" --><p>${"<"}</p>`.toString()).toBe(
+      `<script>if (a < b) x = "</p>";</script><!-- <p title=" --><p>&lt;</p>`,
+    );
   });
 
   test("inlineCode: the page's own script or style as it is, refused when it could end early; cspHash its CSP source", () => {

@@ -99,7 +99,8 @@ function slots(strings: TemplateStringsArray): Slot[] {
 
 function render(value: HtmlValue, slot: Slot): string {
   if (value === null || value === undefined || value === false || value === "") return "";
-  if (slot === "tag" && !Html.is(value) && !Array.isArray(value)) throw new Error("html: among a tag's attributes only a fragment made by html`…` can go (an attribute with its quoted value)");
+  if (slot === "tag" && !Html.is(value) && !Array.isArray(value))
+    throw new Error("html: among a tag's attributes only a fragment made by html`…` can go (an attribute with its quoted value)");
   if (typeof value === "string") return slot === "text" ? xmlText(value) : xmlAttr(value);
   if (typeof value === "number") return xmlAttr(String(value));
   if (Array.isArray(value)) return value.map((item: HtmlValue) => render(item, slot)).join("");
@@ -131,7 +132,8 @@ export function joinHtml(values: readonly HtmlValue[], separator: HtmlValue = ""
  * never data from a run; refused when it could end its element early or open a comment there.
  */
 export function inlineCode(element: "script" | "style", code: string): Html {
-  if (new RegExp(`</${element}|<!--`, "i").test(code)) throw new Error(`html: inline ${element} holds </${element} or <!--, which would end it early`);
+  if (new RegExp(`</${element}|<!--`, "i").test(code))
+    throw new Error(`html: inline ${element} holds </${element} or <!--, which would end it early`);
   return wrap(`<${element}>${code}</${element}>`);
 }
 

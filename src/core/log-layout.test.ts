@@ -14,7 +14,13 @@ test("keeps the newest keep - 1 generated sessions (room for the next), and ever
   for (const name of [...generated, "my-session", "20261105-notours"]) mkdirSync(join(root, name));
   writeFileSync(join(root, "notes.txt"), "kept");
   pruneSessionLogs(root, 3);
-  expect(readdirSync(root).sort()).toEqual(["20261104-080000-dddddd", "20261105-notours", "my-session", "nightly-20261103-080000-cccccc", "notes.txt"]);
+  expect(readdirSync(root).sort()).toEqual([
+    "20261104-080000-dddddd",
+    "20261105-notours",
+    "my-session",
+    "nightly-20261103-080000-cccccc",
+    "notes.txt",
+  ]);
   pruneSessionLogs(root, 0);
   expect(readdirSync(root)).toHaveLength(5);
   pruneSessionLogs(join(root, "missing"), 3);

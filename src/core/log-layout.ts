@@ -53,7 +53,9 @@ export function sessionLogsDir(where: { root: string; cwd: string }, sessionId: 
   }
   const linked = linkedLogFiles(dir);
   if (linked.length > 0) {
-    throw new UsageError(`${join(dir, linked[0]!)} is a symbolic link; the CLI does not write its logs through one. Remove it, or use another --session-id`);
+    throw new UsageError(
+      `${join(dir, linked[0]!)} is a symbolic link; the CLI does not write its logs through one. Remove it, or use another --session-id`,
+    );
   }
   return dir;
 }
@@ -79,7 +81,11 @@ function isLink(path: string): boolean {
 
 /** A file-name-safe label for a server's log files (at most 100 characters: a command line can be long). */
 export function logLabel(source: string): string {
-  return source.replace(/\.[cm]?[jt]s$/, "").replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^_+/, "").slice(0, 100);
+  return source
+    .replace(/\.[cm]?[jt]s$/, "")
+    .replace(/[^A-Za-z0-9._-]+/g, "_")
+    .replace(/^_+/, "")
+    .slice(0, 100);
 }
 
 /** Everything a subprocess server wrote to stderr. */
@@ -117,7 +123,9 @@ export function pruneSessionLogs(logsRoot: string, keep: number): void {
   if (keep <= 0) return;
   let names: string[];
   try {
-    names = readdirSync(logsRoot, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    names = readdirSync(logsRoot, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
   } catch {
     return;
   }

@@ -25,7 +25,13 @@ export interface CutLine {
  * dropped as well (a secret may straddle its end, see {@link MASK_WINDOW_CHARS}). `cutBytes`
  * counts what the masked head lost; the caller adds what never reached the head.
  */
-export function maskHead(head: string, whole: boolean, mask: (text: string) => string, maxChars = MAX_LOG_LINE_CHARS, window = MASK_WINDOW_CHARS): CutLine {
+export function maskHead(
+  head: string,
+  whole: boolean,
+  mask: (text: string) => string,
+  maxChars = MAX_LOG_LINE_CHARS,
+  window = MASK_WINDOW_CHARS,
+): CutLine {
   const masked = mask(head);
   const keep = whole ? maxChars : Math.max(0, Math.min(maxChars, masked.length - window));
   if (masked.length <= keep) return { text: masked, cutBytes: 0 };
@@ -67,7 +73,8 @@ export function maskedJsonLine(record: Record<string, unknown>, mask: (text: str
     }
     let head = field.json.slice(0, budget);
     // Escaping (quotes, control characters) makes a string's JSON longer: each character taken off shortens it by one or more.
-    for (let excess = JSON.stringify(head).length - budget; excess > 0; excess = JSON.stringify(head).length - budget) head = head.slice(0, -excess);
+    for (let excess = JSON.stringify(head).length - budget; excess > 0; excess = JSON.stringify(head).length - budget)
+      head = head.slice(0, -excess);
     cut[field.key] = `${head} … [${Buffer.byteLength(field.json) - Buffer.byteLength(head)} more bytes]`;
   }
   return mask(JSON.stringify(cut));

@@ -6,7 +6,8 @@ import { realpathSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 
 /** `path` is `folder` or below it, as written (no link is followed). */
-export const isInside = (folder: string, path: string): boolean => path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+export const isInside = (folder: string, path: string): boolean =>
+  path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 
 /**
  * `path` (absolute, or relative to the working directory) with every link resolved: the real path

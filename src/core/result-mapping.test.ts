@@ -6,14 +6,22 @@ describe("mapCallToolResult", () => {
   test("isError false → Success with the first text block, structuredContent and memory changes", () => {
     expect(
       mapCallToolResult({
-        content: [{ type: "image", data: "", mimeType: "image/png" }, { type: "text", text: "done" }, { type: "text", text: "more" }],
+        content: [
+          { type: "image", data: "", mimeType: "image/png" },
+          { type: "text", text: "done" },
+          { type: "text", text: "more" },
+        ],
         structuredContent: { n: 1 },
         _meta: { trailblaze: { memoryDelta: { token: "abc" }, memoryDeletions: ["old", 3] } },
       }),
     ).toEqual({
       variant: "Success",
       message: "done",
-      content: [{ type: "image", data: "", mimeType: "image/png" }, { type: "text", text: "done" }, { type: "text", text: "more" }],
+      content: [
+        { type: "image", data: "", mimeType: "image/png" },
+        { type: "text", text: "done" },
+        { type: "text", text: "more" },
+      ],
       structuredContent: { n: 1 },
       memoryDelta: { token: "abc" },
       memoryDeletions: ["old"],

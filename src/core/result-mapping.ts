@@ -43,9 +43,7 @@ export function mapCallToolResult(result: CallToolResultLike): ToolResult {
     }
     return mapped;
   }
-  const variant = typeof meta.variant === "string" && meta.variant !== "" && meta.variant !== "Success"
-    ? meta.variant
-    : "ExceptionThrown";
+  const variant = typeof meta.variant === "string" && meta.variant !== "" && meta.variant !== "Success" ? meta.variant : "ExceptionThrown";
   return { variant, message: text ?? "the tool reported an error without a message", ...base } as ToolResult;
 }
 

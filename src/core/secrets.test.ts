@@ -5,7 +5,10 @@ describe("Secrets", () => {
   test("masks every value, longest first, in text and in keys and values of JSON-like data", () => {
     const secrets = new Secrets({ PASSWORD: "hunter2", LONG: "hunter2pw", EMPTY: "" });
     expect(secrets.mask("a hunter2pw b hunter2")).toBe("a *** b ***");
-    expect(secrets.maskValue<unknown>({ list: ["hunter2", 1], hunter2: { p: "xhunter2x" } })).toEqual({ list: ["***", 1], "***": { p: "x***x" } });
+    expect(secrets.maskValue<unknown>({ list: ["hunter2", 1], hunter2: { p: "xhunter2x" } })).toEqual({
+      list: ["***", 1],
+      "***": { p: "x***x" },
+    });
     expect(secrets.size).toBe(2);
   });
 

@@ -55,7 +55,10 @@ export class Secrets {
       if (Array.isArray(node)) return node.map(visit);
       if (typeof node !== "object" || node === null) return node;
       return Object.fromEntries(
-        Object.entries(node).map(([key, item]) => [key, shape.kept.has(key) ? item : shape.data.has(key) ? this.#walk(item, mask) : visit(item)]),
+        Object.entries(node).map(([key, item]) => [
+          key,
+          shape.kept.has(key) ? item : shape.data.has(key) ? this.#walk(item, mask) : visit(item),
+        ]),
       );
     };
     return visit(value) as T;
@@ -71,7 +74,8 @@ export class Secrets {
       const exact = this.#keyOf.get(text);
       if (exact !== undefined) return `{{${exact}}}`;
       let written = text;
-      for (const secret of this.#ordered) if (written.includes(secret)) written = written.replaceAll(secret, `{{${this.#keyOf.get(secret)}}}`);
+      for (const secret of this.#ordered)
+        if (written.includes(secret)) written = written.replaceAll(secret, `{{${this.#keyOf.get(secret)}}}`);
       return written;
     }) as T;
   }

@@ -23,7 +23,9 @@ describe("wire rule", () => {
 
   test("spaces, control characters and length are all reported", () => {
     const name = `a b\u0007${"c".repeat(64)}`;
-    expect(wireNameProblem(name)).toBe(`tool name ${JSON.stringify(name)} contains " " (space), U+0007 and is 68 characters long (at most 64): ${WIRE}`);
+    expect(wireNameProblem(name)).toBe(
+      `tool name ${JSON.stringify(name)} contains " " (space), U+0007 and is 68 characters long (at most 64): ${WIRE}`,
+    );
   });
 
   test("dashes and digits are legal; an empty name is not", () => {

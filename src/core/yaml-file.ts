@@ -60,7 +60,13 @@ export function parseYaml(file: string, text: string): YamlFile {
     const { line, col } = lineCounter.linePos(error.pos[0]);
     if (seenLines.has(line)) continue; // one cause often yields several errors on a line
     seenLines.add(line);
-    problems.push({ file, line, col, path: "", message: `YAML syntax error: ${syntaxMessage(error.code, error.message, text, error.pos)}` });
+    problems.push({
+      file,
+      line,
+      col,
+      path: "",
+      message: `YAML syntax error: ${syntaxMessage(error.code, error.message, text, error.pos)}`,
+    });
   }
   if (problems.length > 0) throw new ConfigError(problems);
   let data: unknown;
@@ -145,13 +151,7 @@ export function locate(yaml: YamlFile, path: FieldPath, anchor: Anchor = "value"
  * A problem at `path`. `shownPath` is the path printed before the message
  * (defaults to `path`; missing-key and unknown-key problems print the parent's).
  */
-export function problemAt(
-  yaml: YamlFile,
-  path: FieldPath,
-  anchor: Anchor,
-  message: string,
-  shownPath: FieldPath = path,
-): ConfigProblem {
+export function problemAt(yaml: YamlFile, path: FieldPath, anchor: Anchor, message: string, shownPath: FieldPath = path): ConfigProblem {
   const where = locate(yaml, path, anchor);
   return { file: where.file, line: where.line, col: where.col, path: formatPath(shownPath), message };
 }

@@ -33,7 +33,11 @@ export interface AgentModel {
 /** The agent's model for `choice`, with the environment's streaming and retry settings. */
 export function agentModel(choice: ModelChoice, env: Readonly<Record<string, string | undefined>>): AgentModel {
   const retries = Number(env.TRAILBLAZE_LLM_MAX_RETRIES ?? 3);
-  if (!Number.isInteger(retries) || retries < 0) throw new LlmError(`TRAILBLAZE_LLM_MAX_RETRIES must be a whole number of retries (0 or more), got "${env.TRAILBLAZE_LLM_MAX_RETRIES}"`, 2);
+  if (!Number.isInteger(retries) || retries < 0)
+    throw new LlmError(
+      `TRAILBLAZE_LLM_MAX_RETRIES must be a whole number of retries (0 or more), got "${env.TRAILBLAZE_LLM_MAX_RETRIES}"`,
+      2,
+    );
   return { choice, stream: ["1", "true"].includes(env.TRAILBLAZE_LLM_STREAM ?? ""), maxRetries: retries };
 }
 
@@ -82,14 +86,21 @@ const toolSets = new WeakMap<readonly OfferedTool[], ToolSet>();
 function toolSet(tools: readonly OfferedTool[], { tool, jsonSchema }: AiSdk): ToolSet {
   let set = toolSets.get(tools);
   if (set === undefined) {
-    set = Object.fromEntries(tools.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]) })]));
+    set = Object.fromEntries(
+      tools.map((t) => [
+        t.name,
+        tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]) }),
+      ]),
+    );
     toolSets.set(tools, set);
   }
   return set;
 }
 
 function messagesOf(request: ModelRequest): ModelMessage[] {
-  const content: ({ type: "text"; text: string } | { type: "image"; image: string; mediaType: string })[] = [{ type: "text", text: request.text }];
+  const content: ({ type: "text"; text: string } | { type: "image"; image: string; mediaType: string })[] = [
+    { type: "text", text: request.text },
+  ];
   if (request.image) content.push({ type: "image", image: request.image.data, mediaType: request.image.mediaType });
   return [{ role: "user", content }];
 }
@@ -105,10 +116,22 @@ export function modelError(error: unknown, choice: ModelChoice, { APICallError, 
     const said = cause.responseBody ? `: ${cause.responseBody.slice(0, 300)}` : "";
     if (status === 401 || status === 403) {
       const variable = choice.provider.keyVariable ?? "its key variable";
-      return new LlmError(`${who} refused the API key (HTTP ${status})${said}; check the key in $${variable.replace(/^\$/, "")}`, 2, { cause });
+      return new LlmError(`${who} refused the API key (HTTP ${status})${said}; check the key in $${variable.replace(/^\$/, "")}`, 2, {
+        cause,
+      });
     }
-    if (status === 404) return new LlmError(`${who} does not know model "${choice.model.id}" or the endpoint ${cause.url} (HTTP 404)${said}; check the model id and base_url`, 2, { cause });
-    if (status === 429) return new LlmError(`${who} kept rate-limiting the agent${tried} (HTTP 429)${said}; wait, lower --workers, or raise TRAILBLAZE_LLM_MAX_RETRIES`, 1, { cause });
+    if (status === 404)
+      return new LlmError(
+        `${who} does not know model "${choice.model.id}" or the endpoint ${cause.url} (HTTP 404)${said}; check the model id and base_url`,
+        2,
+        { cause },
+      );
+    if (status === 429)
+      return new LlmError(
+        `${who} kept rate-limiting the agent${tried} (HTTP 429)${said}; wait, lower --workers, or raise TRAILBLAZE_LLM_MAX_RETRIES`,
+        1,
+        { cause },
+      );
     if (status !== undefined && status >= 500) return new LlmError(`${who} failed${tried} (HTTP ${status})${said}`, 1, { cause });
     if (status !== undefined) return new LlmError(`${who} rejected the request (HTTP ${status})${said}`, 1, { cause });
     return new LlmError(`${who} cannot be reached at ${cause.url}${tried}: ${cause.message}; check base_url and the network`, 2, { cause });
@@ -153,7 +176,9 @@ export async function askModel(agent: AgentModel, request: ModelRequest, signal?
 
 function textOf(content: unknown): string {
   if (!Array.isArray(content)) return "";
-  return content.map((part: { type?: string; text?: unknown }) => (part.type === "text" && typeof part.text === "string" ? part.text : "")).join("");
+  return content
+    .map((part: { type?: string; text?: unknown }) => (part.type === "text" && typeof part.text === "string" ? part.text : ""))
+    .join("");
 }
 
 interface SdkCall {
@@ -163,11 +188,16 @@ interface SdkCall {
   error?: unknown;
 }
 
-function answerOf(calls: readonly SdkCall[], text: string, usage: { inputTokens?: number | undefined; outputTokens?: number | undefined }): ModelAnswer {
+function answerOf(
+  calls: readonly SdkCall[],
+  text: string,
+  usage: { inputTokens?: number | undefined; outputTokens?: number | undefined },
+): ModelAnswer {
   return {
     calls: calls.map((call) => ({
       tool: call.toolName,
-      args: typeof call.input === "object" && call.input !== null && !Array.isArray(call.input) ? (call.input as Record<string, unknown>) : {},
+      args:
+        typeof call.input === "object" && call.input !== null && !Array.isArray(call.input) ? (call.input as Record<string, unknown>) : {},
       ...(call.invalid ? { invalid: call.error instanceof Error ? call.error.message : "the call is not valid" } : {}),
     })),
     text,

@@ -43,7 +43,9 @@ function chatPathFetch(endpoint: string, path: string, modelId: string): typeof 
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     return url.endsWith("/chat/completions") ? target : url;
   };
-  return Object.assign((input: string | URL | Request, init?: RequestInit) => fetch(rewrite(input), init), { preconnect: fetch.preconnect });
+  return Object.assign((input: string | URL | Request, init?: RequestInit) => fetch(rewrite(input), init), {
+    preconnect: fetch.preconnect,
+  });
 }
 
 export async function languageModel(choice: ModelChoice): Promise<LanguageModel> {

@@ -40,7 +40,12 @@ describe("llm: as upstream writes it", () => {
       expect.stringMatching(/^trails\/config\/trailblaze\.yaml:9:7 unknown key "future_knob", ignored/),
     ]);
     const choice = chooseModel(config, {}, { CORP_KEY: "k" })!;
-    expect(choice).toMatchObject({ label: "corp/big", apiKey: "k", provider: { type: "openai_compatible", headers: { "x-team": "qa" } }, model: { cost: { inputPerMillion: 1.5 } } });
+    expect(choice).toMatchObject({
+      label: "corp/big",
+      apiKey: "k",
+      provider: { type: "openai_compatible", headers: { "x-team": "qa" } },
+      model: { cost: { inputPerMillion: 1.5 } },
+    });
     expect(choice.origin).toBe("trails/config/trailblaze.yaml:14:12 defaults.model");
   });
 
@@ -84,13 +89,17 @@ describe("llm: as upstream writes it", () => {
     const env = { OPENAI_API_KEY: "o", ANTHROPIC_API_KEY: "a" };
     expect(chooseModel(config, {}, env)?.label).toBe("anthropic/claude-x");
     expect(chooseModel(config, {}, { ...env, TRAILBLAZE_DEFAULT_MODEL: "openai/gpt-env" })?.label).toBe("openai/gpt-env");
-    expect(chooseModel(config, { llm: "openai/gpt-flag" }, { ...env, TRAILBLAZE_DEFAULT_MODEL: "openai/gpt-env" })?.label).toBe("openai/gpt-flag");
+    expect(chooseModel(config, { llm: "openai/gpt-flag" }, { ...env, TRAILBLAZE_DEFAULT_MODEL: "openai/gpt-env" })?.label).toBe(
+      "openai/gpt-flag",
+    );
     expect(chooseModel(config, { "llm-provider": "openai", "llm-model": "gpt-split" }, env)?.label).toBe("openai/gpt-split");
     expect(chooseModel(config, { llm: "none" }, env)).toBeUndefined();
   });
 
   test("the anchor's own defaults: llm: and max-llm-calls: are read too; llm: defaults.model wins over defaults: llm:", () => {
-    const both = loadLlmConfig(workspace("defaults:\n  llm: openai/gpt-anchor\n  max-llm-calls: 7\nllm:\n  defaults:\n    model: openai/gpt-block\n")).config;
+    const both = loadLlmConfig(
+      workspace("defaults:\n  llm: openai/gpt-anchor\n  max-llm-calls: 7\nllm:\n  defaults:\n    model: openai/gpt-block\n"),
+    ).config;
     expect(chooseModel(both, {}, { OPENAI_API_KEY: "o" })?.label).toBe("openai/gpt-block");
     expect(both.maxCalls).toBe(7);
     const anchorOnly = loadLlmConfig(workspace("defaults:\n  llm: openai/gpt-anchor\n")).config;
@@ -115,7 +124,9 @@ describe("llm: as upstream writes it", () => {
       throw new Error("expected an LlmError");
     };
     expect(fails({ llm: "nowhere/x" })).toContain('no provider "nowhere"');
-    expect(fails({ llm: "openai/gpt-x" })).toContain("openai/gpt-x needs an API key in $OPENAI_API_KEY, which is not set: export OPENAI_API_KEY");
+    expect(fails({ llm: "openai/gpt-x" })).toContain(
+      "openai/gpt-x needs an API key in $OPENAI_API_KEY, which is not set: export OPENAI_API_KEY",
+    );
     expect(fails({ llm: "openai/gpt-x", "llm-model": "y" })).toContain("--llm is provider/model in one flag");
     // A local model needs no key; a bare model id finds the provider that lists it.
     expect(chooseModel(config, { llm: "llama3" }, {})?.label).toBe("ollama/llama3");
@@ -146,9 +157,13 @@ describe("the endpoint", () => {
   });
 
   test("an unreachable endpoint is exit 2 and names where it looked", async () => {
-    const ws = workspace("llm:\n  providers:\n    corp:\n      type: openai_compatible\n      base_url: http://127.0.0.1:9/v1\n      auth: { required: false }\n      models: [{ id: m }]\n");
+    const ws = workspace(
+      "llm:\n  providers:\n    corp:\n      type: openai_compatible\n      base_url: http://127.0.0.1:9/v1\n      auth: { required: false }\n      models: [{ id: m }]\n",
+    );
     const choice = chooseModel(loadLlmConfig(ws).config, { llm: "corp/m" }, {})!;
-    const failure = await askModel(agentModel(choice, { TRAILBLAZE_LLM_MAX_RETRIES: "0" }), { system: "s", text: "t", tools: [] }).catch((error: unknown) => error);
+    const failure = await askModel(agentModel(choice, { TRAILBLAZE_LLM_MAX_RETRIES: "0" }), { system: "s", text: "t", tools: [] }).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(LlmError);
     expect((failure as LlmError).exitCode).toBe(2);
     expect((failure as Error).message).toContain("corp/m (openai_compatible at http://127.0.0.1:9/v1) cannot be reached");

@@ -29,7 +29,15 @@ const modelSchema = z.object({
   context_length: z.number().int().positive().optional(),
   max_output_tokens: z.number().int().positive().optional(),
   cost: costSchema.nullable().optional(),
-  screenshot: z.object({ max_dimensions: z.string().regex(/^\d+x\d+$/, "WIDTHxHEIGHT, e.g. 1536x768").optional() }).nullable().optional(),
+  screenshot: z
+    .object({
+      max_dimensions: z
+        .string()
+        .regex(/^\d+x\d+$/, "WIDTHxHEIGHT, e.g. 1536x768")
+        .optional(),
+    })
+    .nullable()
+    .optional(),
 });
 
 const providerSchema = z.object({
@@ -39,13 +47,25 @@ const providerSchema = z.object({
   base_url: z.url({ protocol: /^https?$/ }).optional(),
   chat_completions_path: z.string().min(1).optional(),
   headers: z.record(z.string(), z.string()).nullable().optional(),
-  auth: z.object({ env_var: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name").optional(), required: z.boolean().optional() }).nullable().optional(),
+  auth: z
+    .object({
+      env_var: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name")
+        .optional(),
+      required: z.boolean().optional(),
+    })
+    .nullable()
+    .optional(),
   models: z.array(modelSchema).nullable().optional(),
 });
 
 const llmSchema = z.object({
   providers: z.record(z.string().min(1), providerSchema.nullable()).nullable().optional(),
-  defaults: z.object({ model: z.string().min(1).optional(), screenshot: z.object({ max_dimensions: z.string().optional() }).nullable().optional() }).nullable().optional(),
+  defaults: z
+    .object({ model: z.string().min(1).optional(), screenshot: z.object({ max_dimensions: z.string().optional() }).nullable().optional() })
+    .nullable()
+    .optional(),
 });
 
 /** The keys each level knows; anything else is a warning (a newer upstream key, or a typo). */
@@ -98,7 +118,8 @@ export const emptyLlmConfig = (): LlmConfig => ({ providers: new Map() });
 function unknownKeys(yaml: YamlFile, at: FieldPath, value: unknown, known: readonly string[], warnings: ConfigProblem[]): void {
   if (!isPlainMap(value)) return;
   for (const key of Object.keys(value)) {
-    if (!known.includes(key)) warnings.push(problemAt(yaml, [...at, key], "key", `unknown key "${key}", ignored (known: ${known.join(", ")})`, at));
+    if (!known.includes(key))
+      warnings.push(problemAt(yaml, [...at, key], "key", `unknown key "${key}", ignored (known: ${known.join(", ")})`, at));
   }
 }
 
@@ -110,7 +131,8 @@ export function readLlmBlock(yaml: YamlFile, into: LlmConfig): { problems: Confi
   const warnings: ConfigProblem[] = [];
   // The anchor's `defaults: {llm: provider/model, max-llm-calls: N}` (its schema checks their types).
   const anchorDefaults = isPlainMap(yaml.data) && isPlainMap(yaml.data.defaults) ? yaml.data.defaults : {};
-  if (typeof anchorDefaults.llm === "string" && anchorDefaults.llm !== "") into.defaultModel = { value: anchorDefaults.llm, where: locate(yaml, ["defaults", "llm"]) };
+  if (typeof anchorDefaults.llm === "string" && anchorDefaults.llm !== "")
+    into.defaultModel = { value: anchorDefaults.llm, where: locate(yaml, ["defaults", "llm"]) };
   if (typeof anchorDefaults["max-llm-calls"] === "number") into.maxCalls = anchorDefaults["max-llm-calls"];
   const data = isPlainMap(yaml.data) ? yaml.data.llm : undefined;
   if (data === undefined || data === null) return { problems: [], warnings };
@@ -129,12 +151,26 @@ export function readLlmBlock(yaml: YamlFile, into: LlmConfig): { problems: Confi
     const previous = into.providers.get(name);
     const type = provider?.type ?? previous?.type ?? (STANDARD_KEYS.has(name) ? (name as ProviderType) : undefined);
     if (type === undefined) {
-      problems.push(problemAt(yaml, at, "key", `provider "${name}" has no type: add type: (one of ${PROVIDER_TYPES.join(", ")}); only ${[...STANDARD_KEYS].join(", ")} infer it from their key`));
+      problems.push(
+        problemAt(
+          yaml,
+          at,
+          "key",
+          `provider "${name}" has no type: add type: (one of ${PROVIDER_TYPES.join(", ")}); only ${[...STANDARD_KEYS].join(", ")} infer it from their key`,
+        ),
+      );
       continue;
     }
     const baseUrl = provider?.base_url ?? previous?.baseUrl;
     if (type === "openai_compatible" && baseUrl === undefined) {
-      problems.push(problemAt(yaml, at, "key", `provider "${name}" (openai_compatible) needs base_url: the endpoint's URL, e.g. https://llm.example.com/v1`));
+      problems.push(
+        problemAt(
+          yaml,
+          at,
+          "key",
+          `provider "${name}" (openai_compatible) needs base_url: the endpoint's URL, e.g. https://llm.example.com/v1`,
+        ),
+      );
       continue;
     }
     const models = (provider?.models ?? []).map((model, i): ModelConfig => {

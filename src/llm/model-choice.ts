@@ -38,7 +38,15 @@ const NONE = "none";
 function builtInProvider(name: string): ProviderConfig | undefined {
   if (!(name in KEY_VARIABLES) || name === "openai_compatible") return undefined;
   const type = name as ProviderType;
-  return { name, type, enabled: true, headers: {}, keyRequired: type !== "ollama", models: [], where: { file: "built-in", line: 0, col: 0 } };
+  return {
+    name,
+    type,
+    enabled: true,
+    headers: {},
+    keyRequired: type !== "ollama",
+    models: [],
+    where: { file: "built-in", line: 0, col: 0 },
+  };
 }
 
 function split(value: string): { provider?: string; model: string } {
@@ -51,7 +59,11 @@ function split(value: string): { provider?: string; model: string } {
  * Throws LlmError (exit 2) for a choice that cannot work: an unknown or disabled provider, a model
  * no provider lists when no provider is named, or a missing key.
  */
-export function chooseModel(config: LlmConfig, flags: LlmFlags, env: Readonly<Record<string, string | undefined>>): ModelChoice | undefined {
+export function chooseModel(
+  config: LlmConfig,
+  flags: LlmFlags,
+  env: Readonly<Record<string, string | undefined>>,
+): ModelChoice | undefined {
   const { llm, "llm-provider": providerFlag, "llm-model": modelFlag } = flags;
   if (llm !== undefined && (providerFlag !== undefined || modelFlag !== undefined)) {
     throw new LlmError("--llm is provider/model in one flag: give it, or --llm-provider and --llm-model, not both", 2);
@@ -60,7 +72,11 @@ export function chooseModel(config: LlmConfig, flags: LlmFlags, env: Readonly<Re
   let wanted: { provider?: string; model?: string; origin: string } | undefined;
   if (llm !== undefined) wanted = { ...split(llm), origin: "--llm" };
   else if (providerFlag !== undefined || modelFlag !== undefined) {
-    wanted = { ...(providerFlag !== undefined ? { provider: providerFlag } : {}), ...(modelFlag !== undefined ? { model: modelFlag } : {}), origin: "--llm-provider/--llm-model" };
+    wanted = {
+      ...(providerFlag !== undefined ? { provider: providerFlag } : {}),
+      ...(modelFlag !== undefined ? { model: modelFlag } : {}),
+      origin: "--llm-provider/--llm-model",
+    };
   } else if (env.TRAILBLAZE_DEFAULT_MODEL) {
     if (env.TRAILBLAZE_DEFAULT_MODEL === NONE) return undefined;
     wanted = { ...split(env.TRAILBLAZE_DEFAULT_MODEL), origin: "$TRAILBLAZE_DEFAULT_MODEL" };
@@ -77,9 +93,16 @@ export function chooseModel(config: LlmConfig, flags: LlmFlags, env: Readonly<Re
     provider = config.providers.get(wanted.provider) ?? builtInProvider(wanted.provider);
     if (provider === undefined) {
       const known = [...new Set([...config.providers.keys(), "openai", "anthropic", "google", "ollama", "openrouter"])];
-      throw new LlmError(`${wanted.origin}: no provider "${wanted.provider}": configure it under llm: providers: in trails/config/trailblaze.yaml, or use one of ${known.join(", ")}`, 2);
+      throw new LlmError(
+        `${wanted.origin}: no provider "${wanted.provider}": configure it under llm: providers: in trails/config/trailblaze.yaml, or use one of ${known.join(", ")}`,
+        2,
+      );
     }
-    if (!provider.enabled) throw new LlmError(`${wanted.origin}: provider "${provider.name}" is disabled (enabled: false at ${provider.where.file}:${provider.where.line})`, 2);
+    if (!provider.enabled)
+      throw new LlmError(
+        `${wanted.origin}: provider "${provider.name}" is disabled (enabled: false at ${provider.where.file}:${provider.where.line})`,
+        2,
+      );
   } else {
     const listing = configured.filter((p) => p.models.some((m) => m.id === wanted.model));
     provider = listing[0] ?? (configured.length === 1 ? configured[0] : undefined);
@@ -99,8 +122,12 @@ export function chooseModel(config: LlmConfig, flags: LlmFlags, env: Readonly<Re
   const variable = provider.keyVariable ?? KEY_VARIABLES[provider.type];
   const apiKey = variable === undefined ? undefined : env[variable];
   if (provider.keyRequired && !apiKey) {
-    const how = variable === undefined ? `set auth: env_var: under providers: ${provider.name} and export that variable` : `export ${variable}`;
-    throw new LlmError(`${label} needs an API key in $${variable ?? "(no variable named)"}, which is not set: ${how}, or set auth: required: false for a local model`, 2);
+    const how =
+      variable === undefined ? `set auth: env_var: under providers: ${provider.name} and export that variable` : `export ${variable}`;
+    throw new LlmError(
+      `${label} needs an API key in $${variable ?? "(no variable named)"}, which is not set: ${how}, or set auth: required: false for a local model`,
+      2,
+    );
   }
   return { provider, model, label, ...(apiKey ? { apiKey } : {}), origin: wanted.origin };
 }

@@ -27,7 +27,7 @@ export const CONTROL_TOOL_DEFINITIONS: Readonly<Record<keyof typeof CONTROL_TOOL
   beginStep: {
     name: CONTROL_TOOLS.beginStep,
     description:
-      "Starts a new trail step with this text (what the step does, in plain words, e.g. \"Open the settings\"); " +
+      'Starts a new trail step with this text (what the step does, in plain words, e.g. "Open the settings"); ' +
       "every successful tool call after it is recorded under that step until the next beginStep or completeStep. " +
       "Returns the step's index and the current screen (outline, and waypoint on an app map).",
     inputSchema: {
@@ -66,7 +66,12 @@ export const CONTROL_TOOL_DEFINITIONS: Readonly<Record<keyof typeof CONTROL_TOOL
 
 /** A control tool's answer: JSON text for any client, the same object as structuredContent. */
 export function controlResult(value: Record<string, unknown>, isError = false): CallToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(value, null, 2) }], structuredContent: value, isError, _meta: { trailblaze: { variant: isError ? "ExceptionThrown" : "Success" } } };
+  return {
+    content: [{ type: "text", text: JSON.stringify(value, null, 2) }],
+    structuredContent: value,
+    isError,
+    _meta: { trailblaze: { variant: isError ? "ExceptionThrown" : "Success" } },
+  };
 }
 
 /** A control tool refused or failed: the message alone. */

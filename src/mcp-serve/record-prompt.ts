@@ -10,7 +10,13 @@ export const RECORD_PROMPT: Prompt = {
   name: RECORD_PROMPT_NAME,
   title: "Record a Trailblaze trail",
   description: "How to record a trail with this session's tools: what to call, in which order, and what gets written.",
-  arguments: [{ name: "goal", description: "What the trail should do (with --record), e.g. \"open the theme picker from the day view\"", required: false }],
+  arguments: [
+    {
+      name: "goal",
+      description: 'What the trail should do (with --record), e.g. "open the theme picker from the day view"',
+      required: false,
+    },
+  ],
 };
 
 const COMMON = [

@@ -7,7 +7,14 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ErrorCode,
+} from "@modelcontextprotocol/sdk/types.js";
 import { InterpolationError } from "../errors.ts";
 import type { Session } from "../session/session.ts";
 import { interpolate } from "../trail/interpolate.ts";
@@ -53,7 +60,10 @@ export function createSessionServer(session: Session, options: ServeOptions = {}
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [RECORD_PROMPT] }));
   server.setRequestHandler(GetPromptRequestSchema, (request) => {
     if (request.params.name !== RECORD_PROMPT_NAME) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${request.params.name}"; this server has one prompt: ${RECORD_PROMPT_NAME}`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown prompt "${request.params.name}"; this server has one prompt: ${RECORD_PROMPT_NAME}`,
+      );
     }
     return recordPromptResult(recording, request.params.arguments?.goal);
   });

@@ -17,9 +17,20 @@ function registry(): ToolRegistry {
     }),
   );
   tools.register(
-    defineBuiltin({ name: "demo_hidden", description: "hidden", args: () => ({}), meta: { "trailblaze/isForLlm": false }, run: () => success("ok") }),
+    defineBuiltin({
+      name: "demo_hidden",
+      description: "hidden",
+      args: () => ({}),
+      meta: { "trailblaze/isForLlm": false },
+      run: () => success("ok"),
+    }),
   );
-  tools.skip({ name: "demo_iosOnly", source: "tools/demo.ts", reason: "trailblaze/supportedPlatforms", detail: "supports platforms [IOS], session platform is ANDROID" });
+  tools.skip({
+    name: "demo_iosOnly",
+    source: "tools/demo.ts",
+    reason: "trailblaze/supportedPlatforms",
+    detail: "supports platforms [IOS], session platform is ANDROID",
+  });
   return tools;
 }
 

@@ -67,7 +67,8 @@ export function refusal(name: string, registry: ToolRegistry): string | undefine
     return `Tool "${name}" is not served to MCP clients: it sets _meta["${META_KEYS.isForLlm}"] to false (internal primitive)`;
   }
   const skipped = registry.findSkipped(name);
-  if (skipped?.reason === EXCLUDED_TOOLS_REASON) return `Tool "${name}" (${skipped.source}) is not available in this session: ${skipped.detail}`;
+  if (skipped?.reason === EXCLUDED_TOOLS_REASON)
+    return `Tool "${name}" (${skipped.source}) is not available in this session: ${skipped.detail}`;
   if (skipped) {
     return `Tool "${name}" (${skipped.source}) is not available in this session: excluded by _meta["${skipped.reason}"] (${skipped.detail})`;
   }

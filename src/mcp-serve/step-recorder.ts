@@ -58,26 +58,50 @@ export class StepRecorder implements RecordingMode {
     if (name === CONTROL_TOOLS.beginStep) {
       // A secret typed into the step's text is written (and answered) as its {{KEY}}, as in arguments.
       const text = typeof args.step === "string" ? this.#session.secrets.withPlaceholders(args.step.trim()) : "";
-      if (text === "") return controlError(`${CONTROL_TOOLS.beginStep}: expected {"step": "<what the step does>"}, a non-empty text, got ${JSON.stringify(args)}`);
+      if (text === "")
+        return controlError(
+          `${CONTROL_TOOLS.beginStep}: expected {"step": "<what the step does>"}, a non-empty text, got ${JSON.stringify(args)}`,
+        );
       if (args.verify !== undefined && typeof args.verify !== "boolean") {
-        return controlError(`${CONTROL_TOOLS.beginStep}: verify is true (a step that checks something) or false, got ${JSON.stringify(args.verify)}`);
+        return controlError(
+          `${CONTROL_TOOLS.beginStep}: verify is true (a step that checks something) or false, got ${JSON.stringify(args.verify)}`,
+        );
       }
       this.#begin(text, args.verify === true);
       this.#write();
-      return controlResult({ index: this.#steps.length, step: text, ...(args.verify === true ? { verify: true } : {}), file: this.file, ...screenInfo(this.#session.screen) });
+      return controlResult({
+        index: this.#steps.length,
+        step: text,
+        ...(args.verify === true ? { verify: true } : {}),
+        file: this.file,
+        ...screenInfo(this.#session.screen),
+      });
     }
     if (name === CONTROL_TOOLS.completeStep) {
       const open = this.#open;
-      if (open === undefined) return controlError(`${CONTROL_TOOLS.completeStep}: no step is open; start one with ${CONTROL_TOOLS.beginStep} {"step": "…"}`);
+      if (open === undefined)
+        return controlError(`${CONTROL_TOOLS.completeStep}: no step is open; start one with ${CONTROL_TOOLS.beginStep} {"step": "…"}`);
       this.#open = undefined;
-      return controlResult({ index: this.#steps.indexOf(open) + 1, step: open.text, recorded: open.calls.length, file: this.file, ...screenInfo(this.#session.screen) });
+      return controlResult({
+        index: this.#steps.indexOf(open) + 1,
+        step: open.text,
+        recorded: open.calls.length,
+        file: this.file,
+        ...screenInfo(this.#session.screen),
+      });
     }
     const open = this.#open;
     if (open === undefined) return controlError(`${CONTROL_TOOLS.discardStep}: no step is open, so there is nothing to discard`);
     const discarded = open.calls.length;
     open.calls.length = 0;
     this.#write();
-    return controlResult({ index: this.#steps.indexOf(open) + 1, step: open.text, discarded, file: this.file, ...screenInfo(this.#session.screen) });
+    return controlResult({
+      index: this.#steps.indexOf(open) + 1,
+      step: open.text,
+      discarded,
+      file: this.file,
+      ...screenInfo(this.#session.screen),
+    });
   }
 
   async called(name: string, args: Record<string, unknown>, result: ToolResult): Promise<void> {

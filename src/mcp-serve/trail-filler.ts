@@ -68,7 +68,8 @@ export class TrailFiller implements RecordingMode {
   refusal(): string | undefined {
     if (this.#broken !== undefined) return this.#broken;
     if (this.#open !== undefined) return undefined;
-    if (this.#done) return `every step of ${this.file} has a recording now (${CONTROL_TOOLS.nextStep} says done: true); replay it with trailblaze run ${this.file}`;
+    if (this.#done)
+      return `every step of ${this.file} has a recording now (${CONTROL_TOOLS.nextStep} says done: true); replay it with trailblaze run ${this.file}`;
     return `call ${CONTROL_TOOLS.nextStep} first: it replays the recorded steps of ${this.file} and opens the first step without a recording, which the calls after it are recorded into`;
   }
 
@@ -160,7 +161,9 @@ export class TrailFiller implements RecordingMode {
     const before = this.#trail.steps[index]!;
     const step = trail.steps[index];
     if (step === undefined || step.title !== before.title || trail.steps.length !== this.#trail.steps.length) {
-      throw new Error(`${this.file} changed on disk since it was read (step ${index + 1} is no longer "${before.title}"); start trailblaze mcp --trail again`);
+      throw new Error(
+        `${this.file} changed on disk since it was read (step ${index + 1} is no longer "${before.title}"); start trailblaze mcp --trail again`,
+      );
     }
     const edited = spliceRecording(text, this.file, step, calls);
     this.#trail = parseTrailFile(this.file, edited);

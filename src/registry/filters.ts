@@ -23,7 +23,7 @@ export const EXCLUDED_TOOLS_REASON = "excluded_tools";
 
 export type FilterDecision =
   | { included: true }
-  | { included: false; /** the `_meta` key (or EXCLUDED_TOOLS_REASON) that excluded the tool */ key: string; reason: string };
+  | { included: false /** the `_meta` key (or EXCLUDED_TOOLS_REASON) that excluded the tool */; key: string; reason: string };
 
 /** Whether the tool `name` with `_meta` `meta` registers in the session, or what keeps it out. */
 export function applyFilters(meta: TrailblazeToolMeta, session: SessionFacts, name?: string): FilterDecision {

@@ -22,7 +22,7 @@ export function parameterList(schema: Record<string, unknown>): string {
   return names.length === 0 ? "no parameters" : names.join(", ");
 }
 
-export function unknownParameterMessage(tool: string, key: string, schema: Record<string, unknown>): string {
+export function unknownParameterMessage(tool: string, schema: Record<string, unknown>): string {
   return `not a parameter of ${tool} (it takes ${parameterList(schema)})`;
 }
 
@@ -83,11 +83,16 @@ export function jsonSchemaIssues(schema: unknown, value: unknown, path: ArgPath 
   }
   const issues: ArgIssue[] = [];
   if (typeof value === "number") {
-    if (typeof schema.minimum === "number" && value < schema.minimum) issues.push({ path, message: `expected at least ${schema.minimum}, got ${value}` });
-    if (typeof schema.maximum === "number" && value > schema.maximum) issues.push({ path, message: `expected at most ${schema.maximum}, got ${value}` });
+    if (typeof schema.minimum === "number" && value < schema.minimum)
+      issues.push({ path, message: `expected at least ${schema.minimum}, got ${value}` });
+    if (typeof schema.maximum === "number" && value > schema.maximum)
+      issues.push({ path, message: `expected at most ${schema.maximum}, got ${value}` });
   }
   if (typeof value === "string" && typeof schema.minLength === "number" && value.length < schema.minLength) {
-    issues.push({ path, message: `expected at least ${schema.minLength} character${schema.minLength === 1 ? "" : "s"}, got ${describeValue(value)}` });
+    issues.push({
+      path,
+      message: `expected at least ${schema.minLength} character${schema.minLength === 1 ? "" : "s"}, got ${describeValue(value)}`,
+    });
   }
   if (Array.isArray(value) && schema.items !== undefined) {
     value.forEach((item, i) => issues.push(...jsonSchemaIssues(schema.items, item, [...path, i], tool)));
@@ -98,14 +103,21 @@ export function jsonSchemaIssues(schema: unknown, value: unknown, path: ArgPath 
     for (const key of required) {
       if (value[key] === undefined) {
         const type = isPlainMap(properties[key]) ? (properties[key] as Record<string, unknown>).type : undefined;
-        issues.push({ path: [...path, key], message: `required${typeof type === "string" ? ` (${TYPE_WORDS[type] ?? type})` : ""}, missing` });
+        issues.push({
+          path: [...path, key],
+          message: `required${typeof type === "string" ? ` (${TYPE_WORDS[type] ?? type})` : ""}, missing`,
+        });
       }
     }
     for (const [key, item] of Object.entries(value)) {
       if (key in properties) issues.push(...jsonSchemaIssues(properties[key], item, [...path, key], tool));
       else if (schema.additionalProperties === false) {
-        issues.push({ path: [...path, key], message: path.length === 0 ? unknownParameterMessage(tool, key, schema) : `not a key of ${formatArgPath(path)}` });
-      } else if (isPlainMap(schema.additionalProperties)) issues.push(...jsonSchemaIssues(schema.additionalProperties, item, [...path, key], tool));
+        issues.push({
+          path: [...path, key],
+          message: path.length === 0 ? unknownParameterMessage(tool, schema) : `not a key of ${formatArgPath(path)}`,
+        });
+      } else if (isPlainMap(schema.additionalProperties))
+        issues.push(...jsonSchemaIssues(schema.additionalProperties, item, [...path, key], tool));
     }
   }
   return issues;
@@ -123,7 +135,8 @@ export function argIssues(tool: RegisteredTool, args: Record<string, unknown>): 
 export function recordedArgIssues(tool: RegisteredTool, args: Record<string, unknown>): ArgIssue[] {
   return argIssues(tool, args).filter((issue) => {
     for (let n = issue.path.length; n > 0; n--) {
-      if (placeholderKeys(valueAt(args, issue.path.slice(0, n))).length > 0 && typeof valueAt(args, issue.path.slice(0, n)) === "string") return false;
+      if (placeholderKeys(valueAt(args, issue.path.slice(0, n))).length > 0 && typeof valueAt(args, issue.path.slice(0, n)) === "string")
+        return false;
     }
     return true;
   });

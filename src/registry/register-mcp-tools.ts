@@ -34,7 +34,12 @@ export function publicInputSchema(schema: Tool["inputSchema"]): Record<string, u
  * when an advertised name (filtered or not) breaks the wire rule, and ToolCollisionError on a
  * taken name.
  */
-export function registerMcpTools(registry: ToolRegistry, connection: Pick<ServerConnection, "call">, tools: Tool[], options: RegisterOptions): void {
+export function registerMcpTools(
+  registry: ToolRegistry,
+  connection: Pick<ServerConnection, "call">,
+  tools: Tool[],
+  options: RegisterOptions,
+): void {
   const badNames = tools.flatMap((tool) => wireNameProblem(tool.name) ?? []);
   if (badNames.length > 0) throw new ToolNameError(options.source, badNames);
   for (const tool of tools) {

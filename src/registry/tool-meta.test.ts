@@ -85,7 +85,9 @@ describe("applyFilters", () => {
       reason: "target shop excludes it on android (excluded_tools entry at t.yaml:3:5)",
     });
     expect(applyFilters(meta({}), facts, "tap")).toEqual({ included: true });
-    expect(applyFilters(meta({ "trailblaze/supportedPlatforms": ["IOS"] }), facts, "tapOnPoint")).toMatchObject({ key: "trailblaze/supportedPlatforms" });
+    expect(applyFilters(meta({ "trailblaze/supportedPlatforms": ["IOS"] }), facts, "tapOnPoint")).toMatchObject({
+      key: "trailblaze/supportedPlatforms",
+    });
   });
 
   test("empty lists and host agent mean unrestricted", () => {

@@ -82,7 +82,10 @@ export function readToolMeta(raw: unknown): MetaReading {
     for (const name of platforms) {
       const platform = parsePlatform(name);
       if (platform) meta.supportedPlatforms.push(platform);
-      else warnings.push(`_meta["${META_KEYS.supportedPlatforms}"] names unknown platform "${name}" (expected android, ios or web, in any case)`);
+      else
+        warnings.push(
+          `_meta["${META_KEYS.supportedPlatforms}"] names unknown platform "${name}" (expected android, ios or web, in any case)`,
+        );
     }
   }
 

@@ -27,12 +27,18 @@ test("each arg's value and where it came from; a secret's value is masked in the
     secrets,
   });
   expect(listed.failed).toBe(false);
-  expect(listed.text.split("\n")[3]).toBe('  args: user = "ada \\"***\\"" (--args-file ci.yaml), times = 5 (--arg), note = "token is ***" (default)');
+  expect(listed.text.split("\n")[3]).toBe(
+    '  args: user = "ada \\"***\\"" (--args-file ci.yaml), times = 5 (--arg), note = "token is ***" (default)',
+  );
   expect(listed.text).not.toContain("s3cret");
 });
 
 test("the problems `run` stops on are listed, and the trail is marked as one that would not start", () => {
-  const listed = listTrail("greet.trail.yaml", trail, {}, undefined, context, { values: { times: "s3cret", colour: "red" }, from: { times: "--arg", colour: "--arg" }, secrets: new Secrets({ t: "s3cret" }) });
+  const listed = listTrail("greet.trail.yaml", trail, {}, undefined, context, {
+    values: { times: "s3cret", colour: "red" },
+    from: { times: "--arg", colour: "--arg" },
+    secrets: new Secrets({ t: "s3cret" }),
+  });
   expect(listed.failed).toBe(true);
   expect(listed.text.split("\n").slice(3, 7)).toEqual([
     '  args: user (required, not given), times = "***" (--arg), note = "token is ***" (default)',

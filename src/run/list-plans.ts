@@ -23,7 +23,12 @@ export interface PlannedSession {
 }
 
 /** The session a trail would get, without starting it (with or without a workspace). */
-export function planSession(trail: Trail, flags: SessionFlags, workspace: Workspace | undefined, context: { cwd: string; env: Record<string, string | undefined> }): PlannedSession {
+export function planSession(
+  trail: Trail,
+  flags: SessionFlags,
+  workspace: Workspace | undefined,
+  context: { cwd: string; env: Record<string, string | undefined> },
+): PlannedSession {
   if (workspace) {
     const spec = resolveSessionSpec(workspace, flags, { ...context, trail: trailHints(trail) });
     return { target: spec.target.id, driver: spec.driver, agent: spec.agent };

@@ -43,11 +43,19 @@ export function mergeReports(read: readonly ReadReport[]): RunReport {
   const sharded = reports.every((r) => r.report.shard !== undefined);
   if (sharded) {
     const totals = new Set(reports.map((r) => r.report.shard!.total));
-    if (totals.size > 1) throw new ReportFileError(reports[0]!.file, `its shards are of ${[...totals].join(" and ")}: merge the reports of one sharded run (all --shard I/N with the same N)`);
+    if (totals.size > 1)
+      throw new ReportFileError(
+        reports[0]!.file,
+        `its shards are of ${[...totals].join(" and ")}: merge the reports of one sharded run (all --shard I/N with the same N)`,
+      );
     const seen = new Map<number, string>();
     for (const { file, report } of reports) {
       const earlier = seen.get(report.shard!.index);
-      if (earlier !== undefined) throw new ReportFileError(file, `shard ${report.shard!.index}/${report.shard!.total} is also ${earlier}: give each shard's report once`);
+      if (earlier !== undefined)
+        throw new ReportFileError(
+          file,
+          `shard ${report.shard!.index}/${report.shard!.total} is also ${earlier}: give each shard's report once`,
+        );
       seen.set(report.shard!.index, file);
     }
     reports.sort((a, b) => a.report.shard!.index - b.report.shard!.index);
@@ -58,7 +66,9 @@ export function mergeReports(read: readonly ReadReport[]): RunReport {
   if (Object.keys(screens).length > 0) merged.screens = screens;
   const problems = reports.flatMap((r) => r.report.problems ?? []);
   if (problems.length > 0) merged.problems = problems;
-  const interrupted = reports.filter((r) => r.report.interrupted !== undefined).map((r) => `${r.report.shard ? `shard ${r.report.shard.index}/${r.report.shard.total}` : r.file}: ${r.report.interrupted}`);
+  const interrupted = reports
+    .filter((r) => r.report.interrupted !== undefined)
+    .map((r) => `${r.report.shard ? `shard ${r.report.shard.index}/${r.report.shard.total}` : r.file}: ${r.report.interrupted}`);
   if (interrupted.length > 0) merged.interrupted = interrupted.join("; ");
   return merged;
 }

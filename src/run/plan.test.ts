@@ -29,7 +29,13 @@ describe("planning", () => {
     const b = shape(planTrail(list, classifiersFor(list, android)));
     expect(a).toEqual(b);
     expect(a).toEqual([
-      { index: 1, kind: "trailhead", title: "Launch the app", recordingKey: "tools", calls: [{ tool: "launchApp", args: { appId: "com.example.myapp" } }] },
+      {
+        index: 1,
+        kind: "trailhead",
+        title: "Launch the app",
+        recordingKey: "tools",
+        calls: [{ tool: "launchApp", args: { appId: "com.example.myapp" } }],
+      },
       {
         index: 2,
         kind: "step",
@@ -40,7 +46,13 @@ describe("planning", () => {
           { tool: "hideKeyboard", args: {} },
         ],
       },
-      { index: 3, kind: "verify", title: "The greeting names the user", recordingKey: "tools", calls: [{ tool: "assertVisibleWithText", args: { text: "Hello Test" } }] },
+      {
+        index: 3,
+        kind: "verify",
+        title: "The greeting names the user",
+        recordingKey: "tools",
+        calls: [{ tool: "assertVisibleWithText", args: { text: "Hello Test" } }],
+      },
       { index: 4, kind: "step", title: "Open settings without a recording", recordingKey: undefined, calls: undefined },
     ]);
   });

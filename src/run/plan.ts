@@ -61,6 +61,11 @@ export function planTrail(trail: Trail, classifiers: SessionClassifiers): TrailP
 export function needsAgentMessage(planned: PlannedStep, classifiers: SessionClassifiers): string {
   const keys = Object.keys(planned.step.recordings);
   const tried = classifierChain(classifiers).join(", ");
-  const has = keys.length > 0 ? `it has recordings for ${keys.join(", ")} only` : planned.step.recordable ? "it has no recording" : "it is marked recordable: false";
+  const has =
+    keys.length > 0
+      ? `it has recordings for ${keys.join(", ")} only`
+      : planned.step.recordable
+        ? "it has no recording"
+        : "it is marked recordable: false";
   return `this step needs an agent: ${has} (this session replays ${tried}), and no model is chosen for the built-in agent; give one with --llm provider/model (or llm: defaults.model in trailblaze.yaml, see docs/agent.md), or record tool calls for it under recording: tools:`;
 }

@@ -24,7 +24,15 @@ const full: RunReport = {
           title: "Open",
           status: "unverified",
           durationMs: 3,
-          tools: [{ name: "web_open", args: { url: "/" }, result: { status: "success", variant: "Success", message: "ok", structuredContent: { a: [1] }, unverified: "no screen" }, startedAt: "2026-11-25T06:00:00.001Z", durationMs: 1 }],
+          tools: [
+            {
+              name: "web_open",
+              args: { url: "/" },
+              result: { status: "success", variant: "Success", message: "ok", structuredContent: { a: [1] }, unverified: "no screen" },
+              startedAt: "2026-11-25T06:00:00.001Z",
+              durationMs: 1,
+            },
+          ],
           unverified: "no screen",
           memory: { set: { k: "***" }, deleted: ["old"] },
           screen: { kind: "web", url: "https://x.example/", title: "X", outline: "- heading", screenshot: "data:image/png;base64,AA==" },
@@ -38,7 +46,15 @@ const full: RunReport = {
           status: "failed",
           durationMs: 1,
           tools: [],
-          failure: { tool: "assertWaypoint", args: { waypoint: "w" }, variant: "ExceptionThrown", message: "no", line: 7, col: 9, stderr: { source: "tools/t.ts", lines: ["boom"] } },
+          failure: {
+            tool: "assertWaypoint",
+            args: { waypoint: "w" },
+            variant: "ExceptionThrown",
+            message: "no",
+            line: 7,
+            col: 9,
+            stderr: { source: "tools/t.ts", lines: ["boom"] },
+          },
           screen: {
             kind: "capture",
             screen: "0123456789ab",
@@ -76,15 +92,43 @@ const full: RunReport = {
       unverified: 0,
       steps: [],
       error: "unknown tool",
-      problems: [{ message: "unknown tool x", file: "trails/b.trail.yaml", line: 4, col: 9, step: 1, stepTitle: "Seed", tool: "x", kind: "tool" }],
+      problems: [
+        { message: "unknown tool x", file: "trails/b.trail.yaml", line: 4, col: 9, step: 1, stepTitle: "Seed", tool: "x", kind: "tool" },
+      ],
       ran: false,
     },
-    { file: "trails/c.trail.yaml", id: "c", status: "skipped", startedAt: "2026-11-25T06:00:00.000Z", durationMs: 0, unverified: 0, steps: [], skipReason: "later", ran: false },
+    {
+      file: "trails/c.trail.yaml",
+      id: "c",
+      status: "skipped",
+      startedAt: "2026-11-25T06:00:00.000Z",
+      durationMs: 0,
+      unverified: 0,
+      steps: [],
+      skipReason: "later",
+      ran: false,
+    },
   ],
   summary: { passed: 0, failed: 1, errors: 1, skipped: 1, unverified: 1, durationMs: 40 },
   screens: {
-    "0123456789ab": { file: "s.json", width: 1080, height: 2400, waypoint: "app/home", nodes: [{ id: 1, bounds: [0, 0, 1080, 2400], type: "Frame" }, { id: 2, parent: 1, bounds: [0, 0, 10.5, 20], text: "Hi", interactive: true }], screenshot: "data:image/webp;base64,UklGRgQAAABXRUJQ" },
-    ba9876543210: { file: "t.json", width: 1080, height: 2400, nodes: [{ id: 1 }], screenshotNote: "screenshot t.example.webp left out: 900 KB is over the 512 KB that a page embeds; the wireframe is shown instead" },
+    "0123456789ab": {
+      file: "s.json",
+      width: 1080,
+      height: 2400,
+      waypoint: "app/home",
+      nodes: [
+        { id: 1, bounds: [0, 0, 1080, 2400], type: "Frame" },
+        { id: 2, parent: 1, bounds: [0, 0, 10.5, 20], text: "Hi", interactive: true },
+      ],
+      screenshot: "data:image/webp;base64,UklGRgQAAABXRUJQ",
+    },
+    ba9876543210: {
+      file: "t.json",
+      width: 1080,
+      height: 2400,
+      nodes: [{ id: 1 }],
+      screenshotNote: "screenshot t.example.webp left out: 900 KB is over the 512 KB that a page embeds; the wireframe is shown instead",
+    },
   },
   problems: [{ message: "m", file: "f", line: 1, col: 2 }],
   interrupted: "SIGINT",
@@ -118,7 +162,9 @@ describe("the JSON report format", () => {
 
   test("refusals name the file, the field, what was expected and what was there", () => {
     const json = () => JSON.parse(JSON.stringify(runToJson(full)));
-    expect(refusal({ ...json(), version: 7 })).toBe("r.json: written by a newer trailblaze-ts (format 7, this one reads up to 1): upgrade trailblaze-ts to merge it");
+    expect(refusal({ ...json(), version: 7 })).toBe(
+      "r.json: written by a newer trailblaze-ts (format 7, this one reads up to 1): upgrade trailblaze-ts to merge it",
+    );
     expect(refusal([])).toBe("r.json: expected a report written by `trailblaze run --reporter json` ({trails: […], summary: {…}})");
     const bad = json();
     bad.trails[0].steps[1].screen.moves[0].to = 5;
@@ -143,10 +189,18 @@ describe("the JSON report format", () => {
     };
     const at = `r.json: screens["0123456789ab"].screenshot`;
     expect(withShot("javascript:alert(1)")).toBe(`${at}: expected a data:image/webp, png or jpeg;base64 URL, got "javascript:alert(1)"`);
-    expect(withShot("data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==")).toBe(`${at}: expected a data:image/webp, png or jpeg;base64 URL, got "data:text/html;base64,PHNjcmlwdD5hbGVydC…"`);
-    expect(withShot("data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+")).toBe(`${at}: expected a data:image/webp, png or jpeg;base64 URL, got "data:image/svg+xml;base64,PHN2ZyBvbmxvYW…"`);
-    expect(withShot(`data:image/png;base64,AA"><script>alert(1)</script>`)).toBe(`${at}: expected a data:image/webp, png or jpeg;base64 URL, got "data:image/png;base64,AA\\\"><script>alert(…"`);
-    expect(withShot(`data:image/png;base64,${"A".repeat(800_000)}`)).toBe(`${at}: expected a screenshot of at most 512 KB, got a string of 800022 characters`);
+    expect(withShot("data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==")).toBe(
+      `${at}: expected a data:image/webp, png or jpeg;base64 URL, got "data:text/html;base64,PHNjcmlwdD5hbGVydC…"`,
+    );
+    expect(withShot("data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+")).toBe(
+      `${at}: expected a data:image/webp, png or jpeg;base64 URL, got "data:image/svg+xml;base64,PHN2ZyBvbmxvYW…"`,
+    );
+    expect(withShot(`data:image/png;base64,AA"><script>alert(1)</script>`)).toBe(
+      `${at}: expected a data:image/webp, png or jpeg;base64 URL, got "data:image/png;base64,AA\\"><script>alert(…"`,
+    );
+    expect(withShot(`data:image/png;base64,${"A".repeat(800_000)}`)).toBe(
+      `${at}: expected a screenshot of at most 512 KB, got a string of 800022 characters`,
+    );
     expect(withShot({ src: "x" })).toBe(`${at}: expected a string, got an object`);
   });
 

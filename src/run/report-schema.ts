@@ -58,7 +58,15 @@ const stepScreen = z.discriminatedUnion("kind", [
         waypoint: text,
         screen: screenId.optional(),
         actual: screenId,
-        conditions: z.array(z.object({ role: z.enum(["required", "forbidden", "selector"]), description: text, ok: z.boolean(), actual: z.array(nodeId), expected: z.array(nodeId) })),
+        conditions: z.array(
+          z.object({
+            role: z.enum(["required", "forbidden", "selector"]),
+            description: text,
+            ok: z.boolean(),
+            actual: z.array(nodeId),
+            expected: z.array(nodeId),
+          }),
+        ),
       })
       .optional(),
   }),
@@ -167,7 +175,16 @@ const wireframe = z.object({
 export const reportSchema = z.object({
   version: z.literal(REPORT_FORMAT).optional(),
   trails: z.array(trail),
-  summary: z.object({ passed: count, failed: count, errors: count, skipped: count, unverified: count, unverifiedTrails: count.optional(), healed: count.optional(), durationMs: ms }),
+  summary: z.object({
+    passed: count,
+    failed: count,
+    errors: count,
+    skipped: count,
+    unverified: count,
+    unverifiedTrails: count.optional(),
+    healed: count.optional(),
+    durationMs: ms,
+  }),
   interrupted: text.optional(),
   shard: z
     .object({ index: z.number().int().positive(), total: z.number().int().positive() })
@@ -200,7 +217,6 @@ function shown(value: unknown): string {
   return JSON.stringify(value);
 }
 
-
 /** One issue as `path: expected …, got …`. */
 function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
   const at = fieldPath(issue.path);
@@ -210,7 +226,9 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
       if (issue.expected === "int") return `${at}: expected an integer, got ${got}`;
       return `${at}: expected ${TYPE_ARTICLE[issue.expected] ?? issue.expected}, got ${got}`;
     case "invalid_value":
-      return issue.values.length === 1 ? `${at}: expected ${shown(issue.values[0])}, got ${got}` : `${at}: expected one of ${issue.values.join(", ")}, got ${got}`;
+      return issue.values.length === 1
+        ? `${at}: expected ${shown(issue.values[0])}, got ${got}`
+        : `${at}: expected one of ${issue.values.join(", ")}, got ${got}`;
     case "invalid_union": {
       const options = (issue as { options?: unknown[] }).options;
       return options ? `${at}: expected one of ${options.join(", ")}, got ${got}` : `${at}: unexpected value ${got}`;
@@ -223,7 +241,8 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
     case "too_big": {
       const bound = issue.code === "too_small" ? `at least ${String(issue.minimum)}` : `at most ${String(issue.maximum)}`;
       const value = valueAt(input, issue.path);
-      if (typeof value === "string" && issue.code === "too_big") return `${at}: expected ${issue.message}, got a string of ${value.length} characters`;
+      if (typeof value === "string" && issue.code === "too_big")
+        return `${at}: expected ${issue.message}, got a string of ${value.length} characters`;
       return Array.isArray(value) ? `${at}: expected ${bound} items, got ${value.length}` : `${at}: expected ${bound}, got ${got}`;
     }
     default:
@@ -242,7 +261,10 @@ export function parseReport(file: string, json: unknown): RunReport {
   const object = typeof json === "object" && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
   const format = object?.version;
   if (typeof format === "number" && Number.isInteger(format) && format > REPORT_FORMAT) {
-    throw new ReportFileError(file, `written by a newer trailblaze-ts (format ${format}, this one reads up to ${REPORT_FORMAT}): upgrade trailblaze-ts to merge it`);
+    throw new ReportFileError(
+      file,
+      `written by a newer trailblaze-ts (format ${format}, this one reads up to ${REPORT_FORMAT}): upgrade trailblaze-ts to merge it`,
+    );
   }
   if (!object || !Array.isArray(object.trails) || typeof object.summary !== "object" || object.summary === null) {
     throw new ReportFileError(file, "expected a report written by `trailblaze run --reporter json` ({trails: […], summary: {…}})");
@@ -253,7 +275,9 @@ export function parseReport(file: string, json: unknown): RunReport {
     const more = problems.length > LISTED ? [`… and ${problems.length - LISTED} more`] : [];
     throw new ReportFileError(
       file,
-      problems.length === 1 ? problems[0]! : `${problems.length} fields do not fit the JSON report format:\n  ${[...problems.slice(0, LISTED), ...more].join("\n  ")}`,
+      problems.length === 1
+        ? problems[0]!
+        : `${problems.length} fields do not fit the JSON report format:\n  ${[...problems.slice(0, LISTED), ...more].join("\n  ")}`,
     );
   }
   // No cast: tsc checks that what the schema gives is a RunReport (so the two cannot drift apart).

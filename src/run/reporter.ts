@@ -68,7 +68,12 @@ export type ReporterClass = new (options: ReporterOptions) => Reporter;
 
 /** The events of a run already reported (merge-reports): onBegin, each trail in order with its steps, onEnd. */
 export async function replayRun(reporter: Reporter, run: RunReport): Promise<void> {
-  const trails: TrailInfo[] = run.trails.map((t, index) => ({ file: t.file, id: t.id, ...(t.title !== undefined ? { title: t.title } : {}), index }));
+  const trails: TrailInfo[] = run.trails.map((t, index) => ({
+    file: t.file,
+    id: t.id,
+    ...(t.title !== undefined ? { title: t.title } : {}),
+    index,
+  }));
   await reporter.onBegin?.({ trails, workers: 1, ...(run.shard ? { shard: run.shard } : {}) });
   for (const [index, trail] of run.trails.entries()) {
     const info = trails[index]!;

@@ -45,7 +45,14 @@ export class SuiteRun {
     const many = this.#entries.length > 1;
     const reports = await runPool(this.#entries, workers, (entry, index) => {
       if (this.#abort.signal.aborted) return Promise.resolve<TrailReport | undefined>(undefined);
-      const id = sessionId !== undefined ? (many ? `${sessionId}-${index + 1}` : sessionId) : sessionSeed !== undefined ? `${sessionSeed}-${generateSessionId()}` : undefined;
+      const id =
+        sessionId !== undefined
+          ? many
+            ? `${sessionId}-${index + 1}`
+            : sessionId
+          : sessionSeed !== undefined
+            ? `${sessionSeed}-${generateSessionId()}`
+            : undefined;
       const run = new TrailRun(entry.file, entry.trail, {
         ...this.#options,
         ...(entry.driver !== undefined ? { flags: { ...this.#options.flags, driver: entry.driver } } : {}),

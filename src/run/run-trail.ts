@@ -25,7 +25,18 @@ import { classifiersFor, needsAgentMessage, planTrail, trailHints, type PlannedS
 import { ScreenTable } from "./screen-table.ts";
 import { memoryChanges, noteActivity, stepScreenOf } from "./step-record.ts";
 import type { Reporter, TrailInfo } from "./reporter.ts";
-import type { AgentStepReport, CaptureStepScreen, SessionInfo, StepFailure, StepReport, ToolCallReport, TrailProblem, TrailReport, TrailStatus, WebStepScreen } from "./run-types.ts";
+import type {
+  AgentStepReport,
+  CaptureStepScreen,
+  SessionInfo,
+  StepFailure,
+  StepReport,
+  ToolCallReport,
+  TrailProblem,
+  TrailReport,
+  TrailStatus,
+  WebStepScreen,
+} from "./run-types.ts";
 import { resolveTrailArgs, trailLookup } from "./trail-args.ts";
 import { validatePlan } from "./validate.ts";
 
@@ -109,10 +120,18 @@ const STDERR_LINES = 8;
 const round = (ms: number) => Math.round(ms);
 
 /** How a failed step ends the trail: failed, or an error when the session broke. */
-function failedOutcome(planned: PlannedStep, failure: StepFailure, ended: StepEnd): { status: TrailStatus; error: string; exitCode?: 1 | 2 } {
+function failedOutcome(
+  planned: PlannedStep,
+  failure: StepFailure,
+  ended: StepEnd,
+): { status: TrailStatus; error: string; exitCode?: 1 | 2 } {
   // A message that already starts with the tool's name (most framework tools say it) is not prefixed twice.
   const what = failure.tool && !failure.message.startsWith(`${failure.tool}: `) ? `${failure.tool}: ${failure.message}` : failure.message;
-  return { status: ended.broken ? "error" : "failed", error: `step ${planned.index} failed: ${what}`, ...(ended.exitCode ? { exitCode: ended.exitCode } : {}) };
+  return {
+    status: ended.broken ? "error" : "failed",
+    error: `step ${planned.index} failed: ${what}`,
+    ...(ended.exitCode ? { exitCode: ended.exitCode } : {}),
+  };
 }
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -157,7 +176,12 @@ export class TrailRun {
 
   /** The trail as its reporters' events name it. */
   get #info(): TrailInfo {
-    return { file: this.file, id: this.trail.id, ...(this.trail.title !== undefined ? { title: this.trail.title } : {}), index: this.#options.index };
+    return {
+      file: this.file,
+      id: this.trail.id,
+      ...(this.trail.title !== undefined ? { title: this.trail.title } : {}),
+      index: this.#options.index,
+    };
   }
 
   /** The report so far; an unfinished trail is reported as an error with `reason`. */
@@ -192,7 +216,11 @@ export class TrailRun {
     let spec: SessionSpec;
     try {
       const sessionFlags = sessionId === undefined ? flags : { ...flags, "session-id": sessionId };
-      spec = { ...resolveSessionSpec(workspace, sessionFlags, { cwd: io.cwd, env: io.env, trail: trailHints(trail) }), secrets: secrets.given, trailDir: dirname(resolve(io.cwd, this.file)) };
+      spec = {
+        ...resolveSessionSpec(workspace, sessionFlags, { cwd: io.cwd, env: io.env, trail: trailHints(trail) }),
+        secrets: secrets.given,
+        trailDir: dirname(resolve(io.cwd, this.file)),
+      };
     } catch (error) {
       return this.#report("error", { error: messageOf(error) });
     }
@@ -240,7 +268,13 @@ export class TrailRun {
     }
   }
 
-  async #replay(plan: TrailPlan, session: Session, memory: Memory, argValues: Record<string, unknown>, callLog: CallLog): Promise<TrailReport> {
+  async #replay(
+    plan: TrailPlan,
+    session: Session,
+    memory: Memory,
+    argValues: Record<string, unknown>,
+    callLog: CallLog,
+  ): Promise<TrailReport> {
     const { agent } = this.#options;
     const lookup = trailLookup(memory, argValues);
     const saved: { planned: PlannedStep; calls: RecordedAgentCall[] }[] = [];
@@ -304,7 +338,12 @@ export class TrailRun {
   }
 
   /** Replays a step's recorded calls, up to the first that fails. */
-  async #replayCalls(current: CurrentStep, calls: readonly RecordedCall[], session: Session, { lookup, knownKeys }: TrailLookup): Promise<StepEnd> {
+  async #replayCalls(
+    current: CurrentStep,
+    calls: readonly RecordedCall[],
+    session: Session,
+    { lookup, knownKeys }: TrailLookup,
+  ): Promise<StepEnd> {
     const { signal } = this.#options;
     let unverified: string | undefined;
     for (const call of calls) {
@@ -320,7 +359,15 @@ export class TrailRun {
       const { result, evidence } = await this.#call(current, session, call.tool, args);
       const where = { line: call.where.line, col: call.where.col };
       if (isSuccess(result) && result.unverified !== undefined && this.#options.flags["require-screen"]) {
-        return { failure: { tool: call.tool, args, variant: result.variant, message: `unverified: ${result.unverified}, and --require-screen makes that a failure (${result.message})`, ...where } };
+        return {
+          failure: {
+            tool: call.tool,
+            args,
+            variant: result.variant,
+            message: `unverified: ${result.unverified}, and --require-screen makes that a failure (${result.message})`,
+            ...where,
+          },
+        };
       }
       if (isSuccess(result)) {
         unverified ??= result.unverified;
@@ -337,7 +384,12 @@ export class TrailRun {
   }
 
   /** One call of a step (recorded or the agent's): dispatched, timed and added to the step's report, what it did on the screen with it. */
-  async #call(current: CurrentStep, session: Session, tool: string, args: Record<string, unknown>): Promise<{ result: ToolResult; evidence: CallEvidence }> {
+  async #call(
+    current: CurrentStep,
+    session: Session,
+    tool: string,
+    args: Record<string, unknown>,
+  ): Promise<{ result: ToolResult; evidence: CallEvidence }> {
     const startedAt = new Date();
     const t0 = performance.now();
     let called: { result: ToolResult; evidence: CallEvidence };
@@ -348,7 +400,13 @@ export class TrailRun {
     }
     const { result, evidence } = called;
     if (evidence.screen && current.screen?.kind === "capture") await noteActivity(current.screen, evidence.screen, result);
-    current.tools.push({ name: tool, args, result: resultToJson(result), startedAt: startedAt.toISOString(), durationMs: round(performance.now() - t0) });
+    current.tools.push({
+      name: tool,
+      args,
+      result: resultToJson(result),
+      startedAt: startedAt.toISOString(),
+      durationMs: round(performance.now() - t0),
+    });
     return called;
   }
 
@@ -356,7 +414,14 @@ export class TrailRun {
    * The built-in agent does the step from the screen as it is: a step with no recording, every step
    * with `--no-use-recorded-steps`, or one whose recording failed with `--self-heal`.
    */
-  async #agentStep(current: CurrentStep, session: Session, memory: Memory, { lookup, knownKeys }: TrailLookup, why: AgentStepReport["why"], recordingFailure?: StepFailure): Promise<StepEnd> {
+  async #agentStep(
+    current: CurrentStep,
+    session: Session,
+    memory: Memory,
+    { lookup, knownKeys }: TrailLookup,
+    why: AgentStepReport["why"],
+    recordingFailure?: StepFailure,
+  ): Promise<StepEnd> {
     const agent = this.#options.agent!;
     const { model } = agent;
     if ("unusable" in model) return { failure: { message: model.unusable.message }, broken: true, exitCode: model.unusable.exitCode };
@@ -390,12 +455,18 @@ export class TrailRun {
       ...(outcome.costUsd !== undefined ? { costUsd: outcome.costUsd } : {}),
     };
     if (outcome.status === "completed") return { recording: outcome.recording, healed: why === "self-heal" };
-    const failure: StepFailure = { message: `${why === "self-heal" ? "self-heal failed" : "the agent"} (${model.choice.label}): ${outcome.message}` };
+    const failure: StepFailure = {
+      message: `${why === "self-heal" ? "self-heal failed" : "the agent"} (${model.choice.label}): ${outcome.message}`,
+    };
     return { failure, ...(outcome.error ? { broken: true, exitCode: outcome.error.exitCode } : {}) };
   }
 
   /** Writes the agent's recordings into the trail file, under the device's slot; the report says what was saved. */
-  #saveRecordings(saved: { planned: PlannedStep; calls: RecordedAgentCall[] }[], plan: TrailPlan, session: Session): TrailReport["savedRecording"] {
+  #saveRecordings(
+    saved: { planned: PlannedStep; calls: RecordedAgentCall[] }[],
+    plan: TrailPlan,
+    session: Session,
+  ): TrailReport["savedRecording"] {
     const slot = plan.classifiers.deviceKey ?? plan.classifiers.platform.toLowerCase();
     const { io } = this.#options;
     const path = resolve(io.cwd, this.file);
@@ -430,7 +501,10 @@ export class TrailRun {
     return step;
   }
 
-  #report(status: TrailStatus, extra: Partial<Pick<TrailReport, "error" | "exitCode" | "problems" | "skipReason" | "steps" | "savedRecording">>): TrailReport {
+  #report(
+    status: TrailStatus,
+    extra: Partial<Pick<TrailReport, "error" | "exitCode" | "problems" | "skipReason" | "steps" | "savedRecording">>,
+  ): TrailReport {
     const steps = extra.steps ?? [...this.#steps];
     const report: TrailReport = {
       file: this.file,

@@ -233,7 +233,16 @@ export function summarize(trails: readonly TrailReport[], durationMs: number): R
   const count = (status: TrailStatus) => trails.filter((t) => t.status === status).length;
   const unverified = trails.reduce((sum, t) => sum + t.unverified, 0);
   const healed = trails.reduce((sum, t) => sum + (t.healed ?? 0), 0);
-  return { passed: count("passed"), failed: count("failed"), errors: count("error"), skipped: count("skipped"), unverified, unverifiedTrails: count("unverified"), ...(healed > 0 ? { healed } : {}), durationMs };
+  return {
+    passed: count("passed"),
+    failed: count("failed"),
+    errors: count("error"),
+    skipped: count("skipped"),
+    unverified,
+    unverifiedTrails: count("unverified"),
+    ...(healed > 0 ? { healed } : {}),
+    durationMs,
+  };
 }
 
 /**

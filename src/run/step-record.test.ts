@@ -14,7 +14,10 @@ import { ScreenTable } from "./screen-table.ts";
 import { noteActivity, stepScreenOf } from "./step-record.ts";
 
 const REPO = resolve(import.meta.dir, "../..");
-const context = buildContext({ platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" }, {});
+const context = buildContext(
+  { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" },
+  {},
+);
 
 /** A device on the demo map at `start`, a screen table, and `call`, which notes each call's activity on `step` as a run does. */
 async function demo(start: string) {
@@ -74,8 +77,15 @@ describe("a step's screens", () => {
   test("a selector that matched nothing: the first waypoint where it matches, shortcuts from here first", async () => {
     const { step, call, idOf } = await demo("myapp/android/home");
     await call("tapOnElementWithText", { text: "Log out" });
-    expect(step.expected).toMatchObject({ kind: "selector", waypoint: "myapp/android/settings", screen: idOf("myapp/android/settings"), actual: idOf("myapp/android/home") });
-    expect(step.expected!.conditions).toEqual([{ role: "selector", description: expect.stringContaining("Log out"), ok: false, actual: [], expected: [expect.any(Number)] }]);
+    expect(step.expected).toMatchObject({
+      kind: "selector",
+      waypoint: "myapp/android/settings",
+      screen: idOf("myapp/android/settings"),
+      actual: idOf("myapp/android/home"),
+    });
+    expect(step.expected!.conditions).toEqual([
+      { role: "selector", description: expect.stringContaining("Log out"), ok: false, actual: [], expected: [expect.any(Number)] },
+    ]);
   });
 
   test("a check that passes, or a miss that is what the call wanted, expects nothing", async () => {

@@ -52,7 +52,12 @@ export async function noteActivity(screen: CaptureStepScreen, activity: ScreenAc
     if (recorder) screen.after = recorder.table.add(recorder.state.screen, recorder.mask);
   }
   if (!recorder || result === undefined || isSuccess(result) || screen.expected) return;
-  const expected = activity.checks.length > 0 ? await expectedWaypoint(recorder, activity.checks.at(-1)!) : activity.misses.length > 0 ? await expectedSelector(recorder, activity.misses[0]!) : undefined;
+  const expected =
+    activity.checks.length > 0
+      ? await expectedWaypoint(recorder, activity.checks.at(-1)!)
+      : activity.misses.length > 0
+        ? await expectedSelector(recorder, activity.misses[0]!)
+        : undefined;
   if (expected) screen.expected = expected;
 }
 
@@ -64,14 +69,21 @@ async function expectedWaypoint({ state, table, mask }: Recorder, id: string): P
   const capture = await map.capture(id).catch(() => undefined);
   const there = checkWaypoint(actual, waypoint);
   const wanted = capture ? checkWaypoint(capture, waypoint, there.platform) : undefined;
-  const conditions = (role: "required" | "forbidden", list: WaypointCheck["required"], others: WaypointCheck["required"] | undefined): ExpectedCondition[] =>
+  const conditions = (
+    role: "required" | "forbidden",
+    list: WaypointCheck["required"],
+    others: WaypointCheck["required"] | undefined,
+  ): ExpectedCondition[] =>
     list.map((c, i) => ({ role, description: mask(c.description), ok: c.ok, actual: c.nodeIds, expected: others?.[i]?.nodeIds ?? [] }));
   return {
     kind: "waypoint",
     waypoint: id,
     ...(capture ? { screen: table.add(capture, mask) } : {}),
     actual: table.add(actual, mask),
-    conditions: [...conditions("required", there.required, wanted?.required), ...conditions("forbidden", there.forbidden, wanted?.forbidden)],
+    conditions: [
+      ...conditions("required", there.required, wanted?.required),
+      ...conditions("forbidden", there.forbidden, wanted?.forbidden),
+    ],
   };
 }
 

@@ -56,7 +56,11 @@ describe("config.args", () => {
     const memory = new Memory({ email: "a@b.c" });
     memory.setSecret("token", "s3cret");
     const { lookup, knownKeys } = trailLookup(memory, { item: "latte", quantity: 2 });
-    expect(interpolate({ a: "{{args.item}} x{{args.quantity}}", n: "{{args.quantity}}", t: "${token}", e: ["{{email}}"] }, lookup, { knownKeys })).toEqual({
+    expect(
+      interpolate({ a: "{{args.item}} x{{args.quantity}}", n: "{{args.quantity}}", t: "${token}", e: ["{{email}}"] }, lookup, {
+        knownKeys,
+      }),
+    ).toEqual({
       a: "latte x2",
       n: 2,
       t: "s3cret",

@@ -17,7 +17,9 @@ export interface ResolvedArgs {
 
 /** The undeclared given args of a trail: upstream rejects them, naming what the trail declares. */
 function undeclaredProblem(trail: Trail, given: Readonly<Record<string, string>>): string | undefined {
-  const unknown = Object.keys(given).filter((name) => !Object.hasOwn(trail.args, name)).sort();
+  const unknown = Object.keys(given)
+    .filter((name) => !Object.hasOwn(trail.args, name))
+    .sort();
   if (unknown.length === 0) return undefined;
   const declared = Object.keys(trail.args).sort();
   const names = unknown.map((name) => `"${name}"`).join(", ");
@@ -67,7 +69,9 @@ export function resolveTrailArgs(trail: Trail, given: Readonly<Record<string, st
     } else if ("default" in arg) {
       values[name] = arg.default;
     } else if (arg.required) {
-      problems.push(`missing required arg "${name}" (declared in config.args${arg.description ? `: ${arg.description}` : ""}); pass --arg ${name}=VALUE`);
+      problems.push(
+        `missing required arg "${name}" (declared in config.args${arg.description ? `: ${arg.description}` : ""}); pass --arg ${name}=VALUE`,
+      );
     }
   }
   return { values, problems };

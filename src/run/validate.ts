@@ -27,11 +27,15 @@ export function missingToolMessage(name: string, registry: ToolRegistry, agent: 
   }
   const names = registry.names();
   const near = closest(name, names);
-  const hint = near.length > 0
-    ? `closest registered: ${near.join(", ")}`
-    : `no registered tool has a similar name (\`trailblaze tools\` lists the ${names.length} registered tools)`;
+  const hint =
+    near.length > 0
+      ? `closest registered: ${near.join(", ")}`
+      : `no registered tool has a similar name (\`trailblaze tools\` lists the ${names.length} registered tools)`;
   // Servers that never started (a host-only script on-device): their tools are unknown, not absent.
-  const unstarted = registry.skipped().filter((s) => s.name === "*").map((s) => `${s.source} (${s.detail})`);
+  const unstarted = registry
+    .skipped()
+    .filter((s) => s.name === "*")
+    .map((s) => `${s.source} (${s.detail})`);
   const note = unstarted.length > 0 ? `; not started in this session, so their tools are unknown: ${unstarted.join(", ")}` : "";
   return `${name} is not registered in this session; ${hint}${note}`;
 }
@@ -52,13 +56,27 @@ export function validatePlan(plan: TrailPlan, registry: ToolRegistry, agent: Age
         for (const issue of recordedArgIssues(tool, call.args)) {
           const key = issue.path[0];
           const where = (typeof key === "string" ? call.argWheres?.[key] : undefined) ?? call.where;
-          problems.push({ kind: "args", message: formatArgIssues(call.tool, [issue]), ...at, line: where.line, col: where.col, tool: call.tool });
+          problems.push({
+            kind: "args",
+            message: formatArgIssues(call.tool, [issue]),
+            ...at,
+            line: where.line,
+            col: where.col,
+            tool: call.tool,
+          });
         }
         continue;
       }
       if (reported.has(call.tool)) continue;
       reported.add(call.tool);
-      problems.push({ kind: "tool", message: missingToolMessage(call.tool, registry, agent), ...at, line: call.where.line, col: call.where.col, tool: call.tool });
+      problems.push({
+        kind: "tool",
+        message: missingToolMessage(call.tool, registry, agent),
+        ...at,
+        line: call.where.line,
+        col: call.where.col,
+        tool: call.tool,
+      });
     }
   }
   return problems;
@@ -73,7 +91,11 @@ export function formatTrailProblem(problem: TrailProblem): string {
 
 /** First line of a (possibly multi-line) step title, shortened for one-line output. */
 export function oneLine(text: string, max = 80): string {
-  const first = text.split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
+  const first =
+    text
+      .split("\n")
+      .find((l) => l.trim() !== "")
+      ?.trim() ?? "";
   const more = first !== text.trim();
   const cut = first.length > max ? `${first.slice(0, max - 1)}…` : first;
   return more && !cut.endsWith("…") ? `${cut} …` : cut;

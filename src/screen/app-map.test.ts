@@ -16,7 +16,12 @@ const REPO = join(SCREENS, "../..");
 describe("app maps", () => {
   test("the demo map is a graph of four waypoints and five shortcuts", async () => {
     const map = await loadAppMap(DEMO_MAP, REPO);
-    expect([...map.waypoints.keys()].sort()).toEqual(["myapp/android/home", "myapp/android/login", "myapp/android/profile", "myapp/android/settings"]);
+    expect([...map.waypoints.keys()].sort()).toEqual([
+      "myapp/android/home",
+      "myapp/android/login",
+      "myapp/android/profile",
+      "myapp/android/settings",
+    ]);
     expect(Object.fromEntries([...map.outgoing].map(([from, list]) => [from, list.map((s) => `${s.to} by ${s.tools[0]!.name}`)]))).toEqual({
       "myapp/android/login": ["myapp/android/home by tapOnElementBySelector"],
       "myapp/android/home": ["myapp/android/settings by tapOnElementWithText"],
@@ -27,8 +32,18 @@ describe("app maps", () => {
 
   test("the demo map checks clean", async () => {
     const report = await checkAppMap(DEMO_MAP, REPO);
-    expect({ ok: report.ok, waypoints: report.waypoints, shortcuts: report.shortcuts, captures: report.captures, findings: report.findings }).toEqual({
-      ok: true, waypoints: 4, shortcuts: 5, captures: 4, findings: [],
+    expect({
+      ok: report.ok,
+      waypoints: report.waypoints,
+      shortcuts: report.shortcuts,
+      captures: report.captures,
+      findings: report.findings,
+    }).toEqual({
+      ok: true,
+      waypoints: 4,
+      shortcuts: 5,
+      captures: 4,
+      findings: [],
     });
   });
 
@@ -65,13 +80,18 @@ describe("app maps", () => {
     const dir = join(mkdtempSync(join(tmpdir(), "map-unknown-field-")), "myapp");
     cpSync(DEMO_MAP, dir, { recursive: true });
     const file = join(dir, "waypoints/myapp_android_home.waypoint.yaml");
-    writeFileSync(file, readFileSync(file, "utf8").replace("          isHeading: true\n", "          isHeading: true\n          childOf: { text: Home }\n"));
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace("          isHeading: true\n", "          isHeading: true\n          childOf: { text: Home }\n"),
+    );
     try {
       const warnings: string[] = [];
-      const map = await loadAppMap(dir, dir, (problem) => warnings.push(`${problem.file}:${problem.line}:${problem.col} ${problem.path}: ${problem.message}`));
+      const map = await loadAppMap(dir, dir, (problem) =>
+        warnings.push(`${problem.file}:${problem.line}:${problem.col} ${problem.path}: ${problem.message}`),
+      );
       expect(map.waypoints.size).toBe(4);
       expect(warnings).toEqual([
-        'waypoints/myapp_android_home.waypoint.yaml:10:11 android.required[0].selector.androidAccessibility.childOf: unknown androidAccessibility field; ignored, as upstream ignores it',
+        "waypoints/myapp_android_home.waypoint.yaml:10:11 android.required[0].selector.androidAccessibility.childOf: unknown androidAccessibility field; ignored, as upstream ignores it",
       ]);
       expect((await checkAppMap(dir, dir)).ok).toBe(true);
     } finally {
@@ -89,7 +109,9 @@ describe("app maps", () => {
   test("loadWaypoint reports a bad selector at its file:line:col", async () => {
     const file = join(BROKEN, "waypoints/typo.waypoint.yaml");
     const error = await loadWaypoint(file).catch((e: unknown) => e);
-    expect((error as ConfigError).message).toBe(`${file}:7:11 android.required[0].selector.androidAccessibility.textRegx: unknown androidAccessibility field; did you mean "textRegex"?`);
+    expect((error as ConfigError).message).toBe(
+      `${file}:7:11 android.required[0].selector.androidAccessibility.textRegx: unknown androidAccessibility field; did you mean "textRegex"?`,
+    );
     expect(relative(REPO, file)).toBe("fixtures/screens/maps/broken/waypoints/typo.waypoint.yaml");
   });
 });

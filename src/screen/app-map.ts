@@ -46,14 +46,21 @@ async function filesUnder(dir: string, suffix: RegExp): Promise<string[]> {
  * The shortcuts and trailheads of the trailmap folder `dir` alone (no waypoints, no captures): what
  * a trailmap offers as tools when no map is simulated. Files that do not parse are problems.
  */
-export async function readNavigation(dir: string, cwd: string = process.cwd()): Promise<Pick<AppMap, "shortcuts" | "trailheads" | "problems">> {
+export async function readNavigation(
+  dir: string,
+  cwd: string = process.cwd(),
+): Promise<Pick<AppMap, "shortcuts" | "trailheads" | "problems">> {
   const shown = (file: string) => shownPath(cwd, file);
   const [shortcutFiles, trailheadFiles] = await Promise.all([
     filesUnder(join(dir, "shortcuts"), /\.shortcut\.ya?ml$/),
     filesUnder(join(dir, "trailheads"), /\.trailhead\.ya?ml$/),
   ]);
   const problems: MapProblem[] = [];
-  const read = async <T>(files: string[], kind: "shortcut" | "trailhead", parse: (file: string, text: string, found: ConfigProblem[]) => T | undefined): Promise<T[]> => {
+  const read = async <T>(
+    files: string[],
+    kind: "shortcut" | "trailhead",
+    parse: (file: string, text: string, found: ConfigProblem[]) => T | undefined,
+  ): Promise<T[]> => {
     const texts = await Promise.all(files.map((f) => readFile(f, "utf8")));
     return files.flatMap((file, i) => {
       const found: ConfigProblem[] = [];
@@ -62,7 +69,10 @@ export async function readNavigation(dir: string, cwd: string = process.cwd()): 
       return parsed ? [parsed] : [];
     });
   };
-  const [shortcuts, trailheads] = await Promise.all([read(shortcutFiles, "shortcut", parseShortcut), read(trailheadFiles, "trailhead", parseTrailhead)]);
+  const [shortcuts, trailheads] = await Promise.all([
+    read(shortcutFiles, "shortcut", parseShortcut),
+    read(trailheadFiles, "trailhead", parseTrailhead),
+  ]);
   return { shortcuts, trailheads, problems };
 }
 
@@ -70,10 +80,26 @@ export async function readNavigation(dir: string, cwd: string = process.cwd()): 
 export async function readAppMap(dir: string, cwd: string = process.cwd()): Promise<AppMap> {
   const shown = (file: string) => shownPath(cwd, file);
   if (!existsSync(dir)) {
-    throw new ConfigError([{ file: shown(dir), line: 0, col: 0, path: "", message: "the folder does not exist (an app map is a folder holding waypoints/*.waypoint.yaml and shortcuts/*.shortcut.yaml)" }]);
+    throw new ConfigError([
+      {
+        file: shown(dir),
+        line: 0,
+        col: 0,
+        path: "",
+        message: "the folder does not exist (an app map is a folder holding waypoints/*.waypoint.yaml and shortcuts/*.shortcut.yaml)",
+      },
+    ]);
   }
   if (!existsSync(join(dir, "waypoints"))) {
-    throw new ConfigError([{ file: shown(dir), line: 0, col: 0, path: "", message: "not an app map: it has no waypoints/ folder (an app map holds waypoints/*.waypoint.yaml and shortcuts/*.shortcut.yaml)" }]);
+    throw new ConfigError([
+      {
+        file: shown(dir),
+        line: 0,
+        col: 0,
+        path: "",
+        message: "not an app map: it has no waypoints/ folder (an app map holds waypoints/*.waypoint.yaml and shortcuts/*.shortcut.yaml)",
+      },
+    ]);
   }
   const [waypointFiles, shortcutFiles, trailheadFiles] = await Promise.all([
     filesUnder(join(dir, "waypoints"), /\.waypoint\.ya?ml$/),
@@ -92,7 +118,11 @@ export async function readAppMap(dir: string, cwd: string = process.cwd()): Prom
     if (!waypoint) return;
     const earlier = waypoints.get(waypoint.id);
     if (earlier) {
-      problems.push({ kind: "waypoint", severity: "error", problem: { ...waypoint.where, path: "id", message: `duplicate waypoint id "${waypoint.id}" (also in ${earlier.file})` } });
+      problems.push({
+        kind: "waypoint",
+        severity: "error",
+        problem: { ...waypoint.where, path: "id", message: `duplicate waypoint id "${waypoint.id}" (also in ${earlier.file})` },
+      });
       return;
     }
     waypoints.set(waypoint.id, waypoint);

@@ -14,32 +14,96 @@ const int = z.number().int().nullish();
 /** The driver fields a selector or a check reads, typed; other fields pass through unchecked. */
 const DRIVER_FIELDS = {
   androidAccessibility: {
-    className: str, resourceId: str, uniqueId: str, composeTestTag: str, text: str, contentDescription: str,
-    hintText: str, labeledByText: str, stateDescription: str, paneTitle: str, roleDescription: str,
-    isEnabled: bool, isClickable: bool, isCheckable: bool, isChecked: bool, isSelected: bool, isFocused: bool,
-    isEditable: bool, isScrollable: bool, isPassword: bool, isHeading: bool, isMultiLine: bool, inputType: int,
+    className: str,
+    resourceId: str,
+    uniqueId: str,
+    composeTestTag: str,
+    text: str,
+    contentDescription: str,
+    hintText: str,
+    labeledByText: str,
+    stateDescription: str,
+    paneTitle: str,
+    roleDescription: str,
+    isEnabled: bool,
+    isClickable: bool,
+    isCheckable: bool,
+    isChecked: bool,
+    isSelected: bool,
+    isFocused: bool,
+    isEditable: bool,
+    isScrollable: bool,
+    isPassword: bool,
+    isHeading: bool,
+    isMultiLine: bool,
+    inputType: int,
     collectionItemInfo: z.looseObject({ rowIndex: int, columnIndex: int }).nullish(),
   },
   androidMaestro: {
-    text: str, resourceId: str, accessibilityText: str, className: str, hintText: str,
-    clickable: bool, enabled: bool, focused: bool, checked: bool, selected: bool, focusable: bool, scrollable: bool, password: bool,
+    text: str,
+    resourceId: str,
+    accessibilityText: str,
+    className: str,
+    hintText: str,
+    clickable: bool,
+    enabled: bool,
+    focused: bool,
+    checked: bool,
+    selected: bool,
+    focusable: bool,
+    scrollable: bool,
+    password: bool,
   },
   iosMaestro: {
-    text: str, resourceId: str, accessibilityText: str, className: str, hintText: str,
-    clickable: bool, enabled: bool, focused: bool, checked: bool, selected: bool, focusable: bool, scrollable: bool, password: bool,
+    text: str,
+    resourceId: str,
+    accessibilityText: str,
+    className: str,
+    hintText: str,
+    clickable: bool,
+    enabled: bool,
+    focused: bool,
+    checked: bool,
+    selected: bool,
+    focusable: bool,
+    scrollable: bool,
+    password: bool,
     visible: bool,
   },
   iosAxe: {
-    role: str, subrole: str, label: str, value: str, uniqueId: str, type: str, title: str,
-    customActions: z.array(z.string()).nullish(), enabled: bool,
+    role: str,
+    subrole: str,
+    label: str,
+    value: str,
+    uniqueId: str,
+    type: str,
+    title: str,
+    customActions: z.array(z.string()).nullish(),
+    enabled: bool,
   },
   web: {
-    ariaRole: str, ariaName: str, ariaDescriptor: str, headingLevel: int, cssSelector: str, dataTestId: str,
-    nthIndex: int, isInteractive: bool,
+    ariaRole: str,
+    ariaName: str,
+    ariaDescriptor: str,
+    headingLevel: int,
+    cssSelector: str,
+    dataTestId: str,
+    nthIndex: int,
+    isInteractive: bool,
   },
   compose: {
-    testTag: str, role: str, text: str, editableText: str, contentDescription: str, toggleableState: str,
-    isEnabled: bool, isFocused: bool, isSelected: bool, isPassword: bool, hasClickAction: bool, hasScrollAction: bool,
+    testTag: str,
+    role: str,
+    text: str,
+    editableText: str,
+    contentDescription: str,
+    toggleableState: str,
+    isEnabled: bool,
+    isFocused: bool,
+    isSelected: bool,
+    isPassword: bool,
+    hasClickAction: bool,
+    hasScrollAction: bool,
   },
 } satisfies Record<(typeof DRIVER_CLASSES)[number], z.ZodRawShape>;
 
@@ -100,11 +164,26 @@ const flag = z.boolean().optional();
 
 export const ViewHierarchySchema: z.ZodType<ViewHierarchyJson> = z.looseObject({
   nodeId: z.number().int().optional(),
-  text: str, resourceId: str, accessibilityText: str, className: str, hintText: str,
-  x1: z.number().optional(), y1: z.number().optional(), x2: z.number().optional(), y2: z.number().optional(),
+  text: str,
+  resourceId: str,
+  accessibilityText: str,
+  className: str,
+  hintText: str,
+  x1: z.number().optional(),
+  y1: z.number().optional(),
+  x2: z.number().optional(),
+  y2: z.number().optional(),
   bounds: z.union([BoundsSchema, z.string()]).nullish(),
-  centerPoint: str, dimensions: str,
-  clickable: flag, enabled: flag, focused: flag, checked: flag, selected: flag, focusable: flag, scrollable: flag, password: flag,
+  centerPoint: str,
+  dimensions: str,
+  clickable: flag,
+  enabled: flag,
+  focused: flag,
+  checked: flag,
+  selected: flag,
+  focusable: flag,
+  scrollable: flag,
+  password: flag,
   get children() {
     return z.array(ViewHierarchySchema).optional();
   },
@@ -132,7 +211,6 @@ export function jsonPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-
 function shown(value: unknown): string {
   if (value === undefined) return "nothing";
   if (Array.isArray(value)) return "a list";
@@ -153,7 +231,10 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): { path: 
     case "invalid_union":
       if (issue.path.at(-1) === "class" || (issue as { note?: string }).note === "No matching discriminator") {
         const at = issue.path.at(-1) === "class" ? issue.path : [...issue.path, "class"];
-        return { path: jsonPath(at), problem: `expected one of ${DRIVER_CLASSES.map((c) => JSON.stringify(c)).join(", ")}, got ${shown(valueAt(input, at))}` };
+        return {
+          path: jsonPath(at),
+          problem: `expected one of ${DRIVER_CLASSES.map((c) => JSON.stringify(c)).join(", ")}, got ${shown(valueAt(input, at))}`,
+        };
       }
       return { path, problem: `unexpected value ${shown(actual)}` };
     case "too_small":

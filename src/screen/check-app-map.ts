@@ -40,7 +40,12 @@ function at(where: { file: string; line: number; col: number }): Pick<MapFinding
 
 async function checkWaypointCapture(map: AppMap, waypoint: Waypoint, findings: MapFinding[]): Promise<boolean> {
   if (!waypoint.capture) {
-    findings.push({ severity: "warning", kind: "waypoint", message: `waypoint ${waypoint.id} has no capture beside it; its selectors were not checked`, ...at(waypoint.where) });
+    findings.push({
+      severity: "warning",
+      kind: "waypoint",
+      message: `waypoint ${waypoint.id} has no capture beside it; its selectors were not checked`,
+      ...at(waypoint.where),
+    });
     return false;
   }
   let screen;
@@ -48,14 +53,24 @@ async function checkWaypointCapture(map: AppMap, waypoint: Waypoint, findings: M
     screen = await map.capture(waypoint.id);
   } catch (error) {
     if (!(error instanceof CaptureError)) throw error;
-    findings.push({ severity: "error", kind: "waypoint", message: `waypoint ${waypoint.id}: capture ${error.message}`, ...at(waypoint.where) });
+    findings.push({
+      severity: "error",
+      kind: "waypoint",
+      message: `waypoint ${waypoint.id}: capture ${error.message}`,
+      ...at(waypoint.where),
+    });
     return false;
   }
   if (!screen) return false;
   const platform = platformOf(screen);
   const result = checkWaypoint(screen, waypoint, platform);
   if (result.skipped) {
-    findings.push({ severity: "warning", kind: "waypoint", message: `waypoint ${waypoint.id}: ${result.skipped}, the platform of its capture`, ...at(waypoint.where) });
+    findings.push({
+      severity: "warning",
+      kind: "waypoint",
+      message: `waypoint ${waypoint.id}: ${result.skipped}, the platform of its capture`,
+      ...at(waypoint.where),
+    });
     return true;
   }
   const block = waypoint.platforms.get(platform)!;
@@ -63,13 +78,23 @@ async function checkWaypointCapture(map: AppMap, waypoint: Waypoint, findings: M
     if (r.ok) return;
     const c = block.required[i]!;
     const count = c.minCount > 1 ? `matches ${r.nodeIds.length} node(s), fewer than minCount ${c.minCount}` : "matches nothing";
-    findings.push({ severity: "error", kind: "waypoint", message: `waypoint ${waypoint.id}: required selector "${r.description}" (${describeSelector(c.selector)}) ${count} on its capture`, ...at(c.where) });
+    findings.push({
+      severity: "error",
+      kind: "waypoint",
+      message: `waypoint ${waypoint.id}: required selector "${r.description}" (${describeSelector(c.selector)}) ${count} on its capture`,
+      ...at(c.where),
+    });
   });
   result.forbidden.forEach((r, i) => {
     if (r.ok) return;
     const c = block.forbidden[i]!;
     const first = screen.byId.get(r.nodeIds[0]!)!;
-    findings.push({ severity: "error", kind: "waypoint", message: `waypoint ${waypoint.id}: forbidden selector "${r.description}" (${describeSelector(c.selector)}) matches ${describeNode(first)} on its capture`, ...at(c.where) });
+    findings.push({
+      severity: "error",
+      kind: "waypoint",
+      message: `waypoint ${waypoint.id}: forbidden selector "${r.description}" (${describeSelector(c.selector)}) matches ${describeNode(first)} on its capture`,
+      ...at(c.where),
+    });
   });
   return true;
 }
@@ -77,7 +102,12 @@ async function checkWaypointCapture(map: AppMap, waypoint: Waypoint, findings: M
 async function checkShortcut(map: AppMap, shortcut: AppMap["shortcuts"][number], findings: MapFinding[]): Promise<void> {
   for (const end of ["from", "to"] as const) {
     if (!map.waypoints.has(shortcut[end])) {
-      findings.push({ severity: "error", kind: "shortcut", message: `shortcut ${shortcut.id}: ${end} waypoint "${shortcut[end]}" is not in the map`, ...at(locate(shortcut.yaml, ["shortcut", end])) });
+      findings.push({
+        severity: "error",
+        kind: "shortcut",
+        message: `shortcut ${shortcut.id}: ${end} waypoint "${shortcut[end]}" is not in the map`,
+        ...at(locate(shortcut.yaml, ["shortcut", end])),
+      });
     }
   }
   const action = actionOf(shortcut);
@@ -102,9 +132,19 @@ async function checkShortcut(map: AppMap, shortcut: AppMap["shortcuts"][number],
   const { kind, nodes } = resolveSelector(screen, target.selector);
   const what = `${action.name} selector ${describeSelector(target.selector)}`;
   if (kind === "noMatch") {
-    findings.push({ severity: "error", kind: "shortcut", message: `shortcut ${shortcut.id}: ${what} matches nothing on the capture of ${shortcut.from}`, ...at(action.where) });
+    findings.push({
+      severity: "error",
+      kind: "shortcut",
+      message: `shortcut ${shortcut.id}: ${what} matches nothing on the capture of ${shortcut.from}`,
+      ...at(action.where),
+    });
   } else if (kind === "multipleMatches") {
-    findings.push({ severity: "warning", kind: "shortcut", message: `shortcut ${shortcut.id}: ${what} matches ${nodes.length} nodes on the capture of ${shortcut.from}; a tap takes the first, ${describeNode(nodes[0]!)}`, ...at(action.where) });
+    findings.push({
+      severity: "warning",
+      kind: "shortcut",
+      message: `shortcut ${shortcut.id}: ${what} matches ${nodes.length} nodes on the capture of ${shortcut.from}; a tap takes the first, ${describeNode(nodes[0]!)}`,
+      ...at(action.where),
+    });
   }
 }
 
@@ -121,7 +161,12 @@ export async function checkAppMap(dir: string, cwd: string = process.cwd()): Pro
   const checked = await Promise.all([...map.waypoints.values()].map((w) => checkWaypointCapture(map, w, findings)));
   for (const shortcut of map.shortcuts) await checkShortcut(map, shortcut, findings);
   for (const trailhead of map.trailheads.filter((t) => !map.waypoints.has(t.to))) {
-    findings.push({ severity: "error", kind: "trailhead", message: `trailhead ${trailhead.id}: to waypoint "${trailhead.to}" is not in the map`, ...at(locate(trailhead.yaml, ["trailhead", "to"])) });
+    findings.push({
+      severity: "error",
+      kind: "trailhead",
+      message: `trailhead ${trailhead.id}: to waypoint "${trailhead.to}" is not in the map`,
+      ...at(locate(trailhead.yaml, ["trailhead", "to"])),
+    });
   }
   const errors = findings.filter((f) => f.severity === "error").length;
   return {

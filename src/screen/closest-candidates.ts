@@ -10,7 +10,10 @@ export function wantedStrings(selector: Selector): string[] {
   const out: string[] = [];
   for (const [field, value] of Object.entries(selector.match?.fields ?? {})) {
     if (typeof value !== "string" || field === "classNameRegex") continue;
-    const plain = value.replace(/\\Q|\\E/g, "").replace(/\.\*|\\(.)|[\^$()[\]{}|?+*]/g, "$1").trim();
+    const plain = value
+      .replace(/\\Q|\\E/g, "")
+      .replace(/\.\*|\\(.)|[\^$()[\]{}|?+*]/g, "$1")
+      .trim();
     if (plain) out.push(plain);
   }
   return out;
@@ -42,5 +45,8 @@ export function closestNodes(screen: Screen, wanted: readonly string[], max = 3)
     const score = Math.min(...wanted.flatMap((w) => names.map((n) => distance(w, n))));
     if (score < 0.6) scored.push({ node, score });
   }
-  return scored.sort((a, b) => a.score - b.score).slice(0, max).map((s) => s.node);
+  return scored
+    .sort((a, b) => a.score - b.score)
+    .slice(0, max)
+    .map((s) => s.node);
 }

@@ -16,7 +16,12 @@ export function hitTest(screen: Screen, x: number, y: number): ScreenNode | unde
   for (const node of screen.nodes) {
     const b = node.bounds;
     if (!b || x < b.left || x > b.right || y < b.top || y > b.bottom) continue;
-    const key = [isInteractive(node.detail) ? 0 : 1, hasIdentifiableProperties(node.detail) ? 0 : 1, (b.right - b.left) * (b.bottom - b.top), -node.depth];
+    const key = [
+      isInteractive(node.detail) ? 0 : 1,
+      hasIdentifiableProperties(node.detail) ? 0 : 1,
+      (b.right - b.left) * (b.bottom - b.top),
+      -node.depth,
+    ];
     if (!best || before(key, bestKey)) {
       best = node;
       bestKey = key;

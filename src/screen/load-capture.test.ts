@@ -29,7 +29,13 @@ describe("loadCapture", () => {
 
   test("a waypoint capture uses its trailblazeNodeTree, its device size and its waypoint id", async () => {
     const screen = await screenFixture("home.example.json");
-    expect({ format: screen.format, waypointId: screen.waypointId, width: screen.width, height: screen.height, ids: screen.nodes.map((n) => n.id) }).toEqual({
+    expect({
+      format: screen.format,
+      waypointId: screen.waypointId,
+      width: screen.width,
+      height: screen.height,
+      ids: screen.nodes.map((n) => n.id),
+    }).toEqual({
       format: "waypointCapture",
       waypointId: "demo/android/home",
       width: 1080,
@@ -49,18 +55,38 @@ describe("loadCapture", () => {
       '#5 TextView "Lunch moved" [20,210][700,300]',
       '#6 ImageButton "Compose" [600,1200][700,1270]',
     ]);
-    expect(screen.byId.get(6)!.detail).toEqual({ class: "androidMaestro", accessibilityText: "Compose", className: "android.widget.ImageButton", clickable: true, enabled: false });
+    expect(screen.byId.get(6)!.detail).toEqual({
+      class: "androidMaestro",
+      accessibilityText: "Compose",
+      className: "android.widget.ImageButton",
+      clickable: true,
+      enabled: false,
+    });
   });
 
   test("a legacy view hierarchy with unique nodeIds keeps them (a missing root id is 1)", () => {
-    const screen = parseCapture("ids.json", JSON.stringify({ children: [{ nodeId: 5, text: "A" }, { nodeId: 9, text: "B" }] }));
+    const screen = parseCapture(
+      "ids.json",
+      JSON.stringify({
+        children: [
+          { nodeId: 5, text: "A" },
+          { nodeId: 9, text: "B" },
+        ],
+      }),
+    );
     expect({ ids: screen.ids, nodes: screen.nodes.map((n) => n.id) }).toEqual({ ids: "capture", nodes: [1, 5, 9] });
   });
 
   const MALFORMED: [string, string][] = [
     ["bad-bounds.example.json", 'bad-bounds.example.json: $.trailblazeNodeTree.children[2].bounds.left: expected a number, got "x"'],
-    ["unknown-driver.json", 'unknown-driver.json: $.driverDetail.class: expected one of "androidAccessibility", "androidMaestro", "iosMaestro", "iosAxe", "web", "compose", got "androidUiAutomator"'],
-    ["duplicate-ids.json", "duplicate-ids.json: $.children[1].nodeId: duplicate nodeId 2 (also at $.children[0]); node ids must be unique within a capture"],
+    [
+      "unknown-driver.json",
+      'unknown-driver.json: $.driverDetail.class: expected one of "androidAccessibility", "androidMaestro", "iosMaestro", "iosAxe", "web", "compose", got "androidUiAutomator"',
+    ],
+    [
+      "duplicate-ids.json",
+      "duplicate-ids.json: $.children[1].nodeId: duplicate nodeId 2 (also at $.children[0]); node ids must be unique within a capture",
+    ],
     ["legacy-bad-text.json", "legacy-bad-text.json: $.children[0].text: expected a string, got 42"],
     ["not-json.json", "not-json.json: $: not valid JSON: JSON Parse error: Property name must be a string literal"],
     [
@@ -75,7 +101,11 @@ describe("loadCapture", () => {
     test(`malformed: ${file}`, async () => {
       const error = await loadCapture(join(SCREENS, "malformed", file), file).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CaptureError);
-      expect({ message: (error as CaptureError).message, code: (error as CaptureError).code, exitCode: (error as CaptureError).exitCode }).toEqual({
+      expect({
+        message: (error as CaptureError).message,
+        code: (error as CaptureError).code,
+        exitCode: (error as CaptureError).exitCode,
+      }).toEqual({
         message,
         code: "CAPTURE_INVALID",
         exitCode: 2,

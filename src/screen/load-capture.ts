@@ -75,8 +75,10 @@ export function captureFromJson(file: string, data: unknown): Screen {
     const capture = check(file, WaypointCaptureSchema, data, []);
     const size = capture.deviceWidth && capture.deviceHeight ? { width: capture.deviceWidth, height: capture.deviceHeight } : undefined;
     let screen: Screen;
-    if (capture.trailblazeNodeTree !== undefined) screen = fromTrailblazeNode(file, capture.trailblazeNodeTree, ["trailblazeNodeTree"], "waypointCapture", size);
-    else if (capture.viewHierarchy !== undefined) screen = fromViewHierarchy(file, capture.viewHierarchy, ["viewHierarchy"], "waypointCapture", size);
+    if (capture.trailblazeNodeTree !== undefined)
+      screen = fromTrailblazeNode(file, capture.trailblazeNodeTree, ["trailblazeNodeTree"], "waypointCapture", size);
+    else if (capture.viewHierarchy !== undefined)
+      screen = fromViewHierarchy(file, capture.viewHierarchy, ["viewHierarchy"], "waypointCapture", size);
     else throw new CaptureError(file, "$", "a waypoint capture needs a trailblazeNodeTree or a viewHierarchy; it has neither");
     if (capture.waypointId !== undefined) screen.waypointId = capture.waypointId;
     if (typeof capture.screenshotFile === "string" && capture.screenshotFile !== "") screen.screenshotFile = capture.screenshotFile;
@@ -118,11 +120,17 @@ function fromTrailblazeNode(file: string, value: unknown, at: PropertyKey[], for
     const id = json.nodeId ?? 0;
     const where = jsonPath(path);
     const earlier = seen.get(id);
-    if (earlier !== undefined) throw new CaptureError(file, `${where}.nodeId`, `duplicate nodeId ${id} (also at ${earlier}); node ids must be unique within a capture`);
+    if (earlier !== undefined)
+      throw new CaptureError(
+        file,
+        `${where}.nodeId`,
+        `duplicate nodeId ${id} (also at ${earlier}); node ids must be unique within a capture`,
+      );
     seen.set(id, where);
     const node: ScreenNode = { id, detail: json.driverDetail as DriverDetail, children: [], depth };
     if (json.ref != null) node.ref = json.ref;
-    if (json.bounds != null) node.bounds = { left: json.bounds.left, top: json.bounds.top, right: json.bounds.right, bottom: json.bounds.bottom };
+    if (json.bounds != null)
+      node.bounds = { left: json.bounds.left, top: json.bounds.top, right: json.bounds.right, bottom: json.bounds.bottom };
     if (parent) node.parent = parent;
     node.children = (json.children ?? []).map((child, i) => build(child, [...path, "children", i], depth + 1, node));
     return node;
@@ -136,7 +144,12 @@ function legacyBounds(file: string, json: ViewHierarchyJson, path: PropertyKey[]
   if ((x1 !== 0 || y1 !== 0 || x2 !== 0 || y2 !== 0) && x2 >= x1 && y2 >= y1) return { left: x1, top: y1, right: x2, bottom: y2 };
   if (typeof json.bounds === "string") {
     const m = /^\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$/.exec(json.bounds.replace(/\s+/g, ""));
-    if (!m) throw new CaptureError(file, jsonPath([...path, "bounds"]), `expected "[left,top][right,bottom]", got ${JSON.stringify(json.bounds)}`);
+    if (!m)
+      throw new CaptureError(
+        file,
+        jsonPath([...path, "bounds"]),
+        `expected "[left,top][right,bottom]", got ${JSON.stringify(json.bounds)}`,
+      );
     return { left: Number(m[1]), top: Number(m[2]), right: Number(m[3]), bottom: Number(m[4]) };
   }
   if (json.bounds) return { ...json.bounds };
@@ -153,8 +166,19 @@ function legacyBounds(file: string, json: ViewHierarchyJson, path: PropertyKey[]
 }
 
 const LEGACY_DETAIL_FIELDS = [
-  "text", "resourceId", "accessibilityText", "className", "hintText",
-  "clickable", "enabled", "focused", "checked", "selected", "focusable", "scrollable", "password",
+  "text",
+  "resourceId",
+  "accessibilityText",
+  "className",
+  "hintText",
+  "clickable",
+  "enabled",
+  "focused",
+  "checked",
+  "selected",
+  "focusable",
+  "scrollable",
+  "password",
 ] as const;
 
 /**

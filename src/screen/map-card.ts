@@ -51,7 +51,12 @@ export function tappedNodes(screen: Screen, shortcuts: readonly Shortcut[]): num
     if (!action) continue;
     try {
       const target = callTarget(action.name, action.args, shortcut.id);
-      const node = target.kind === "selector" ? resolveSelector(screen, target.selector).nodes[0] : target.kind === "point" ? hitTest(screen, target.x, target.y) : undefined;
+      const node =
+        target.kind === "selector"
+          ? resolveSelector(screen, target.selector).nodes[0]
+          : target.kind === "point"
+            ? hitTest(screen, target.x, target.y)
+            : undefined;
       if (node) ids.push(node.id);
     } catch (error) {
       if (!(error instanceof SelectorError)) throw error; // check's findings name it
@@ -84,7 +89,8 @@ export function pictureSize(screen: WaypointScreen): { width: number; height: nu
 export function graphPicture(screen: WaypointScreen, box: { width: number; height: number }): Html | undefined {
   const size = pictureSize(screen);
   if (!size) return undefined;
-  const frame = (inner: Html) => html`<svg class="mini" width="${box.width}" height="${box.height}" viewBox="0 0 ${size.width} ${size.height}">${inner}</svg>`;
+  const frame = (inner: Html) =>
+    html`<svg class="mini" width="${box.width}" height="${box.height}" viewBox="0 0 ${size.width} ${size.height}">${inner}</svg>`;
   if (screen.shot) return frame(html`<use href="#${screen.shot.ref}"/>`);
   const rects = screen.wireframe!.nodes.filter((n) => n.bounds && n.parent !== undefined).map((n) => boxRect(n, false));
   return frame(html`${rects}`);
@@ -93,7 +99,8 @@ export function graphPicture(screen: WaypointScreen, box: { width: number; heigh
 function boxRect(node: WireNode, withTitle: boolean, matched: ReadonlySet<number> = new Set()): Html {
   const [left, top, right, bottom] = (node.bounds ?? [0, 0, 0, 0]).map(finite) as [number, number, number, number];
   const [width, height] = [Math.max(0, right - left), Math.max(0, bottom - top)];
-  if (!withTitle) return html`<rect x="${left}" y="${top}" width="${width}" height="${height}"${node.interactive ? html` class="i"` : ""}/>`;
+  if (!withTitle)
+    return html`<rect x="${left}" y="${top}" width="${width}" height="${height}"${node.interactive ? html` class="i"` : ""}/>`;
   const tip = [`#${finite(node.id)}`, node.type, node.text === undefined ? undefined : JSON.stringify(node.text)].filter(Boolean).join(" ");
   return html`<rect data-node-id="${finite(node.id)}" x="${left}" y="${top}" width="${width}" height="${height}"${matched.has(node.id) ? html` data-match=""` : ""}><title>${tip}</title></rect>`;
 }
@@ -127,7 +134,8 @@ function selectors(waypoint: Waypoint): Html {
   const forbidden = blocks.reduce((n, [, b]) => n + b.forbidden.length, 0);
   if (required + forbidden === 0) return html`<div class="none">no selectors</div>`;
   const list = (platform: string, kind: string, conditions: readonly WaypointCondition[]) =>
-    conditions.length > 0 && html`<div class="label">${platform} · ${kind}</div><ul class="selectors">${conditions.map((c) => html`<li>${c.description}${c.minCount > 1 ? ` (at least ${c.minCount})` : ""} <code>${describeSelector(c.selector)}</code></li>`)}</ul>`;
+    conditions.length > 0 &&
+    html`<div class="label">${platform} · ${kind}</div><ul class="selectors">${conditions.map((c) => html`<li>${c.description}${c.minCount > 1 ? ` (at least ${c.minCount})` : ""} <code>${describeSelector(c.selector)}</code></li>`)}</ul>`;
   return html`<details class="sel"><summary>selectors: ${required} required, ${forbidden} forbidden</summary>${blocks.map(([platform, b]) => html`${list(platform, "required", b.required)}${list(platform, "forbidden", b.forbidden)}`)}</details>`;
 }
 
@@ -137,16 +145,24 @@ export function waypointCard(map: AppMap, waypoint: Waypoint, screen: WaypointSc
   const incoming = map.shortcuts.filter((s) => s.to === waypoint.id);
   const trailheads = map.trailheads.filter((t) => t.to === waypoint.id);
   const matched = screen.screen ? tappedNodes(screen.screen, out) : [];
-  const thumb = screen.wireframe ? html`<div class="thumb">${cardPicture(screen, matched)}</div>` : html`<div class="none">no capture</div>`;
+  const thumb = screen.wireframe
+    ? html`<div class="thumb">${cardPicture(screen, matched)}</div>`
+    : html`<div class="none">no capture</div>`;
   const skipped = screen.skipped && html`<div class="none">${screen.skipped}</div>`;
   const mine = findings.filter((f) => f.file === waypoint.file || out.some((s) => s.file === f.file));
   const list = (items: Html[], empty: string) => (items.length > 0 ? html`<ul>${items}</ul>` : html`<div class="none">${empty}</div>`);
-  const reached = [...incoming.map((s) => html`<li>${link(s.from, map.waypoints.has(s.from))} <code>${s.id}</code></li>`), ...trailheads.map((t) => html`<li>any state, trailhead <code>${t.id}</code></li>`)];
+  const reached = [
+    ...incoming.map((s) => html`<li>${link(s.from, map.waypoints.has(s.from))} <code>${s.id}</code></li>`),
+    ...trailheads.map((t) => html`<li>any state, trailhead <code>${t.id}</code></li>`),
+  ];
   return html`<section class="waypoint${mine.some((f) => f.severity === "error") ? " has-errors" : ""}" id="${anchor(waypoint.id)}" data-waypoint="${waypoint.id}">
 <h2>${waypoint.id}</h2>${waypoint.description && html`<div class="desc">${waypoint.description}</div>`}
 ${thumb}${skipped}
 ${selectors(waypoint)}
-<div class="label">shortcuts from here</div>${list(out.map((s) => html`<li class="shortcut" data-shortcut="${s.id}">→ ${link(s.to, map.waypoints.has(s.to))} <code>${s.id}</code></li>`), "none")}
+<div class="label">shortcuts from here</div>${list(
+    out.map((s) => html`<li class="shortcut" data-shortcut="${s.id}">→ ${link(s.to, map.waypoints.has(s.to))} <code>${s.id}</code></li>`),
+    "none",
+  )}
 <div class="label">reached from</div>${list(reached, "no shortcut leads here")}
 ${mine.map((f) => findingLine(f, true))}
 </section>`;
@@ -158,7 +174,8 @@ export async function waypointScreen(map: AppMap, waypoint: Waypoint, ref: strin
   if (!screen) return {};
   const { screenshot, screenshotNote, ...wireframe } = withScreenshot(wireframeOf(screen), screen);
   const out: WaypointScreen = { screen, wireframe };
-  if (screenshot !== undefined && isImageDataUrl(screenshot)) out.shot = { name: basename(screen.screenshot ?? ""), dataUrl: screenshot, ref };
+  if (screenshot !== undefined && isImageDataUrl(screenshot))
+    out.shot = { name: basename(screen.screenshot ?? ""), dataUrl: screenshot, ref };
   if (screenshotNote !== undefined) out.skipped = screenshotNote;
   return out;
 }

@@ -99,7 +99,9 @@ function nodeSvg(node: GraphNode, options: GraphSvgOptions): Html {
   const tip = node.kind === "missing" ? `${node.id}: not in the map` : description ? `${node.id}\n${description}` : node.id;
   const errors = options.errors.get(node.id) ?? 0;
   const classes = `node ${node.kind}${errors > 0 ? " has-errors" : ""}`;
-  const badge = errors > 0 && html`<g class="badge"><title>${`check: ${errors} error${errors === 1 ? "" : "s"}`}</title><circle cx="${finite(box.x + box.width)}" cy="${finite(box.y)}" r="10"/><text x="${finite(box.x + box.width)}" y="${finite(box.y + 4)}">${errors > 9 ? "9+" : errors}</text></g>`;
+  const badge =
+    errors > 0 &&
+    html`<g class="badge"><title>${`check: ${errors} error${errors === 1 ? "" : "s"}`}</title><circle cx="${finite(box.x + box.width)}" cy="${finite(box.y)}" r="10"/><text x="${finite(box.x + box.width)}" y="${finite(box.y + 4)}">${errors > 9 ? "9+" : errors}</text></g>`;
   const body = html`<title>${tip}</title><rect class="frame" x="${finite(box.x - 3)}" y="${finite(box.y - 3)}" width="${finite(box.width + 6)}" height="${finite(box.height + 6)}" rx="4"/>${inner}${badge}${labelLines(node, box.y + box.height + 18)}`;
   return node.kind === "missing"
     ? html`<g class="${classes}" data-node="${node.id}" data-cx="${cx}" data-cy="${cy}" transform="${at}">${body}</g>`
@@ -111,14 +113,20 @@ export function mapGraphSvg(graph: MapGraph, options: GraphSvgOptions): Html {
   const pad = PAD;
   const width = finite(graph.width + pad * 2);
   const height = finite(graph.height + pad * 2);
-  const arrow = (id: string) => html`<marker id="${id}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0L10,5L0,10z"/></marker>`;
-  const caption = graph.unconnected && html`<text class="caption" x="${finite(graph.unconnected.x)}" y="${finite(graph.unconnected.y + 20)}">${`${graph.unconnected.count} waypoint${graph.unconnected.count === 1 ? "" : "s"} no shortcut leads to or from`}</text>`;
+  const arrow = (id: string) =>
+    html`<marker id="${id}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0L10,5L0,10z"/></marker>`;
+  const caption =
+    graph.unconnected &&
+    html`<text class="caption" x="${finite(graph.unconnected.x)}" y="${finite(graph.unconnected.y + 20)}">${`${graph.unconnected.count} waypoint${graph.unconnected.count === 1 ? "" : "s"} no shortcut leads to or from`}</text>`;
   return html`<svg xmlns="http://www.w3.org/2000/svg" class="graph" id="graph" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="the app map as a graph: waypoints and the shortcuts between them">
 <defs>${arrow("arrow")}${arrow("arrow-start")}${arrow("arrow-hi")}${options.defs ?? ""}</defs>
 <g id="viewport"><g transform="translate(${pad},${pad})">
 ${caption}
 <g class="edges">${joinHtml(graph.edges.map(edgeSvg), "\n")}</g>
-<g class="nodes">${joinHtml(graph.nodes.map((n) => nodeSvg(n, options)), "\n")}</g>
+<g class="nodes">${joinHtml(
+    graph.nodes.map((n) => nodeSvg(n, options)),
+    "\n",
+  )}</g>
 </g></g>
 </svg>`;
 }

@@ -21,8 +21,13 @@ describe("layoutMapGraph", () => {
 
   test("a node per waypoint, per id not in the map and one for the trailheads' start; an edge per shortcut and trailhead, in order", () => {
     expect(graph.nodes.map((n) => [n.kind, n.id])).toEqual([
-      ["waypoint", "shop/a/home"], ["waypoint", "shop/a/list"], ["waypoint", "shop/a/item"], ["waypoint", "shop/a/cart"], ["waypoint", "shop/a/alone"],
-      ["missing", "shop/a/gone"], ["start", ""],
+      ["waypoint", "shop/a/home"],
+      ["waypoint", "shop/a/list"],
+      ["waypoint", "shop/a/item"],
+      ["waypoint", "shop/a/cart"],
+      ["waypoint", "shop/a/alone"],
+      ["missing", "shop/a/gone"],
+      ["start", ""],
     ]);
     expect(graph.edges.map((e) => [e.kind, e.id, e.label, e.from, e.to])).toEqual([
       ["shortcut", "shop_a_homeToList", "homeToList", "shop/a/home", "shop/a/list"],
@@ -54,7 +59,10 @@ describe("layoutMapGraph", () => {
     const list = graph.nodes[1]!;
     const route = graph.edges[0]!.points;
     const onBorder = (p: { x: number; y: number }, n: GraphNode) =>
-      p.x >= n.x - 1 && p.x <= n.x + n.width + 1 && p.y >= n.y - 1 && p.y <= n.y + n.height + 1 &&
+      p.x >= n.x - 1 &&
+      p.x <= n.x + n.width + 1 &&
+      p.y >= n.y - 1 &&
+      p.y <= n.y + n.height + 1 &&
       Math.min(Math.abs(p.x - n.x), Math.abs(p.x - n.x - n.width), Math.abs(p.y - n.y), Math.abs(p.y - n.y - n.height)) < 1;
     expect(onBorder(route[0]!, home)).toBe(true);
     expect(onBorder(route.at(-1)!, list)).toBe(true);
@@ -70,7 +78,13 @@ describe("layoutMapGraph", () => {
   });
 
   test("an empty map is an empty drawing", () => {
-    expect(layoutMapGraph({ waypoints: [], shortcuts: [], trailheads: [] })).toEqual({ width: 0, height: 0, nodes: [], edges: [], waypointPrefix: "" });
+    expect(layoutMapGraph({ waypoints: [], shortcuts: [], trailheads: [] })).toEqual({
+      width: 0,
+      height: 0,
+      nodes: [],
+      edges: [],
+      waypointPrefix: "",
+    });
   });
 });
 
@@ -91,9 +105,31 @@ describe("labels", () => {
   });
 
   test("midpoint and basisPath", () => {
-    expect(midpoint([{ x: 0, y: 0 }, { x: 0, y: 10 }, { x: 10, y: 10 }])).toEqual({ x: 0, y: 10 });
-    expect(basisPath([{ x: 0, y: 0 }, { x: 10, y: 0 }])).toBe("M0,0L10,0");
-    expect(basisPath([{ x: 0, y: 0 }, { x: 6, y: 0 }, { x: 6, y: 6 }])).toBe("M0,0L1,0C2,0,4,0,5,1C6,2,6,4,6,6");
-    expect(basisPath([{ x: Number.NaN, y: 1 }, { x: 2, y: Infinity }])).toBe("M0,1L2,0");
+    expect(
+      midpoint([
+        { x: 0, y: 0 },
+        { x: 0, y: 10 },
+        { x: 10, y: 10 },
+      ]),
+    ).toEqual({ x: 0, y: 10 });
+    expect(
+      basisPath([
+        { x: 0, y: 0 },
+        { x: 10, y: 0 },
+      ]),
+    ).toBe("M0,0L10,0");
+    expect(
+      basisPath([
+        { x: 0, y: 0 },
+        { x: 6, y: 0 },
+        { x: 6, y: 6 },
+      ]),
+    ).toBe("M0,0L1,0C2,0,4,0,5,1C6,2,6,4,6,6");
+    expect(
+      basisPath([
+        { x: Number.NaN, y: 1 },
+        { x: 2, y: Infinity },
+      ]),
+    ).toBe("M0,1L2,0");
   });
 });

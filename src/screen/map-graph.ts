@@ -108,11 +108,6 @@ export function wrapLabel(text: string, width: number = GRAPH_SIZES.lineChars, m
   return lines;
 }
 
-interface Box {
-  node: GraphNode;
-  key: string;
-}
-
 /** Node keys: "w:" + id for waypoints and ids not in the map, "start" for the trailheads' start. */
 const keyOf = (id: string) => `w:${id}`;
 const START = "start";
@@ -135,7 +130,11 @@ function waypointNode(kind: GraphNodeKind, id: string, label: string, ratio: num
 }
 
 /** Lays out one connected part with dagre; node positions are left relative to the part's own origin. */
-function layoutPart(keys: string[], nodes: Map<string, GraphNode>, edges: { edge: GraphEdge; v: string; w: string }[]): { width: number; height: number } {
+function layoutPart(
+  keys: string[],
+  nodes: Map<string, GraphNode>,
+  edges: { edge: GraphEdge; v: string; w: string }[],
+): { width: number; height: number } {
   const g = new dagre.graphlib.Graph({ multigraph: true });
   g.setGraph({ rankdir: "TB", nodesep: 36, ranksep: 70, edgesep: 16, marginx: 0, marginy: 0 });
   g.setDefaultEdgeLabel(() => ({}));
@@ -195,21 +194,28 @@ export function layoutMapGraph(input: GraphInput): MapGraph {
     return label.length > max ? `${label.slice(0, max - 1)}…` : label;
   };
   const nodes = new Map<string, GraphNode>();
-  for (const w of input.waypoints) if (!nodes.has(keyOf(w.id))) nodes.set(keyOf(w.id), waypointNode("waypoint", w.id, short(w.id, waypointPrefix), w.ratio));
+  for (const w of input.waypoints)
+    if (!nodes.has(keyOf(w.id))) nodes.set(keyOf(w.id), waypointNode("waypoint", w.id, short(w.id, waypointPrefix), w.ratio));
   const missing = (id: string) => {
-    if (!known.has(id) && !nodes.has(keyOf(id))) nodes.set(keyOf(id), waypointNode("missing", id, `${short(id, waypointPrefix)} (not in the map)`, undefined));
+    if (!known.has(id) && !nodes.has(keyOf(id)))
+      nodes.set(keyOf(id), waypointNode("missing", id, `${short(id, waypointPrefix)} (not in the map)`, undefined));
     return keyOf(id);
   };
   const edges: { edge: GraphEdge; v: string; w: string }[] = [];
   const blank = { points: [], labelAt: { x: 0, y: 0 } };
   for (const s of input.shortcuts) {
-    edges.push({ edge: { kind: "shortcut", id: s.id, from: s.from, to: s.to, label: edgeLabel(s.id), ...blank }, v: missing(s.from), w: missing(s.to) });
+    edges.push({
+      edge: { kind: "shortcut", id: s.id, from: s.from, to: s.to, label: edgeLabel(s.id), ...blank },
+      v: missing(s.from),
+      w: missing(s.to),
+    });
   }
   if (input.trailheads.length > 0) {
     const size = GRAPH_SIZES.startSize;
     nodes.set(START, { kind: "start", id: "", lines: ["any state"], x: 0, y: 0, width: size * 2, height: size });
   }
-  for (const t of input.trailheads) edges.push({ edge: { kind: "trailhead", id: t.id, from: "", to: t.to, label: edgeLabel(t.id), ...blank }, v: START, w: missing(t.to) });
+  for (const t of input.trailheads)
+    edges.push({ edge: { kind: "trailhead", id: t.id, from: "", to: t.to, label: edgeLabel(t.id), ...blank }, v: START, w: missing(t.to) });
 
   // Connected parts (edges taken as undirected), each in the order its first node appears.
   const part = new Map<string, string>([...nodes.keys()].map((k) => [k, k]));
@@ -226,7 +232,11 @@ export function layoutMapGraph(input: GraphInput): MapGraph {
   const { gap } = GRAPH_SIZES;
   const laid = connected.map((keys) => {
     const inPart = new Set(keys);
-    const size = layoutPart(keys, nodes, edges.filter((e) => inPart.has(e.v)));
+    const size = layoutPart(
+      keys,
+      nodes,
+      edges.filter((e) => inPart.has(e.v)),
+    );
     return { keys, ...size, edges: edges.filter((e) => inPart.has(e.v)) };
   });
   laid.sort((a, b) => b.keys.length - a.keys.length || b.width * b.height - a.width * a.height);
@@ -259,7 +269,9 @@ export function layoutMapGraph(input: GraphInput): MapGraph {
     const beside = height > width && width > 0;
     const left = beside ? width + gap * 2 : 0;
     const top = beside || height === 0 ? 0 : height + gap;
-    const columns = beside ? Math.max(1, Math.ceil(Math.sqrt(alone.length / 2))) : Math.max(1, Math.floor((Math.max(width, rowWidth) + 24) / cellWidth));
+    const columns = beside
+      ? Math.max(1, Math.ceil(Math.sqrt(alone.length / 2)))
+      : Math.max(1, Math.floor((Math.max(width, rowWidth) + 24) / cellWidth));
     unconnected = { x: left, y: top, count: alone.length };
     let rowTop = top + GRAPH_SIZES.caption;
     for (let i = 0; i < alone.length; i += columns) {
@@ -273,5 +285,12 @@ export function layoutMapGraph(input: GraphInput): MapGraph {
     }
     height = Math.max(height, rowTop - 28);
   }
-  return { width: Math.ceil(width), height: Math.ceil(height), nodes: [...nodes.values()], edges: edges.map((e) => e.edge), waypointPrefix, ...(unconnected ? { unconnected } : {}) };
+  return {
+    width: Math.ceil(width),
+    height: Math.ceil(height),
+    nodes: [...nodes.values()],
+    edges: edges.map((e) => e.edge),
+    waypointPrefix,
+    ...(unconnected ? { unconnected } : {}),
+  };
 }

@@ -9,7 +9,18 @@
 import { cspHash, html, inlineCode, joinHtml } from "../core/html-template.ts";
 import type { AppMap } from "./app-map.ts";
 import type { MapReport } from "./check-app-map.ts";
-import { anchor, CARD_CSS, findingLine, graphPicture, link, pictureSize, shotImage, waypointCard, waypointScreen, type WaypointScreen } from "./map-card.ts";
+import {
+  anchor,
+  CARD_CSS,
+  findingLine,
+  graphPicture,
+  link,
+  pictureSize,
+  shotImage,
+  waypointCard,
+  waypointScreen,
+  type WaypointScreen,
+} from "./map-card.ts";
 import { layoutMapGraph } from "./map-graph.ts";
 import { GRAPH_CSS, mapGraphSvg } from "./map-graph-svg.ts";
 import { MAP_SCRIPT } from "./map-page-script.ts";
@@ -71,7 +82,9 @@ export const MAP_CSP = `default-src 'none'; img-src data:; style-src ${cspHash(C
 /** The page for `map` (read with `readAppMap`) and its check report. */
 export async function mapHtml(map: AppMap, report: MapReport): Promise<string> {
   const waypoints = [...map.waypoints.values()];
-  const screens = new Map<string, WaypointScreen>(await Promise.all(waypoints.map(async (w, i) => [w.id, await waypointScreen(map, w, `shot-${i}`)] as const)));
+  const screens = new Map<string, WaypointScreen>(
+    await Promise.all(waypoints.map(async (w, i) => [w.id, await waypointScreen(map, w, `shot-${i}`)] as const)),
+  );
   const cards = waypoints.map((w) => waypointCard(map, w, screens.get(w.id)!, report.findings));
   const graph = layoutMapGraph({
     waypoints: waypoints.map((w) => {
@@ -81,7 +94,9 @@ export async function mapHtml(map: AppMap, report: MapReport): Promise<string> {
     shortcuts: map.shortcuts,
     trailheads: map.trailheads,
   });
-  const errorCounts = new Map(waypoints.map((w) => [w.id, report.findings.filter((f) => f.severity === "error" && f.file === w.file).length]));
+  const errorCounts = new Map(
+    waypoints.map((w) => [w.id, report.findings.filter((f) => f.severity === "error" && f.file === w.file).length]),
+  );
   const shots = [...screens.values()].flatMap((s) => (s.shot && s.wireframe ? [shotImage(s.shot, s.wireframe)] : []));
   const svg = mapGraphSvg(graph, {
     picture: (id, box) => graphPicture(screens.get(id)!, box),
@@ -91,7 +106,9 @@ export async function mapHtml(map: AppMap, report: MapReport): Promise<string> {
     defs: joinHtml(shots, "\n"),
   });
   const orphans = map.shortcuts.filter((s) => !map.waypoints.has(s.from));
-  const orphanList = orphans.length > 0 && html`<div class="findings"><div class="label">shortcuts from waypoints not in the map</div><ul>${orphans.map((s) => html`<li><code>${s.id}</code>: ${s.from} → ${link(s.to, map.waypoints.has(s.to))}</li>`)}</ul></div>`;
+  const orphanList =
+    orphans.length > 0 &&
+    html`<div class="findings"><div class="label">shortcuts from waypoints not in the map</div><ul>${orphans.map((s) => html`<li><code>${s.id}</code>: ${s.from} → ${link(s.to, map.waypoints.has(s.to))}</li>`)}</ul></div>`;
   const { errors, warnings } = report.summary;
   // A long list of findings starts folded (each is on its card too); a short one open.
   const open = report.findings.length <= 12 && html` open`;

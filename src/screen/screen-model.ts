@@ -116,9 +116,25 @@ export function nodeType(detail: DriverDetail): string | undefined {
 }
 
 const AXE_INTERACTIVE_ROLES = new Set([
-  "AXButton", "AXLink", "AXTextField", "AXSecureTextField", "AXSearchField", "AXSwitch", "AXSlider",
-  "AXCheckBox", "AXMenuItem", "AXPopUpButton", "AXRadioButton", "AXSegmentedControl", "AXStepper",
-  "AXComboBox", "AXToolbarButton", "AXBackButton", "AXPickerWheel", "AXTab", "AXCell",
+  "AXButton",
+  "AXLink",
+  "AXTextField",
+  "AXSecureTextField",
+  "AXSearchField",
+  "AXSwitch",
+  "AXSlider",
+  "AXCheckBox",
+  "AXMenuItem",
+  "AXPopUpButton",
+  "AXRadioButton",
+  "AXSegmentedControl",
+  "AXStepper",
+  "AXComboBox",
+  "AXToolbarButton",
+  "AXBackButton",
+  "AXPickerWheel",
+  "AXTab",
+  "AXCell",
 ]);
 
 /** Whether a user can act on the node (tap, type, scroll), by each driver's own signals. */

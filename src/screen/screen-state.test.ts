@@ -51,30 +51,38 @@ describe("ScreenState on an app map", () => {
 
   test("a different selector (and reason) that resolves to the recorded node takes the shortcut too", async () => {
     const state = await demo();
-    const outcome = await state.applyAction("tapOnElementBySelector", { nodeSelector: { androidAccessibility: { resourceIdRegex: ".*:id/login" } }, reason: "other words" });
+    const outcome = await state.applyAction("tapOnElementBySelector", {
+      nodeSelector: { androidAccessibility: { resourceIdRegex: ".*:id/login" } },
+      reason: "other words",
+    });
     expect(outcome.moved).toBe(true);
   });
 
   test("an action no shortcut records leaves the screen as it is and says why", async () => {
     const state = await demo();
-    const wrongNode = await state.applyAction("tapOnElementBySelector", { nodeSelector: { androidAccessibility: { textRegex: "Forgot password\\?" } } });
+    const wrongNode = await state.applyAction("tapOnElementBySelector", {
+      nodeSelector: { androidAccessibility: { textRegex: "Forgot password\\?" } },
+    });
     const otherTool = await state.applyAction("longPressOnElementWithText", { text: "Log in" });
     const back = await state.applyAction("pressBack", {});
     expect([wrongNode, otherTool, back]).toEqual([
       {
         moved: false,
         reason: "no-matching-shortcut",
-        message: 'screen unchanged at myapp/android/login: no shortcut from myapp/android/login records tapOnElementBySelector on #6 TextView "Forgot password?" [60,1080][1020,1160] (its shortcuts: myapp_android_loginToHome)',
+        message:
+          'screen unchanged at myapp/android/login: no shortcut from myapp/android/login records tapOnElementBySelector on #6 TextView "Forgot password?" [60,1080][1020,1160] (its shortcuts: myapp_android_loginToHome)',
       },
       {
         moved: false,
         reason: "no-matching-shortcut",
-        message: "screen unchanged at myapp/android/login: no shortcut from myapp/android/login records longPressOnElementWithText (its shortcuts: myapp_android_loginToHome)",
+        message:
+          "screen unchanged at myapp/android/login: no shortcut from myapp/android/login records longPressOnElementWithText (its shortcuts: myapp_android_loginToHome)",
       },
       {
         moved: false,
         reason: "no-matching-shortcut",
-        message: "screen unchanged at myapp/android/login: no shortcut from myapp/android/login records pressBack (its shortcuts: myapp_android_loginToHome)",
+        message:
+          "screen unchanged at myapp/android/login: no shortcut from myapp/android/login records pressBack (its shortcuts: myapp_android_loginToHome)",
       },
     ]);
     expect(state.waypoint).toBe(LOGIN);
@@ -88,7 +96,10 @@ describe("ScreenState on an app map", () => {
     );
     const byPoint = await demo();
     const button = byPoint.resolve(parseSelector({ androidAccessibility: { textRegex: "Log in" } }, "test")).nodes[0]!;
-    const { x, y } = byPoint.tapPoint({ kind: "selector", selector: parseSelector({ androidAccessibility: { textRegex: "Log in" } }, "test") })!;
+    const { x, y } = byPoint.tapPoint({
+      kind: "selector",
+      selector: parseSelector({ androidAccessibility: { textRegex: "Log in" } }, "test"),
+    })!;
     expect(button).toBeDefined();
     expect((await byPoint.applyAction("tapOnPoint", { x, y })).moved).toBe(true);
     // Another gesture on the same node is not the recorded tap.
@@ -102,7 +113,13 @@ describe("ScreenState on an app map", () => {
       cpSync(DEMO_MAP, dir, { recursive: true });
       const file = join(dir, "shortcuts/myapp_android_loginToHome.shortcut.yaml");
       const text = readFileSync(file, "utf8");
-      writeFileSync(file, text.replace("tools:\n", 'tools:\n  - assertVisibleWithText:\n      text: Log in\n  - wait:\n      seconds: 1\n  - rememberText:\n      text: x\n      variable: y\n'));
+      writeFileSync(
+        file,
+        text.replace(
+          "tools:\n",
+          "tools:\n  - assertVisibleWithText:\n      text: Log in\n  - wait:\n      seconds: 1\n  - rememberText:\n      text: x\n      variable: y\n",
+        ),
+      );
       const state = await ScreenState.fromMap(await loadAppMap(dir), LOGIN);
       expect((await state.applyAction("tapOnElementWithText", { text: "Log in" })).message).toBe(
         "moved from myapp/android/login to myapp/android/home (shortcut myapp_android_loginToHome)",
@@ -162,6 +179,10 @@ describe("ScreenState on one capture", () => {
 
   test("a static capture never moves", async () => {
     const state = ScreenState.fromCapture(await screenFixture("home.example.json"));
-    expect(await state.applyAction("pressBack", {})).toEqual({ moved: false, reason: "static", message: "screen unchanged: a static capture (home.example.json) has no shortcuts" });
+    expect(await state.applyAction("pressBack", {})).toEqual({
+      moved: false,
+      reason: "static",
+      message: "screen unchanged: a static capture (home.example.json) has no shortcuts",
+    });
   });
 });

@@ -74,7 +74,10 @@ export class ScreenState {
   /** Checks the current screen against a waypoint of the map. */
   checkWaypoint(id: string, platform?: string): WaypointCheck {
     const waypoint = this.map?.waypoints.get(id);
-    if (!waypoint) throw new ConfigError([{ file: this.map?.dir ?? this.#screen.file, line: 0, col: 0, path: "", message: unknownWaypoint(this.map, id) }]);
+    if (!waypoint)
+      throw new ConfigError([
+        { file: this.map?.dir ?? this.#screen.file, line: 0, col: 0, path: "", message: unknownWaypoint(this.map, id) },
+      ]);
     return checkWaypoint(this.#screen, waypoint, platform);
   }
 
@@ -102,16 +105,31 @@ export class ScreenState {
       if (this.#sameAction(shortcut, toolName, args, live, liveNode)) {
         this.#screen = await captureOf(this.map, shortcut.to, `shortcut ${shortcut.id} to`);
         this.#waypoint = shortcut.to;
-        return { moved: true, from, to: shortcut.to, shortcut: shortcut.id, message: `moved from ${from} to ${shortcut.to} (shortcut ${shortcut.id})` };
+        return {
+          moved: true,
+          from,
+          to: shortcut.to,
+          shortcut: shortcut.id,
+          message: `moved from ${from} to ${shortcut.to} (shortcut ${shortcut.id})`,
+        };
       }
     }
     const on = liveNode ? ` on ${describeNode(liveNode)}` : "";
     const reason = candidates.length === 0 ? "no-shortcuts" : "no-matching-shortcut";
-    const why = candidates.length === 0 ? `no shortcut starts at ${from}` : `no shortcut from ${from} records ${toolName}${on} (its shortcuts: ${candidates.map((s) => s.id).join(", ")})`;
+    const why =
+      candidates.length === 0
+        ? `no shortcut starts at ${from}`
+        : `no shortcut from ${from} records ${toolName}${on} (its shortcuts: ${candidates.map((s) => s.id).join(", ")})`;
     return { moved: false, reason, message: `screen unchanged at ${from}: ${why}` };
   }
 
-  #sameAction(shortcut: Shortcut, toolName: string, args: Record<string, unknown>, live: CallTarget, liveNode: ScreenNode | undefined): boolean {
+  #sameAction(
+    shortcut: Shortcut,
+    toolName: string,
+    args: Record<string, unknown>,
+    live: CallTarget,
+    liveNode: ScreenNode | undefined,
+  ): boolean {
     const action = actionOf(shortcut);
     // Upstream recognises a shortcut by the node its action lands on: any tap tool on that node.
     if (!action || (action.name !== toolName && !(isTap(action.name) && isTap(toolName)))) return false;
@@ -128,7 +146,10 @@ export class ScreenState {
 
   /** Moves the device to waypoint `id` of the map (a shortcut or trailhead run as a whole); `role` names who asked, for errors. */
   async moveTo(id: string, role: string): Promise<void> {
-    if (!this.map) throw new ConfigError([{ file: this.#screen.file, line: 0, col: 0, path: "", message: `${role}: ${unknownWaypoint(undefined, id)}` }]);
+    if (!this.map)
+      throw new ConfigError([
+        { file: this.#screen.file, line: 0, col: 0, path: "", message: `${role}: ${unknownWaypoint(undefined, id)}` },
+      ]);
     this.#screen = await captureOf(this.map, id, role);
     this.#waypoint = id;
   }
@@ -155,8 +176,18 @@ function unknownWaypoint(map: AppMap | undefined, id: string): string {
 }
 
 async function captureOf(map: AppMap, id: string, role: string): Promise<Screen> {
-  if (!map.waypoints.has(id)) throw new ConfigError([{ file: map.dir, line: 0, col: 0, path: "", message: `${role}: ${unknownWaypoint(map, id)}` }]);
+  if (!map.waypoints.has(id))
+    throw new ConfigError([{ file: map.dir, line: 0, col: 0, path: "", message: `${role}: ${unknownWaypoint(map, id)}` }]);
   const screen = await map.capture(id);
-  if (!screen) throw new ConfigError([{ file: map.waypoints.get(id)!.file, line: 0, col: 0, path: "", message: `${role}: waypoint ${id} has no capture (<name>.example.json beside it), so the device cannot show it` }]);
+  if (!screen)
+    throw new ConfigError([
+      {
+        file: map.waypoints.get(id)!.file,
+        line: 0,
+        col: 0,
+        path: "",
+        message: `${role}: waypoint ${id} has no capture (<name>.example.json beside it), so the device cannot show it`,
+      },
+    ]);
   return screen;
 }

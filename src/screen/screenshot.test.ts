@@ -11,7 +11,12 @@ import { wireframeOf, withScreenshot } from "./wireframe.ts";
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 const WEBP = Buffer.concat([Buffer.from("RIFF"), Buffer.from([4, 0, 0, 0]), Buffer.from("WEBPVP8 ")]);
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]);
-const CAPTURE = JSON.stringify({ waypointId: "app/home", deviceWidth: 100, deviceHeight: 200, trailblazeNodeTree: { nodeId: 1, driverDetail: { class: "androidAccessibility" } } });
+const CAPTURE = JSON.stringify({
+  waypointId: "app/home",
+  deviceWidth: 100,
+  deviceHeight: 200,
+  trailblazeNodeTree: { nodeId: 1, driverDetail: { class: "androidAccessibility" } },
+});
 
 function folder(files: Record<string, string | Buffer>): string {
   const dir = mkdtempSync(join(tmpdir(), "screenshot-"));
@@ -21,7 +26,14 @@ function folder(files: Record<string, string | Buffer>): string {
 
 describe("screenshots beside captures", () => {
   test("found by the capture's name: .webp first, then .png and .jpg; none for a file that is not .json", () => {
-    const dir = folder({ "home.example.json": CAPTURE, "home.example.webp": WEBP, "home.example.png": PNG, "login.example.json": CAPTURE, "login.example.png": PNG, "bare.example.json": CAPTURE });
+    const dir = folder({
+      "home.example.json": CAPTURE,
+      "home.example.webp": WEBP,
+      "home.example.png": PNG,
+      "login.example.json": CAPTURE,
+      "login.example.png": PNG,
+      "bare.example.json": CAPTURE,
+    });
     expect(screenshotBeside(join(dir, "home.example.json"))).toBe(join(dir, "home.example.webp"));
     expect(screenshotBeside(join(dir, "login.example.json"))).toBe(join(dir, "login.example.png"));
     expect(screenshotBeside(join(dir, "bare.example.json"))).toBeUndefined();
@@ -38,14 +50,26 @@ describe("screenshots beside captures", () => {
   });
 
   test("the type comes from the bytes, not the name", () => {
-    expect([imageMime(PNG), imageMime(WEBP), imageMime(JPEG), imageMime(Buffer.from("<svg onload=alert(1)>")), imageMime(Buffer.alloc(0))]).toEqual(["image/png", "image/webp", "image/jpeg", undefined, undefined]);
+    expect([
+      imageMime(PNG),
+      imageMime(WEBP),
+      imageMime(JPEG),
+      imageMime(Buffer.from("<svg onload=alert(1)>")),
+      imageMime(Buffer.alloc(0)),
+    ]).toEqual(["image/png", "image/webp", "image/jpeg", undefined, undefined]);
   });
 
   test("embedded as a data: URL under the cap; over it, unreadable or not an image, a note says why", () => {
-    const dir = folder({ "a.webp": WEBP, "b.png": Buffer.from("<svg onload=alert(1)></svg>"), "c.png": Buffer.concat([PNG, Buffer.alloc(2048)]) });
+    const dir = folder({
+      "a.webp": WEBP,
+      "b.png": Buffer.from("<svg onload=alert(1)></svg>"),
+      "c.png": Buffer.concat([PNG, Buffer.alloc(2048)]),
+    });
     expect(embedScreenshot(join(dir, "a.webp"))).toEqual({ screenshot: `data:image/webp;base64,${WEBP.toString("base64")}` });
     expect(embedScreenshot(join(dir, "b.png"))).toEqual({ screenshotNote: "screenshot b.png left out: not a WebP, PNG or JPEG image" });
-    expect(embedScreenshot(join(dir, "c.png"), 1024)).toEqual({ screenshotNote: "screenshot c.png left out: 2 KB is over the 1 KB that a page embeds; the wireframe is shown instead" });
+    expect(embedScreenshot(join(dir, "c.png"), 1024)).toEqual({
+      screenshotNote: "screenshot c.png left out: 2 KB is over the 1 KB that a page embeds; the wireframe is shown instead",
+    });
     expect(embedScreenshot(join(dir, "gone.png"))).toEqual({ screenshotNote: "screenshot gone.png left out: cannot read it (ENOENT)" });
     expect(SCREENSHOT_CAP_BYTES).toBe(512 * 1024);
   });
@@ -68,11 +92,20 @@ describe("screenshots beside captures", () => {
 
   test("loadCapture notes the screenshot beside the capture; withScreenshot embeds it in the wireframe", async () => {
     const named = JSON.stringify({ ...JSON.parse(CAPTURE), screenshotFile: "login-shot.jpg" });
-    const dir = folder({ "home.example.json": CAPTURE, "home.example.png": PNG, "bare.example.json": CAPTURE, "login.example.json": named, "login-shot.jpg": JPEG });
+    const dir = folder({
+      "home.example.json": CAPTURE,
+      "home.example.png": PNG,
+      "bare.example.json": CAPTURE,
+      "login.example.json": named,
+      "login-shot.jpg": JPEG,
+    });
     const screen = await loadCapture(join(dir, "home.example.json"), "home.example.json");
     expect(screen.screenshot).toBe(join(dir, "home.example.png"));
     const login = await loadCapture(join(dir, "login.example.json"));
-    expect({ named: login.screenshotFile, found: login.screenshot }).toEqual({ named: "login-shot.jpg", found: join(dir, "login-shot.jpg") });
+    expect({ named: login.screenshotFile, found: login.screenshot }).toEqual({
+      named: "login-shot.jpg",
+      found: join(dir, "login-shot.jpg"),
+    });
     expect(withScreenshot(wireframeOf(login), login).screenshot).toStartWith("data:image/jpeg;base64,");
     expect(withScreenshot(wireframeOf(screen), screen).screenshot).toBe(`data:image/png;base64,${PNG.toString("base64")}`);
     const bare = await loadCapture(join(dir, "bare.example.json"));

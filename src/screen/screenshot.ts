@@ -64,7 +64,10 @@ export function embedScreenshot(file: string, cap: number = SCREENSHOT_CAP_BYTES
   let bytes: Buffer;
   try {
     const size = statSync(file).size;
-    if (size > cap) return { screenshotNote: `screenshot ${name} left out: ${Math.round(size / 1024)} KB is over the ${Math.round(cap / 1024)} KB that a page embeds; the wireframe is shown instead` };
+    if (size > cap)
+      return {
+        screenshotNote: `screenshot ${name} left out: ${Math.round(size / 1024)} KB is over the ${Math.round(cap / 1024)} KB that a page embeds; the wireframe is shown instead`,
+      };
     bytes = readFileSync(file);
   } catch (error) {
     return { screenshotNote: `screenshot ${name} left out: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})` };

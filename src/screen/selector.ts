@@ -14,38 +14,95 @@ export type FieldKind = "pattern" | "string" | "boolean" | "int" | "member";
 /** Every matcher field of every driver, with how it compares (upstream's DriverNodeMatch*). */
 export const MATCH_FIELDS: Record<DriverClass, Record<string, FieldKind>> = {
   androidAccessibility: {
-    classNameRegex: "pattern", resourceIdRegex: "pattern", uniqueId: "string", composeTestTagRegex: "pattern",
-    textRegex: "pattern", contentDescriptionRegex: "pattern", hintTextRegex: "pattern", labeledByTextRegex: "pattern",
-    stateDescriptionRegex: "pattern", paneTitleRegex: "pattern", roleDescriptionRegex: "pattern",
-    isEnabled: "boolean", isClickable: "boolean", isCheckable: "boolean", isChecked: "boolean", isSelected: "boolean",
-    isFocused: "boolean", isEditable: "boolean", isScrollable: "boolean", isPassword: "boolean", isHeading: "boolean",
-    isMultiLine: "boolean", inputType: "int", collectionItemRowIndex: "int", collectionItemColumnIndex: "int",
+    classNameRegex: "pattern",
+    resourceIdRegex: "pattern",
+    uniqueId: "string",
+    composeTestTagRegex: "pattern",
+    textRegex: "pattern",
+    contentDescriptionRegex: "pattern",
+    hintTextRegex: "pattern",
+    labeledByTextRegex: "pattern",
+    stateDescriptionRegex: "pattern",
+    paneTitleRegex: "pattern",
+    roleDescriptionRegex: "pattern",
+    isEnabled: "boolean",
+    isClickable: "boolean",
+    isCheckable: "boolean",
+    isChecked: "boolean",
+    isSelected: "boolean",
+    isFocused: "boolean",
+    isEditable: "boolean",
+    isScrollable: "boolean",
+    isPassword: "boolean",
+    isHeading: "boolean",
+    isMultiLine: "boolean",
+    inputType: "int",
+    collectionItemRowIndex: "int",
+    collectionItemColumnIndex: "int",
   },
   androidMaestro: {
-    textRegex: "pattern", resourceIdRegex: "pattern", accessibilityTextRegex: "pattern", classNameRegex: "pattern",
-    hintTextRegex: "pattern", clickable: "boolean", enabled: "boolean", focused: "boolean", checked: "boolean", selected: "boolean",
+    textRegex: "pattern",
+    resourceIdRegex: "pattern",
+    accessibilityTextRegex: "pattern",
+    classNameRegex: "pattern",
+    hintTextRegex: "pattern",
+    clickable: "boolean",
+    enabled: "boolean",
+    focused: "boolean",
+    checked: "boolean",
+    selected: "boolean",
   },
   iosMaestro: {
-    textRegex: "pattern", resourceIdRegex: "pattern", accessibilityTextRegex: "pattern", classNameRegex: "pattern",
-    hintTextRegex: "pattern", focused: "boolean", selected: "boolean",
+    textRegex: "pattern",
+    resourceIdRegex: "pattern",
+    accessibilityTextRegex: "pattern",
+    classNameRegex: "pattern",
+    hintTextRegex: "pattern",
+    focused: "boolean",
+    selected: "boolean",
   },
   iosAxe: {
-    roleRegex: "pattern", subroleRegex: "pattern", labelRegex: "pattern", valueRegex: "pattern", uniqueId: "string",
-    typeRegex: "pattern", titleRegex: "pattern", customAction: "member", enabled: "boolean",
+    roleRegex: "pattern",
+    subroleRegex: "pattern",
+    labelRegex: "pattern",
+    valueRegex: "pattern",
+    uniqueId: "string",
+    typeRegex: "pattern",
+    titleRegex: "pattern",
+    customAction: "member",
+    enabled: "boolean",
   },
   web: {
-    ariaRole: "string", ariaNameRegex: "pattern", ariaDescriptorRegex: "pattern", headingLevel: "int",
-    cssSelector: "string", dataTestId: "string", nthIndex: "int",
+    ariaRole: "string",
+    ariaNameRegex: "pattern",
+    ariaDescriptorRegex: "pattern",
+    headingLevel: "int",
+    cssSelector: "string",
+    dataTestId: "string",
+    nthIndex: "int",
   },
   compose: {
-    testTag: "string", role: "string", textRegex: "pattern", editableTextRegex: "pattern", contentDescriptionRegex: "pattern",
-    toggleableState: "string", isEnabled: "boolean", isFocused: "boolean", isSelected: "boolean", isPassword: "boolean",
+    testTag: "string",
+    role: "string",
+    textRegex: "pattern",
+    editableTextRegex: "pattern",
+    contentDescriptionRegex: "pattern",
+    toggleableState: "string",
+    isEnabled: "boolean",
+    isFocused: "boolean",
+    isSelected: "boolean",
+    isPassword: "boolean",
   },
 };
 
 /** The legacy selector's own matcher fields (relations and `index` aside). */
 export const LEGACY_FIELDS: Record<string, FieldKind> = {
-  textRegex: "pattern", idRegex: "pattern", enabled: "boolean", selected: "boolean", checked: "boolean", focused: "boolean",
+  textRegex: "pattern",
+  idRegex: "pattern",
+  enabled: "boolean",
+  selected: "boolean",
+  checked: "boolean",
+  focused: "boolean",
 };
 
 export type DriverMatch =
@@ -97,9 +154,12 @@ class Parser {
   }
 
   field(path: string, kind: FieldKind, value: unknown): string | number | boolean {
-    const ok =
-      kind === "boolean" ? typeof value === "boolean" : kind === "int" ? Number.isInteger(value) : typeof value === "string";
-    if (!ok) this.fail(path, `expected ${kind === "boolean" ? "true or false" : kind === "int" ? "an integer" : "a string"}, got ${typeName(value)}`);
+    const ok = kind === "boolean" ? typeof value === "boolean" : kind === "int" ? Number.isInteger(value) : typeof value === "string";
+    if (!ok)
+      this.fail(
+        path,
+        `expected ${kind === "boolean" ? "true or false" : kind === "int" ? "an integer" : "a string"}, got ${typeName(value)}`,
+      );
     return value as string | number | boolean;
   }
 
@@ -132,7 +192,8 @@ class Parser {
     }
     const descendants = raw.containsDescendants;
     if (descendants != null) {
-      if (!Array.isArray(descendants)) this.fail(`${path}.containsDescendants`, `expected a list of selectors, got ${typeName(descendants)}`);
+      if (!Array.isArray(descendants))
+        this.fail(`${path}.containsDescendants`, `expected a list of selectors, got ${typeName(descendants)}`);
       out.containsDescendants = descendants.map((d, i) => this.selector(`${path}.containsDescendants[${i}]`, d, shape));
     }
     const index = this.index(`${path}.index`, raw.index);
@@ -146,17 +207,25 @@ class Parser {
     for (const key of Object.keys(raw)) {
       if (!keys.includes(key)) {
         const hint = didYouMean(key, keys);
-        this.unknown(`${path}.${key}`, `unknown ${chosen === "node" ? "selector" : "legacy selector"} field${hint || `; known fields: ${keys.join(", ")}`}`);
+        this.unknown(
+          `${path}.${key}`,
+          `unknown ${chosen === "node" ? "selector" : "legacy selector"} field${hint || `; known fields: ${keys.join(", ")}`}`,
+        );
       }
     }
     const out: Selector = { shape: chosen };
     if (chosen === "node") {
       const drivers = DRIVER_CLASSES.filter((d) => raw[d] != null);
-      if (drivers.length > 1) this.fail(path, `sets several driver matchers (${drivers.join(", ")}); a selector matches one driver's nodes`);
+      if (drivers.length > 1)
+        this.fail(path, `sets several driver matchers (${drivers.join(", ")}); a selector matches one driver's nodes`);
       const driver = drivers[0];
       if (driver) out.match = { driver, fields: this.fields(`${path}.${driver}`, MATCH_FIELDS[driver], raw[driver], driver) };
     } else {
-      if (raw.traits != null || raw.css != null) this.fail(path, `${raw.traits != null ? "traits" : "css"} selectors are not supported by the simulated screen; use textRegex, idRegex or a nodeSelector`);
+      if (raw.traits != null || raw.css != null)
+        this.fail(
+          path,
+          `${raw.traits != null ? "traits" : "css"} selectors are not supported by the simulated screen; use textRegex, idRegex or a nodeSelector`,
+        );
       const own = Object.fromEntries(Object.entries(raw).filter(([k]) => k in LEGACY_FIELDS));
       const match: DriverMatch = { driver: "legacy", fields: this.fields(path, LEGACY_FIELDS, own, "legacy selector") };
       if (raw.size != null) {

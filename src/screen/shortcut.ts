@@ -52,18 +52,33 @@ const PARAMETER_TYPES = new Set(["string", "number", "integer", "boolean", "arra
 function parseParameters(yaml: YamlFile, raw: unknown, problems: ConfigProblem[]): NavigationParameter[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) {
-    problems.push(problemAt(yaml, ["parameters"], "value", "expected a list of parameters (- name: x, type: string, required: true)", ["parameters"]));
+    problems.push(
+      problemAt(yaml, ["parameters"], "value", "expected a list of parameters (- name: x, type: string, required: true)", ["parameters"]),
+    );
     return [];
   }
   const out: NavigationParameter[] = [];
   raw.forEach((item, i) => {
     if (!isPlainMap(item) || typeof item.name !== "string" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(item.name)) {
-      problems.push(problemAt(yaml, ["parameters", i], "value", "expected a parameter with name: (letters, digits and _), and optionally type, required, default, description"));
+      problems.push(
+        problemAt(
+          yaml,
+          ["parameters", i],
+          "value",
+          "expected a parameter with name: (letters, digits and _), and optionally type, required, default, description",
+        ),
+      );
       return;
     }
     const type = item.type === undefined ? "string" : item.type;
     if (typeof type !== "string" || !PARAMETER_TYPES.has(type)) {
-      problems.push(problemAt(yaml, ["parameters", i, "type"], "value", `expected one of ${[...PARAMETER_TYPES].join(", ")}`, ["parameters", i, "type"]));
+      problems.push(
+        problemAt(yaml, ["parameters", i, "type"], "value", `expected one of ${[...PARAMETER_TYPES].join(", ")}`, [
+          "parameters",
+          i,
+          "type",
+        ]),
+      );
       return;
     }
     const hasDefault = "default" in item;
@@ -90,20 +105,29 @@ export function parseTrailhead(file: string, text: string, problems: ConfigProbl
   return parseNavigation(file, text, problems, "trailhead");
 }
 
-function parseNavigation(file: string, text: string, problems: ConfigProblem[], kind: "shortcut" | "trailhead"): Shortcut | Trailhead | undefined {
+function parseNavigation(
+  file: string,
+  text: string,
+  problems: ConfigProblem[],
+  kind: "shortcut" | "trailhead",
+): Shortcut | Trailhead | undefined {
   const ends = kind === "shortcut" ? (["from", "to"] as const) : (["to"] as const);
   const header = kind === "shortcut" ? "{from: WAYPOINT_ID, to: WAYPOINT_ID}" : "{to: WAYPOINT_ID}";
   const opened = parseMapFile(file, text, problems, `a ${kind}: {id, ${kind}: ${header}, tools: […]}`);
   if (!opened) return undefined;
   const { yaml, data } = opened;
   const before = problems.length;
-  if (typeof data.id !== "string" || data.id === "") problems.push(problemAt(yaml, ["id"], data.id === undefined ? "parent" : "value", `expected the ${kind}'s id, a non-empty string`, ["id"]));
+  if (typeof data.id !== "string" || data.id === "")
+    problems.push(
+      problemAt(yaml, ["id"], data.id === undefined ? "parent" : "value", `expected the ${kind}'s id, a non-empty string`, ["id"]),
+    );
   const edge = data[kind];
   if (!isPlainMap(edge)) {
     problems.push(problemAt(yaml, [kind], edge === undefined ? "parent" : "value", `expected ${header}`, [kind]));
   } else {
     for (const end of ends) {
-      if (typeof edge[end] !== "string" || edge[end] === "") problems.push(problemAt(yaml, [kind, end], edge[end] === undefined ? "parent" : "value", "expected a waypoint id", [kind, end]));
+      if (typeof edge[end] !== "string" || edge[end] === "")
+        problems.push(problemAt(yaml, [kind, end], edge[end] === undefined ? "parent" : "value", "expected a waypoint id", [kind, end]));
     }
   }
   const parameters = parseParameters(yaml, data.parameters, problems);
@@ -111,7 +135,15 @@ function parseNavigation(file: string, text: string, problems: ConfigProblem[], 
   if (kind === "trailhead" && data.tools === undefined) {
     // Upstream's metadata-only trailhead: it marks a tool registered elsewhere.
   } else if (!Array.isArray(data.tools) || data.tools.length === 0) {
-    problems.push(problemAt(yaml, ["tools"], data.tools === undefined ? "parent" : "value", "expected a non-empty list of recorded tool calls (- toolName: {args})", ["tools"]));
+    problems.push(
+      problemAt(
+        yaml,
+        ["tools"],
+        data.tools === undefined ? "parent" : "value",
+        "expected a non-empty list of recorded tool calls (- toolName: {args})",
+        ["tools"],
+      ),
+    );
   } else {
     data.tools.forEach((item, i) => {
       const keys = isPlainMap(item) ? Object.keys(item) : [];
@@ -120,7 +152,12 @@ function parseNavigation(file: string, text: string, problems: ConfigProblem[], 
         problems.push(problemAt(yaml, ["tools", i], "value", "expected one tool call: - toolName: {args}"));
         return;
       }
-      tools.push({ name: keys[0]!, args: (args ?? {}) as Record<string, unknown>, where: locate(yaml, ["tools", i], "key"), path: ["tools", i] });
+      tools.push({
+        name: keys[0]!,
+        args: (args ?? {}) as Record<string, unknown>,
+        where: locate(yaml, ["tools", i], "key"),
+        path: ["tools", i],
+      });
     });
   }
   if (problems.length > before) return undefined;

@@ -35,7 +35,10 @@ const CASES: [string, string, string, boolean, boolean][] = [
 describe("matchesPattern", () => {
   for (const [rule, pattern, text, native, maestro] of CASES) {
     test(`${rule}: ${JSON.stringify(pattern)} vs ${JSON.stringify(text)}`, () => {
-      expect({ native: matchesPattern(pattern, text, "native"), maestro: matchesPattern(pattern, text, "maestro") }).toEqual({ native, maestro });
+      expect({ native: matchesPattern(pattern, text, "native"), maestro: matchesPattern(pattern, text, "maestro") }).toEqual({
+        native,
+        maestro,
+      });
     });
   }
 

@@ -60,7 +60,8 @@ export function callTarget(name: string, args: Record<string, unknown>, source: 
     return { kind: "selector", selector: textSelector(query, mode) };
   }
   if (args.nodeSelector != null) return { kind: "selector", selector: parseSelector(args.nodeSelector, `${source} nodeSelector`, "node") };
-  if (args.selector != null && typeof args.selector === "object") return { kind: "selector", selector: parseSelector(args.selector, `${source} selector`) };
+  if (args.selector != null && typeof args.selector === "object")
+    return { kind: "selector", selector: parseSelector(args.selector, `${source} selector`) };
   if (name === "pressBack" || name === "back") return { kind: "key", key: "BACK" };
   if (name === "pressKey" || name === "pressKeyCode") {
     const key = args.keyCode ?? args.key ?? args.code;

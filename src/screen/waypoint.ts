@@ -41,7 +41,13 @@ export interface Waypoint {
 
 const TOP_KEYS = new Set(["id", "description", "route"]);
 
-function conditions(yaml: YamlFile, platform: string, list: "required" | "forbidden", problems: ConfigProblem[], warnings?: ConfigProblem[]): WaypointCondition[] {
+function conditions(
+  yaml: YamlFile,
+  platform: string,
+  list: "required" | "forbidden",
+  problems: ConfigProblem[],
+  warnings?: ConfigProblem[],
+): WaypointCondition[] {
   const block = (yaml.data as Record<string, Record<string, unknown>>)[platform]!;
   const entries = block[list];
   if (entries == null) return [];
@@ -53,7 +59,14 @@ function conditions(yaml: YamlFile, platform: string, list: "required" | "forbid
   entries.forEach((entry, i) => {
     const path = [platform, list, i];
     if (!isPlainMap(entry) || !isPlainMap(entry.selector)) {
-      problems.push(problemAt(yaml, isPlainMap(entry) ? [...path, "selector"] : path, "value", "expected an entry with a selector: {description, selector: {…}}"));
+      problems.push(
+        problemAt(
+          yaml,
+          isPlainMap(entry) ? [...path, "selector"] : path,
+          "value",
+          "expected an entry with a selector: {description, selector: {…}}",
+        ),
+      );
       return;
     }
     const minCount = entry.minCount ?? 1;
@@ -73,12 +86,26 @@ function conditions(yaml: YamlFile, platform: string, list: "required" | "forbid
  * `file` names it in messages; `path` (default `file`) is where it is, to find its capture.
  * With `warnings`, an unknown selector field is pushed there and ignored, not a problem.
  */
-export function parseWaypoint(file: string, text: string, problems: ConfigProblem[], path: string = file, warnings?: ConfigProblem[]): Waypoint | undefined {
+export function parseWaypoint(
+  file: string,
+  text: string,
+  problems: ConfigProblem[],
+  path: string = file,
+  warnings?: ConfigProblem[],
+): Waypoint | undefined {
   const opened = parseMapFile(file, text, problems, "a waypoint: {id, description, <platform>: {required, forbidden}}");
   if (!opened) return undefined;
   const { yaml, data } = opened;
   if (typeof data.id !== "string" || data.id === "") {
-    problems.push(problemAt(yaml, ["id"], data.id === undefined ? "parent" : "value", "expected the waypoint's id, a non-empty string", data.id === undefined ? [] : ["id"]));
+    problems.push(
+      problemAt(
+        yaml,
+        ["id"],
+        data.id === undefined ? "parent" : "value",
+        "expected the waypoint's id, a non-empty string",
+        data.id === undefined ? [] : ["id"],
+      ),
+    );
     return undefined;
   }
   const waypoint: Waypoint = { id: data.id, file, where: locate(yaml, ["id"]), platforms: new Map() };
@@ -90,9 +117,13 @@ export function parseWaypoint(file: string, text: string, problems: ConfigProble
       continue;
     }
     for (const extra of Object.keys(value)) {
-      if (extra !== "required" && extra !== "forbidden") problems.push(problemAt(yaml, [key, extra], "key", "unknown key; a platform block has required and forbidden"));
+      if (extra !== "required" && extra !== "forbidden")
+        problems.push(problemAt(yaml, [key, extra], "key", "unknown key; a platform block has required and forbidden"));
     }
-    waypoint.platforms.set(key, { required: conditions(yaml, key, "required", problems, warnings), forbidden: conditions(yaml, key, "forbidden", problems, warnings) });
+    waypoint.platforms.set(key, {
+      required: conditions(yaml, key, "required", problems, warnings),
+      forbidden: conditions(yaml, key, "forbidden", problems, warnings),
+    });
   }
   const capture = join(dirname(path), `${basename(path).replace(/\.waypoint\.ya?ml$/, "")}.example.json`);
   if (existsSync(capture)) waypoint.capture = capture;
@@ -150,7 +181,11 @@ export function checkWaypoint(screen: Screen, waypoint: Waypoint, platform: stri
   if (!block) {
     const has = [...waypoint.platforms.keys()];
     return {
-      id: waypoint.id, platform, ok: false, required: [], forbidden: [],
+      id: waypoint.id,
+      platform,
+      ok: false,
+      required: [],
+      forbidden: [],
       skipped: `the waypoint has no ${platform} block${has.length ? ` (it has ${has.join(", ")})` : ""}`,
     };
   }

@@ -9,7 +9,11 @@ const capture = JSON.stringify({
   bounds: { left: 0, top: 0, right: 400, bottom: 800 },
   driverDetail: { class: "androidAccessibility", className: "android.widget.FrameLayout" },
   children: [
-    { nodeId: 7, bounds: { left: 10, top: 10, right: 390, bottom: 60 }, driverDetail: { class: "androidAccessibility", className: "android.widget.Button", text: `Pay <now> & "later"`, isClickable: true } },
+    {
+      nodeId: 7,
+      bounds: { left: 10, top: 10, right: 390, bottom: 60 },
+      driverDetail: { class: "androidAccessibility", className: "android.widget.Button", text: `Pay <now> & "later"`, isClickable: true },
+    },
     { nodeId: 9, driverDetail: { class: "androidAccessibility", className: "android.view.View", text: "no bounds" } },
   ],
 });
@@ -44,12 +48,17 @@ describe("wireframe", () => {
     expect(rects[1]!.children[0]!.text).toBe(`#7 Button "Pay <now> & \\"later\\""`);
     expect(doc.children.filter((c) => c.name === "text").map((t) => t.text)).toEqual([`Pay <now> & "later"`]);
     expect(doc.children.some((c) => c.name === "style")).toBe(true);
-    expect(parseXml(wireframeSvg(wireframeOf(parseCapture("s.json", capture)), { standalone: false })).children.some((c) => c.name === "style")).toBe(false);
+    expect(
+      parseXml(wireframeSvg(wireframeOf(parseCapture("s.json", capture)), { standalone: false })).children.some((c) => c.name === "style"),
+    ).toBe(false);
   });
 
   test("SVG with a screenshot: the image under the boxes at the device's size, no labels; marks for required and forbidden nodes", () => {
     const shot = "data:image/webp;base64,UklGRgQAAABXRUJQ";
-    const svg = wireframeSvg({ ...wireframeOf(parseCapture("s.json", capture)), screenshot: shot }, { matched: [7], required: [1], forbidden: [9] });
+    const svg = wireframeSvg(
+      { ...wireframeOf(parseCapture("s.json", capture)), screenshot: shot },
+      { matched: [7], required: [1], forbidden: [9] },
+    );
     const doc = parseXml(svg);
     expect(doc.attrs.class).toBe("wireframe shot");
     const image = doc.children.find((c) => c.name === "image")!;
@@ -57,11 +66,19 @@ describe("wireframe", () => {
     expect(doc.children.indexOf(image)).toBeLessThan(doc.children.findIndex((c) => c.name === "rect"));
     expect(doc.children.filter((c) => c.name === "text")).toEqual([]);
     const rects = doc.children.filter((c) => c.name === "rect").map((r) => r.attrs);
-    expect(rects.map((r) => Object.keys(r).filter((k) => k.startsWith("data-") && k !== "data-node-id"))).toEqual([["data-required"], ["data-match"], ["data-forbidden", "data-no-bounds"]]);
+    expect(rects.map((r) => Object.keys(r).filter((k) => k.startsWith("data-") && k !== "data-node-id"))).toEqual([
+      ["data-required"],
+      ["data-match"],
+      ["data-forbidden", "data-no-bounds"],
+    ]);
   });
 
   test("SVG: a screenshot that is not a WebP, PNG or JPEG data: URL is left out, and the labels stay", () => {
-    for (const screenshot of ["javascript:alert(1)", "data:image/svg+xml;base64,PHN2Zz4=", `data:image/png;base64,AA"/><script>alert(1)</script>`]) {
+    for (const screenshot of [
+      "javascript:alert(1)",
+      "data:image/svg+xml;base64,PHN2Zz4=",
+      `data:image/png;base64,AA"/><script>alert(1)</script>`,
+    ]) {
       const svg = wireframeSvg({ ...wireframeOf(parseCapture("s.json", capture)), screenshot });
       expect(svg).not.toContain("<image");
       expect(svg).not.toContain("alert");

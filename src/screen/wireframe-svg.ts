@@ -74,7 +74,11 @@ function rect(node: WireNode, marks: Marks): Html {
 
 /** The wireframe as one <svg> fragment (well-formed XML; a standalone file when `standalone`), for a page built with `html`. */
 export function wireframeSvgHtml(screen: WireframeScreen, options: WireframeSvgOptions = {}): Html {
-  const marks: Marks = { matched: new Set(options.matched ?? []), required: new Set(options.required ?? []), forbidden: new Set(options.forbidden ?? []) };
+  const marks: Marks = {
+    matched: new Set(options.matched ?? []),
+    required: new Set(options.required ?? []),
+    forbidden: new Set(options.forbidden ?? []),
+  };
   const shot = isImageDataUrl(screen.screenshot) ? screen.screenshot : undefined;
   const width = Math.max(1, finite(screen.width));
   const height = Math.max(1, finite(screen.height));

@@ -47,7 +47,13 @@ export function wireframeOf(screen: Screen, mask: (text: string) => string = (t)
     if (isInteractive(node.detail)) out.interactive = true;
     return out;
   });
-  return { file: screen.file, width: screen.width, height: screen.height, ...(screen.waypointId ? { waypoint: screen.waypointId } : {}), nodes };
+  return {
+    file: screen.file,
+    width: screen.width,
+    height: screen.height,
+    ...(screen.waypointId ? { waypoint: screen.waypointId } : {}),
+    nodes,
+  };
 }
 
 /** `wireframe` with the screenshot beside `screen`'s capture embedded (or the note saying why not); as it is when there is none. */

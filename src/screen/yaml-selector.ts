@@ -30,7 +30,13 @@ function valueAt(data: unknown, path: FieldPath): unknown {
  * The selector at `path` in `yaml`, or undefined with a problem pushed. With `warnings`, an
  * unknown field is a warning there and is ignored, as upstream's map loader ignores it.
  */
-export function selectorAt(yaml: YamlFile, path: FieldPath, problems: ConfigProblem[], shape?: "node" | "legacy", warnings?: ConfigProblem[]): Selector | undefined {
+export function selectorAt(
+  yaml: YamlFile,
+  path: FieldPath,
+  problems: ConfigProblem[],
+  shape?: "node" | "legacy",
+  warnings?: ConfigProblem[],
+): Selector | undefined {
   const located = (problem: string): ConfigProblem => {
     const { segments, message } = splitProblem(problem);
     return problemAt(yaml, [...path, ...segments], message.startsWith("unknown") ? "key" : "value", message);
@@ -49,7 +55,12 @@ export function selectorAt(yaml: YamlFile, path: FieldPath, problems: ConfigProb
  * Parses a waypoint or shortcut file whose top level must be a map; a YAML error or another
  * top level is pushed to `problems` (`expected` says what the file should hold) and gives undefined.
  */
-export function parseMapFile(file: string, text: string, problems: ConfigProblem[], expected: string): { yaml: YamlFile; data: Record<string, unknown> } | undefined {
+export function parseMapFile(
+  file: string,
+  text: string,
+  problems: ConfigProblem[],
+  expected: string,
+): { yaml: YamlFile; data: Record<string, unknown> } | undefined {
   let yaml: YamlFile;
   try {
     yaml = parseYaml(file, text);

@@ -21,17 +21,31 @@ function deviceOf(raw: unknown): ToolDevice | undefined {
   const device = raw as Record<string, unknown>;
   const platform = typeof device.platform === "string" ? device.platform.toLowerCase() : "";
   const { widthPixels, heightPixels, driverType, instanceId } = device;
-  if (!DEVICE_PLATFORMS.includes(platform) || typeof widthPixels !== "number" || typeof heightPixels !== "number" || typeof driverType !== "string") {
+  if (
+    !DEVICE_PLATFORMS.includes(platform) ||
+    typeof widthPixels !== "number" ||
+    typeof heightPixels !== "number" ||
+    typeof driverType !== "string"
+  ) {
     return undefined;
   }
-  return { platform: platform as DevicePlatform, widthPixels, heightPixels, driverType, ...(typeof instanceId === "string" ? { instanceId } : {}) };
+  return {
+    platform: platform as DevicePlatform,
+    widthPixels,
+    heightPixels,
+    driverType,
+    ...(typeof instanceId === "string" ? { instanceId } : {}),
+  };
 }
 
 /**
  * The call context of an envelope: device and memory are required, a malformed `target` block
  * is no target (the rest is kept), as upstream's `fromMeta` reads it.
  */
-function callContext(envelope: TrailblazeContext, invocationId: string): (TrailblazeCallContext & { memory: TrailblazeMemory }) | undefined {
+function callContext(
+  envelope: TrailblazeContext,
+  invocationId: string,
+): (TrailblazeCallContext & { memory: TrailblazeMemory }) | undefined {
   const device = deviceOf(envelope.device);
   if (!device) return undefined;
   const target = parseTarget(envelope.target);

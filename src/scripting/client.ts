@@ -30,12 +30,15 @@ type ResultOf<E> = E extends { result: infer R } ? R : never;
 type ToolMethod<E> = {} extends ArgsOf<E> ? (args?: ArgsOf<E>) => Promise<ResultOf<E>> : (args: ArgsOf<E>) => Promise<ResultOf<E>>;
 
 /** `web_evaluate` also takes a script string, or a function (sent as a script) and its arguments. */
-type WebEvaluateMethod<E> = ToolMethod<E> & ((script: string | ((...args: never[]) => unknown), ...args: unknown[]) => Promise<ResultOf<E>>);
+type WebEvaluateMethod<E> = ToolMethod<E> &
+  ((script: string | ((...args: never[]) => unknown), ...args: unknown[]) => Promise<ResultOf<E>>);
 
 /** A method per mapped tool; any name while the map is empty (no generated client yet). */
 export type TrailblazeToolMethods = [keyof TrailblazeToolMap] extends [never]
   ? Record<string, (args?: Record<string, unknown>) => Promise<unknown>>
-  : { [K in keyof TrailblazeToolMap]: K extends "web_evaluate" ? WebEvaluateMethod<TrailblazeToolMap[K]> : ToolMethod<TrailblazeToolMap[K]> };
+  : {
+      [K in keyof TrailblazeToolMap]: K extends "web_evaluate" ? WebEvaluateMethod<TrailblazeToolMap[K]> : ToolMethod<TrailblazeToolMap[K]>;
+    };
 
 /** What a called tool answered, before `ctx.tools` unwraps it. */
 export interface TrailblazeCallToolResult {
@@ -56,7 +59,18 @@ export interface TrailblazeClient {
 export type CallTool = (name: string, args: Record<string, unknown>) => Promise<TrailblazeCallToolResult>;
 
 // Names a promise library or a serializer probes on any object; never tool names.
-const NOT_TOOLS = new Set(["then", "catch", "finally", "constructor", "prototype", "__proto__", "toString", "valueOf", "toJSON", "inspect"]);
+const NOT_TOOLS = new Set([
+  "then",
+  "catch",
+  "finally",
+  "constructor",
+  "prototype",
+  "__proto__",
+  "toString",
+  "valueOf",
+  "toJSON",
+  "inspect",
+]);
 
 /** A tool's failure as `ctx.tools` reports it. */
 export function toolFailed(name: string, message: string): Error {
@@ -90,5 +104,7 @@ function scriptArgs(first: unknown, rest: unknown[]): Record<string, unknown> {
   if (typeof first === "function") return { script: `(${first.toString()}).apply(null, ${JSON.stringify(rest)})` };
   if (typeof first === "string") return { script: first };
   if (typeof first === "object" && first !== null) return first as Record<string, unknown>;
-  throw new TypeError(`ctx.tools.web_evaluate: pass a function, a script string or { script }; got ${first === null ? "null" : typeof first}`);
+  throw new TypeError(
+    `ctx.tools.web_evaluate: pass a function, a script string or { script }; got ${first === null ? "null" : typeof first}`,
+  );
 }

@@ -39,7 +39,9 @@ describe("expandComposedTool", () => {
   test("a missing required parameter, a token naming no parameter, and a non-params token are errors", () => {
     expect(() => expandComposedTool(definition, {})).toThrow("notes_saveNote: missing required parameter text");
     const stray = { ...definition, tools: [{ inputText: { text: "{{params.nope}}" } }] };
-    expect(() => expandComposedTool(stray, { text: "x" })).toThrow("notes_saveNote: {{params.nope}} names no declared parameter; declare nope under parameters:");
+    expect(() => expandComposedTool(stray, { text: "x" })).toThrow(
+      "notes_saveNote: {{params.nope}} names no declared parameter; declare nope under parameters:",
+    );
     const memory = { ...definition, tools: [{ inputText: { text: "hi {{memory.user}}" } }] };
     expect(() => expandComposedTool(memory, { text: "x" })).toThrow("{{memory.user}} is not a parameter");
   });

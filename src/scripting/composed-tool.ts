@@ -71,7 +71,10 @@ function substitute(definition: ComposedDefinition, value: unknown, values: Map<
 }
 
 /** The calls `definition` makes for `args`: `[toolName, args]` pairs, parameters substituted. */
-export function expandComposedTool(definition: ComposedDefinition, args: Record<string, unknown>): Array<[string, Record<string, unknown>]> {
+export function expandComposedTool(
+  definition: ComposedDefinition,
+  args: Record<string, unknown>,
+): Array<[string, Record<string, unknown>]> {
   const values = resolveParameters(definition, args);
   return definition.tools.map((entry) => {
     const [name, callArgs] = Object.entries(entry)[0]!;

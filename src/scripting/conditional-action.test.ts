@@ -16,7 +16,12 @@ function fakeDevice(screen: Map<string, MatchDescriptor[]>, answer?: unknown) {
   const client = createClient(async (name, args) => {
     calls.push(name);
     const matches = screen.get(JSON.stringify(args.selector)) ?? [];
-    return { success: true, textContent: "", errorMessage: "", structuredContent: answer ?? { kind: matches.length ? "singleMatch" : "noMatch", nodeIds: [], matches } };
+    return {
+      success: true,
+      textContent: "",
+      errorMessage: "",
+      structuredContent: answer ?? { kind: matches.length ? "singleMatch" : "noMatch", nodeIds: [], matches },
+    };
   });
   return { client, calls };
 }
@@ -73,7 +78,9 @@ describe("runConditionalActions", () => {
     const snap = await captureViewHierarchy(client, [BANNER]);
     let ran = false;
     const entry = closeBanner(new Map(), { action: async () => void (ran = true) });
-    expect(await runConditionalActions(client, [entry, { ...entry, id: "no-post", postcondition: undefined }], snap)).toEqual({ handled: [] });
+    expect(await runConditionalActions(client, [entry, { ...entry, id: "no-post", postcondition: undefined }], snap)).toEqual({
+      handled: [],
+    });
     expect(ran).toBe(false);
     expect(calls.length).toBe(1);
     expect(await runConditionalActions(client, [])).toEqual({ handled: [] });
@@ -102,12 +109,21 @@ describe("runConditionalActions", () => {
     const boom = new Error("tap failed");
     const thrown = await failure(closeBanner(screen, { action: async () => Promise.reject(boom) }));
     expect([thrown.message, thrown.cause]).toEqual(['action threw for conditional "close-banner" (Close the banner): tap failed', boom]);
-    const predicate = await failure(closeBanner(screen, { condition: () => { throw new Error("bad predicate"); }, postcondition: undefined }));
+    const predicate = await failure(
+      closeBanner(screen, {
+        condition: () => {
+          throw new Error("bad predicate");
+        },
+        postcondition: undefined,
+      }),
+    );
     expect(predicate.message).toBe('condition predicate threw for conditional "close-banner" (Close the banner): bad predicate');
   });
 
   test("a catalog without a presnapshot is refused, saying how to capture one", async () => {
     const { client } = fakeDevice(shown());
-    expect(runConditionalActions(client, [closeBanner(shown())])).rejects.toThrow("runConditionalActions: no presnapshot given. Capture one first");
+    expect(runConditionalActions(client, [closeBanner(shown())])).rejects.toThrow(
+      "runConditionalActions: no presnapshot given. Capture one first",
+    );
   });
 });

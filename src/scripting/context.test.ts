@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { buildContext, CONTEXT_KEY as RUNTIME_CONTEXT_KEY, resolveTargetInfo, type TrailblazeContext as RuntimeContext } from "../core/context.ts";
+import {
+  buildContext,
+  CONTEXT_KEY as RUNTIME_CONTEXT_KEY,
+  resolveTargetInfo,
+  type TrailblazeContext as RuntimeContext,
+} from "../core/context.ts";
 import { DRIVERS, PLATFORMS } from "../core/drivers.ts";
 import { fromMeta } from "./call-context.ts";
 import { CONTEXT_KEY, contextOf, type TrailblazeContext } from "./context.ts";
@@ -37,7 +42,12 @@ describe("contextOf", () => {
 describe("fromMeta (upstream's name, for an MCP handler's extra._meta)", () => {
   test("the call context: lower-case platform, target with resolveAppId, memory with get/set", () => {
     const ctx = fromMeta({ trailblaze: { ...context, target: { id: "shop", appIds: ["com.example.shop"] }, invocationId: "7" } });
-    expect(ctx?.device).toEqual({ platform: "android", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" });
+    expect(ctx?.device).toEqual({
+      platform: "android",
+      widthPixels: 1080,
+      heightPixels: 2400,
+      driverType: "android-ondevice-accessibility",
+    });
     expect(ctx?.invocationId).toBe("7");
     expect(ctx?.target?.resolveAppId()).toBe("com.example.shop");
     expect(ctx?.memory.get("email")).toBe("a@b.c");
@@ -53,7 +63,13 @@ describe("fromMeta (upstream's name, for an MCP handler's extra._meta)", () => {
 
   test("undefined when the device lacks a required field or names no known platform", () => {
     const { platform: _p, ...noPlatform } = context.device;
-    for (const device of [{}, noPlatform, { ...context.device, platform: "TV" }, { ...context.device, widthPixels: "1080" }, { ...context.device, driverType: 1 }]) {
+    for (const device of [
+      {},
+      noPlatform,
+      { ...context.device, platform: "TV" },
+      { ...context.device, widthPixels: "1080" },
+      { ...context.device, driverType: 1 },
+    ]) {
       expect(fromMeta({ trailblaze: { ...context, device } })).toBeUndefined();
     }
   });
@@ -89,7 +105,12 @@ describe("fromMeta (upstream's name, for an MCP handler's extra._meta)", () => {
         memory: {},
       },
     });
-    expect(ctx).toMatchObject({ sessionId: "s-1", invocationId: "i-1", device: { platform: "ios", instanceId: "UDID-1" }, target: { id: "clock" } });
+    expect(ctx).toMatchObject({
+      sessionId: "s-1",
+      invocationId: "i-1",
+      device: { platform: "ios", instanceId: "UDID-1" },
+      target: { id: "clock" },
+    });
     expect(ctx?.target?.appId).toBeUndefined();
     expect(ctx?.target?.resolveAppId()).toBe("com.apple.mobiletimer");
   });
@@ -97,14 +118,25 @@ describe("fromMeta (upstream's name, for an MCP handler's extra._meta)", () => {
   test("a malformed target or instanceId is dropped; the rest of the context is kept", () => {
     const withTarget = (target: unknown, device: object = context.device) =>
       fromMeta({ trailblaze: { ...context, device, target, invocationId: "9", sessionId: "s" } });
-    for (const target of [null, {}, { id: 42, appIds: [] }, { id: "shop", appIds: "com.example.shop" }, { id: "shop", appIds: ["com.example.shop", 1] }]) {
+    for (const target of [
+      null,
+      {},
+      { id: 42, appIds: [] },
+      { id: "shop", appIds: "com.example.shop" },
+      { id: "shop", appIds: ["com.example.shop", 1] },
+    ]) {
       const ctx = withTarget(target);
       expect(ctx).toBeDefined();
       expect(ctx?.target).toBeUndefined();
       expect([ctx?.sessionId, ctx?.invocationId, ctx?.device.platform, ctx?.memory.get("email")]).toEqual(["s", "9", "android", "a@b.c"]);
     }
     const ctx = withTarget({ id: "shop", appIds: [] }, { ...context.device, instanceId: 42 });
-    expect(ctx?.device).toEqual({ platform: "android", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" });
+    expect(ctx?.device).toEqual({
+      platform: "android",
+      widthPixels: 1080,
+      heightPixels: 2400,
+      driverType: "android-ondevice-accessibility",
+    });
     expect(ctx?.target?.resolveAppId({ defaultAppId: "com.fallback" })).toBe("com.fallback");
   });
 });
@@ -132,7 +164,18 @@ describe("the package agrees with the runtime", () => {
     const fromRuntime: TrailblazeContext = {} as RuntimeContext;
     const toRuntime: RuntimeContext = {} as TrailblazeContext;
     expect([fromRuntime, toRuntime]).toHaveLength(2);
-    const drivers: DriverKey[] = ["android-ondevice-accessibility", "android-ondevice-instrumentation", "android-test", "revyl-android", "ios-host", "ios-axe", "revyl-ios", "playwright-native", "playwright-electron", "compose"];
+    const drivers: DriverKey[] = [
+      "android-ondevice-accessibility",
+      "android-ondevice-instrumentation",
+      "android-test",
+      "revyl-android",
+      "ios-host",
+      "ios-axe",
+      "revyl-ios",
+      "playwright-native",
+      "playwright-electron",
+      "compose",
+    ];
     expect(drivers).toEqual(DRIVERS.map((d) => d.key) as DriverKey[]);
     const platforms: Platform[] = ["ANDROID", "IOS", "WEB"];
     expect(platforms).toEqual([...PLATFORMS]);

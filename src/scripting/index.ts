@@ -23,7 +23,13 @@ export type {
 } from "./trailblaze.ts";
 export type { TrailblazeTarget } from "./tool-context.ts";
 export { isTypedTool, run, tool, trailblaze } from "./trailblaze.ts";
-export type { TrailblazeCallToolResult, TrailblazeClient, TrailblazeToolEntry, TrailblazeToolMap, TrailblazeToolMethods } from "./client.ts";
+export type {
+  TrailblazeCallToolResult,
+  TrailblazeClient,
+  TrailblazeToolEntry,
+  TrailblazeToolMap,
+  TrailblazeToolMethods,
+} from "./client.ts";
 export type { TrailblazeMemory } from "./memory.ts";
 export type {
   Bounds,

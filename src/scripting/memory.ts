@@ -30,7 +30,11 @@ const asText = (value: unknown): string => (typeof value === "string" ? value : 
 
 /** A memory over `snapshot` (values that are not strings are shown as JSON). */
 export function createMemory(snapshot: Record<string, unknown> = {}): TrackedMemory {
-  const initial = new Map(Object.entries(snapshot).filter(([, v]) => v !== undefined).map(([k, v]) => [k, asText(v)] as const));
+  const initial = new Map(
+    Object.entries(snapshot)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, asText(v)] as const),
+  );
   const current = new Map(initial);
   const get = (key: string) => current.get(key);
   const lookup = (token: string) => (token.startsWith("memory.") ? (get(token.slice("memory.".length)) ?? get(token)) : get(token));

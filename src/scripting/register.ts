@@ -50,5 +50,6 @@ export function registerTrailblazeTool<Shape extends ZodRawShapeCompat = Record<
   };
   const { inputSchema, ...rest } = config;
   if (inputSchema === undefined) return server.registerTool(name, rest, (extra) => run({}, extra));
-  return server.registerTool(name, { ...rest, inputSchema }, ((args: Record<string, unknown>, extra: ToolExtra) => run(args, extra)) as never);
+  return server.registerTool(name, { ...rest, inputSchema }, ((args: Record<string, unknown>, extra: ToolExtra) =>
+    run(args, extra)) as never);
 }

@@ -21,7 +21,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-const kindOf = (value: unknown) => (value === undefined ? "missing" : value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`);
+const kindOf = (value: unknown) =>
+  value === undefined ? "missing" : value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
 
 /** Upstream's flat `{ param: {type, …} }` or a JSON Schema object, as JSON Schema (flat: every parameter required, non-object entries dropped). */
 export function registeredInputSchema(inputSchema: Record<string, unknown>): Record<string, unknown> {
@@ -52,7 +53,9 @@ function callBinding(client: TrailblazeClient) {
   return async (name: string, argsJson: string): Promise<string> => {
     try {
       const result = await tools[name]!(argsJson ? (JSON.parse(argsJson) as Record<string, unknown>) : {});
-      return JSON.stringify(typeof result === "string" ? { isError: false, textContent: result } : { isError: false, structuredContent: result });
+      return JSON.stringify(
+        typeof result === "string" ? { isError: false, textContent: result } : { isError: false, structuredContent: result },
+      );
     } catch (error) {
       return JSON.stringify({ isError: true, error: error instanceof Error ? error.message : String(error) });
     }
@@ -67,24 +70,33 @@ function callBinding(client: TrailblazeClient) {
 export function registeredTool(name: string, file: string, at: string, meta: Record<string, unknown> = {}): ServedTool {
   const registry = (globalThis as { __trailblazeTools?: unknown }).__trailblazeTools;
   if (!isRecord(registry)) {
-    throw new TypeError(`${at}: ${file} ran but globalThis.__trailblazeTools is ${kindOf(registry)}; register tools as globalThis.__trailblazeTools["${name}"] = { spec, handler }`);
+    throw new TypeError(
+      `${at}: ${file} ran but globalThis.__trailblazeTools is ${kindOf(registry)}; register tools as globalThis.__trailblazeTools["${name}"] = { spec, handler }`,
+    );
   }
   const entry = registry[name] as Registration | undefined;
   if (entry === undefined) {
     const known = Object.keys(registry).sort();
-    throw new TypeError(`${at}: ${file} registered no tool "${name}" on globalThis.__trailblazeTools when it ran (${known.length > 0 ? `it registered: ${known.join(", ")}` : "it registered none"})`);
+    throw new TypeError(
+      `${at}: ${file} registered no tool "${name}" on globalThis.__trailblazeTools when it ran (${known.length > 0 ? `it registered: ${known.join(", ")}` : "it registered none"})`,
+    );
   }
   const field = (path: string, problem: string) => new TypeError(`${at}: __trailblazeTools["${name}"]${path}: ${problem}`);
   if (!isRecord(entry)) throw field("", `is ${kindOf(entry)}; ${SHAPE}`);
-  if (typeof entry.handler !== "function") throw field(".handler", `is ${kindOf(entry.handler)}; expected a function (args, ctx) => result`);
-  if (entry.name !== undefined && entry.name !== name) throw field(".name", `is ${JSON.stringify(entry.name)} but the tool is registered under "${name}"; make them the same`);
-  if (entry.spec !== undefined && !isRecord(entry.spec)) throw field(".spec", `is ${kindOf(entry.spec)}; expected { description?, inputSchema?, _meta? }`);
+  if (typeof entry.handler !== "function")
+    throw field(".handler", `is ${kindOf(entry.handler)}; expected a function (args, ctx) => result`);
+  if (entry.name !== undefined && entry.name !== name)
+    throw field(".name", `is ${JSON.stringify(entry.name)} but the tool is registered under "${name}"; make them the same`);
+  if (entry.spec !== undefined && !isRecord(entry.spec))
+    throw field(".spec", `is ${kindOf(entry.spec)}; expected { description?, inputSchema?, _meta? }`);
   const spec = (entry.spec ?? {}) as Record<string, unknown>;
-  if (spec.description !== undefined && typeof spec.description !== "string") throw field(".spec.description", `is ${kindOf(spec.description)}; expected a string`);
+  if (spec.description !== undefined && typeof spec.description !== "string")
+    throw field(".spec.description", `is ${kindOf(spec.description)}; expected a string`);
   if (spec.inputSchema !== undefined && !isRecord(spec.inputSchema)) {
     throw field(".spec.inputSchema", `is ${kindOf(spec.inputSchema)}; expected { param: { type, description } } or a JSON Schema object`);
   }
-  if (spec._meta !== undefined && !isRecord(spec._meta)) throw field(".spec._meta", `is ${kindOf(spec._meta)}; expected an object of trailblaze/* keys`);
+  if (spec._meta !== undefined && !isRecord(spec._meta))
+    throw field(".spec._meta", `is ${kindOf(spec._meta)}; expected an object of trailblaze/* keys`);
   const handler = entry.handler as (args: unknown, ctx: unknown) => unknown;
   return {
     name,
@@ -95,6 +107,9 @@ export function registeredTool(name: string, file: string, at: string, meta: Rec
     },
     ...(typeof spec.description === "string" ? { description: spec.description } : {}),
     inputSchema: registeredInputSchema((spec.inputSchema ?? {}) as Record<string, unknown>),
-    meta: { ...meta, ...Object.fromEntries(Object.entries((spec._meta ?? {}) as Record<string, unknown>).filter(([key]) => key.startsWith("trailblaze/"))) },
+    meta: {
+      ...meta,
+      ...Object.fromEntries(Object.entries((spec._meta ?? {}) as Record<string, unknown>).filter(([key]) => key.startsWith("trailblaze/"))),
+    },
   };
 }

@@ -13,7 +13,10 @@ describe("result helpers build plain MCP results", () => {
         content: [{ type: "text", text: "second block" }],
       }),
     ).toEqual({
-      content: [{ type: "text", text: "saved" }, { type: "text", text: "second block" }],
+      content: [
+        { type: "text", text: "saved" },
+        { type: "text", text: "second block" },
+      ],
       structuredContent: { id: 7 },
       _meta: { trailblaze: { memoryDelta: { id: 7 }, memoryDeletions: ["draft"] } },
     });
@@ -25,7 +28,11 @@ describe("result helpers build plain MCP results", () => {
 
   test("error variants", () => {
     expect(error("nope")).toEqual({ content: [{ type: "text", text: "nope" }], isError: true });
-    expect(fatalError("gone")).toEqual({ content: [{ type: "text", text: "gone" }], isError: true, _meta: { trailblaze: { variant: "FatalError" } } });
+    expect(fatalError("gone")).toEqual({
+      content: [{ type: "text", text: "gone" }],
+      isError: true,
+      _meta: { trailblaze: { variant: "FatalError" } },
+    });
     expect(missingRequiredArgs("need email", { structuredContent: { missing: ["email"] } })).toEqual({
       content: [{ type: "text", text: "need email" }],
       isError: true,
@@ -45,13 +52,18 @@ describe("result helpers build plain MCP results", () => {
 
   test('variant refuses "Success" and the empty name at run time too', () => {
     // @ts-expect-error "Success" is not an error variant
-    expect(() => variant("Success", "x")).toThrow('variant("Success"): name an error variant such as "FatalError"; use success() for a success');
+    expect(() => variant("Success", "x")).toThrow(
+      'variant("Success"): name an error variant such as "FatalError"; use success() for a success',
+    );
     // @ts-expect-error the empty name is not a variant
     expect(() => variant("", "x")).toThrow('variant(""): name an error variant');
   });
 
   test("withMemory merges into existing _meta, keeps other keys, and refuses error results", () => {
-    const base = { ...success("ok", { memoryDelta: { a: 1 }, memoryDeletions: ["z"] }), _meta: { other: true, trailblaze: { memoryDelta: { a: 1 }, memoryDeletions: ["z"] } } };
+    const base = {
+      ...success("ok", { memoryDelta: { a: 1 }, memoryDeletions: ["z"] }),
+      _meta: { other: true, trailblaze: { memoryDelta: { a: 1 }, memoryDeletions: ["z"] } },
+    };
     expect(withMemory(base, { memoryDelta: { b: 2 }, memoryDeletions: ["z", "y"] })).toEqual({
       content: [{ type: "text", text: "ok" }],
       _meta: { other: true, trailblaze: { memoryDelta: { a: 1, b: 2 }, memoryDeletions: ["z", "y"] } },

@@ -35,7 +35,8 @@ type Handler = (args: unknown, ctx: unknown, client: unknown) => unknown;
 function metaOf(spec: TypedToolSpec, tool: ServedTool): TrailblazeToolMeta {
   const meta: TrailblazeToolMeta = { ...tool.meta };
   if (spec.supportedPlatforms?.length) meta["trailblaze/supportedPlatforms"] = spec.supportedPlatforms.filter((p) => p !== "desktop");
-  if (spec.supportedDrivers?.length) meta["trailblaze/supportedDrivers"] = spec.supportedDrivers as TrailblazeToolMeta["trailblaze/supportedDrivers"];
+  if (spec.supportedDrivers?.length)
+    meta["trailblaze/supportedDrivers"] = spec.supportedDrivers as TrailblazeToolMeta["trailblaze/supportedDrivers"];
   if (spec.requiresHost) meta["trailblaze/requiresHost"] = true;
   if (spec.requiresContext) meta["trailblaze/requiresContext"] = true;
   if (spec.surfaceToLlm === false) meta["trailblaze/surfaceToLlm"] = false;
@@ -59,11 +60,16 @@ export function toCallToolResult(value: unknown): CallToolResult {
 }
 
 /** Serves `tools` over stdio until the client closes. Resolves once connected. */
-export async function serveTools(tools: ServedTool[], info: { name: string; version?: string } = { name: "trailblaze-tools" }): Promise<void> {
+export async function serveTools(
+  tools: ServedTool[],
+  info: { name: string; version?: string } = { name: "trailblaze-tools" },
+): Promise<void> {
   const byName = new Map<string, { tool: ServedTool; listed: Tool; handler: Handler; validate: z.ZodType | undefined }>();
   for (const tool of tools) {
     if (typeof tool.value !== "function") {
-      throw new TypeError(`${tool.file}: export ${tool.name} is ${tool.value === undefined ? "missing" : `a ${typeof tool.value}`}; export the tool as \`export const ${tool.name} = trailblaze.tool(…)\``);
+      throw new TypeError(
+        `${tool.file}: export ${tool.name} is ${tool.value === undefined ? "missing" : `a ${typeof tool.value}`}; export the tool as \`export const ${tool.name} = trailblaze.tool(…)\``,
+      );
     }
     const spec: TypedToolSpec = isTypedTool(tool.value) ? (tool.value as never)[Symbol.for("trailblaze.typedTool")] : {};
     const inputSchema = spec.inputSchema ?? tool.inputSchema ?? EMPTY_OBJECT;
@@ -80,7 +86,9 @@ export async function serveTools(tools: ServedTool[], info: { name: string; vers
     try {
       validate = z.fromJSONSchema(inputSchema as never);
     } catch (error) {
-      console.error(`${tool.file}: the input schema of ${tool.name} cannot be used to check arguments (${(error as Error).message}); calls are not checked`);
+      console.error(
+        `${tool.file}: the input schema of ${tool.name} cannot be used to check arguments (${(error as Error).message}); calls are not checked`,
+      );
     }
     byName.set(tool.name, { tool, listed, handler: tool.value as Handler, validate });
   }
@@ -94,7 +102,12 @@ export async function serveTools(tools: ServedTool[], info: { name: string; vers
     if (entry.validate) {
       const checked = entry.validate.safeParse(args);
       if (!checked.success) {
-        return { isError: true, content: [{ type: "text", text: `${entry.tool.name}: invalid arguments: ${z.prettifyError(checked.error).replace(/\n/g, "; ")}` }] };
+        return {
+          isError: true,
+          content: [
+            { type: "text", text: `${entry.tool.name}: invalid arguments: ${z.prettifyError(checked.error).replace(/\n/g, "; ")}` },
+          ],
+        };
       }
     }
     const ctx = callContextOf(request.params.arguments, extra);

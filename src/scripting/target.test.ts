@@ -26,13 +26,30 @@ describe("parseTarget: the envelope's target block, read leniently", () => {
   });
 
   test("absent, null, not an object, or without a string id and a list of string app ids: no target", () => {
-    for (const raw of [undefined, null, "wiki", ["wiki"], {}, { id: 7, appIds: [] }, { id: "wiki" }, { id: "wiki", appIds: "org.wikipedia" }, { id: "wiki", appIds: ["org.wikipedia", null] }]) {
+    for (const raw of [
+      undefined,
+      null,
+      "wiki",
+      ["wiki"],
+      {},
+      { id: 7, appIds: [] },
+      { id: "wiki" },
+      { id: "wiki", appIds: "org.wikipedia" },
+      { id: "wiki", appIds: ["org.wikipedia", null] },
+    ]) {
       expect(parseTarget(raw)).toBeUndefined();
     }
   });
 
   test("an optional field of the wrong type is left out, the target kept", () => {
-    const target = parseTarget({ id: "wiki", appIds: ["org.wikipedia"], displayName: 3, appId: false, baseUrls: ["https://a.example", 4], resolvedBaseUrl: {} });
+    const target = parseTarget({
+      id: "wiki",
+      appIds: ["org.wikipedia"],
+      displayName: 3,
+      appId: false,
+      baseUrls: ["https://a.example", 4],
+      resolvedBaseUrl: {},
+    });
     expect(target).toBeDefined();
     expect(Object.keys(target!).sort()).toEqual(["appIds", "id", "resolveAppId", "resolveBaseUrl"]);
     expect(target!.resolveAppId()).toBe("org.wikipedia");
@@ -62,8 +79,12 @@ describe("resolveAppId and resolveBaseUrl", () => {
 
   test("resolveBaseUrl: resolvedBaseUrl, else baseUrls[0], else the trimmed default, else undefined", () => {
     const urls = ["https://one.example", "https://two.example"];
-    expect(toolTarget({ id: "t", appIds: [], baseUrls: urls, resolvedBaseUrl: "https://two.example" }).resolveBaseUrl()).toBe("https://two.example");
-    expect(toolTarget({ id: "t", appIds: [], baseUrls: urls }).resolveBaseUrl({ defaultBaseUrl: "https://d.example" })).toBe("https://one.example");
+    expect(toolTarget({ id: "t", appIds: [], baseUrls: urls, resolvedBaseUrl: "https://two.example" }).resolveBaseUrl()).toBe(
+      "https://two.example",
+    );
+    expect(toolTarget({ id: "t", appIds: [], baseUrls: urls }).resolveBaseUrl({ defaultBaseUrl: "https://d.example" })).toBe(
+      "https://one.example",
+    );
     expect(toolTarget({ id: "t", appIds: [] }).resolveBaseUrl({ defaultBaseUrl: " https://d.example " })).toBe("https://d.example");
     expect(toolTarget({ id: "t", appIds: [], baseUrls: [] }).resolveBaseUrl()).toBeUndefined();
   });

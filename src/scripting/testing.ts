@@ -76,17 +76,26 @@ export function createQueuedFindMatchesClient(): QueuedFindMatchesClient {
   const gone: boolean[] = [];
   const next = <T>(queue: T[], tool: string, args: Record<string, unknown>, how: string): T => {
     if (queue.length === 0) {
-      throw new Error(`createQueuedFindMatchesClient: ${tool}(${JSON.stringify(args)}) was called with nothing queued; add answers with ${how}`);
+      throw new Error(
+        `createQueuedFindMatchesClient: ${tool}(${JSON.stringify(args)}) was called with nothing queued; add answers with ${how}`,
+      );
     }
     return queue.shift() as T;
   };
   const client = createClient(async (tool, args) => {
     calls.push({ tool, args });
     const answer =
-      tool === "findMatches" ? next(matches, tool, args, "queueFindMatches")
-      : tool === "waitUntilNotVisible" ? next(gone, tool, args, "queueWaitUntilNotVisible")
-      : undefined;
-    return { success: true, textContent: answer === undefined ? "" : JSON.stringify(answer), errorMessage: "", ...(answer !== undefined ? { structuredContent: answer } : {}) };
+      tool === "findMatches"
+        ? next(matches, tool, args, "queueFindMatches")
+        : tool === "waitUntilNotVisible"
+          ? next(gone, tool, args, "queueWaitUntilNotVisible")
+          : undefined;
+    return {
+      success: true,
+      textContent: answer === undefined ? "" : JSON.stringify(answer),
+      errorMessage: "",
+      ...(answer !== undefined ? { structuredContent: answer } : {}),
+    };
   });
   return {
     tools: client.tools,

@@ -96,7 +96,9 @@ export function toolContextOf(ctx: TrailblazeCallContext | undefined, client: Tr
 
 function defineTool<I, O>(spec: TypedToolSpec, handler: TypedHandler<I, O>): TypedToolDefinition<I, O> {
   if (typeof handler !== "function") {
-    throw new TypeError(`trailblaze.tool(spec, handler): the handler must be a function, got ${handler === null ? "null" : typeof handler}`);
+    throw new TypeError(
+      `trailblaze.tool(spec, handler): the handler must be a function, got ${handler === null ? "null" : typeof handler}`,
+    );
   }
   const run = async (input: I, ctx?: TrailblazeCallContext, client?: TrailblazeClient) =>
     handler((input ?? {}) as I, toolContextOf(ctx, client));
@@ -126,7 +128,8 @@ export function tool(name: string, spec: TrailblazeToolSpec, handler: Trailblaze
 export function tool(first: unknown, second?: unknown, third?: unknown): unknown {
   if (typeof first === "string") {
     if (typeof third !== "function") throw new TypeError(`trailblaze.tool("${first}", spec, handler): the handler must be a function`);
-    if (pending.some((t) => t.name === first)) throw new Error(`trailblaze.tool("${first}"): a tool of that name is already declared in this server`);
+    if (pending.some((t) => t.name === first))
+      throw new Error(`trailblaze.tool("${first}"): a tool of that name is already declared in this server`);
     pending.push({ name: first, spec: (second ?? {}) as TrailblazeToolSpec, handler: third as TrailblazeToolHandler });
     return undefined;
   }
@@ -146,7 +149,10 @@ export async function run(options: { name?: string; version?: string } = {}): Pr
   ]);
   const server = new McpServer({ name: options.name ?? "trailblaze-tools", version: options.version ?? "0.0.0" });
   for (const { name, spec, handler } of pending.splice(0)) {
-    const config = { ...(spec.description !== undefined ? { description: spec.description } : {}), ...(spec._meta ? { _meta: spec._meta } : {}) };
+    const config = {
+      ...(spec.description !== undefined ? { description: spec.description } : {}),
+      ...(spec._meta ? { _meta: spec._meta } : {}),
+    };
     const call = (args: Record<string, unknown>, extra: Parameters<typeof sessionClient>[0]) =>
       handler(args, callContextOf(args, extra), sessionClient(extra));
     if (spec.inputSchema) server.registerTool(name, { ...config, inputSchema: spec.inputSchema }, call as never);

@@ -44,7 +44,9 @@ function snapshot(resolved: Map<string, MatchDescriptor[]>, selectors: readonly 
   const matchesFor = (selector: TrailblazeNodeSelector) => {
     const found = resolved.get(keyOf(selector));
     if (!found) {
-      throw new Error(`ViewHierarchy: selector ${keyOf(selector)} was not pre-resolved. Add it to the selectors list passed to captureViewHierarchy(client, [...]).`);
+      throw new Error(
+        `ViewHierarchy: selector ${keyOf(selector)} was not pre-resolved. Add it to the selectors list passed to captureViewHierarchy(client, [...]).`,
+      );
     }
     return found;
   };
@@ -64,7 +66,9 @@ export async function captureViewHierarchy(client: TrailblazeClient, selectors: 
   const owned = selectors.slice();
   // Typed by TrailblazeToolMap once a client is generated: read as a plain map here.
   const tools = client.tools as unknown as Record<string, (args: Record<string, unknown>) => Promise<unknown>>;
-  const entries = await Promise.all(owned.map(async (selector) => [keyOf(selector), matchesOf(await tools.findMatches!({ selector }), selector)] as const));
+  const entries = await Promise.all(
+    owned.map(async (selector) => [keyOf(selector), matchesOf(await tools.findMatches!({ selector }), selector)] as const),
+  );
   return snapshot(new Map(entries), owned);
 }
 

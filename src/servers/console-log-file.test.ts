@@ -17,7 +17,9 @@ test("lines are masked, written together a turn later, and stop at the cap; clos
   await log.close();
   const lines = readFileSync(file, "utf8").trimEnd().split("\n");
   expect(lines[0]).toMatch(/^\S+ info token \*\*\*$/);
-  expect(lines.at(-1)).toMatch(/^\[trailblaze\] … console log cut at 200 bytes: \d+ more bytes \(\d+ lines\) not written \(TRAILBLAZE_LOG_MAX_BYTES\)$/);
+  expect(lines.at(-1)).toMatch(
+    /^\[trailblaze\] … console log cut at 200 bytes: \d+ more bytes \(\d+ lines\) not written \(TRAILBLAZE_LOG_MAX_BYTES\)$/,
+  );
   expect(readFileSync(file, "utf8").length).toBeLessThan(320);
   log.line("info", "after the close");
   await new Promise((resolve) => setTimeout(resolve, 10));

@@ -16,7 +16,10 @@ export class ConsoleLogFile {
    * @param options.maxLineChars longest line kept, in characters (default 1 MiB).
    */
   constructor(file: string, options: { mask?: (text: string) => string; maxBytes?: number; maxLineChars?: number } = {}) {
-    this.#file = new CappedLogFile(file, { what: "console log", ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}) });
+    this.#file = new CappedLogFile(file, {
+      what: "console log",
+      ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+    });
     this.#mask = options.mask ?? ((text) => text);
     this.#maxLineChars = options.maxLineChars ?? MAX_LOG_LINE_CHARS;
   }

@@ -71,7 +71,10 @@ function expander(server: ResolvedServer, env: Record<string, string | undefined
  * Expands `command`, `args` and `env` values of a command entry. Every reference to an unset
  * variable without a default is reported at once, located at the entry.
  */
-export function expandCommand(server: Extract<ResolvedServer, { kind: "command" }>, env: Record<string, string | undefined>): ExpandedCommand {
+export function expandCommand(
+  server: Extract<ResolvedServer, { kind: "command" }>,
+  env: Record<string, string | undefined>,
+): ExpandedCommand {
   const { expand, expandEnv, done } = expander(server, env);
   const command = expand(server.command, ["command"]);
   const args = server.args.map((arg, i) => expand(arg, ["args", i]));
@@ -81,7 +84,10 @@ export function expandCommand(server: Extract<ResolvedServer, { kind: "command" 
 }
 
 /** The `env:` values of a script entry, expanded the same way (none: an empty map). */
-export function expandScriptEnv(server: Extract<ResolvedServer, { kind: "script" }>, env: Record<string, string | undefined>): Record<string, string> {
+export function expandScriptEnv(
+  server: Extract<ResolvedServer, { kind: "script" }>,
+  env: Record<string, string | undefined>,
+): Record<string, string> {
   if (server.env === undefined) return {};
   const { expandEnv, done } = expander(server, env);
   const expanded = expandEnv(server.env);

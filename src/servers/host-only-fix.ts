@@ -16,7 +16,9 @@ export const PER_FILE_HOST_FIX =
 export function hostOnlyFix(server: ScriptServer): string {
   if (server.perFile) return PER_FILE_HOST_FIX;
   const origin = server.origin;
-  const entry = origin ? `${origin.where.file}:${origin.where.line}:${origin.where.col} mcp_servers[${origin.index}]` : `the mcp_servers entry of ${server.display}`;
+  const entry = origin
+    ? `${origin.where.file}:${origin.where.line}:${origin.where.col} mcp_servers[${origin.index}]`
+    : `the mcp_servers entry of ${server.display}`;
   return `Or, if the whole script needs the host, add \`requiresHost: true\` to ${entry}: on-device sessions then skip it without bundling it.`;
 }
 

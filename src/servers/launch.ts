@@ -14,7 +14,19 @@ import type { McpConnection } from "./mcp-connection.ts";
  */
 export type ServerConnection = Pick<
   McpConnection,
-  "name" | "handshake" | "call" | "listTools" | "diagnostics" | "outputMark" | "outputSince" | "death" | "inFlight" | "onDeath" | "onLog" | "onToolsChanged" | "close"
+  | "name"
+  | "handshake"
+  | "call"
+  | "listTools"
+  | "diagnostics"
+  | "outputMark"
+  | "outputSince"
+  | "death"
+  | "inFlight"
+  | "onDeath"
+  | "onLog"
+  | "onToolsChanged"
+  | "close"
 >;
 
 export interface LaunchedServer {
@@ -72,7 +84,10 @@ export interface SkippedServer {
 /** Why a server is not started in this agent mode, or undefined when it is. */
 export function skipReason(server: ResolvedServer, agent: AgentMode, table: LauncherTable): SkippedServer | undefined {
   if (server.kind === "script" && server.perFile?.runtime === "subprocess" && agent === "on-device") {
-    return { reason: "runtime", detail: `per-file tools that run as a host subprocess (runtime: subprocess, or requiresHost: true in the spec): ${server.perFile.tools.join(", ")}; skipped in this on-device session` };
+    return {
+      reason: "runtime",
+      detail: `per-file tools that run as a host subprocess (runtime: subprocess, or requiresHost: true in the spec): ${server.perFile.tools.join(", ")}; skipped in this on-device session`,
+    };
   }
   if (server.kind === "script" && server.requiresHost && agent === "on-device") {
     return { reason: "requiresHost", detail: "host-only script (requiresHost: true); skipped without bundling in this on-device session" };

@@ -7,7 +7,11 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import type { JsonSchemaType } from "@modelcontextprotocol/sdk/validation/types.js";
 import { LazyJsonSchemaValidator } from "./lazy-json-schema-validator.ts";
 
-const SUM: JsonSchemaType = { type: "object", properties: { sum: { type: "number" }, at: { type: "string", format: "date-time" } }, required: ["sum"] };
+const SUM: JsonSchemaType = {
+  type: "object",
+  properties: { sum: { type: "number" }, at: { type: "string", format: "date-time" } },
+  required: ["sum"],
+};
 
 describe("LazyJsonSchemaValidator", () => {
   test("gives the SDK's ajv results and messages", () => {
@@ -28,7 +32,8 @@ describe("LazyJsonSchemaValidator", () => {
   test("compiles each schema once per process, and keeps schemas sharing an $id apart", () => {
     const compiles: unknown[] = [];
     // The provider as the lazy one loads it (require: the SDK's CommonJS build).
-    const Provider = (require("@modelcontextprotocol/sdk/validation/ajv") as { AjvJsonSchemaValidator: typeof AjvJsonSchemaValidator }).AjvJsonSchemaValidator;
+    const Provider = (require("@modelcontextprotocol/sdk/validation/ajv") as { AjvJsonSchemaValidator: typeof AjvJsonSchemaValidator })
+      .AjvJsonSchemaValidator;
     const original = Provider.prototype.getValidator;
     Provider.prototype.getValidator = function (this: AjvJsonSchemaValidator, schema: JsonSchemaType) {
       compiles.push(schema);
@@ -36,11 +41,20 @@ describe("LazyJsonSchemaValidator", () => {
     } as typeof original;
     try {
       const once: JsonSchemaType = { type: "object", properties: { once: { type: "integer" } } };
-      for (let session = 0; session < 3; session++) expect(new LazyJsonSchemaValidator().getValidator(structuredClone(once))({ once: 1 }).valid).toBe(true);
+      for (let session = 0; session < 3; session++)
+        expect(new LazyJsonSchemaValidator().getValidator(structuredClone(once))({ once: 1 }).valid).toBe(true);
       expect(compiles).toHaveLength(1);
 
-      const v1 = new LazyJsonSchemaValidator().getValidator({ $id: "https://example.test/shared.json", type: "object", required: ["a"] } as JsonSchemaType);
-      const v2 = new LazyJsonSchemaValidator().getValidator({ $id: "https://example.test/shared.json", type: "object", required: ["b"] } as JsonSchemaType);
+      const v1 = new LazyJsonSchemaValidator().getValidator({
+        $id: "https://example.test/shared.json",
+        type: "object",
+        required: ["a"],
+      } as JsonSchemaType);
+      const v2 = new LazyJsonSchemaValidator().getValidator({
+        $id: "https://example.test/shared.json",
+        type: "object",
+        required: ["b"],
+      } as JsonSchemaType);
       expect([v1({ a: 1 }).valid, v1({ b: 1 }).valid, v2({ b: 1 }).valid, v2({ a: 1 }).valid]).toEqual([true, false, true, false]);
     } finally {
       Provider.prototype.getValidator = original;
@@ -49,7 +63,9 @@ describe("LazyJsonSchemaValidator", () => {
 
   test("is what the SDK Client checks structuredContent with", async () => {
     const server = new Server({ name: "sums", version: "1" }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: "sum", inputSchema: { type: "object" }, outputSchema: SUM }] }));
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [{ name: "sum", inputSchema: { type: "object" }, outputSchema: SUM }],
+    }));
     server.setRequestHandler(CallToolRequestSchema, ({ params }) => ({ content: [], structuredContent: { sum: params.arguments?.sum } }));
     const client = new Client({ name: "t", version: "1" }, { jsonSchemaValidator: new LazyJsonSchemaValidator() });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -57,7 +73,9 @@ describe("LazyJsonSchemaValidator", () => {
     await client.listTools();
     expect((await client.callTool({ name: "sum", arguments: { sum: 5 } })).structuredContent).toEqual({ sum: 5 });
     const error = await client.callTool({ name: "sum", arguments: { sum: "five" } }).catch((e: Error) => e);
-    expect((error as Error).message).toBe("MCP error -32602: Structured content does not match the tool's output schema: data/sum must be number");
+    expect((error as Error).message).toBe(
+      "MCP error -32602: Structured content does not match the tool's output schema: data/sum must be number",
+    );
     await client.close();
   });
 });

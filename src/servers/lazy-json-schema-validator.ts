@@ -21,7 +21,8 @@ function compiledValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
   let validate = compiled.get(text);
   if (!validate) {
     // A require, not an import: the bundler keeps it, and ajv's evaluation, for this first use.
-    const { AjvJsonSchemaValidator } = require("@modelcontextprotocol/sdk/validation/ajv") as typeof import("@modelcontextprotocol/sdk/validation/ajv");
+    const { AjvJsonSchemaValidator } =
+      require("@modelcontextprotocol/sdk/validation/ajv") as typeof import("@modelcontextprotocol/sdk/validation/ajv");
     // One ajv answers a schema `$id` with the first schema it compiled under it: such a schema (another text) gets an ajv of its own.
     const provider = "$id" in schema ? new AjvJsonSchemaValidator() : (ajv ??= new AjvJsonSchemaValidator());
     // ajv caches by schema object: compile a copy of our own, so the sessions' objects are not kept.

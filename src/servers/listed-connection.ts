@@ -20,7 +20,9 @@ export class ListedConnection implements ServerConnection {
 
   /** A list-only session calls no tool: one that does is a bug in the command that opened it. */
   async call(tool: string): Promise<ToolResult> {
-    return fatalError(`${tool}: MCP server ${this.name} was not started: this session only lists tools (listOnly), so none of them can be called`);
+    return fatalError(
+      `${tool}: MCP server ${this.name} was not started: this session only lists tools (listOnly), so none of them can be called`,
+    );
   }
 
   async listTools(): Promise<Tool[]> {

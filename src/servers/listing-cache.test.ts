@@ -52,7 +52,14 @@ describe("ListingCache", () => {
     const stored = readFileSync(cache.file, "utf8");
     const edited = stored.replace("Submits", "Submits everything");
     expect(edited).not.toBe(stored);
-    for (const damaged of [stored.slice(0, stored.length / 2), "", "null", "[]", JSON.stringify({ ...JSON.parse(stored), listing: { tools: "none" } }), edited]) {
+    for (const damaged of [
+      stored.slice(0, stored.length / 2),
+      "",
+      "null",
+      "[]",
+      JSON.stringify({ ...JSON.parse(stored), listing: { tools: "none" } }),
+      edited,
+    ]) {
       writeFileSync(cache.file, damaged);
       expect(cache.lookup()).toBeUndefined();
     }

@@ -41,8 +41,14 @@ const engineOf = (env: Record<string, string | undefined>) => [env.TRAILBLAZE_QU
  * the handshake.
  */
 function listingKey(code: string, env: Record<string, string | undefined>): string {
-  runtimeStamp ??= fileStamp(`listing ${LISTING_FORMAT}`, [join(PACKAGE_ROOT, "runtime-quickjs")], ["src/servers/mcp-connection.ts", "src/servers/listing-cache.ts"]);
-  return sha256(JSON.stringify({ format: LISTING_FORMAT, code: sha256(code), engine: engineOf(env), version: PACKAGE_VERSION, runtime: runtimeStamp }));
+  runtimeStamp ??= fileStamp(
+    `listing ${LISTING_FORMAT}`,
+    [join(PACKAGE_ROOT, "runtime-quickjs")],
+    ["src/servers/mcp-connection.ts", "src/servers/listing-cache.ts"],
+  );
+  return sha256(
+    JSON.stringify({ format: LISTING_FORMAT, code: sha256(code), engine: engineOf(env), version: PACKAGE_VERSION, runtime: runtimeStamp }),
+  );
 }
 
 /** The cached listing of one server (a script or prebuilt bundle, by absolute path) in a workspace's `.cache/`. */
@@ -97,5 +103,11 @@ export class ListingCache {
 
 function isListing(value: unknown): value is Listing {
   const listing = value as Listing | undefined;
-  return typeof listing === "object" && listing !== null && typeof listing.handshake === "object" && listing.handshake !== null && Array.isArray(listing.tools);
+  return (
+    typeof listing === "object" &&
+    listing !== null &&
+    typeof listing.handshake === "object" &&
+    listing.handshake !== null &&
+    Array.isArray(listing.tools)
+  );
 }

@@ -155,7 +155,8 @@ export class McpConnection implements AsyncDisposable {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new HandshakeTimeoutError(options.name, timeoutMs, options.transport.diagnostics(), options.transport.diagnosticsSource)),
+        () =>
+          reject(new HandshakeTimeoutError(options.name, timeoutMs, options.transport.diagnostics(), options.transport.diagnosticsSource)),
         timeoutMs,
       );
     });
@@ -296,8 +297,6 @@ export class McpConnection implements AsyncDisposable {
       this.#inFlight.delete(deadline);
     }
   }
-
-
 
   async #callFailed(error: unknown, deadline: CallDeadline): Promise<ToolResult> {
     const aborted = deadline.aborted;

@@ -32,7 +32,8 @@ async function described(tools: PerFileTool[], root: string, cacheRoot = root): 
   const cacheDir = join(cacheRoot, ".cache", "trailblaze-tool-schemas");
   const byScript = new Map<string, PerFileTool[]>();
   // A composed tool's schema comes from its parameters, a registered one's from its spec when it runs: nothing to derive.
-  for (const tool of tools.filter((t) => !t.composed && !t.registered)) byScript.set(tool.script, [...(byScript.get(tool.script) ?? []), tool]);
+  for (const tool of tools.filter((t) => !t.composed && !t.registered))
+    byScript.set(tool.script, [...(byScript.get(tool.script) ?? []), tool]);
   const derived = await deriveTools(
     [...byScript].map(([script, group]) => {
       const wanting = new Set(group.filter((tool) => !tool.inputSchema).map((tool) => tool.exportName));
@@ -44,13 +45,15 @@ async function described(tools: PerFileTool[], root: string, cacheRoot = root): 
     const problem = derived.get(tool.script)?.get(tool.exportName)?.problem;
     if (!problem) return [];
     const file = displayPath(tool.script, root);
-    return [{
-      ...tool.where,
-      path: "tools",
-      message:
-        `tool ${tool.name}: its input type in ${file} cannot be turned into a JSON Schema (${problem}); ` +
-        `declare the input as an interface or type alias of plain fields, or give inputSchema in its trailblaze.tool spec or a ${tool.name}.yaml sidecar`,
-    }];
+    return [
+      {
+        ...tool.where,
+        path: "tools",
+        message:
+          `tool ${tool.name}: its input type in ${file} cannot be turned into a JSON Schema (${problem}); ` +
+          `declare the input as an interface or type alias of plain fields, or give inputSchema in its trailblaze.tool spec or a ${tool.name}.yaml sidecar`,
+      },
+    ];
   });
   if (problems.length > 0) throw new ConfigError(problems);
   return tools.map((tool) => {
@@ -71,7 +74,10 @@ function entrySource(tools: PerFileTool[], runtime: ToolRuntime, owner: string, 
   const scripts = [...new Set(tools.filter((tool) => !tool.composed && !tool.registered).map((tool) => tool.script))];
   // A registering script is imported for its side effect: an unused `import * as` is elided from TypeScript.
   const registering = [...new Set(tools.filter((tool) => tool.registered).map((tool) => tool.script))];
-  const imports = [...registering.map((script) => `import ${JSON.stringify(script)};`), ...scripts.map((script, i) => `import * as m${i} from ${JSON.stringify(script)};`)];
+  const imports = [
+    ...registering.map((script) => `import ${JSON.stringify(script)};`),
+    ...scripts.map((script, i) => `import * as m${i} from ${JSON.stringify(script)};`),
+  ];
   if (tools.some((tool) => tool.composed)) imports.push(`import { composedTool } from ${JSON.stringify(COMPOSED_TOOL)};`);
   if (tools.some((tool) => tool.registered)) imports.push(`import { registeredTool } from ${JSON.stringify(REGISTERED_TOOL)};`);
   const served = tools.map((tool) => {
@@ -82,7 +88,9 @@ function entrySource(tools: PerFileTool[], runtime: ToolRuntime, owner: string, 
     }
     const fields = [
       `name: ${JSON.stringify(tool.name)}`,
-      tool.composed ? `value: composedTool(${JSON.stringify(tool.composed)})` : `value: m${scripts.indexOf(tool.script)}[${JSON.stringify(tool.exportName)}]`,
+      tool.composed
+        ? `value: composedTool(${JSON.stringify(tool.composed)})`
+        : `value: m${scripts.indexOf(tool.script)}[${JSON.stringify(tool.exportName)}]`,
       `file: ${JSON.stringify(displayPath(tool.script, root))}`,
       ...(tool.description !== undefined ? [`description: ${JSON.stringify(tool.description)}`] : []),
       ...(tool.inputSchema ? [`inputSchema: ${JSON.stringify(tool.inputSchema)}`] : []),
@@ -153,14 +161,27 @@ function registrationServer(server: ResolvedServer, owner: string, root: string,
     const before = source.slice(0, index);
     const line = before.split("\n").length;
     const col = index - (before.lastIndexOf("\n") + 1) + 1;
-    return { name, script: server.script, exportName: name, runtime: "inProcess", meta: {}, registered: `${shown}:${line}:${col}`, where: { file: shown, line, col } };
+    return {
+      name,
+      script: server.script,
+      exportName: name,
+      runtime: "inProcess",
+      meta: {},
+      registered: `${shown}:${line}:${col}`,
+      where: { file: shown, line, col },
+    };
   });
   const dir = join(root, ".cache", "trailblaze-tools");
   checkCacheFolder(dir);
   mkdirSync(dir, { recursive: true });
   const script = join(dir, `${owner}-registered-${basename(server.script, extname(server.script))}.ts`);
   writeIfChanged(script, entrySource(tools, "inProcess", `${owner} ${shown}`, root));
-  return { ...server, script, perFile: { runtime: "inProcess", tools: tools.map((tool) => tool.name) }, cwd: server.cwd ?? dirname(server.script) };
+  return {
+    ...server,
+    script,
+    perFile: { runtime: "inProcess", tools: tools.map((tool) => tool.name) },
+    cwd: server.cwd ?? dirname(server.script),
+  };
 }
 
 /** Every server of `target`: its `mcp_servers` entries (pure-JS registrations served as per-file tools), then its per-file tools' servers. */
@@ -187,5 +208,9 @@ export async function perFileScriptEntry(
   const onDevice = tools.filter((tool) => tool.runtime === "inProcess");
   const entry = join(dir, `${basename(file, extname(file))}.ts`);
   writeAtomically(entry, entrySource(onDevice, "inProcess", displayPath(file, cwd), cwd));
-  return { entry, tools: onDevice.map((tool) => tool.name), hostOnly: tools.filter((tool) => tool.runtime === "subprocess").map((tool) => tool.name) };
+  return {
+    entry,
+    tools: onDevice.map((tool) => tool.name),
+    hostOnly: tools.filter((tool) => tool.runtime === "subprocess").map((tool) => tool.name),
+  };
 }

@@ -50,10 +50,17 @@ export const launchQuickJsIsolating: Launcher = async (server, spec, context) =>
  * as stubs whose exports throw the failure when called; undefined when the failure is not only in
  * those files (a package they share, say), or there is no other tool left to serve.
  */
-function hostOnlyToolFiles(entry: string, failure: string, root: string): { stubs: Map<string, string>; problems: string[]; names: string[] } | undefined {
+function hostOnlyToolFiles(
+  entry: string,
+  failure: string,
+  root: string,
+): { stubs: Map<string, string>; problems: string[]; names: string[] } | undefined {
   const toolFiles = [...readFileSync(entry, "utf8").matchAll(/^import \* as m\d+ from (".*");$/gm)].map((m) => JSON.parse(m[1]!) as string);
   // `file:line:col: what` lines (the failure already carries the per-file fix, not the server one).
-  const problems = [...failure.matchAll(/(?:^|\n|: )\s*([^\s:]+\.[cm]?[jt]sx?):(\d+):(\d+): ([^\n]*)/g)].map((m) => ({ file: resolve(root, m[1]!), text: `${m[1]}:${m[2]}:${m[3]}: ${m[4]}` }));
+  const problems = [...failure.matchAll(/(?:^|\n|: )\s*([^\s:]+\.[cm]?[jt]sx?):(\d+):(\d+): ([^\n]*)/g)].map((m) => ({
+    file: resolve(root, m[1]!),
+    text: `${m[1]}:${m[2]}:${m[3]}: ${m[4]}`,
+  }));
   if (problems.length === 0 || problems.some((p) => !toolFiles.includes(p.file))) return undefined;
   const files = [...new Set(problems.map((p) => p.file))];
   if (files.length === toolFiles.length) return undefined;
@@ -64,12 +71,20 @@ function hostOnlyToolFiles(entry: string, failure: string, root: string): { stub
     const exported = exportedNames(readFileSync(file, "utf8"));
     names.push(...exported);
     const message = (name: string) => `${name} cannot run on-device: ${why}. ${PER_FILE_HOST_FIX}`;
-    stubs.set(file, exported.map((name) => `export const ${name} = async () => { throw new Error(${JSON.stringify(message(name))}); };`).join("\n"));
+    stubs.set(
+      file,
+      exported.map((name) => `export const ${name} = async () => { throw new Error(${JSON.stringify(message(name))}); };`).join("\n"),
+    );
   }
   return { stubs, problems: problems.map((p) => p.text), names };
 }
 
-async function launchQuickJs(server: ResolvedServer, spec: LaunchSpec, context: LaunchContext, stubs?: ReadonlyMap<string, string>): Promise<LaunchedServer> {
+async function launchQuickJs(
+  server: ResolvedServer,
+  spec: LaunchSpec,
+  context: LaunchContext,
+  stubs?: ReadonlyMap<string, string>,
+): Promise<LaunchedServer> {
   if (server.kind !== "script") throw new Error(`launchQuickJsServer: ${server.display} is not a script: server`);
   const bundle = server.bundle
     ? { code: await readFile(server.bundle, "utf8"), sourceMap: undefined }
@@ -80,13 +95,20 @@ async function launchQuickJs(server: ResolvedServer, spec: LaunchSpec, context: 
   const note = "supplied" in bundle ? suppliedNote(server.script, bundle.supplied) : undefined;
   if (note) context.onNotice?.(note);
 
-  const listings = context.listOnly ? new ListingCache(join(spec.root, ".cache"), server.bundle ?? server.script, bundle.code, spec.env) : undefined;
+  const listings = context.listOnly
+    ? new ListingCache(join(spec.root, ".cache"), server.bundle ?? server.script, bundle.code, spec.env)
+    : undefined;
   const listed = listings?.lookup();
   if (listed) return { connection: new ListedConnection(server.display, listed), tools: listed.tools, transport: "quickjs" };
 
-  const { DEFAULT_CALL_DEADLINE_MS, guestBudgetFrom, quickJsEngineFrom, quickJsThreadsEnabled, startQuickJsServer, startQuickJsServerOnThread } = await import(
-    "../../runtime-quickjs/index.ts"
-  );
+  const {
+    DEFAULT_CALL_DEADLINE_MS,
+    guestBudgetFrom,
+    quickJsEngineFrom,
+    quickJsThreadsEnabled,
+    startQuickJsServer,
+    startQuickJsServerOnThread,
+  } = await import("../../runtime-quickjs/index.ts");
   const callTimeoutMs = server.timeoutMs ?? spec.callTimeoutMs;
   // A server that calls a session tool while starting may list what the session answered: not cached.
   let calledOut = false;
@@ -94,14 +116,26 @@ async function launchQuickJs(server: ResolvedServer, spec: LaunchSpec, context: 
     calledOut = true;
     return context.execute(name, args);
   };
-  const consoleLog = spec.logsDir === undefined ? undefined : new ConsoleLogFile(consoleLogFile(spec.logsDir, server.display), context.mask ? { mask: context.mask } : {});
+  const consoleLog =
+    spec.logsDir === undefined
+      ? undefined
+      : new ConsoleLogFile(consoleLogFile(spec.logsDir, server.display), context.mask ? { mask: context.mask } : {});
   // Sessions that run at once (`run --workers N`) each get a worker thread; a lone session stays on this one (faster to start).
   const start = quickJsThreadsEnabled() ? startQuickJsServerOnThread : startQuickJsServer;
   const quickjs = await start({
     name: server.display,
     code: bundle.code,
     // A built bundle's map is read only when a guest stack is shown (hundreds of KB a server otherwise).
-    ...(server.bundle ? {} : { sourceMap: { get map() { return bundle.sourceMap ?? ""; }, shift: SCRIPT_PREFIX.length } }),
+    ...(server.bundle
+      ? {}
+      : {
+          sourceMap: {
+            get map() {
+              return bundle.sourceMap ?? "";
+            },
+            shift: SCRIPT_PREFIX.length,
+          },
+        }),
     engine: quickJsEngineFrom(spec.env),
     // A call timeout below the runtime's own deadline (TRAILBLAZE_CALL_TIMEOUT_MS, timeout_ms) cuts a
     // busy handler then: the guest runs on this thread (or its worker's), where no timer can fire meanwhile.

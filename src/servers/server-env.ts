@@ -29,7 +29,10 @@ function inheritedNames(): Promise<readonly string[]> {
  * on that PATH too. As in the SDK, a value that is a shell function (`() {…`) is left out; so is a
  * value the session keeps secret (`isSecret`: `--secret HOME` would otherwise hand it on).
  */
-export async function inheritedEnv(env: Record<string, string | undefined>, isSecret: (value: string) => boolean = () => false): Promise<Record<string, string>> {
+export async function inheritedEnv(
+  env: Record<string, string | undefined>,
+  isSecret: (value: string) => boolean = () => false,
+): Promise<Record<string, string>> {
   const inherited: Record<string, string> = {};
   for (const name of await inheritedNames()) {
     const value = env[name];

@@ -65,7 +65,10 @@ const SUPPLIED_PRELOAD = fileURLToPath(new URL("../bundle/supplied-preload.ts", 
  */
 function suppliedEnv(spec: LaunchSpec, entryEnv: Record<string, string>): Record<string, string> {
   const folder = suppliedNodePath(spec.root);
-  return { TRAILBLAZE_SUPPLIED_PACKAGES: folder, NODE_PATH: [folder, entryEnv.NODE_PATH ?? spec.env.NODE_PATH].filter(Boolean).join(delimiter) };
+  return {
+    TRAILBLAZE_SUPPLIED_PACKAGES: folder,
+    NODE_PATH: [folder, entryEnv.NODE_PATH ?? spec.env.NODE_PATH].filter(Boolean).join(delimiter),
+  };
 }
 
 /**
@@ -85,7 +88,9 @@ async function spawnPlan(
     const entryEnv = expandScriptEnv(server, spec.env);
     const runtime = await detectRuntime(spec.env);
     if (runtime.fellBack) {
-      context.onNotice?.("no bun was found on PATH: script servers run with node (slower to start); install bun or run trailblaze with bun");
+      context.onNotice?.(
+        "no bun was found on PATH: script servers run with node (slower to start); install bun or run trailblaze with bun",
+      );
     }
     return {
       command: runtime.command,

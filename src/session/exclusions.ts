@@ -14,7 +14,11 @@ export interface Exclusion {
 export function exclusionsOf(spec: SessionSpec): Exclusion[] {
   const platform = spec.driver.platform.toLowerCase() as PlatformKey;
   const section = spec.target.platforms[platform];
-  return (section?.excludedTools ?? []).map((name, i) => ({ name, platform, where: section?.excludedToolWheres?.[i] ?? section?.where ?? spec.target.where }));
+  return (section?.excludedTools ?? []).map((name, i) => ({
+    name,
+    platform,
+    where: section?.excludedToolWheres?.[i] ?? section?.where ?? spec.target.where,
+  }));
 }
 
 /**

@@ -19,7 +19,14 @@ type Call = (name: string, args: Record<string, unknown>) => Promise<ToolResult>
 
 function inputSchema(parameters: NavigationParameter[]): Record<string, unknown> {
   const properties = Object.fromEntries(
-    parameters.map((p) => [p.name, { type: p.type, ...(p.description !== undefined ? { description: p.description } : {}), ...(p.hasDefault ? { default: p.default } : {}) }]),
+    parameters.map((p) => [
+      p.name,
+      {
+        type: p.type,
+        ...(p.description !== undefined ? { description: p.description } : {}),
+        ...(p.hasDefault ? { default: p.default } : {}),
+      },
+    ]),
   );
   const required = parameters.filter((p) => p.required).map((p) => p.name);
   return { type: "object", properties, ...(required.length > 0 ? { required } : {}) };
@@ -28,12 +35,17 @@ function inputSchema(parameters: NavigationParameter[]): Record<string, unknown>
 function definition(edge: Trailhead): ComposedDefinition {
   return {
     id: edge.id,
-    parameters: edge.parameters.map((p) => ({ name: p.name, required: p.required, hasDefault: p.hasDefault, ...(p.hasDefault ? { default: p.default } : {}) })),
+    parameters: edge.parameters.map((p) => ({
+      name: p.name,
+      required: p.required,
+      hasDefault: p.hasDefault,
+      ...(p.hasDefault ? { default: p.default } : {}),
+    })),
     tools: edge.tools.map((call) => ({ [call.name]: call.args })),
   };
 }
 
-const messageOf = (result: ToolResult): string => (result as { message?: unknown }).message as string ?? "failed";
+const messageOf = (result: ToolResult): string => ((result as { message?: unknown }).message as string) ?? "failed";
 
 /** Runs the edge's calls in order; the first failure is the tool's failure, naming the call. */
 async function runCalls(edge: Trailhead, args: Record<string, unknown>, call: Call): Promise<ToolResult | undefined> {
@@ -45,7 +57,8 @@ async function runCalls(edge: Trailhead, args: Record<string, unknown>, call: Ca
   }
   for (const [index, [name, callArgs]] of calls.entries()) {
     const result = await call(name, callArgs);
-    if (!isSuccess(result)) return exceptionThrown(`${edge.id}: call ${index + 1} of ${calls.length} (${name}) failed: ${messageOf(result)} (${edge.file})`);
+    if (!isSuccess(result))
+      return exceptionThrown(`${edge.id}: call ${index + 1} of ${calls.length} (${name}) failed: ${messageOf(result)} (${edge.file})`);
   }
   return undefined;
 }
@@ -54,8 +67,12 @@ async function runCalls(edge: Trailhead, args: Record<string, unknown>, call: Ca
 function arrived(kind: string, edge: Trailhead, state: ScreenState, moved: string): ToolResult {
   const check = state.checkWaypoint(edge.to);
   if (check.skipped) return exceptionThrown(`${kind} ${edge.id}: the device is at ${edge.to} but it cannot be checked: ${check.skipped}`);
-  const failed = [...check.required.filter((r) => !r.ok).map((r) => `required "${r.description}" not found`), ...check.forbidden.filter((r) => !r.ok).map((r) => `forbidden "${r.description}" found`)];
-  if (failed.length > 0) return exceptionThrown(`${kind} ${edge.id}: the device is at ${edge.to} but the screen does not satisfy it: ${failed.join("; ")}`);
+  const failed = [
+    ...check.required.filter((r) => !r.ok).map((r) => `required "${r.description}" not found`),
+    ...check.forbidden.filter((r) => !r.ok).map((r) => `forbidden "${r.description}" found`),
+  ];
+  if (failed.length > 0)
+    return exceptionThrown(`${kind} ${edge.id}: the device is at ${edge.to} but the screen does not satisfy it: ${failed.join("; ")}`);
   return success(`${moved} (${kind} ${edge.id})`, { structuredContent: { waypoint: edge.to } });
 }
 
@@ -65,7 +82,9 @@ function shortcutTool(shortcut: Shortcut, state: ScreenState, call: Call): (args
     if (at !== shortcut.from) {
       const from = state.map?.outgoing.get(at ?? "")?.map((s) => s.id) ?? [];
       const others = from.length > 0 ? `; shortcuts from ${at}: ${from.join(", ")}` : "";
-      return exceptionThrown(`shortcut ${shortcut.id} goes from ${shortcut.from}, but the device is at ${at}; call it from ${shortcut.from}${others}`);
+      return exceptionThrown(
+        `shortcut ${shortcut.id} goes from ${shortcut.from}, but the device is at ${at}; call it from ${shortcut.from}${others}`,
+      );
     }
     const failed = await runCalls(shortcut, args, call);
     if (failed) return failed;
@@ -87,7 +106,12 @@ function trailheadTool(trailhead: Trailhead, state: ScreenState, call: Call): (a
   };
 }
 
-function navigationTool(edge: Trailhead, kind: "shortcut" | "trailhead", source: string, invoke: (args: Record<string, unknown>) => Promise<ToolResult>): RegisteredTool {
+function navigationTool(
+  edge: Trailhead,
+  kind: "shortcut" | "trailhead",
+  source: string,
+  invoke: (args: Record<string, unknown>) => Promise<ToolResult>,
+): RegisteredTool {
   const summary = kind === "shortcut" ? `shortcut ${(edge as Shortcut).from} → ${edge.to}` : `trailhead → ${edge.to}`;
   return {
     name: edge.id,
@@ -120,7 +144,10 @@ export function unmappedTools(edges: { shortcuts: Shortcut[]; trailheads: Trailh
     const failed = await runCalls(edge, args, call);
     if (failed) return failed;
     const from = kind === "shortcut" ? `at ${(edge as Shortcut).from} before or ` : "";
-    return unverified("no app map loaded", `${kind} ${edge.id} ran ${edge.tools.map((t) => t.name).join(", ")}; would check that the device was ${from}at ${edge.to} after`);
+    return unverified(
+      "no app map loaded",
+      `${kind} ${edge.id} ran ${edge.tools.map((t) => t.name).join(", ")}; would check that the device was ${from}at ${edge.to} after`,
+    );
   };
   return [
     ...edges.shortcuts.map((s) => navigationTool(s, "shortcut", source, unchecked(s, "shortcut"))),

@@ -20,7 +20,7 @@ export class Memory {
   /** A plain value; on a secret's key, a new secret value (a non-string is kept as its JSON). */
   set(key: string, value: unknown): void {
     if (this.#secretKeys.has(key)) {
-      const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
+      const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
       this.secrets.add(key, text);
       this.#secretKeys.set(key, text);
       return;

@@ -14,7 +14,12 @@ import type { SessionSpec } from "./session-spec.ts";
 
 type Call = (name: string, args: Record<string, unknown>) => Promise<ToolResult>;
 
-export async function navigationTools(spec: SessionSpec, state: ScreenState | undefined, call: Call, warn: (message: string) => void): Promise<RegisteredTool[]> {
+export async function navigationTools(
+  spec: SessionSpec,
+  state: ScreenState | undefined,
+  call: Call,
+  warn: (message: string) => void,
+): Promise<RegisteredTool[]> {
   if (state?.map && spec.simulation?.kind === "map") return mapTools(state, `app map ${spec.simulation.shown}`, call);
   const { target } = spec;
   if (!target.trailmap || !target.toolsDir) return [];

@@ -39,8 +39,15 @@ export class ServerFleet implements AsyncDisposable {
    * Starts every server in parallel. When any fails, those that started are closed and the
    * failure is thrown; the same failure from every server (e.g. no runtime on PATH) once.
    */
-  static async launch(servers: readonly ResolvedServer[], spec: SessionSpec, launchers: LauncherTable, context: LaunchContext): Promise<ServerFleet> {
-    const started = await Promise.allSettled(servers.map((server) => SupervisedServer.launch(server, spec, launchers[server.kind][spec.agent]!, context)));
+  static async launch(
+    servers: readonly ResolvedServer[],
+    spec: SessionSpec,
+    launchers: LauncherTable,
+    context: LaunchContext,
+  ): Promise<ServerFleet> {
+    const started = await Promise.allSettled(
+      servers.map((server) => SupervisedServer.launch(server, spec, launchers[server.kind][spec.agent]!, context)),
+    );
     const failures = [
       ...new Map(
         started

@@ -5,7 +5,7 @@
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { BrowserNotFoundError, UsageError } from "../errors.ts";
 import { findChromium } from "../browser/find-chromium.ts";
-import { type TargetConfig, type ToolsetConfig, type Where, type Workspace } from "../config/workspace.ts";
+import type { TargetConfig, ToolsetConfig, Where, Workspace } from "../config/workspace.ts";
 import type { AgentMode } from "../core/server-kinds.ts";
 import { DEFAULT_DRIVER, findDriver, knownDriverKeys, parsePlatform, type DriverInfo, type Platform } from "../core/drivers.ts";
 import { Memory } from "./memory.ts";
@@ -15,7 +15,6 @@ import { guestBudgetFrom } from "../../runtime-quickjs/guest-budget.ts";
 import { builtinTools } from "../builtins/index.ts";
 import { driverOfClassifier } from "../trail/select-recording.ts";
 import { checkSessionId, DEFAULT_KEEP_SESSIONS, sessionLogsDir } from "../core/log-layout.ts";
-
 
 export interface Screen {
   width: number;
@@ -34,8 +33,8 @@ export type SimulationOrigin = { flag: "--capture" | "--map" } | { where: Where;
 
 /** The screen the simulated device shows, paths resolved: one capture, or an app map and its start waypoint. */
 export type SimulationSpec =
-  | { kind: "capture"; /** absolute */ file: string; /** as shown in messages */ shown: string; origin: SimulationOrigin }
-  | { kind: "map"; /** absolute */ dir: string; shown: string; start: string; origin: SimulationOrigin };
+  | { kind: "capture" /** absolute */; file: string /** as shown in messages */; shown: string; origin: SimulationOrigin }
+  | { kind: "map" /** absolute */; dir: string; shown: string; start: string; origin: SimulationOrigin };
 
 export interface SessionSpec {
   id: string;
@@ -152,7 +151,9 @@ export function findTarget(workspace: Workspace, name: string): TargetConfig {
   const owners = targetsWithAppId(workspace, name);
   if (owners.length === 1) return owners[0]!;
   if (owners.length > 1) {
-    throw new UsageError(`app id "${name}" is listed by several targets (${owners.map((t) => t.id).join(", ")}); name the target id instead, e.g. --target ${owners[0]!.id}`);
+    throw new UsageError(
+      `app id "${name}" is listed by several targets (${owners.map((t) => t.id).join(", ")}); name the target id instead, e.g. --target ${owners[0]!.id}`,
+    );
   }
   const ids = [...workspace.targets.keys()];
   const appIds = [...new Set([...workspace.targets.values()].flatMap((t) => Object.values(t.platforms).flatMap((p) => p?.appIds ?? [])))];
@@ -203,7 +204,10 @@ function pickTarget(
   if (ids.length === 1) return { target: workspace.targets.get(ids[0]!)! };
   if (workspace.defaultTarget !== undefined) return { target: findTarget(workspace, workspace.defaultTarget) };
   if (ids.length > 0 && trail === undefined) {
-    return { target: workspace.targets.get(DEFAULT_TARGET_ID) ?? frameworkDefaultTarget(workspace), why: defaultFallbackNote(workspace, ids) };
+    return {
+      target: workspace.targets.get(DEFAULT_TARGET_ID) ?? frameworkDefaultTarget(workspace),
+      why: defaultFallbackNote(workspace, ids),
+    };
   }
   if (ids.length > 0) {
     const chosen = targetFromRecordings(workspace, trail?.tools ?? []);
@@ -222,7 +226,10 @@ function pickTarget(
 function defaultFallbackNote(workspace: Workspace, ids: readonly string[]): string {
   const own = ids.filter((id) => id !== DEFAULT_TARGET_ID);
   const listed = own.slice(0, 6).join(", ") + (own.length > 6 ? `, … (${own.length} in all)` : "");
-  const unnamed = workspace.layout === "trails-config" ? "no --target, $TRAILBLAZE_TARGET or defaults.target (trailblaze.yaml)" : "no --target or $TRAILBLAZE_TARGET";
+  const unnamed =
+    workspace.layout === "trails-config"
+      ? "no --target, $TRAILBLAZE_TARGET or defaults.target (trailblaze.yaml)"
+      : "no --target or $TRAILBLAZE_TARGET";
   return (
     `target ${DEFAULT_TARGET_ID}, the framework's tools only: ${unnamed} names one of this workspace's targets ` +
     `(${listed}); add --target ID for a target's tools, e.g. --target ${own[0]}`
@@ -283,7 +290,8 @@ function targetFromRecordings(workspace: Workspace, tools: readonly string[]): {
     const declared = declaredTools(workspace, target);
     return own.every((name) => declared.has(name));
   });
-  if (owners.length === 1) return { target: owners[0]!, why: `target ${owners[0]!.id}: the trail names no target and calls its tools (${own.join(", ")})` };
+  if (owners.length === 1)
+    return { target: owners[0]!, why: `target ${owners[0]!.id}: the trail names no target and calls its tools (${own.join(", ")})` };
   const listed = own.slice(0, 3).join(", ") + (own.length > 3 ? ", …" : "");
   return owners.length === 0
     ? `the trail names none; no target declares all the tools it calls (${listed}) in its tools: or toolsets`
@@ -313,12 +321,18 @@ function platformOfClassifier(key: string): Platform | undefined {
  * file order wins (its key is then the session's device key, run/plan.ts deviceKeyFor). Undefined
  * when the trail pins nothing.
  */
-function driverFromDevices(devices: Record<string, string> | undefined, classifiers: readonly string[], target: TargetConfig): DriverInfo | undefined {
+function driverFromDevices(
+  devices: Record<string, string> | undefined,
+  classifiers: readonly string[],
+  target: TargetConfig,
+): DriverInfo | undefined {
   const pins = Object.entries(devices ?? {}).map(([key, name]) => resolveDriver(name, `trail config.devices.${key}`));
   if (pins.length === 0) return undefined;
   const pinned = new Set(pins.map((pin) => pin.platform));
   const recorded = [...new Set(classifiers.map(platformOfClassifier))].filter((p): p is Platform => p !== undefined && pinned.has(p));
-  const declared = Object.keys(target.platforms).map((key) => parsePlatform(key)).find((p) => p !== undefined && pinned.has(p));
+  const declared = Object.keys(target.platforms)
+    .map((key) => parsePlatform(key))
+    .find((p) => p !== undefined && pinned.has(p));
   const platform = (recorded.length === 1 ? recorded[0] : undefined) ?? declared ?? pins[0]!.platform;
   return pins.find((pin) => pin.platform === platform)!;
 }
@@ -374,7 +388,8 @@ export function keepLogs(env: Record<string, string | undefined>): number {
   const text = env.TRAILBLAZE_KEEP_LOGS;
   if (text === undefined || text === "") return DEFAULT_KEEP_SESSIONS;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`TRAILBLAZE_KEEP_LOGS expects a whole number of sessions (0 keeps all), got "${text}"`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`TRAILBLAZE_KEEP_LOGS expects a whole number of sessions (0 keeps all), got "${text}"`);
   return n;
 }
 
@@ -389,7 +404,11 @@ export function resolveSessionSpec(
   let driver: DriverInfo;
   if (flags.driver !== undefined) driver = resolveDriver(flags.driver, "--driver");
   else if (trail.driver !== undefined) driver = resolveDriver(trail.driver, "trail config.driver");
-  else driver = driverFromDevices(trail.devices, trail.classifiers ?? [], target) ?? driverFromRecordings(trail.classifiers ?? [], target) ?? defaultDriver(target);
+  else
+    driver =
+      driverFromDevices(trail.devices, trail.classifiers ?? [], target) ??
+      driverFromRecordings(trail.classifiers ?? [], target) ??
+      defaultDriver(target);
 
   const agent = agentFor(flags.agent, trail.agent);
   const screen = flags.screen !== undefined ? parseScreen(flags.screen) : DEFAULT_SCREEN[driver.platform];
@@ -436,7 +455,12 @@ export function parseBrowser(value: string | undefined): "chromium" | "none" | u
  * screen, unless --browser none. Without --browser, no Chromium on PATH means a simulated page and a note;
  * with --browser chromium, or a $TRAILBLAZE_CHROMIUM that does not exist, it is a BrowserNotFoundError.
  */
-function resolveBrowser(flags: SessionFlags, driver: DriverInfo, simulation: SimulationSpec | undefined, env: Record<string, string | undefined>): Pick<SessionSpec, "browser" | "browserNote"> {
+function resolveBrowser(
+  flags: SessionFlags,
+  driver: DriverInfo,
+  simulation: SimulationSpec | undefined,
+  env: Record<string, string | undefined>,
+): Pick<SessionSpec, "browser" | "browserNote"> {
   const wanted = parseBrowser(flags.browser);
   if (wanted === "none" || driver.key !== "playwright-native" || simulation !== undefined) return {};
   try {
@@ -462,21 +486,27 @@ function shownPath(path: string, base: string): string {
 export function resolveSimulation(flags: SessionFlags, target: TargetConfig, root: string, cwd: string): SimulationSpec | undefined {
   const { capture, map, start } = flags;
   if (capture !== undefined && map !== undefined) {
-    throw new UsageError("--capture and --map both set the simulated screen; give --capture FILE (one static screen) or --map DIR --start WAYPOINT_ID (an app map)");
+    throw new UsageError(
+      "--capture and --map both set the simulated screen; give --capture FILE (one static screen) or --map DIR --start WAYPOINT_ID (an app map)",
+    );
   }
   if (capture !== undefined) {
-    if (start !== undefined) throw new UsageError(`--start only applies with --map (a capture is one screen; it has no waypoints to start at)`);
+    if (start !== undefined)
+      throw new UsageError(`--start only applies with --map (a capture is one screen; it has no waypoints to start at)`);
     const file = resolve(cwd, capture);
     return { kind: "capture", file, shown: shownPath(file, cwd), origin: { flag: "--capture" } };
   }
   const sim = target.simulation;
   if (map !== undefined) {
-    if (start === undefined) throw new UsageError(`--map needs --start WAYPOINT_ID, the waypoint the device starts at (e.g. --start myapp/android/login)`);
+    if (start === undefined)
+      throw new UsageError(`--map needs --start WAYPOINT_ID, the waypoint the device starts at (e.g. --start myapp/android/login)`);
     const dir = resolve(cwd, map);
     return { kind: "map", dir, shown: shownPath(dir, cwd), start, origin: { flag: "--map" } };
   }
   if (start !== undefined && sim?.kind !== "map") {
-    throw new UsageError(`--start needs an app map: give --map DIR too, or set simulation: {map: DIR, start: WAYPOINT_ID} in target ${target.id} (${target.where.file})`);
+    throw new UsageError(
+      `--start needs an app map: give --map DIR too, or set simulation: {map: DIR, start: WAYPOINT_ID} in target ${target.id} (${target.where.file})`,
+    );
   }
   if (!sim) return undefined;
   if (sim.kind === "capture") {

@@ -70,7 +70,12 @@ function targetInfo(spec: SessionSpec): TargetInfo {
   // The simulated device has the platform's declared apps installed (as the built-ins are told),
   // so the resolved app id is the first declared one.
   return resolveTargetInfo(
-    { id: target.id, ...(target.displayName ? { displayName: target.displayName } : {}), appIds: platform?.appIds ?? [], ...(platform?.baseUrls ? { baseUrls: platform.baseUrls } : {}) },
+    {
+      id: target.id,
+      ...(target.displayName ? { displayName: target.displayName } : {}),
+      appIds: platform?.appIds ?? [],
+      ...(platform?.baseUrls ? { baseUrls: platform.baseUrls } : {}),
+    },
     { platform: spec.driver.platform },
   );
 }
@@ -142,12 +147,23 @@ export class Session implements AsyncDisposable {
   async #start(): Promise<void> {
     const { spec } = this;
     const options = this.#options;
-    const screen = spec.simulation ? await loadSimulatedScreen(spec.simulation, spec.cwd, (message) => options.onWarning?.(message, "map")) : undefined;
+    const screen = spec.simulation
+      ? await loadSimulatedScreen(spec.simulation, spec.cwd, (message) => options.onWarning?.(message, "map"))
+      : undefined;
     this.#simulatedScreen = screen;
     if (spec.browserNote) options.onNotice?.(spec.browserNote);
     const installedApps = spec.target.platforms[spec.driver.platform.toLowerCase() as keyof typeof spec.target.platforms]?.appIds ?? [];
-    this.#tools.addBuiltins(options.builtins ?? builtinTools({ installedApps, ...(screen ? { screen } : {}), ...(this.web ? { web: this.web } : {}) }));
-    this.#tools.addNavigation(await navigationTools(spec, screen?.state, (name, args) => this.#nestedCall(name, args), (message) => options.onWarning?.(message, "map")));
+    this.#tools.addBuiltins(
+      options.builtins ?? builtinTools({ installedApps, ...(screen ? { screen } : {}), ...(this.web ? { web: this.web } : {}) }),
+    );
+    this.#tools.addNavigation(
+      await navigationTools(
+        spec,
+        screen?.state,
+        (name, args) => this.#nestedCall(name, args),
+        (message) => options.onWarning?.(message, "map"),
+      ),
+    );
 
     if (spec.targetChoice) options.onNotice?.(spec.targetChoice);
     const launchers = options.launchers ?? DEFAULT_LAUNCHERS;
@@ -192,7 +208,11 @@ export class Session implements AsyncDisposable {
   }
 
   /** As `call`, with what the call left behind (CallEvidence): a run's report records it beside the result. */
-  async callWithEvidence(name: string, args: Record<string, unknown> = {}, options: DispatchOptions = {}): Promise<{ result: ToolResult; evidence: CallEvidence }> {
+  async callWithEvidence(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: DispatchOptions = {},
+  ): Promise<{ result: ToolResult; evidence: CallEvidence }> {
     const tool = this.registry.get(name);
     const output = tool && tool.transport !== "builtin" ? this.#fleet?.watchOutput(tool.source) : undefined;
     // What the screen saw outside any call (a server's trailblaze.execute of its own accord) is not this call's.

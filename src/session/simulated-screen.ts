@@ -15,7 +15,13 @@ function missing(sim: SimulationSpec, what: string): Error {
   if ("flag" in sim.origin) return new UsageError(`${sim.origin.flag}: ${what} ${sim.shown} not found`);
   const message = `${what} ${sim.kind === "capture" ? sim.file : sim.dir} not found`;
   const { where, path } = sim.origin;
-  return new ConfigError([{ ...where, path, message: `${message} (relative paths resolve against the workspace root, the folder holding trailblaze-config/ or trails/)` }]);
+  return new ConfigError([
+    {
+      ...where,
+      path,
+      message: `${message} (relative paths resolve against the workspace root, the folder holding trailblaze-config/ or trails/)`,
+    },
+  ]);
 }
 
 function exists(path: string, kind: "file" | "folder"): boolean {

@@ -108,7 +108,10 @@ export class ToolAssembly {
       this.#registry.unregisterSource(server.display);
       throw error;
     }
-    this.#checkNames(server, launched.tools.map((tool) => tool.name));
+    this.#checkNames(
+      server,
+      launched.tools.map((tool) => tool.name),
+    );
   }
 
   /** Once every source registered: the toolsets that apply, and warnings for config entries that name nothing. */
@@ -126,7 +129,9 @@ export class ToolAssembly {
   #checkNames(server: ResolvedServer, names: readonly string[]): void {
     const { target } = this.#spec;
     const identity = server.kind === "script" ? server.script : server.display;
-    const findings = names.flatMap((name) => checkToolName(name).map((finding) => ({ finding, key: `${finding.rule}:${name}@${identity}` })));
+    const findings = names.flatMap((name) =>
+      checkToolName(name).map((finding) => ({ finding, key: `${finding.rule}:${name}@${identity}` })),
+    );
     // Only a target's own scripts are held to its prefix: command: servers are often third-party.
     const scoping = server.kind === "script" ? scopingFinding(target.id, names) : undefined;
     if (scoping) findings.push({ finding: scoping, key: `${target.id}@${identity}` });
@@ -176,7 +181,9 @@ export class ToolAssembly {
     for (const exclusion of this.#exclusions) {
       if (this.#registry.findSkipped(exclusion.name)) continue;
       const hint = didYouMean(exclusion.name, this.#registry.names());
-      this.#warn(`${describeExclusion(this.#spec.target.id, exclusion, exclusion.name)}, but no source advertises a tool of that name, so it excludes nothing${hint}`);
+      this.#warn(
+        `${describeExclusion(this.#spec.target.id, exclusion, exclusion.name)}, but no source advertises a tool of that name, so it excludes nothing${hint}`,
+      );
     }
   }
 }

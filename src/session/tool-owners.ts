@@ -18,10 +18,16 @@ export interface ToolOwners {
  * nothing when the session's own tools (`sessionTools`) use it too: the name is then more likely a
  * typo of one of them.
  */
-export function toolOwners(workspace: Workspace, current: TargetConfig, name: string, sessionTools: readonly string[]): ToolOwners | undefined {
+export function toolOwners(
+  workspace: Workspace,
+  current: TargetConfig,
+  name: string,
+  sessionTools: readonly string[],
+): ToolOwners | undefined {
   const others = [...workspace.targets.values()].filter((target) => target.id !== current.id);
   const declaring = others.filter((target) => declaredTools(workspace, target).has(name)).map((target) => target.id);
-  if (declaring.length > 0) return { targets: declaring, text: `${name} is a tool of target${declaring.length === 1 ? "" : "s"} ${declaring.join(", ")}` };
+  if (declaring.length > 0)
+    return { targets: declaring, text: `${name} is a tool of target${declaring.length === 1 ? "" : "s"} ${declaring.join(", ")}` };
   const prefix = splitScopedName(name)?.trailmap;
   if (prefix === undefined || sessionTools.some((tool) => splitScopedName(tool)?.trailmap === prefix)) return undefined;
   const named = others.find((target) => target.id === prefix && target.mcpServers.length > 0);

@@ -8,7 +8,15 @@ import { discoverTrails, isTrailFileName, pickLegacyTrail, runClassifiers } from
 let dir = "";
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "tb-discover-"));
-  for (const f of ["trails/b/z.trail.yaml", "trails/a.trail.yaml", "trails/b/trail.yaml", "trails/b/notes.yaml", "trails/node_modules/x.trail.yaml", "other/one.yaml", "empty/readme.md"]) {
+  for (const f of [
+    "trails/b/z.trail.yaml",
+    "trails/a.trail.yaml",
+    "trails/b/trail.yaml",
+    "trails/b/notes.yaml",
+    "trails/node_modules/x.trail.yaml",
+    "other/one.yaml",
+    "empty/readme.md",
+  ]) {
     mkdirSync(join(dir, f, ".."), { recursive: true });
     writeFileSync(join(dir, f), "trail: []\n");
   }
@@ -17,21 +25,34 @@ afterAll(() => rmSync(dir, { recursive: true }));
 
 test("trail file names: upstream's, exact and case-sensitive", () => {
   expect(["a.trail.yaml", "trail.yaml", "blaze.yaml", "trailblaze.yaml", "android-phone.trail.yaml"].every(isTrailFileName)).toBe(true);
-  expect(["a.yaml", "mytrail.yaml", "trail.yaml.bak", "a.trail.yml", "trail.yml", "A.TRAIL.YAML", "Trail.yaml", "Blaze.yaml"].some(isTrailFileName)).toBe(false);
+  expect(
+    ["a.yaml", "mytrail.yaml", "trail.yaml.bak", "a.trail.yml", "trail.yml", "A.TRAIL.YAML", "Trail.yaml", "Blaze.yaml"].some(
+      isTrailFileName,
+    ),
+  ).toBe(false);
 });
 
 test("a folder's legacy trail: the recording named for the device, else trail.yaml, else blaze.yaml, else trailblaze.yaml", () => {
   const pick = (names: string[], classifiers: string[] = []) => pickLegacyTrail(names, classifiers);
   expect(pick(["trail.yaml", "blaze.yaml", "android.trail.yaml"], ["android"])).toEqual({ file: "android.trail.yaml", fallback: false });
-  expect(pick(["android.trail.yaml", "android-phone.trail.yaml"], ["android", "phone"])).toEqual({ file: "android-phone.trail.yaml", fallback: false });
+  expect(pick(["android.trail.yaml", "android-phone.trail.yaml"], ["android", "phone"])).toEqual({
+    file: "android-phone.trail.yaml",
+    fallback: false,
+  });
   expect(pick(["trail.yaml", "blaze.yaml", "android.trail.yaml"])).toEqual({ file: "trail.yaml", fallback: false });
   // A device known by its platform only picks trail.yaml over a recording named for platform and category.
   expect(pick(["trail.yaml", "android-phone.trail.yaml"], ["android"])).toEqual({ file: "trail.yaml", fallback: false });
   expect(pick(["blaze.yaml", "trailblaze.yaml", "ios.trail.yaml"], ["android"])).toEqual({ file: "blaze.yaml", fallback: false });
   expect(pick(["trailblaze.yaml"])).toEqual({ file: "trailblaze.yaml", fallback: false });
   // blaze.yaml gives way to a recording that starts with the platform: the longest name, then by name.
-  expect(pick(["blaze.yaml", "ios-iphone.trail.yaml", "ios-ipad.trail.yaml", "ios-iphone-pro.trail.yaml"], ["ios"])).toEqual({ file: "ios-iphone-pro.trail.yaml", fallback: false });
-  expect(pick(["blaze.yaml", "ios-iphone.trail.yaml", "ios-ipadxx.trail.yaml"], ["ios"])).toEqual({ file: "ios-ipadxx.trail.yaml", fallback: false });
+  expect(pick(["blaze.yaml", "ios-iphone.trail.yaml", "ios-ipad.trail.yaml", "ios-iphone-pro.trail.yaml"], ["ios"])).toEqual({
+    file: "ios-iphone-pro.trail.yaml",
+    fallback: false,
+  });
+  expect(pick(["blaze.yaml", "ios-iphone.trail.yaml", "ios-ipadxx.trail.yaml"], ["ios"])).toEqual({
+    file: "ios-ipadxx.trail.yaml",
+    fallback: false,
+  });
   // …but not trail.yaml.
   expect(pick(["trail.yaml", "ios-iphone.trail.yaml"], ["ios"])).toEqual({ file: "trail.yaml", fallback: false });
   // Nothing named: the first by name.
@@ -57,7 +78,10 @@ test("folders expand to sorted trail files; files pass as given; duplicates drop
     "other/one.yaml",
   ]);
   expect(await discoverTrails(["."], join(dir, "trails/b"))).toEqual(["trail.yaml", "z.trail.yaml"]);
-  expect(await discoverTrails([join(dir, "trails/b")], "/")).toEqual([join(dir, "trails/b/trail.yaml"), join(dir, "trails/b/z.trail.yaml")]);
+  expect(await discoverTrails([join(dir, "trails/b")], "/")).toEqual([
+    join(dir, "trails/b/trail.yaml"),
+    join(dir, "trails/b/z.trail.yaml"),
+  ]);
 });
 
 test("missing paths and folders without trails are reported together", async () => {

@@ -167,7 +167,9 @@ export function pickLegacyTrail(names: readonly string[], classifiers: readonly 
   const picked = candidates.find((name) => names.includes(name));
   if (picked !== undefined && classifiers.length > 0 && NL_DEFINITION_FILES.includes(picked)) {
     const prefix = `${classifiers[0]}-`;
-    const recording = names.filter((name) => isRecordingName(name) && name.startsWith(prefix)).sort((a, b) => b.length - a.length || byText(a, b))[0];
+    const recording = names
+      .filter((name) => isRecordingName(name) && name.startsWith(prefix))
+      .sort((a, b) => b.length - a.length || byText(a, b))[0];
     if (recording !== undefined) return { file: recording, fallback: false };
   }
   if (picked !== undefined) return { file: picked, fallback: false };
@@ -218,7 +220,7 @@ export async function trailsToRun(paths: string[], cwd: string, classifiers: rea
     const chosen: string[] = [];
     for (const [dir, files] of byFolder) {
       const legacy: string[] = [];
-      for (const file of files) (await isNamedUnifiedTrail(file) ? chosen : legacy).push(file);
+      for (const file of files) ((await isNamedUnifiedTrail(file)) ? chosen : legacy).push(file);
       if (legacy.length === 0) continue;
       const names = legacy.map((file) => basename(file));
       const pick = pickLegacyTrail(names, classifiers);
@@ -233,7 +235,9 @@ export async function trailsToRun(paths: string[], cwd: string, classifiers: rea
             `running ${pick.file}, leaving out ${others.join(", ")}. Pass --device <platform> (e.g. --device android) to pick one`,
         );
       } else if (classifiers.length > 0) {
-        warnings.push(`${folder}: ${pick.file} is not named for this run's device${device} and there is no trail.yaml or blaze.yaml; running it all the same`);
+        warnings.push(
+          `${folder}: ${pick.file} is not named for this run's device${device} and there is no trail.yaml or blaze.yaml; running it all the same`,
+        );
       }
     }
     found.push(...asGiven(given.path, given.absolute, chosen));

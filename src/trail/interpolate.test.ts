@@ -86,7 +86,6 @@ describe("interpolate", () => {
   });
 });
 
-
 test("placeholderKeys lists each key once, in order", () => {
   expect(placeholderKeys({ a: "{{x}} ${y}", b: ["{{x}}", "{{ args.z }}"] })).toEqual(["x", "y", "args.z"]);
 });

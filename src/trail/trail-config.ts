@@ -44,10 +44,16 @@ export const trailConfigSchema = z.strictObject({
   target: z.string().optional(),
   driver: z.string().optional(),
   agent: z.enum(["host", "on-device"]).optional(),
-  devices: z.record(z.string(), z.union([z.string(), deviceDefinition])).nullable().optional(),
+  devices: z
+    .record(z.string(), z.union([z.string(), deviceDefinition]))
+    .nullable()
+    .optional(),
   memory: z.record(z.string(), z.unknown()).nullable().optional(),
   args: z.record(z.string(), argDeclaration).nullable().optional(),
-  skip: z.union([z.boolean(), z.string(), z.record(z.string(), z.string())]).nullable().optional(),
+  skip: z
+    .union([z.boolean(), z.string(), z.record(z.string(), z.string())])
+    .nullable()
+    .optional(),
   tags: z.array(text).nullable().optional(),
   metadata: z.record(z.string(), z.unknown()).nullable().optional(),
   source: z.strictObject({ type: z.string().optional(), reason: z.string().optional() }).nullable().optional(),
@@ -73,8 +79,15 @@ function driverProblems(yaml: YamlFile, at: FieldPath, raw: unknown): ConfigProb
         problems.push(problemAt(yaml, path, "value", unknownDriverMessage(value)));
       } else if (isPlainMap(value)) {
         if (value.devices !== undefined) {
-          problems.push(problemAt(yaml, [...path, "devices"], "key",
-            "multi-device configurations are not supported; declare one device per key (e.g. android-phone: { driver: ANDROID_ONDEVICE_ACCESSIBILITY })", path));
+          problems.push(
+            problemAt(
+              yaml,
+              [...path, "devices"],
+              "key",
+              "multi-device configurations are not supported; declare one device per key (e.g. android-phone: { driver: ANDROID_ONDEVICE_ACCESSIBILITY })",
+              path,
+            ),
+          );
         }
         if (typeof value.driver === "string" && !findDriver(value.driver)) {
           problems.push(problemAt(yaml, [...path, "driver"], "value", unknownDriverMessage(value.driver)));
@@ -92,8 +105,15 @@ function argProblems(yaml: YamlFile, at: FieldPath, raw: unknown): ConfigProblem
   for (const [name, decl] of Object.entries(args)) {
     const path = [...at, "args", name];
     if (!ARG_NAME.test(name)) {
-      problems.push(problemAt(yaml, path, "key",
-        `arg name "${name}" is not an identifier; use letters, digits and _ (not starting with a digit) so {{args.${name}}} can refer to it`, [...at, "args"]));
+      problems.push(
+        problemAt(
+          yaml,
+          path,
+          "key",
+          `arg name "${name}" is not an identifier; use letters, digits and _ (not starting with a digit) so {{args.${name}}} can refer to it`,
+          [...at, "args"],
+        ),
+      );
     }
     const type = typeof decl === "string" ? decl : isPlainMap(decl) ? decl.type : undefined;
     if (typeof type === "string" && !(TRAIL_ARG_TYPES as readonly string[]).includes(type)) {
@@ -103,14 +123,29 @@ function argProblems(yaml: YamlFile, at: FieldPath, raw: unknown): ConfigProblem
     if (!isPlainMap(decl)) continue;
     const hasDefault = "default" in decl;
     if (hasDefault && decl.default === null) {
-      problems.push(problemAt(yaml, [...path, "default"], "value",
-        "default: is empty; args cannot be null: use default: '' for an empty string, or remove default: to make the arg required"));
+      problems.push(
+        problemAt(
+          yaml,
+          [...path, "default"],
+          "value",
+          "default: is empty; args cannot be null: use default: '' for an empty string, or remove default: to make the arg required",
+        ),
+      );
     }
     if (decl.required === false && !hasDefault) {
-      problems.push(problemAt(yaml, [...path, "required"], "value", "required: false needs a default: (an arg without a default is required)"));
+      problems.push(
+        problemAt(yaml, [...path, "required"], "value", "required: false needs a default: (an arg without a default is required)"),
+      );
     }
     if (decl.required === true && hasDefault) {
-      problems.push(problemAt(yaml, [...path, "required"], "value", "required: true contradicts default: (an arg with a default is optional); remove one of them"));
+      problems.push(
+        problemAt(
+          yaml,
+          [...path, "required"],
+          "value",
+          "required: true contradicts default: (an arg with a default is optional); remove one of them",
+        ),
+      );
     }
   }
   return problems;

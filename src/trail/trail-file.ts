@@ -65,7 +65,8 @@ function readListForm(yaml: YamlFile, reader: StepReader, data: unknown[], probl
   data.forEach((item, i) => {
     if (!isPlainMap(item) || Object.keys(item).length !== 1) {
       const keys = isPlainMap(item) ? Object.keys(item) : [];
-      const found = keys.length > 1 ? `a map with ${keys.length} keys (${keys.join(", ")}); give each block its own -` : describeValue(item);
+      const found =
+        keys.length > 1 ? `a map with ${keys.length} keys (${keys.join(", ")}); give each block its own -` : describeValue(item);
       reader.problem([i], "value", `expected a block like \`- config:\`, \`- prompts:\` or \`- tools:\`, got ${found}`);
       return;
     }
@@ -109,7 +110,11 @@ export function parseTrailFile(file: string, text: string): Trail {
   else if (Array.isArray(data)) parts = readListForm(yaml, reader, data, problems);
   else {
     const found = data === null ? "an empty file" : describeValue(data);
-    reader.problem([], "value", `expected a trail (a map with config:, trailhead: and trail:, or the older list of - config: / - prompts: blocks), got ${found}`);
+    reader.problem(
+      [],
+      "value",
+      `expected a trail (a map with config:, trailhead: and trail:, or the older list of - config: / - prompts: blocks), got ${found}`,
+    );
   }
   problems.push(...reader.problems);
   if (problems.length === 0 && parts.steps.length === 0) {

@@ -14,14 +14,17 @@ function fill(text: string, index: number, calls: CallToRecord[] = [tap]): strin
 
 describe("spliceRecording", () => {
   test("a block step without recording: the recording goes under its last entry, every other byte kept", () => {
-    const text = "# top\ntrail:\n  - step: Open it   # first\n  # between\n  - step: |\n      Two\n      lines\n  - verify: Done\n    maxRetries: 2\n";
+    const text =
+      "# top\ntrail:\n  - step: Open it   # first\n  # between\n  - step: |\n      Two\n      lines\n  - verify: Done\n    maxRetries: 2\n";
     expect(fill(text, 0)).toBe(
       "# top\ntrail:\n  - step: Open it   # first\n    recording:\n      tools:\n        - tapOnElementWithText:\n            text: Settings\n  # between\n  - step: |\n      Two\n      lines\n  - verify: Done\n    maxRetries: 2\n",
     );
     expect(fill(text, 1)).toBe(
       "# top\ntrail:\n  - step: Open it   # first\n  # between\n  - step: |\n      Two\n      lines\n    recording:\n      tools:\n        - tapOnElementWithText:\n            text: Settings\n  - verify: Done\n    maxRetries: 2\n",
     );
-    expect(fill(text, 2)).toEndWith("  - verify: Done\n    maxRetries: 2\n    recording:\n      tools:\n        - tapOnElementWithText:\n            text: Settings\n");
+    expect(fill(text, 2)).toEndWith(
+      "  - verify: Done\n    maxRetries: 2\n    recording:\n      tools:\n        - tapOnElementWithText:\n            text: Settings\n",
+    );
   });
 
   test("beside another platform's recording, as a tools: key of the same map", () => {

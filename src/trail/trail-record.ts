@@ -65,13 +65,18 @@ export function spliceRecording(text: string, file: string, step: TrailStep, cal
   const doc = parseDocument(text);
   if (doc.errors.length > 0) throw new UsageError(`${file}: cannot edit it: ${doc.errors[0]!.message}`);
   const node = doc.getIn(step.path, true);
-  if (!isMap(node)) throw new UsageError(`${file}:${step.where.line}:${step.where.col}: step "${step.title}" is not a map (e.g. a bare tool name); write its recording by hand`);
+  if (!isMap(node))
+    throw new UsageError(
+      `${file}:${step.where.line}:${step.where.col}: step "${step.title}" is not a map (e.g. a bare tool name); write its recording by hand`,
+    );
   const recording = node.get("recording", true);
   const block = callsBlock(calls);
   if (!node.flow && node.range && recording === undefined && node.items.length > 0) {
     const indent = columnOf(text, node.range[0]);
     const last = node.items.at(-1)!;
-    const end = (last.value as { range?: [number, number, number] } | null)?.range?.[1] ?? (last.key as { range?: [number, number, number] }).range![1];
+    const end =
+      (last.value as { range?: [number, number, number] } | null)?.range?.[1] ??
+      (last.key as { range?: [number, number, number] }).range![1];
     return splice(text, afterLastEntry(text, end), `\n${indentBlock(`recording:\n  ${slot}:\n${indentBlock(block, 4)}`, indent)}`);
   }
   if (isMap(recording) && !recording.flow && recording.range && recording.items.length > 0 && !recording.has(slot)) {

@@ -46,14 +46,21 @@ export class StepReader {
     if (typeof value === "string" && value.trim() !== "") return { tool: value.trim(), args: {}, where };
     if (!isPlainMap(value) || Object.keys(value).length !== 1) {
       const keys = isPlainMap(value) ? Object.keys(value) : [];
-      const found = keys.length > 1 ? `a map with ${keys.length} keys (${keys.join(", ")}); start each call with its own - and indent arguments under the tool name` : describeValue(value);
+      const found =
+        keys.length > 1
+          ? `a map with ${keys.length} keys (${keys.join(", ")}); start each call with its own - and indent arguments under the tool name`
+          : describeValue(value);
       this.problem(path, "value", `expected a tool call like \`tapOn: { text: OK }\`, got ${found}`);
       return undefined;
     }
     const [tool, args] = Object.entries(value)[0]!;
     if (args === null || args === undefined) return { tool, args: {}, where };
     if (!isPlainMap(args)) {
-      this.problem([...path, tool], "value", `expected the arguments of ${tool} as a map (e.g. ${tool}: { name: value }), got ${describeValue(args)}`);
+      this.problem(
+        [...path, tool],
+        "value",
+        `expected the arguments of ${tool} as a map (e.g. ${tool}: { name: value }), got ${describeValue(args)}`,
+      );
       return undefined;
     }
     if (Object.keys(args).length === 0) return { tool, args, where };
@@ -70,8 +77,11 @@ export class StepReader {
     }
     if (isPlainMap(value) && Object.keys(value).length > 1) {
       const keys = Object.keys(value);
-      this.problem(path, "value",
-        `a recording written as a map holds one tool call, this one has ${keys.length} (${keys.join(", ")}); write them as a list, one \`- tool: {...}\` per call`);
+      this.problem(
+        path,
+        "value",
+        `a recording written as a map holds one tool call, this one has ${keys.length} (${keys.join(", ")}); write them as a list, one \`- tool: {...}\` per call`,
+      );
       return [];
     }
     const one = this.call(path);
@@ -83,8 +93,11 @@ export class StepReader {
     const value = this.at(path);
     if (value === null || value === undefined) return {};
     if (!isPlainMap(value)) {
-      this.problem(path, "value",
-        `expected a map from device key, platform or \`tools\` to tool calls, got ${describeValue(value)}; put the calls under a key, e.g. recording: { tools: [...] }`);
+      this.problem(
+        path,
+        "value",
+        `expected a map from device key, platform or \`tools\` to tool calls, got ${describeValue(value)}; put the calls under a key, e.g. recording: { tools: [...] }`,
+      );
       return {};
     }
     const out: Record<string, RecordedCall[]> = {};
@@ -117,7 +130,11 @@ export class StepReader {
   step(path: FieldPath): TrailStep | undefined {
     const value = this.at(path);
     if (!isPlainMap(value)) {
-      this.problem(path, "value", `expected a step like \`- step: Tap Login\` or \`- verify: The greeting shows\`, got ${describeValue(value)}`);
+      this.problem(
+        path,
+        "value",
+        `expected a step like \`- step: Tap Login\` or \`- verify: The greeting shows\`, got ${describeValue(value)}`,
+      );
       return undefined;
     }
     const meant = this.unknownKeys(path, value, STEP_KEYS);
@@ -148,10 +165,16 @@ export class StepReader {
     const where = locate(this.yaml, path);
     if (typeof value === "string") {
       const call = this.call(path);
-      return call ? { kind: "trailhead", title: DEFAULT_TRAILHEAD_TITLE, recordings: { tools: [call] }, recordable: true, where, path } : undefined;
+      return call
+        ? { kind: "trailhead", title: DEFAULT_TRAILHEAD_TITLE, recordings: { tools: [call] }, recordable: true, where, path }
+        : undefined;
     }
     if (!isPlainMap(value)) {
-      this.problem(path, "value", `expected a trailhead like \`trailhead: { step: Launch the app, recording: {...} }\`, got ${describeValue(value)}`);
+      this.problem(
+        path,
+        "value",
+        `expected a trailhead like \`trailhead: { step: Launch the app, recording: {...} }\`, got ${describeValue(value)}`,
+      );
       return undefined;
     }
     this.unknownKeys(path, value, TRAILHEAD_KEYS);

@@ -35,4 +35,3 @@ export interface ManagedTransport extends Transport {
   /** Stops the server now, without the graceful close's grace period. Idempotent. */
   terminate(): Promise<void>;
 }
-

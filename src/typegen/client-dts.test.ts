@@ -27,7 +27,16 @@ describe("toolEntry", () => {
       outputSchema: { type: "object", properties: { total: { type: "number", description: "in cents" } }, required: ["total"] },
     };
     expect(toolEntry(tool)).toBe(
-      ['    "shop-cartTotal": {', "      args: Record<string, never>;", "      result: {", "        /** in cents */", "        total: number;", "      };", "    };", ""].join("\n"),
+      [
+        '    "shop-cartTotal": {',
+        "      args: Record<string, never>;",
+        "      result: {",
+        "        /** in cents */",
+        "        total: number;",
+        "      };",
+        "    };",
+        "",
+      ].join("\n"),
     );
   });
 

@@ -44,9 +44,10 @@ export function toolEntry(tool: ToolTypeSource, indent = ENTRY_INDENT): string {
   const inner = `${indent}  `;
   const args = schemaToTs(tool.inputSchema, { indent: inner, omit: [CONTEXT_KEY] });
   const result = tool.outputSchema ? schemaToTs(tool.outputSchema, { indent: inner }) : UNSTRUCTURED_RESULT;
-  const body = args.includes("\n") || result.includes("\n")
-    ? `{\n${inner}args: ${args};\n${inner}result: ${result};\n${indent}}`
-    : `{ args: ${args}; result: ${result} }`;
+  const body =
+    args.includes("\n") || result.includes("\n")
+      ? `{\n${inner}args: ${args};\n${inner}result: ${result};\n${indent}}`
+      : `{ args: ${args}; result: ${result} }`;
   return `${tsDoc(tool.description, indent)}${indent}${propertyKey(tool.name)}: ${body};\n`;
 }
 

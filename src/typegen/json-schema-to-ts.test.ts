@@ -34,34 +34,104 @@ const CASES: [string, JsonSchema, string][] = [
   ["array without items", { type: "array" }, "unknown[]"],
   ["array of a union", { type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } }, "(string | number)[]"],
   ["array of arrays", { type: "array", items: { type: "array", items: { type: "boolean" } } }, "boolean[][]"],
-  ["array of objects", { type: "array", items: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } }, "{ id: string }[]"],
-  ["tuple (prefixItems, closed)", { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false }, "[string, number]"],
+  [
+    "array of objects",
+    { type: "array", items: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } },
+    "{ id: string }[]",
+  ],
+  [
+    "tuple (prefixItems, closed)",
+    { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false },
+    "[string, number]",
+  ],
   ["tuple (prefixItems, open)", { type: "array", prefixItems: [{ type: "string" }] }, "[string, ...unknown[]]"],
-  ["tuple (draft-07 items list)", { type: "array", items: [{ type: "string" }], additionalItems: { type: "number" } }, "[string, ...number[]]"],
-  ["object: required and optional", { type: "object", properties: { a: { type: "string" }, b: { type: "integer" } }, required: ["a"] }, "{ a: string; b?: number }"],
+  [
+    "tuple (draft-07 items list)",
+    { type: "array", items: [{ type: "string" }], additionalItems: { type: "number" } },
+    "[string, ...number[]]",
+  ],
+  [
+    "object: required and optional",
+    { type: "object", properties: { a: { type: "string" }, b: { type: "integer" } }, required: ["a"] },
+    "{ a: string; b?: number }",
+  ],
   ["object: no properties, closed", { type: "object", properties: {}, additionalProperties: false }, "Record<string, never>"],
   ["object: no properties, additionalProperties unset", { type: "object", properties: {} }, "Record<string, never>"],
   ["object: additionalProperties true", { type: "object", additionalProperties: true }, "{ [key: string]: unknown }"],
-  ["object: additionalProperties {} (zod record)", { type: "object", propertyNames: { type: "string" }, additionalProperties: {} }, "{ [key: string]: unknown }"],
+  [
+    "object: additionalProperties {} (zod record)",
+    { type: "object", propertyNames: { type: "string" }, additionalProperties: {} },
+    "{ [key: string]: unknown }",
+  ],
   ["object: additionalProperties typed", { type: "object", additionalProperties: { type: "string" } }, "{ [key: string]: string }"],
   [
     "object: properties and a typed index signature (widened, TS2411)",
-    { type: "object", properties: { n: { type: "number" }, s: { type: "string" } }, required: ["n"], additionalProperties: { type: "boolean" } },
+    {
+      type: "object",
+      properties: { n: { type: "number" }, s: { type: "string" } },
+      required: ["n"],
+      additionalProperties: { type: "boolean" },
+    },
     "{ n: number; s?: string; [key: string]: boolean | number | string | undefined }",
   ],
-  ["object: patternProperties", { type: "object", properties: { a: { type: "string" } }, required: ["a"], patternProperties: { "^x-": { type: "string" } } }, "{ a: string; [key: string]: unknown }"],
+  [
+    "object: patternProperties",
+    { type: "object", properties: { a: { type: "string" } }, required: ["a"], patternProperties: { "^x-": { type: "string" } } },
+    "{ a: string; [key: string]: unknown }",
+  ],
   ["object without type keyword", { properties: { a: { type: "boolean" } } }, "{ a?: boolean }"],
-  ["names that are not identifiers are quoted", { type: "object", properties: { "max-results": { type: "number" }, "2x": { type: "string" }, $ok: { type: "string" }, 'quo"te': { type: "null" } } }, '{ "max-results"?: number; "2x"?: string; $ok?: string; "quo\\"te"?: null }'],
-  ["keywords are fine as property names", { type: "object", properties: { default: { type: "string" }, class: { type: "string" } } }, "{ default?: string; class?: string }"],
-  ["nested object", { type: "object", properties: { filter: { type: "object", properties: { tags: { type: "array", items: { type: "string" } } } } } }, "{ filter?: { tags?: string[] } }"],
-  ["anyOf", { anyOf: [{ type: "string" }, { type: "object", properties: { field: { type: "string" } }, required: ["field"] }] }, "string | { field: string }"],
+  [
+    "names that are not identifiers are quoted",
+    {
+      type: "object",
+      properties: { "max-results": { type: "number" }, "2x": { type: "string" }, $ok: { type: "string" }, 'quo"te': { type: "null" } },
+    },
+    '{ "max-results"?: number; "2x"?: string; $ok?: string; "quo\\"te"?: null }',
+  ],
+  [
+    "keywords are fine as property names",
+    { type: "object", properties: { default: { type: "string" }, class: { type: "string" } } },
+    "{ default?: string; class?: string }",
+  ],
+  [
+    "nested object",
+    { type: "object", properties: { filter: { type: "object", properties: { tags: { type: "array", items: { type: "string" } } } } } },
+    "{ filter?: { tags?: string[] } }",
+  ],
+  [
+    "anyOf",
+    { anyOf: [{ type: "string" }, { type: "object", properties: { field: { type: "string" } }, required: ["field"] }] },
+    "string | { field: string }",
+  ],
   ["oneOf", { oneOf: [{ const: "price" }, { const: "name" }] }, '"price" | "name"'],
   ["anyOf with an unknown member", { anyOf: [{ type: "string" }, {}] }, "unknown"],
   ["anyOf: duplicates and never dropped", { anyOf: [{ type: "string" }, { type: "string" }, false] }, "string"],
-  ["allOf", { allOf: [{ type: "object", properties: { a: { type: "string" } } }, { type: "object", properties: { b: { type: "number" } } }] }, "{ a?: string } & { b?: number }"],
+  [
+    "allOf",
+    {
+      allOf: [
+        { type: "object", properties: { a: { type: "string" } } },
+        { type: "object", properties: { b: { type: "number" } } },
+      ],
+    },
+    "{ a?: string } & { b?: number }",
+  ],
   ["allOf of unions", { allOf: [{ enum: ["a", "b"] }, { enum: ["b", "c"] }] }, '("a" | "b") & ("b" | "c")'],
-  ["type beside anyOf", { type: "object", properties: { kind: { type: "string" } }, required: ["kind"], anyOf: [{ properties: { a: { type: "string" } } }, { properties: { b: { type: "string" } } }] }, "{ kind: string } & ({ a?: string } | { b?: string })"],
-  ["$ref into $defs", { type: "object", properties: { at: { $ref: "#/$defs/Point" } }, required: ["at"], ...DEFS }, "{ at: { x: number; y: number } }"],
+  [
+    "type beside anyOf",
+    {
+      type: "object",
+      properties: { kind: { type: "string" } },
+      required: ["kind"],
+      anyOf: [{ properties: { a: { type: "string" } } }, { properties: { b: { type: "string" } } }],
+    },
+    "{ kind: string } & ({ a?: string } | { b?: string })",
+  ],
+  [
+    "$ref into $defs",
+    { type: "object", properties: { at: { $ref: "#/$defs/Point" } }, required: ["at"], ...DEFS },
+    "{ at: { x: number; y: number } }",
+  ],
   ["$ref into definitions", { type: "array", items: { $ref: "#/definitions/Id" }, definitions: { Id: { type: "string" } } }, "string[]"],
   ["recursive $ref: the cycle is unknown", { $ref: "#/$defs/Node", ...DEFS }, "{ value: string; next?: unknown }"],
   ["$ref to the root is a cycle", { type: "object", properties: { child: { $ref: "#" } } }, "{ child?: unknown }"],
@@ -101,7 +171,11 @@ const CASES: [string, JsonSchema, string][] = [
     { type: "object", properties: { outer: { type: "object", properties: { inner: { type: "string", description: "deep" } } } } },
     ["{", "  outer?: {", "    /** deep */", "    inner?: string;", "  };", "}"].join("\n"),
   ],
-  ["a $ref property takes the referenced description", { type: "object", properties: { p: { $ref: "#/$defs/P" } }, $defs: { P: { type: "string", description: "from the def" } } }, "{\n  /** from the def */\n  p?: string;\n}"],
+  [
+    "a $ref property takes the referenced description",
+    { type: "object", properties: { p: { $ref: "#/$defs/P" } }, $defs: { P: { type: "string", description: "from the def" } } },
+    "{\n  /** from the def */\n  p?: string;\n}",
+  ],
 ];
 
 describe("schemaToTs", () => {
@@ -112,7 +186,11 @@ describe("schemaToTs", () => {
   test("omit leaves top-level properties out (and only top-level ones)", () => {
     const schema = {
       type: "object",
-      properties: { text: { type: "string" }, _trailblazeContext: { type: "object" }, nested: { type: "object", properties: { _trailblazeContext: { type: "string" } } } },
+      properties: {
+        text: { type: "string" },
+        _trailblazeContext: { type: "object" },
+        nested: { type: "object", properties: { _trailblazeContext: { type: "string" } } },
+      },
       required: ["text", "_trailblazeContext"],
     };
     expect(schemaToTs(schema, { omit: ["_trailblazeContext"] })).toBe("{ text: string; nested?: { _trailblazeContext?: string } }");
@@ -129,7 +207,11 @@ describe("schemaToTs", () => {
 
   test("schemas whose $refs fan out are cut off at a node budget, and stay valid text", () => {
     const $defs: Record<string, unknown> = { L0: { type: "string" } };
-    for (let i = 1; i <= 20; i++) $defs[`L${i}`] = { type: "array", items: { anyOf: [{ $ref: `#/$defs/L${i - 1}` }, { type: "object", properties: { x: { $ref: `#/$defs/L${i - 1}` } } }] } };
+    for (let i = 1; i <= 20; i++)
+      $defs[`L${i}`] = {
+        type: "array",
+        items: { anyOf: [{ $ref: `#/$defs/L${i - 1}` }, { type: "object", properties: { x: { $ref: `#/$defs/L${i - 1}` } } }] },
+      };
     const text = schemaToTs({ $ref: "#/$defs/L20", $defs });
     expect(text.length).toBeLessThan(200_000);
     expect(text).toContain("unknown");
@@ -144,14 +226,14 @@ describe("schemaToTs", () => {
 
 describe("names and docs", () => {
   test("propertyKey quotes what is not an identifier", () => {
-    expect([propertyKey("inputText"), propertyKey("my-tool"), propertyKey("_x"), propertyKey("$y"), propertyKey("9a"), propertyKey("")]).toEqual([
-      "inputText",
-      '"my-tool"',
-      "_x",
-      "$y",
-      '"9a"',
-      '""',
-    ]);
+    expect([
+      propertyKey("inputText"),
+      propertyKey("my-tool"),
+      propertyKey("_x"),
+      propertyKey("$y"),
+      propertyKey("9a"),
+      propertyKey(""),
+    ]).toEqual(["inputText", '"my-tool"', "_x", "$y", '"9a"', '""']);
   });
 
   test("tsDoc: one line, several lines, nothing; */ never ends the comment", () => {
@@ -162,7 +244,9 @@ describe("names and docs", () => {
   });
 
   test("schemaDoc: description, default, deprecated", () => {
-    expect(schemaDoc({ description: " Where to go. ", default: "home", deprecated: true })).toBe('Where to go.\n@default "home"\n@deprecated');
+    expect(schemaDoc({ description: " Where to go. ", default: "home", deprecated: true })).toBe(
+      'Where to go.\n@default "home"\n@deprecated',
+    );
     expect(schemaDoc({ type: "string" })).toBe("");
     expect(schemaDoc(true)).toBe("");
   });

@@ -153,7 +153,8 @@ function ownType(schema: Record<string, unknown>, walk: Walk, depth: number, omi
   const declared = Array.isArray(schema.type) ? schema.type : typeof schema.type === "string" ? [schema.type] : undefined;
   if (declared) return union(declared.map((name) => typeNamed(name, schema, walk, depth, omit)));
   // No `type`: the shape keywords still say what it is.
-  if (isRecord(schema.properties) || "additionalProperties" in schema || isRecord(schema.patternProperties)) return objectType(schema, walk, depth, omit);
+  if (isRecord(schema.properties) || "additionalProperties" in schema || isRecord(schema.patternProperties))
+    return objectType(schema, walk, depth, omit);
   if ("items" in schema || Array.isArray(schema.prefixItems)) return arrayType(schema, walk, depth);
   return undefined;
 }
@@ -203,7 +204,12 @@ function objectType(schema: Record<string, unknown>, walk: Walk, depth: number, 
   const members: Member[] = [];
   for (const [name, property] of Object.entries(properties)) {
     if (omit.includes(name)) continue;
-    members.push({ key: propertyKey(name), optional: !required.has(name), type: typeOf(property, walk, depth + 1), doc: docOf(property, walk.root) });
+    members.push({
+      key: propertyKey(name),
+      optional: !required.has(name),
+      type: typeOf(property, walk, depth + 1),
+      doc: docOf(property, walk.root),
+    });
   }
   const index = indexType(schema, walk, depth);
   if (index) {

@@ -29,7 +29,12 @@ async function runCli(...args: Parameters<typeof runSourceCli>): ReturnType<type
  * What npm, npx and bun put in the environment of the test run itself says nothing about how a
  * user starts the CLI: left out, so printed commands read `npx trailblaze` (invocation.ts).
  */
-const HOW_STARTED = { npm_lifecycle_event: undefined, npm_command: undefined, npm_config_user_agent: undefined, TRAILBLAZE_LAUNCHED_AS: undefined };
+const HOW_STARTED = {
+  npm_lifecycle_event: undefined,
+  npm_command: undefined,
+  npm_config_user_agent: undefined,
+  TRAILBLAZE_LAUNCHED_AS: undefined,
+};
 
 export interface CliRun {
   code: number;

@@ -42,10 +42,14 @@ export async function startFaultSession(
   options: Partial<SessionOptions> = {},
 ): Promise<FaultSession> {
   const workspace = await loadWorkspace(await findConfigDir({ cwd: FAULTS }), { cwd: FAULTS });
-  const spec = resolveSessionSpec(workspace, { logs: faultLogs, target, ...flags }, {
-    cwd: FAULTS,
-    env: { ...process.env, PATH: TEST_PATH, ...env },
-  });
+  const spec = resolveSessionSpec(
+    workspace,
+    { logs: faultLogs, target, ...flags },
+    {
+      cwd: FAULTS,
+      env: { ...process.env, PATH: TEST_PATH, ...env },
+    },
+  );
   const reported: Reported = { notices: [], warnings: [], names: [], logs: [], toolsChanged: [], fatal: [] };
   const session = await Session.start(spec, {
     launchers: STDIO_IN_BOTH_MODES,
@@ -66,7 +70,6 @@ export async function startFaultSession(
 export async function closeFaultSessions(): Promise<void> {
   await Promise.all(opened.map((s) => s.close()));
 }
-
 
 /** Every live process under the given roots (themselves included), for a later leak check. */
 export function treeOf(pids: readonly number[]): ProcessIdentity[] {

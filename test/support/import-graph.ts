@@ -69,9 +69,16 @@ const insideSources = (path: string) => SOURCE_ROOTS.some((root) => path === roo
 /** Non-relative names that lead into the sources: tsconfig `paths` aliases, the package's own name and its `file:` dependencies, each with where it leads. */
 function aliasesOfSources(): Map<string, string> {
   const aliases = new Map<string, string>();
-  const tsconfig = ts.parseConfigFileTextToJson("tsconfig.json", readFileSync(join(REPO, "tsconfig.json"), "utf8")).config as { compilerOptions?: { paths?: Record<string, string[]> } };
-  for (const [alias, targets] of Object.entries(tsconfig.compilerOptions?.paths ?? {})) aliases.set(alias.replace(/\/\*$/, ""), resolve(REPO, targets[0]!.replace(/\/\*$/, "")));
-  const manifest = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { name: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  const tsconfig = ts.parseConfigFileTextToJson("tsconfig.json", readFileSync(join(REPO, "tsconfig.json"), "utf8")).config as {
+    compilerOptions?: { paths?: Record<string, string[]> };
+  };
+  for (const [alias, targets] of Object.entries(tsconfig.compilerOptions?.paths ?? {}))
+    aliases.set(alias.replace(/\/\*$/, ""), resolve(REPO, targets[0]!.replace(/\/\*$/, "")));
+  const manifest = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
+    name: string;
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
   aliases.set(manifest.name, REPO);
   for (const [name, version] of Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })) {
     if (version.startsWith("file:")) aliases.set(name, resolve(REPO, version.slice("file:".length)));
@@ -176,6 +183,9 @@ export function upwardImports(folders: Map<string, Set<string>>): string[] {
 
 if (import.meta.main) {
   const { files, folders } = importGraph();
-  for (const [from, targets] of [...folders].sort(([a], [b]) => a.localeCompare(b))) console.log(`${from} -> ${[...targets].sort().join(", ")}`);
-  console.log(`file cycles: ${cycles(files).length} · two-way folder pairs: ${twoWayPairs(folders).length} · upward imports: ${upwardImports(folders).length} · aliased imports: ${importGraph().aliased.length}`);
+  for (const [from, targets] of [...folders].sort(([a], [b]) => a.localeCompare(b)))
+    console.log(`${from} -> ${[...targets].sort().join(", ")}`);
+  console.log(
+    `file cycles: ${cycles(files).length} · two-way folder pairs: ${twoWayPairs(folders).length} · upward imports: ${upwardImports(folders).length} · aliased imports: ${importGraph().aliased.length}`,
+  );
 }

@@ -82,30 +82,55 @@ function openaiJson(turn: Exclude<Turn, { status: number }>, model: string) {
           role: "assistant",
           content: turn.text ?? null,
           ...(calls.length > 0
-            ? { tool_calls: calls.map((call) => ({ id: `call_${++callIds}`, type: "function", function: { name: call.tool, arguments: JSON.stringify(call.args) } })) }
+            ? {
+                tool_calls: calls.map((call) => ({
+                  id: `call_${++callIds}`,
+                  type: "function",
+                  function: { name: call.tool, arguments: JSON.stringify(call.args) },
+                })),
+              }
             : {}),
         },
         finish_reason: calls.length > 0 ? "tool_calls" : "stop",
       },
     ],
-    usage: { prompt_tokens: turn.usage?.input ?? 100, completion_tokens: turn.usage?.output ?? 10, total_tokens: (turn.usage?.input ?? 100) + (turn.usage?.output ?? 10) },
+    usage: {
+      prompt_tokens: turn.usage?.input ?? 100,
+      completion_tokens: turn.usage?.output ?? 10,
+      total_tokens: (turn.usage?.input ?? 100) + (turn.usage?.output ?? 10),
+    },
   };
 }
 
 function openaiEvents(turn: Exclude<Turn, { status: number }>, model: string): string[] {
   const id = `chatcmpl-${++callIds}`;
   const chunk = (delta: unknown, finish: string | null = null, usage?: unknown) =>
-    JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) });
+    JSON.stringify({
+      id,
+      object: "chat.completion.chunk",
+      created: 0,
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+      ...(usage ? { usage } : {}),
+    });
   const events = [chunk({ role: "assistant", content: "" })];
   if (turn.text) events.push(chunk({ content: turn.text }));
   const calls = "calls" in turn ? turn.calls : [];
   calls.forEach((call, index) => {
     const args = JSON.stringify(call.args);
     const half = Math.floor(args.length / 2);
-    events.push(chunk({ tool_calls: [{ index, id: `call_${++callIds}`, type: "function", function: { name: call.tool, arguments: args.slice(0, half) } }] }));
+    events.push(
+      chunk({
+        tool_calls: [{ index, id: `call_${++callIds}`, type: "function", function: { name: call.tool, arguments: args.slice(0, half) } }],
+      }),
+    );
     events.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }));
   });
-  const usage = { prompt_tokens: turn.usage?.input ?? 100, completion_tokens: turn.usage?.output ?? 10, total_tokens: (turn.usage?.input ?? 100) + (turn.usage?.output ?? 10) };
+  const usage = {
+    prompt_tokens: turn.usage?.input ?? 100,
+    completion_tokens: turn.usage?.output ?? 10,
+    total_tokens: (turn.usage?.input ?? 100) + (turn.usage?.output ?? 10),
+  };
   events.push(chunk({}, calls.length > 0 ? "tool_calls" : "stop", usage));
   return [...events.map((e) => `data: ${e}\n\n`), "data: [DONE]\n\n"];
 }
@@ -132,7 +157,16 @@ function anthropicEvents(turn: Exclude<Turn, { status: number }>, model: string)
   const calls = "calls" in turn ? turn.calls : [];
   const events = [
     event("message_start", {
-      message: { id: `msg_${++callIds}`, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: turn.usage?.input ?? 100, output_tokens: 1 } },
+      message: {
+        id: `msg_${++callIds}`,
+        type: "message",
+        role: "assistant",
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: turn.usage?.input ?? 100, output_tokens: 1 },
+      },
     }),
   ];
   let index = 0;
@@ -145,13 +179,20 @@ function anthropicEvents(turn: Exclude<Turn, { status: number }>, model: string)
   for (const call of calls) {
     const args = JSON.stringify(call.args);
     const half = Math.floor(args.length / 2);
-    events.push(event("content_block_start", { index, content_block: { type: "tool_use", id: `toolu_${++callIds}`, name: call.tool, input: {} } }));
+    events.push(
+      event("content_block_start", { index, content_block: { type: "tool_use", id: `toolu_${++callIds}`, name: call.tool, input: {} } }),
+    );
     events.push(event("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: args.slice(0, half) } }));
     events.push(event("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: args.slice(half) } }));
     events.push(event("content_block_stop", { index }));
     index++;
   }
-  events.push(event("message_delta", { delta: { stop_reason: calls.length > 0 ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: turn.usage?.output ?? 10 } }));
+  events.push(
+    event("message_delta", {
+      delta: { stop_reason: calls.length > 0 ? "tool_use" : "end_turn", stop_sequence: null },
+      usage: { output_tokens: turn.usage?.output ?? 10 },
+    }),
+  );
   events.push(event("message_stop", {}));
   return events;
 }
@@ -195,12 +236,24 @@ export function startLlmServer(turns: TurnSource[]): LlmServer {
       const images: string[] = [];
       textsOf(body.system, texts, images);
       textsOf(body.messages, texts, images);
-      const seen: SeenRequest = { wire, path: url.pathname, headers: Object.fromEntries(request.headers), body, text: texts.join("\n"), images, raw };
+      const seen: SeenRequest = {
+        wire,
+        path: url.pathname,
+        headers: Object.fromEntries(request.headers),
+        body,
+        text: texts.join("\n"),
+        images,
+        raw,
+      };
       requests.push(seen);
       const source = script.shift() ?? handle.after ?? { status: 500, body: { error: { message: "the test script has no turn left" } } };
       const turn = typeof source === "function" ? source(seen) : source;
       if ("status" in turn) {
-        const errorBody = turn.body ?? (wire === "anthropic" ? { type: "error", error: { type: "api_error", message: `status ${turn.status}` } } : { error: { message: `status ${turn.status}` } });
+        const errorBody =
+          turn.body ??
+          (wire === "anthropic"
+            ? { type: "error", error: { type: "api_error", message: `status ${turn.status}` } }
+            : { error: { message: `status ${turn.status}` } });
         return Response.json(errorBody, { status: turn.status, headers: turn.headers ?? {} });
       }
       const model = String(body.model ?? "test-model");

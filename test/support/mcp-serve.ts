@@ -30,10 +30,7 @@ export function testEnv(extra: Record<string, string> = {}): Record<string, stri
 }
 
 /** Starts `trailblaze mcp <args>` in `cwd` and connects an SDK Client to it. */
-export async function serve(
-  args: string[],
-  options: { cwd: string; command?: string; env?: Record<string, string> },
-): Promise<Served> {
+export async function serve(args: string[], options: { cwd: string; command?: string; env?: Record<string, string> }): Promise<Served> {
   const transport = new StdioClientTransport({
     command: options.command ?? process.execPath,
     args: options.command ? args : [MAIN, "mcp", ...args],
@@ -76,6 +73,7 @@ export function installedProject(): string {
   mkdirSync(join(modules, "@trailblaze"));
   symlinkSync(REPO, join(modules, "trailblaze-ts"));
   symlinkSync("../trailblaze-ts/src/cli/launcher.sh", join(modules, ".bin/trailblaze"));
-  for (const name of ["@modelcontextprotocol", "zod", "@trailblaze/scripting"]) symlinkSync(join(REPO, "node_modules", name), join(modules, name));
+  for (const name of ["@modelcontextprotocol", "zod", "@trailblaze/scripting"])
+    symlinkSync(join(REPO, "node_modules", name), join(modules, name));
   return project;
 }

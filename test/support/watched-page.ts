@@ -6,7 +6,16 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { findChromium } from "../../src/browser/find-chromium.ts";
 
 /** Chromium's flags for a test run: headless, no sandbox (root in CI), nothing fetched on its own. */
-export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 export interface WatchedPage {
   browser: Browser;
@@ -25,7 +34,14 @@ export interface WatchedPage {
 export async function openWatchedPage(file: string): Promise<WatchedPage> {
   const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const watched: WatchedPage = { browser, page, dialogs: [], pageErrors: [], fetched: [], violations: async () => (await page.evaluate("window.violations")) as string[] };
+  const watched: WatchedPage = {
+    browser,
+    page,
+    dialogs: [],
+    pageErrors: [],
+    fetched: [],
+    violations: async () => (await page.evaluate("window.violations")) as string[],
+  };
   page.on("dialog", (dialog) => {
     watched.dialogs.push(dialog.message());
     void dialog.dismiss();

@@ -60,7 +60,11 @@ export function parseXml(source: string): XmlElement {
   if (source.startsWith("<?xml")) {
     const end = source.indexOf("?>");
     if (end < 0) fail("unclosed XML declaration");
-    if (!/^<\?xml\s+version="1\.[0-9]"(\s+encoding="[A-Za-z][A-Za-z0-9._-]*")?(\s+standalone="(yes|no)")?\s*\?>$/.test(source.slice(0, end + 2))) {
+    if (
+      !/^<\?xml\s+version="1\.[0-9]"(\s+encoding="[A-Za-z][A-Za-z0-9._-]*")?(\s+standalone="(yes|no)")?\s*\?>$/.test(
+        source.slice(0, end + 2),
+      )
+    ) {
       fail("malformed XML declaration");
     }
     i = end + 2;

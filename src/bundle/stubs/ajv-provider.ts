@@ -46,20 +46,31 @@ function check(schema: Schema, value: unknown, at: string, errors: string[]): vo
   if (schema.const !== undefined && value !== schema.const) errors.push(`${at} must be equal to constant`);
   if (schema.enum && !schema.enum.includes(value)) errors.push(`${at} must be equal to one of the allowed values`);
   const choices = schema.oneOf ?? schema.anyOf;
-  if (choices && !choices.some((c) => { const e: string[] = []; check(c, value, at, e); return e.length === 0; })) {
+  if (
+    choices &&
+    !choices.some((c) => {
+      const e: string[] = [];
+      check(c, value, at, e);
+      return e.length === 0;
+    })
+  ) {
     errors.push(`${at} must match a schema in ${schema.oneOf ? "oneOf" : "anyOf"}`);
   }
   if (typeof value === "string") {
-    if (schema.minLength !== undefined && value.length < schema.minLength) errors.push(`${at} must NOT have fewer than ${schema.minLength} characters`);
-    if (schema.maxLength !== undefined && value.length > schema.maxLength) errors.push(`${at} must NOT have more than ${schema.maxLength} characters`);
+    if (schema.minLength !== undefined && value.length < schema.minLength)
+      errors.push(`${at} must NOT have fewer than ${schema.minLength} characters`);
+    if (schema.maxLength !== undefined && value.length > schema.maxLength)
+      errors.push(`${at} must NOT have more than ${schema.maxLength} characters`);
   }
   if (typeof value === "number") {
     if (schema.minimum !== undefined && value < schema.minimum) errors.push(`${at} must be >= ${schema.minimum}`);
     if (schema.maximum !== undefined && value > schema.maximum) errors.push(`${at} must be <= ${schema.maximum}`);
   }
   if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems) errors.push(`${at} must NOT have fewer than ${schema.minItems} items`);
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) errors.push(`${at} must NOT have more than ${schema.maxItems} items`);
+    if (schema.minItems !== undefined && value.length < schema.minItems)
+      errors.push(`${at} must NOT have fewer than ${schema.minItems} items`);
+    if (schema.maxItems !== undefined && value.length > schema.maxItems)
+      errors.push(`${at} must NOT have more than ${schema.maxItems} items`);
     if (schema.items) value.forEach((item, i) => check(schema.items!, item, `${at}/${i}`, errors));
   }
   if (typeOk("object", value)) {
@@ -74,9 +85,6 @@ function check(schema: Schema, value: unknown, at: string, errors: string[]): vo
 }
 
 export class AjvJsonSchemaValidator {
-  /** A pre-configured Ajv instance cannot be honoured on-device; it is ignored. */
-  constructor(_ajv?: unknown) {}
-
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
     return (input: unknown): JsonSchemaValidatorResult<T> => {
       const errors: string[] = [];

@@ -9,13 +9,17 @@ import type { CliIO } from "../command.ts";
 import { startSession } from "../open-session.ts";
 
 export type Advertised =
-  | { ok: true; /** tool name → the source advertising it (`tools/shop/greet.ts`, `builtin`, …) */ sources: Map<string, string> }
-  | { ok: false; /** why the target's tools could not be listed (its first line) */ why: string };
+  | { ok: true /** tool name → the source advertising it (`tools/shop/greet.ts`, `builtin`, …) */; sources: Map<string, string> }
+  | { ok: false /** why the target's tools could not be listed (its first line) */; why: string };
 
 /** The tools every source of `target` advertises, from a list-only host session with no logs, no browser and no output. */
 export async function advertisedTools(workspace: Workspace, target: TargetConfig, io: CliIO): Promise<Advertised> {
   try {
-    const spec = resolveSessionSpec(workspace, { target: target.id, agent: "host", browser: "none", "no-logging": true }, { cwd: io.cwd, env: io.env });
+    const spec = resolveSessionSpec(
+      workspace,
+      { target: target.id, agent: "host", browser: "none", "no-logging": true },
+      { cwd: io.cwd, env: io.env },
+    );
     const quiet = () => {};
     await using session = await startSession(spec, io, { listOnly: true, onWarning: quiet, onNotice: quiet, onNameWarning: quiet });
     const sources = new Map<string, string>();

@@ -32,11 +32,16 @@ export const bundleCommand: Command = {
       json: { type: "boolean" },
     });
     const [entry, ...extra] = positionals;
-    if (entry === undefined) throw new UsageError("bundle: name the server file to bundle, e.g. `trailblaze bundle tools/login.ts -o login.bundle.js`");
+    if (entry === undefined)
+      throw new UsageError("bundle: name the server file to bundle, e.g. `trailblaze bundle tools/login.ts -o login.bundle.js`");
     if (extra.length > 0) throw new UsageError(`bundle: unexpected argument "${extra[0]}" (one entry file per run)`);
     if (!existsSync(resolve(io.cwd, entry))) throw new UsageError(`bundle: ${entry}: file not found (resolved against ${io.cwd})`);
     try {
-      const result = await bundleEntry(entry, { cwd: io.cwd, cacheRoot: outputRootOf(entry, io.cwd), ...(values.out === undefined ? {} : { outFile: values.out }) });
+      const result = await bundleEntry(entry, {
+        cwd: io.cwd,
+        cacheRoot: outputRootOf(entry, io.cwd),
+        ...(values.out === undefined ? {} : { outFile: values.out }),
+      });
       if (values.json) {
         const { path, bytes, cached, warnings } = result;
         io.stdout(`${JSON.stringify({ ok: true, path, bytes, cached, warnings }, null, 2)}\n`);
@@ -44,7 +49,9 @@ export const bundleCommand: Command = {
         for (const warning of result.warnings) io.stderr(`warning: ${warning}\n`);
         const size = `${(result.bytes / 1024).toFixed(1)} KB`;
         const shown = relative(io.cwd, result.path);
-        io.stdout(`✓ ${entry} → ${shown.startsWith("..") || shown === "" ? result.path : shown} (${size}${result.cached ? ", cached" : ""})\n`);
+        io.stdout(
+          `✓ ${entry} → ${shown.startsWith("..") || shown === "" ? result.path : shown} (${size}${result.cached ? ", cached" : ""})\n`,
+        );
       }
       return 0;
     } catch (error) {

@@ -56,7 +56,7 @@ export const callCommand: Command = {
       json: { type: "boolean" },
     });
     const [tool, ...extra] = positionals;
-    if (tool === undefined) throw new UsageError("call: name the tool to call, e.g. `trailblaze call myapp_echo --args '{\"text\":\"hi\"}'`");
+    if (tool === undefined) throw new UsageError('call: name the tool to call, e.g. `trailblaze call myapp_echo --args \'{"text":"hi"}\'`');
     if (extra.length > 0) throw new UsageError(`call: unexpected argument "${extra[0]}" (pass tool arguments with --args JSON)`);
     const args = parseToolArgs(values.args);
     const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
@@ -72,7 +72,10 @@ export const callCommand: Command = {
       const keptOut = session.registry.findSkipped(tool) ?? session.registry.skipped().find((s) => s.name === "*");
       if (keptOut) throw new UsageError(`call: ${missingToolMessage(tool, session.registry, session.spec.agent, false)}`);
       const owners = toolOwners(workspace, session.spec.target, tool, session.registry.names());
-      if (owners) throw new UsageError(`call: Unknown tool "${tool}" in target ${session.spec.target.id}: ${owners.text}: add ${targetFlags(owners)}`);
+      if (owners)
+        throw new UsageError(
+          `call: Unknown tool "${tool}" in target ${session.spec.target.id}: ${owners.text}: add ${targetFlags(owners)}`,
+        );
     }
     const result = await session.call(tool, args, timeoutMs === undefined ? {} : { timeoutMs });
     io.stdout(values.json ? `${JSON.stringify({ tool, result: resultToJson(result) }, null, 2)}\n` : resultText(tool, result));

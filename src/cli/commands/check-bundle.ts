@@ -70,7 +70,8 @@ export const checkBundleCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("check-bundle", argv, { json: { type: "boolean" } });
     const [target, ...extra] = positionals;
-    if (target === undefined) throw new UsageError("check-bundle: name a server file or bundle, e.g. `trailblaze check-bundle tools/login.ts`");
+    if (target === undefined)
+      throw new UsageError("check-bundle: name a server file or bundle, e.g. `trailblaze check-bundle tools/login.ts`");
     if (extra.length > 0) throw new UsageError(`check-bundle: unexpected argument "${extra[0]}" (one file per run)`);
     if (!existsSync(resolve(io.cwd, target))) throw new UsageError(`check-bundle: ${target}: file not found (resolved against ${io.cwd})`);
     const result = await checkFile(target, io.cwd);

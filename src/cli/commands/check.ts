@@ -69,7 +69,11 @@ function formatFinding(finding: CheckFinding): string {
 
 function formatScope(trailmap: CheckedTrailmap): string {
   const targets =
-    trailmap.targets.length === 0 ? "no target" : trailmap.library ? `a library; the targets that depend on it: ${trailmap.targets.join(", ")}` : `target ${trailmap.targets.join(", ")}`;
+    trailmap.targets.length === 0
+      ? "no target"
+      : trailmap.library
+        ? `a library; the targets that depend on it: ${trailmap.targets.join(", ")}`
+        : `target ${trailmap.targets.join(", ")}`;
   const why = trailmap.from === "cwd" ? ", the one the working directory is in; --all checks every trailmap" : "";
   return `  scope: trailmap ${trailmap.id} (${targets})${why}\n`;
 }
@@ -88,9 +92,7 @@ export function formatCheckReport(report: CheckReport): string {
   lines.push("\n", ...report.findings.map(formatFinding));
   const { errors, warnings } = report.summary;
   lines.push(
-    errors === 0 && warnings === 0
-      ? "✓ no problems found\n"
-      : `${report.ok ? "✓" : "✗"} ${errors} error(s), ${warnings} warning(s)\n`,
+    errors === 0 && warnings === 0 ? "✓ no problems found\n" : `${report.ok ? "✓" : "✗"} ${errors} error(s), ${warnings} warning(s)\n`,
   );
   return lines.join("");
 }
@@ -111,11 +113,21 @@ export const checkCommand: Command = {
       "no-typecheck": { type: "boolean" },
     });
     const at = io;
-    const scope = await resolveCheckScope({ positionals, workspace: values.workspace, config: values.config, all: values.all, target: values.target, cwd: at.cwd, env: at.env });
+    const scope = await resolveCheckScope({
+      positionals,
+      workspace: values.workspace,
+      config: values.config,
+      all: values.all,
+      target: values.target,
+      cwd: at.cwd,
+      env: at.env,
+    });
     for (const note of scope.notes) io.stderr(`${note}\n`);
     const paths = scope.paths;
     const configDir =
-      scope.configDir ?? (await configAbovePaths(values, paths, io)) ?? (await findConfigDir({ flag: values.config, env: at.env.TRAILBLAZE_CONFIG_DIR, cwd: at.cwd }));
+      scope.configDir ??
+      (await configAbovePaths(values, paths, io)) ??
+      (await findConfigDir({ flag: values.config, env: at.env.TRAILBLAZE_CONFIG_DIR, cwd: at.cwd }));
     const report = await checkWorkspace(
       {
         configDir,

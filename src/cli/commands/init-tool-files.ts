@@ -7,7 +7,6 @@ import { afterLastEntry, columnOf, splice } from "../../config/yaml-splice.ts";
 import { UsageError } from "../../errors.ts";
 import { NAME_CONVENTION as CONVENTION, TRAILMAP_ID as TARGET_ID, WIRE_NAME } from "../../core/tool-names.ts";
 
-
 export interface ToolName {
   /** The advertised (and recorded) name, e.g. `myapp_applyCoupon`. */
   name: string;
@@ -40,7 +39,10 @@ export function toolName(input: string, targetId: string): ToolName {
 
 /** `ios_resetKeychain` → `IosResetKeychainInput`: the name of a per-file tool's input type. */
 function inputTypeName(tool: ToolName): string {
-  return `${tool.local.split("_").map((word) => word[0]!.toUpperCase() + word.slice(1)).join("")}Input`;
+  return `${tool.local
+    .split("_")
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join("")}Input`;
 }
 
 /** A per-file tool: `export const <name> = trailblaze.tool<Input>(spec, handler)`, calling a framework tool. */
@@ -219,13 +221,19 @@ type ListItem = string | Record<string, string>;
 function appendToList(text: string, file: string, path: string[], item: ListItem, flow = false): string {
   const doc = load(text, file);
   const flowItem = String(doc.createNode(item, { flow: true }));
-  const blockItem = typeof item === "string" ? flowItem : Object.entries(item).map(([key, value]) => `${key}: ${String(doc.createNode(value))}`).join(", ");
+  const blockItem =
+    typeof item === "string"
+      ? flowItem
+      : Object.entries(item)
+          .map(([key, value]) => `${key}: ${String(doc.createNode(value))}`)
+          .join(", ");
   const list = doc.getIn(path, true);
   if (isSeq(list) && list.range) {
     const [start, end] = list.range;
     if (list.flow && text[end - 1] === "]") return splice(text, end - 1, list.items.length > 0 ? `, ${flowItem}` : flowItem);
     const last = list.items.at(-1) as { range?: [number, number, number] } | undefined;
-    if (!list.flow && last?.range) return splice(text, afterLastEntry(text, last.range[1]), `\n${" ".repeat(columnOf(text, start))}- ${blockItem}`);
+    if (!list.flow && last?.range)
+      return splice(text, afterLastEntry(text, last.range[1]), `\n${" ".repeat(columnOf(text, start))}- ${blockItem}`);
   }
   const parent = path.length > 1 ? doc.getIn(path.slice(0, -1), true) : doc.contents;
   if (list == null && isMap(parent) && !parent.flow && parent.range && parent.items.length > 0) {

@@ -131,7 +131,9 @@ function callArgs(tool: ToolName, target: TargetConfig): string {
 /** A per-file tool: `<name>.ts` and its test under the target's tools folder, the name added to its `tools:`. */
 function planPerFileTool({ workspace, target, tool, dir: dirFlag, toolset, io }: PlanInput): Plan {
   if (toolset !== undefined) {
-    throw new UsageError("init-tool: --toolset applies to --server only; a per-file tool is listed by name in the target's tools:, with no toolset");
+    throw new UsageError(
+      "init-tool: --toolset applies to --server only; a per-file tool is listed by name in the target's tools:, with no toolset",
+    );
   }
   const root = workspace.root;
   const shown = (path: string) => relative(io.cwd, path) || ".";
@@ -139,7 +141,9 @@ function planPerFileTool({ workspace, target, tool, dir: dirFlag, toolset, io }:
   const dir =
     dirFlag !== undefined
       ? folderInWorkspace("init-tool", root, dirFlag, relative(root, join(toolsDir, target.id)))
-      : target.trailmap !== undefined ? toolsDir : join(toolsDir, target.id);
+      : target.trailmap !== undefined
+        ? toolsDir
+        : join(toolsDir, target.id);
   if (!isInside(toolsDir, dir)) {
     throw new UsageError(
       `init-tool: --dir ${dirFlag} is outside ${shown(toolsDir)}, where target ${target.id} looks its per-file tools up; pick a folder inside it (or use --server)`,
@@ -194,11 +198,14 @@ function planServer({ workspace, target, tool, dir: dirFlag, toolset, io }: Plan
   }
   const toolsetId = toolset ?? tool.name;
   if (!/^[a-z][a-zA-Z0-9_]*$/.test(toolsetId)) {
-    throw new UsageError(`init-tool: --toolset "${toolsetId}" is not a valid toolset id (letters, digits and _; starts with a lower-case letter)`);
+    throw new UsageError(
+      `init-tool: --toolset "${toolsetId}" is not a valid toolset id (letters, digits and _; starts with a lower-case letter)`,
+    );
   }
   const root = workspace.root;
   const shown = (path: string) => relative(io.cwd, path) || ".";
-  const dir = dirFlag !== undefined ? folderInWorkspace("init-tool", root, dirFlag, join("tools", target.id)) : join(root, "tools", target.id);
+  const dir =
+    dirFlag !== undefined ? folderInWorkspace("init-tool", root, dirFlag, join("tools", target.id)) : join(root, "tools", target.id);
   const serverFile = join(dir, `${tool.local}.ts`);
   const testFile = join(dir, `${tool.local}.test.ts`);
   const script = `./${relative(root, serverFile).split("\\").join("/")}`;
@@ -217,14 +224,21 @@ function planServer({ workspace, target, tool, dir: dirFlag, toolset, io }: Plan
   const existingToolset = workspace.toolsets.get(toolsetId);
   const toolsetFile = existingToolset?.file ?? join(workspace.configDir, "toolsets", `${toolsetId}.yaml`);
   if (!existingToolset && existsSync(toolsetFile)) {
-    throw new ScaffoldError(`init-tool: refusing to overwrite: ${shown(toolsetFile)} exists but does not define toolset ${toolsetId}. Nothing was written.`);
+    throw new ScaffoldError(
+      `init-tool: refusing to overwrite: ${shown(toolsetFile)} exists but does not define toolset ${toolsetId}. Nothing was written.`,
+    );
   }
   const targetEdit = addServerToTarget(readFileSync(target.file, "utf8"), shown(target.file), script, toolsetId, platformOfTool(tool));
   const files: Planned[] = [
     { path: serverFile, text: serverTemplate(tool, target.id), action: "created", note: `its MCP server` },
     { path: testFile, text: testTemplate(tool), action: "created", note: "its test" },
     existingToolset
-      ? { path: toolsetFile, text: addToolToToolset(readFileSync(toolsetFile, "utf8"), shown(toolsetFile), tool.name), action: "updated", note: `tools += ${tool.name}` }
+      ? {
+          path: toolsetFile,
+          text: addToolToToolset(readFileSync(toolsetFile, "utf8"), shown(toolsetFile), tool.name),
+          action: "updated",
+          note: `tools += ${tool.name}`,
+        }
       : { path: toolsetFile, text: toolsetTemplate(toolsetId, tool), action: "created", note: `toolset ${toolsetId}` },
     {
       path: target.file,
@@ -265,10 +279,19 @@ export const initToolCommand: Command = {
     const configDir = await findConfigDir({ flag: values.config, env: io.env.TRAILBLAZE_CONFIG_DIR, cwd: io.cwd });
     const workspace = await loadWorkspace(configDir, { cwd: io.cwd });
     const target = pickTarget(workspace, values.target);
-    const input: PlanInput = { workspace, target, tool: toolName(positionals[0]!, target.id), dir: values.dir, toolset: values.toolset, io };
+    const input: PlanInput = {
+      workspace,
+      target,
+      tool: toolName(positionals[0]!, target.id),
+      dir: values.dir,
+      toolset: values.toolset,
+      io,
+    };
     const plan = values.server ? planServer(input) : planPerFileTool(input);
     if (plan.problems.length > 0) {
-      throw new ScaffoldError(`init-tool: refusing to overwrite: ${plan.problems.join("; ")}. Nothing was written; pick another name or remove them.`);
+      throw new ScaffoldError(
+        `init-tool: refusing to overwrite: ${plan.problems.join("; ")}. Nothing was written; pick another name or remove them.`,
+      );
     }
     const root = workspace.root;
     const shown = (path: string) => relative(io.cwd, path) || ".";
@@ -282,7 +305,10 @@ export const initToolCommand: Command = {
         `init-tool: target ${target.id} already has a tool ${input.tool.name} (${by}); a second one would fail every session of ${target.id} on a tool name collision. Nothing was written; pick another name.`,
       );
     }
-    if (!advertised.ok) io.stderr(`warning: init-tool: could not list the tools of target ${target.id} to check that ${input.tool.name} is free: ${advertised.why}\n`);
+    if (!advertised.ok)
+      io.stderr(
+        `warning: init-tool: could not list the tools of target ${target.id} to check that ${input.tool.name} is free: ${advertised.why}\n`,
+      );
     writeScaffold("init-tool", root, plan.files, shown);
 
     const width = Math.max(...plan.files.map((f) => `${f.action} ${shown(f.path)}`.length));

@@ -68,7 +68,6 @@ trail:
 `;
 }
 
-
 /** What the CLI writes into a workspace (and what npm installs), none of it worth committing. */
 export const GITIGNORED = [
   ["node_modules/", "installed packages"],
@@ -97,7 +96,10 @@ function packageJson(cwd: string): Planned | undefined {
   const path = join(cwd, "package.json");
   const scripts = { test: "bun test", trails: "trailblaze run trails" };
   if (!existsSync(path)) {
-    const name = basename(cwd).toLowerCase().replace(/[^a-z0-9._-]+/g, "-") || "trailblaze-workspace";
+    const name =
+      basename(cwd)
+        .toLowerCase()
+        .replace(/[^a-z0-9._-]+/g, "-") || "trailblaze-workspace";
     const text = `${JSON.stringify({ name, private: true, type: "module", scripts }, null, 2)}\n`;
     return { path, text, action: "created", note: "scripts: test, trails" };
   }
@@ -114,10 +116,13 @@ export const initCommand: Command = {
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("init", argv, { target: { type: "string" } });
-    if (positionals.length > 0) throw new UsageError(`init: unexpected argument "${positionals[0]}"; it scaffolds the current folder (see --help)`);
+    if (positionals.length > 0)
+      throw new UsageError(`init: unexpected argument "${positionals[0]}"; it scaffolds the current folder (see --help)`);
     const id = values.target ?? "app";
     if (!TRAILMAP_ID.test(id)) {
-      throw new UsageError(`init: target id "${id}" must be one lowerCamelCase word (^[a-z][a-zA-Z0-9]*$): it prefixes tool names, <targetId>_<verbNoun>`);
+      throw new UsageError(
+        `init: target id "${id}" must be one lowerCamelCase word (^[a-z][a-zA-Z0-9]*$): it prefixes tool names, <targetId>_<verbNoun>`,
+      );
     }
     const tool = toolName("greet", id);
     const script = `tools/${id}/${tool.local}.ts`;
@@ -125,15 +130,23 @@ export const initCommand: Command = {
       { path: join(io.cwd, `trailblaze-config/targets/${id}.yaml`), text: targetYaml(id, script), action: "created", note: `target ${id}` },
       { path: join(io.cwd, script), text: serverTemplate(tool, id), action: "created", note: `MCP server with ${tool.name}` },
       { path: join(io.cwd, `tools/${id}/${tool.local}.test.ts`), text: testTemplate(tool), action: "created", note: "its test" },
-      { path: join(io.cwd, "trails/hello.trail.yaml"), text: trailYaml(id, tool.name, `${tool.local}Text`), action: "created", note: `calls ${tool.name}` },
+      {
+        path: join(io.cwd, "trails/hello.trail.yaml"),
+        text: trailYaml(id, tool.name, `${tool.local}Text`),
+        action: "created",
+        note: `calls ${tool.name}`,
+      },
     ];
     const existing = planned.filter((file) => existsSync(file.path)).map((file) => relative(io.cwd, file.path));
     if (existing.length > 0) {
-      throw new ScaffoldError(`init: ${existing.join(", ")} already exist${existing.length === 1 ? "s" : ""}; nothing was written (init scaffolds a new workspace; add tools with \`trailblaze init-tool\`)`);
+      throw new ScaffoldError(
+        `init: ${existing.join(", ")} already exist${existing.length === 1 ? "s" : ""}; nothing was written (init scaffolds a new workspace; add tools with \`trailblaze init-tool\`)`,
+      );
     }
     const pkg = packageJson(io.cwd);
     if (pkg) planned.unshift(pkg);
-    if (!existsSync(join(io.cwd, "tsconfig.json"))) planned.push({ path: join(io.cwd, "tsconfig.json"), text: TSCONFIG, action: "created", note: "for editors and tsc" });
+    if (!existsSync(join(io.cwd, "tsconfig.json")))
+      planned.push({ path: join(io.cwd, "tsconfig.json"), text: TSCONFIG, action: "created", note: "for editors and tsc" });
     const ignored = gitignore(io.cwd);
     if (ignored) planned.push(ignored);
 

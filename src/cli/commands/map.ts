@@ -40,7 +40,9 @@ export const mapCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs("map", argv, { html: { type: "string" } });
     if (positionals.length !== 1) {
-      throw new UsageError(`map: expected one app map folder, got ${positionals.length === 0 ? "none" : positionals.join(" ")}\nRun \`trailblaze map --help\` for usage.`);
+      throw new UsageError(
+        `map: expected one app map folder, got ${positionals.length === 0 ? "none" : positionals.join(" ")}\nRun \`trailblaze map --help\` for usage.`,
+      );
     }
     const dir = resolve(io.cwd, positionals[0]!);
     const map = await readAppMap(dir, io.cwd);
@@ -49,7 +51,9 @@ export const mapCommand: Command = {
       const target = resolve(io.cwd, values.html);
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, await mapHtml(map, report));
-      io.stdout(`map page written to ${values.html} (${map.waypoints.size} waypoints, ${map.shortcuts.length} shortcuts, ${report.findings.length} findings)\n`);
+      io.stdout(
+        `map page written to ${values.html} (${map.waypoints.size} waypoints, ${map.shortcuts.length} shortcuts, ${report.findings.length} findings)\n`,
+      );
       return 0;
     }
     const lines = [`${positionals[0]}: ${map.waypoints.size} waypoints, ${map.shortcuts.length} shortcuts`];
@@ -59,7 +63,11 @@ export const mapCommand: Command = {
     }
     const stray = map.shortcuts.filter((s) => !map.waypoints.has(s.from));
     for (const s of stray) lines.push(`  ${s.from} (not in the map)`, `    → ${s.to}  (${s.id})`);
-    lines.push(report.findings.length === 0 ? "check: no findings" : `check: ${report.summary.errors} error(s), ${report.summary.warnings} warning(s)`);
+    lines.push(
+      report.findings.length === 0
+        ? "check: no findings"
+        : `check: ${report.summary.errors} error(s), ${report.summary.warnings} warning(s)`,
+    );
     lines.push(...report.findings.map(findingLine));
     io.stdout(`${lines.join("\n")}\n`);
     return 0;

@@ -30,9 +30,12 @@ export type PreparedRecording =
 /** Checks --record / --trail / --arg and reads a --trail FILE; undefined when neither is given. `cwd`: the session's. */
 export function prepareRecording(flags: RecordingFlags, cwd: string): PreparedRecording | undefined {
   if (flags.record !== undefined && flags.trail !== undefined) {
-    throw new UsageError("mcp: --record and --trail cannot be used together: --record writes a new trail, --trail fills in the steps of an existing one");
+    throw new UsageError(
+      "mcp: --record and --trail cannot be used together: --record writes a new trail, --trail fills in the steps of an existing one",
+    );
   }
-  if (flags.arg !== undefined && flags.trail === undefined) throw new UsageError("mcp: --arg applies to --trail FILE only (the trail's config.args)");
+  if (flags.arg !== undefined && flags.trail === undefined)
+    throw new UsageError("mcp: --arg applies to --trail FILE only (the trail's config.args)");
   if (flags.record !== undefined) {
     const file = flags.record;
     const path = resolve(cwd, file);
@@ -59,10 +62,18 @@ export function prepareRecording(flags: RecordingFlags, cwd: string): PreparedRe
 }
 
 /** The recording mode for a started session; a --trail FILE's tools and args are checked first, as `run` checks them. */
-export function startRecording(prepared: PreparedRecording, session: Session, given: Record<string, string>, replay: string): RecordingMode {
+export function startRecording(
+  prepared: PreparedRecording,
+  session: Session,
+  given: Record<string, string>,
+  replay: string,
+): RecordingMode {
   if (prepared.kind === "record") {
     const { file, path } = prepared;
-    const header = ["Recorded with trailblaze mcp --record: one step per trailblaze_beginStep, its successful tool calls under recording: tools:.", `Replay: ${replay}`];
+    const header = [
+      "Recorded with trailblaze mcp --record: one step per trailblaze_beginStep, its successful tool calls under recording: tools:.",
+      `Replay: ${replay}`,
+    ];
     const recorder = new StepRecorder(session, { file, path, config: { id: deriveTrailId(file), target: session.spec.target.id, header } });
     checkControlNames(recorder, session.registry);
     return recorder;
@@ -71,7 +82,8 @@ export function startRecording(prepared: PreparedRecording, session: Session, gi
   const args = resolveTrailArgs(trail, given);
   if (args.problems.length > 0) throw new UsageError(`mcp: --trail ${file}: ${args.problems.join("; ")}`);
   const problems = validatePlan(planTrail(trail, classifiersFor(trail, session.spec.driver)), session.registry, session.spec.agent);
-  if (problems.length > 0) throw new ConfigError(problems.map(({ file: where, line, col, message }) => ({ file: where, line, col, path: "", message })));
+  if (problems.length > 0)
+    throw new ConfigError(problems.map(({ file: where, line, col, message }) => ({ file: where, line, col, path: "", message })));
   const filler = new TrailFiller(session, { file, path, trail, args: args.values });
   checkControlNames(filler, session.registry);
   return filler;

@@ -93,7 +93,10 @@ export const mcpCommand: Command = {
 
     // stdout belongs to the protocol from here on: anything the session path prints goes to stderr.
     // Every line printed, notes and errors included, is masked with the secrets the session adds to.
-    const sessionIo: CliIO = maskedIo({ ...io, cwd: values.cwd === undefined ? io.cwd : resolve(io.cwd, values.cwd), stdout: io.stderr }, secrets);
+    const sessionIo: CliIO = maskedIo(
+      { ...io, cwd: values.cwd === undefined ? io.cwd : resolve(io.cwd, values.cwd), stdout: io.stderr },
+      secrets,
+    );
     const prepared = prepareRecording(values, sessionIo.cwd);
     await using opened = await openCommandSession(values, sessionIo, {
       ...(prepared?.kind === "trail" ? { trail: prepared.hints } : {}),
@@ -123,12 +126,18 @@ export const mcpCommand: Command = {
     try {
       const { spec } = session;
       const count = servedTools(session.registry).length;
-      const serving = serveSession(session, served, { log: (line) => sessionIo.stderr(`note: ${line}\n`), ...(recording ? { recording } : {}) });
+      const serving = serveSession(session, served, {
+        log: (line) => sessionIo.stderr(`note: ${line}\n`),
+        ...(recording ? { recording } : {}),
+      });
       io.stderr(
         `trailblaze mcp: serving ${count} tool(s) of target ${spec.target.id} ` +
           `(driver ${spec.driver.key}, agent ${spec.agent}, session ${spec.id}) on stdio\n`,
       );
-      if (recording) io.stderr(`trailblaze mcp: ${recording.kind === "record" ? "recording a new trail into" : "filling in the unrecorded steps of"} ${recording.file}\n`);
+      if (recording)
+        io.stderr(
+          `trailblaze mcp: ${recording.kind === "record" ? "recording a new trail into" : "filling in the unrecorded steps of"} ${recording.file}\n`,
+        );
       await serving;
     } finally {
       stopOnTerm();

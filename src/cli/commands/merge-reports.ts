@@ -49,7 +49,11 @@ function readInput(file: string, cwd: string): ReportInput {
   try {
     return { file, json: JSON.parse(text) };
   } catch (error) {
-    throw new ReportFileError(file, `not valid JSON (${(error as Error).message}); expected a report written by \`trailblaze run --reporter json\``, { cause: error });
+    throw new ReportFileError(
+      file,
+      `not valid JSON (${(error as Error).message}); expected a report written by \`trailblaze run --reporter json\``,
+      { cause: error },
+    );
   }
 }
 
@@ -61,13 +65,17 @@ export const mergeReportsCommand: Command = {
       reporter: { type: "string", multiple: true },
       output: { type: "string" },
     });
-    if (positionals.length === 0) throw new UsageError("merge-reports: name the JSON reports to merge, e.g. `trailblaze merge-reports reports/*.json --reporter html`");
+    if (positionals.length === 0)
+      throw new UsageError("merge-reports: name the JSON reports to merge, e.g. `trailblaze merge-reports reports/*.json --reporter html`");
     const choices = parseReporterFlags("merge-reports", values.reporter, values.output);
     const reporters = await openReporters("merge-reports", choices, io, { color: false });
     const reports = readReports(positionals.map((file) => readInput(file, io.cwd)));
     const run = mergeReports(reports);
     const missing = missingShards(reports);
-    if (missing.length > 0) io.stderr(`warning: shard${missing.length === 1 ? "" : "s"} ${missing.map((s) => `${s.index}/${s.total}`).join(", ")} missing: the merged report holds only the shards given\n`);
+    if (missing.length > 0)
+      io.stderr(
+        `warning: shard${missing.length === 1 ? "" : "s"} ${missing.map((s) => `${s.index}/${s.total}`).join(", ")} missing: the merged report holds only the shards given\n`,
+      );
     const shards = positionals.length;
     await replayRun(reporters, run);
     io.stderr(`note: merged ${shards} report${shards === 1 ? "" : "s"}: ${run.trails.length} trail${run.trails.length === 1 ? "" : "s"}\n`);

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { parseReporterFlags, reportDestination } from "./report-output.ts";
 
 /** Each choice as `name` or `name=output`. */
-const parsed = (flags: string[] | undefined, output?: string) => parseReporterFlags("run", flags, output).map((c) => (c.output === undefined ? c.name : `${c.name}=${c.output}`));
+const parsed = (flags: string[] | undefined, output?: string) =>
+  parseReporterFlags("run", flags, output).map((c) => (c.output === undefined ? c.name : `${c.name}=${c.output}`));
 const error = (flags: string[] | undefined, output?: string) => {
   try {
     parseReporterFlags("run", flags, output);
@@ -15,8 +16,18 @@ const error = (flags: string[] | undefined, output?: string) => {
 describe("--reporter and --output", () => {
   test("default list; comma-separated and repeated; NAME=PATH; paths of the user's own", () => {
     expect(parsed(undefined)).toEqual(["list"]);
-    expect(parsed(["list,json=out/report.json", "html=out/html", "junit"])).toEqual(["list", "json=out/report.json", "html=out/html", "junit"]);
-    expect(parsed(["./reporters/slack.ts", "reporters/x.mjs=x.txt", "my.js", ".hidden"])).toEqual(["./reporters/slack.ts", "reporters/x.mjs=x.txt", "my.js", ".hidden"]);
+    expect(parsed(["list,json=out/report.json", "html=out/html", "junit"])).toEqual([
+      "list",
+      "json=out/report.json",
+      "html=out/html",
+      "junit",
+    ]);
+    expect(parsed(["./reporters/slack.ts", "reporters/x.mjs=x.txt", "my.js", ".hidden"])).toEqual([
+      "./reporters/slack.ts",
+      "reporters/x.mjs=x.txt",
+      "my.js",
+      ".hidden",
+    ]);
     expect(parseReporterFlags("run", ["json"], undefined)[0]?.builtin?.name).toBe("json");
     expect(parseReporterFlags("run", ["./r.ts"], undefined)[0]?.builtin).toBeUndefined();
   });
@@ -30,11 +41,21 @@ describe("--reporter and --output", () => {
   });
 
   test("an --output that could mean two reporters, or none, and names that are no reporter, are usage errors", () => {
-    expect(error(["json,junit"], "x")).toBe("run: --output x is ambiguous: json and junit each write a report; name each one's output instead, e.g. --reporter json=report.json,junit=junit.xml");
-    expect(error(["list,json,./mine.ts"], "x")).toBe("run: --output x is ambiguous: json and ./mine.ts each write a report; name each one's output instead, e.g. --reporter list,json=report.json,./mine.ts=PATH");
-    expect(error(["json=a.json"], "b.json")).toBe("run: --output b.json has no reporter to go to: json=a.json already names its own; drop --output");
-    expect(error(["list,json=a.json"], "b.json")).toBe("run: --output b.json has no reporter to go to: json=a.json already names its own; drop --output");
-    expect(error(["xml"])).toBe('run: --reporter expects list, json, junit, html or the path of your own reporter (./my-reporter.ts), got "xml"');
+    expect(error(["json,junit"], "x")).toBe(
+      "run: --output x is ambiguous: json and junit each write a report; name each one's output instead, e.g. --reporter json=report.json,junit=junit.xml",
+    );
+    expect(error(["list,json,./mine.ts"], "x")).toBe(
+      "run: --output x is ambiguous: json and ./mine.ts each write a report; name each one's output instead, e.g. --reporter list,json=report.json,./mine.ts=PATH",
+    );
+    expect(error(["json=a.json"], "b.json")).toBe(
+      "run: --output b.json has no reporter to go to: json=a.json already names its own; drop --output",
+    );
+    expect(error(["list,json=a.json"], "b.json")).toBe(
+      "run: --output b.json has no reporter to go to: json=a.json already names its own; drop --output",
+    );
+    expect(error(["xml"])).toBe(
+      'run: --reporter expects list, json, junit, html or the path of your own reporter (./my-reporter.ts), got "xml"',
+    );
     expect(error(["json,"])).toBe("run: --reporter json,: a reporter is missing (an empty name between commas, or before =)");
     expect(error(["=x"])).toBe("run: --reporter =x: a reporter is missing (an empty name between commas, or before =)");
     expect(error(["json="])).toBe("run: --reporter json=: name its output after =, e.g. json=report.json");
@@ -46,6 +67,9 @@ describe("--reporter and --output", () => {
     expect(reportDestination(undefined, "out/r.json", "/work")).toEqual({ path: "/work/out/r.json", shown: "out/r.json" });
     expect(reportDestination(undefined, undefined, "/work")).toBeUndefined();
     expect(reportDestination(html, "out", "/work")).toEqual({ path: "/work/out/index.html", shown: "out/index.html" });
-    expect(reportDestination(html, undefined, "/nowhere-a-workspace")).toEqual({ path: "/nowhere-a-workspace/trailblaze-report/index.html", shown: "trailblaze-report/index.html" });
+    expect(reportDestination(html, undefined, "/nowhere-a-workspace")).toEqual({
+      path: "/nowhere-a-workspace/trailblaze-report/index.html",
+      shown: "trailblaze-report/index.html",
+    });
   });
 });

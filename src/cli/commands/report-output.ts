@@ -43,13 +43,18 @@ export function parseReporterFlags(command: Command, flags: readonly string[] | 
     const at = item.indexOf("=");
     const name = at < 0 ? item : item.slice(0, at);
     const out = at < 0 ? undefined : item.slice(at + 1);
-    if (name === "") throw new UsageError(`${command}: --reporter ${written}: a reporter is missing (an empty name between commas, or before =)`);
-    if (out === "") throw new UsageError(`${command}: --reporter ${item}: name its output after =, e.g. ${name}=${EXAMPLE_OUTPUT[name] ?? "PATH"}`);
+    if (name === "")
+      throw new UsageError(`${command}: --reporter ${written}: a reporter is missing (an empty name between commas, or before =)`);
+    if (out === "")
+      throw new UsageError(`${command}: --reporter ${item}: name its output after =, e.g. ${name}=${EXAMPLE_OUTPUT[name] ?? "PATH"}`);
     const builtin = findReporter(name);
     if (!builtin && !isReporterPath(name)) {
-      throw new UsageError(`${command}: --reporter expects ${REPORTERS.map((r) => r.name).join(", ")} or the path of your own reporter (./my-reporter.ts), got "${name}"`);
+      throw new UsageError(
+        `${command}: --reporter expects ${REPORTERS.map((r) => r.name).join(", ")} or the path of your own reporter (./my-reporter.ts), got "${name}"`,
+      );
     }
-    if (choices.some((c) => c.name === name)) throw new UsageError(`${command}: --reporter ${written}: ${name} is chosen twice; choose each reporter once`);
+    if (choices.some((c) => c.name === name))
+      throw new UsageError(`${command}: --reporter ${written}: ${name} is chosen twice; choose each reporter once`);
     choices.push({ name, ...(builtin ? { builtin } : {}), ...(out !== undefined ? { output: out } : {}) });
   }
   if (output === undefined) return choices;
@@ -60,7 +65,9 @@ export function parseReporterFlags(command: Command, flags: readonly string[] | 
   }
   if (open.length === 0) {
     const named = choices.filter((c) => c.output !== undefined).map((c) => `${c.name}=${c.output}`);
-    throw new UsageError(`${command}: --output ${output} has no reporter to go to: ${named.join(", ")} already name${named.length === 1 ? "s its" : " their"} own; drop --output`);
+    throw new UsageError(
+      `${command}: --output ${output} has no reporter to go to: ${named.join(", ")} already name${named.length === 1 ? "s its" : " their"} own; drop --output`,
+    );
   }
   throw new UsageError(
     `${command}: --output ${output} is ambiguous: ${open.map((c) => c.name).join(" and ")} each write a report; name each one's output instead, e.g. --reporter ${choices.map((c) => (open.includes(c) ? example(c) : c.output !== undefined ? `${c.name}=${c.output}` : c.name)).join(",")}`,
@@ -72,7 +79,11 @@ export function parseReporterFlags(command: Command, flags: readonly string[] | 
  * to `cwd`; a reporter's default folder (html: trailblaze-report/) is at the workspace root above
  * `cwd`, where `init` ignores it in .gitignore (outside a workspace, in `cwd`), shown relative to `cwd`.
  */
-export function reportDestination(folder: BuiltinReporter["folder"], output: string | undefined, cwd: string): ReportDestination | undefined {
+export function reportDestination(
+  folder: BuiltinReporter["folder"],
+  output: string | undefined,
+  cwd: string,
+): ReportDestination | undefined {
   if (folder) {
     if (output !== undefined) return { path: resolve(cwd, output, folder.file), shown: join(output, folder.file) };
     const path = join(outputRoot(cwd), folder.dir, folder.file);
@@ -92,7 +103,12 @@ export function wantsPages(choices: readonly ReporterChoice[]): boolean {
  * the list first (as Playwright adds its own). "Report written to" lines go to stdout, or to
  * stderr when stdout carries another reporter's document.
  */
-export async function openReporters(command: Command, choices: readonly ReporterChoice[], io: Pick<CliIO, "stdout" | "stderr" | "cwd">, options: { color: boolean }): Promise<Multiplexer> {
+export async function openReporters(
+  command: Command,
+  choices: readonly ReporterChoice[],
+  io: Pick<CliIO, "stdout" | "stderr" | "cwd">,
+  options: { color: boolean },
+): Promise<Multiplexer> {
   let noticeOnStderr = false;
   const context: Omit<BuiltinReporterContext, "destination"> = {
     command,
@@ -117,12 +133,16 @@ export async function openReporters(command: Command, choices: readonly Reporter
     // json and junit print their document on stdout when they have no file: giving them one is the fix.
     const documents = choices.filter((c) => printers.includes(c.name) && c.builtin !== undefined && c.name !== "list");
     const written = choices.map((c) => (c.output !== undefined ? `${c.name}=${c.output}` : c.name)).join(",");
-    const fixed = choices.map((c) => (documents.includes(c) ? example(c) : c.output !== undefined ? `${c.name}=${c.output}` : c.name)).join(",");
+    const fixed = choices
+      .map((c) => (documents.includes(c) ? example(c) : c.output !== undefined ? `${c.name}=${c.output}` : c.name))
+      .join(",");
     const fix =
       documents.length > 0
         ? `${documents.map((c) => c.name).join(" and ")} print${documents.length === 1 ? "s its document" : " their documents"} there without a file: give ${documents.length === 1 ? "it one" : "each one"}, e.g. --reporter ${fixed}`
         : "leave all but one of them out";
-    throw new UsageError(`${command}: --reporter ${written}: ${printers.join(" and ")} would each print on stdout, and only one reporter may (their output would interleave); ${fix}`);
+    throw new UsageError(
+      `${command}: --reporter ${written}: ${printers.join(" and ")} would each print on stdout, and only one reporter may (their output would interleave); ${fix}`,
+    );
   }
   noticeOnStderr = printers.length === 1 && printers[0] !== "list";
   if (printers.length === 0 && command === "run") {
@@ -146,5 +166,9 @@ export function problemsOf(error: unknown): RunProblem[] {
 
 /** The report of a run that never started: no trails, the problems that stopped it. */
 export function notRunReport(error: unknown): RunReport {
-  return { trails: [], summary: { passed: 0, failed: 0, errors: 0, skipped: 0, unverified: 0, unverifiedTrails: 0, durationMs: 0 }, problems: problemsOf(error) };
+  return {
+    trails: [],
+    summary: { passed: 0, failed: 0, errors: 0, skipped: 0, unverified: 0, unverifiedTrails: 0, durationMs: 0 },
+    problems: problemsOf(error),
+  };
 }

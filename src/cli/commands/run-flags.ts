@@ -18,7 +18,10 @@ import type { Trail } from "../../trail/trail-types.ts";
 /** `--tags a,b --tags c` as one list of names. */
 export function parseTags(values: readonly string[] | undefined): string[] | undefined {
   if (values === undefined) return undefined;
-  const tags = values.flatMap((value) => value.split(",")).map((tag) => tag.trim()).filter(Boolean);
+  const tags = values
+    .flatMap((value) => value.split(","))
+    .map((tag) => tag.trim())
+    .filter(Boolean);
   if (tags.length === 0) throw new UsageError("run: --tags expects one or more tag names, e.g. --tags smoke,login");
   return tags;
 }
@@ -44,7 +47,15 @@ export function readArgsFile(file: string, cwd: string): Record<string, string> 
   const yaml = parseYaml(shown, text);
   const data = yaml.data;
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    throw new ConfigError([{ file: shown, line: 1, col: 1, path: "", message: "--args-file expects a map of arg name to value, e.g. `recipient: sam@example.com`" }]);
+    throw new ConfigError([
+      {
+        file: shown,
+        line: 1,
+        col: 1,
+        path: "",
+        message: "--args-file expects a map of arg name to value, e.g. `recipient: sam@example.com`",
+      },
+    ]);
   }
   const args: Record<string, string> = {};
   for (const [name, value] of Object.entries(data)) {
@@ -65,24 +76,36 @@ interface Device {
 /** `--device android,ios --device web/chrome`: each a platform, or platform/instance id (kept as the label). */
 export function parseDevices(values: readonly string[] | undefined): Device[] | undefined {
   if (values === undefined) return undefined;
-  return values.flatMap((value) => value.split(",")).map((text) => {
-    const label = text.trim();
-    const platform = label.split("/")[0]!.toLowerCase();
-    const driver = driverOfClassifier(platform);
-    if (driver === undefined) {
-      throw new UsageError(
-        `run: --device ${label}: name a platform (android, ios, web or desktop), optionally with an id (android/pixel-8); ` +
-          "this runtime simulates the device, so there is no connected device to pick by id alone",
-      );
-    }
-    return { label, driver };
-  });
+  return values
+    .flatMap((value) => value.split(","))
+    .map((text) => {
+      const label = text.trim();
+      const platform = label.split("/")[0]!.toLowerCase();
+      const driver = driverOfClassifier(platform);
+      if (driver === undefined) {
+        throw new UsageError(
+          `run: --device ${label}: name a platform (android, ios, web or desktop), optionally with an id (android/pixel-8); ` +
+            "this runtime simulates the device, so there is no connected device to pick by id alone",
+        );
+      }
+      return { label, driver };
+    });
 }
 
 /** The platforms a trail supports: its devices' drivers, else its recording keys, else its target's platforms. */
 function supportedDevices(trail: Trail, workspace: Workspace | undefined): Device[] {
-  const fromDevices = Object.values(trail.devices).map((key) => findDriver(key)).filter((driver) => driver !== undefined);
-  if (fromDevices.length > 0) return [...new Map(fromDevices.map((d) => [d.key, { label: d.key === CLASSIFIER_DRIVERS.desktop ? "desktop" : d.platform.toLowerCase(), driver: d.key }])).values()];
+  const fromDevices = Object.values(trail.devices)
+    .map((key) => findDriver(key))
+    .filter((driver) => driver !== undefined);
+  if (fromDevices.length > 0)
+    return [
+      ...new Map(
+        fromDevices.map((d) => [
+          d.key,
+          { label: d.key === CLASSIFIER_DRIVERS.desktop ? "desktop" : d.platform.toLowerCase(), driver: d.key },
+        ]),
+      ).values(),
+    ];
   const classifiers = new Set(trail.steps.flatMap((step) => Object.keys(step.recordings)).map((key) => key.toLowerCase()));
   const recorded = Object.keys(CLASSIFIER_DRIVERS).filter((key) => classifiers.has(key));
   if (recorded.length > 0) return recorded.map((label) => ({ label, driver: driverOfClassifier(label)! }));
@@ -111,7 +134,11 @@ export function checkDevicesOnTargets(
       const platform = findDriver(device.driver)?.platform.toLowerCase();
       let target;
       try {
-        ({ target } = resolveSessionSpec(workspace, { ...flags, driver: device.driver, browser: "none", "no-logging": true }, { ...context, trail: trailHints(entry.trail) }));
+        ({ target } = resolveSessionSpec(
+          workspace,
+          { ...flags, driver: device.driver, browser: "none", "no-logging": true },
+          { ...context, trail: trailHints(entry.trail) },
+        ));
       } catch {
         continue;
       }
@@ -131,11 +158,19 @@ export function checkDevicesOnTargets(
  * One entry per trail and device: `devices` for every trail (--device), or each trail's own
  * supported platforms (--all-devices; a trail that names none runs once, as without the flag).
  */
-export function perDevice(entries: readonly SuiteEntry[], devices: readonly Device[] | "all", workspace: Workspace | undefined): SuiteEntry[] {
+export function perDevice(
+  entries: readonly SuiteEntry[],
+  devices: readonly Device[] | "all",
+  workspace: Workspace | undefined,
+): SuiteEntry[] {
   return entries.flatMap((entry) => {
     const chosen = devices === "all" ? supportedDevices(entry.trail, workspace) : devices;
     if (chosen.length === 0) return [entry];
-    return chosen.map((device) => ({ ...entry, trail: { ...entry.trail, id: `${entry.trail.id} [${device.label}]` }, driver: device.driver }));
+    return chosen.map((device) => ({
+      ...entry,
+      trail: { ...entry.trail, id: `${entry.trail.id} [${device.label}]` },
+      driver: device.driver,
+    }));
   });
 }
 

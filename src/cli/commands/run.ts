@@ -29,7 +29,6 @@ import { onInterrupt } from "../reaper.ts";
 import { AGENT_FLAG_OPTIONS, AGENT_FLAGS_HELP, trailAgent } from "../agent-flags.ts";
 import { notRunReport, openReporters, parseReporterFlags, wantsPages } from "./report-output.ts";
 
-
 const HELP = `Usage: trailblaze run <trail-file|dir>... [session flags] [options]
 
 Replays recorded trails: each trail runs in its own session (its target's MCP servers
@@ -117,7 +116,13 @@ function givenArgs(values: { arg?: string[] | undefined; "args-file"?: string | 
   return { values: { ...fromFile, ...fromFlags }, from, secrets };
 }
 
-async function listPlans(entries: SuiteEntry[], problems: ConfigProblem[], values: Record<string, unknown>, given: GivenArgs, io: CliIO): Promise<number> {
+async function listPlans(
+  entries: SuiteEntry[],
+  problems: ConfigProblem[],
+  values: Record<string, unknown>,
+  given: GivenArgs,
+  io: CliIO,
+): Promise<number> {
   let workspace: Workspace | undefined;
   try {
     workspace = await loadCliWorkspace(values as { config?: string }, io);
@@ -129,7 +134,14 @@ async function listPlans(entries: SuiteEntry[], problems: ConfigProblem[], value
   const blocks: string[] = [];
   for (const { file, trail, driver } of entries) {
     try {
-      const listed = listTrail(file, trail, driver === undefined ? values : { ...values, driver }, workspace, { cwd: io.cwd, env: io.env }, given);
+      const listed = listTrail(
+        file,
+        trail,
+        driver === undefined ? values : { ...values, driver },
+        workspace,
+        { cwd: io.cwd, env: io.env },
+        given,
+      );
       blocks.push(listed.text);
       if (listed.failed) argsFailed++;
     } catch (error) {
@@ -140,7 +152,9 @@ async function listPlans(entries: SuiteEntry[], problems: ConfigProblem[], value
   if (blocks.length > 0) io.stdout(blocks.join("\n"));
   if (problems.length > 0) io.stderr(`error: ${new ConfigError(problems).message}\n`);
   const notStarting = argsFailed > 0 ? `; ${argsFailed} trail(s) would not start: their args` : "";
-  io.stdout(`\n${entries.length} trail file(s) planned${problems.length > 0 ? `; ${new Set(problems.map((p) => p.file)).size} file(s) with problems` : ""}${notStarting}.\n`);
+  io.stdout(
+    `\n${entries.length} trail file(s) planned${problems.length > 0 ? `; ${new Set(problems.map((p) => p.file)).size} file(s) with problems` : ""}${notStarting}.\n`,
+  );
   return failed || argsFailed > 0 ? 2 : 0;
 }
 
@@ -159,7 +173,9 @@ export function quickJsThreadsFor(workers: number, cores: number, env: Record<st
   if (text !== undefined && text !== "") {
     const n = Number(text);
     if (!Number.isInteger(n) || n < 0 || n > 64) {
-      throw new UsageError(`TRAILBLAZE_QUICKJS_THREADS expects a whole number of worker threads from 0 to 64 (0 or 1 keeps on-device sessions on the CLI's thread), got "${text}"`);
+      throw new UsageError(
+        `TRAILBLAZE_QUICKJS_THREADS expects a whole number of worker threads from 0 to 64 (0 or 1 keeps on-device sessions on the CLI's thread), got "${text}"`,
+      );
     }
     return n;
   }
@@ -212,7 +228,8 @@ export const runCommand: Command = {
     const args = given.values;
     const tags = parseTags(values.tags);
     const devices = parseDevices(values.device);
-    if (devices && values["all-devices"]) throw new UsageError("run: --device and --all-devices cannot be used together: name the platforms, or let each trail's own choose");
+    if (devices && values["all-devices"])
+      throw new UsageError("run: --device and --all-devices cannot be used together: name the platforms, or let each trail's own choose");
     if ((devices || values["all-devices"]) && values.driver !== undefined) {
       throw new UsageError("run: --driver and --device (or --all-devices) both choose the driver; keep one");
     }
@@ -232,7 +249,11 @@ export const runCommand: Command = {
     try {
       const above = await configAbovePaths(values, positionals, io);
       if (above) values.config = above;
-      const expanded = await trailsToRun(positionals, io.cwd, runClassifiers({ devices: devices?.map((d) => d.label), driver: values.driver }));
+      const expanded = await trailsToRun(
+        positionals,
+        io.cwd,
+        runClassifiers({ devices: devices?.map((d) => d.label), driver: values.driver }),
+      );
       for (const warning of expanded.warnings) io.stderr(`warning: ${warning}\n`);
       const files = expanded.files;
       const { trails, problems } = await readTrailFiles(files, io.cwd);
@@ -241,7 +262,10 @@ export const runCommand: Command = {
       }
       const all: SuiteEntry[] = trails.map((trail) => ({ file: trail.file, trail }));
       const parsed = tags ? withTags(all, tags) : all;
-      if (tags && parsed.length < all.length) io.stderr(`note: --tags ${tags.join(",")}: ${all.length - parsed.length} of ${all.length} trail(s) carry none of these tags and are left out\n`);
+      if (tags && parsed.length < all.length)
+        io.stderr(
+          `note: --tags ${tags.join(",")}: ${all.length - parsed.length} of ${all.length} trail(s) carry none of these tags and are left out\n`,
+        );
       const sliced = shard ? shardSlice(parsed, shard, (e) => e.file) : parsed;
       if (values.list) return await listPlans(devices ? perDevice(sliced, devices, undefined) : sliced, problems, values, given, io);
       if (problems.length > 0) throw new ConfigError(problems);
@@ -253,7 +277,9 @@ export const runCommand: Command = {
       const id = values["session-id"];
       // Several trails get <id>-1, <id>-2, …: the longest of those must be a session id too.
       if (id !== undefined && entries.length > 1 && !isSessionId(`${id}-${entries.length}`)) {
-        throw new UsageError(`run: --session-id ${id} names ${entries.length} sessions here, ${id}-1 to ${id}-${entries.length}, and those are over 128 characters: give a shorter id`);
+        throw new UsageError(
+          `run: --session-id ${id} names ${entries.length} sessions here, ${id}-1 to ${id}-${entries.length}, and those are over 128 characters: give a shorter id`,
+        );
       }
     } catch (error) {
       // The run stops before any trail starts: CI still gets the report it asked for, saying why.
@@ -268,7 +294,12 @@ export const runCommand: Command = {
     }
 
     reporters.onBegin({
-      trails: entries.map((e, index) => ({ file: e.file, id: e.trail.id, ...(e.trail.title !== undefined ? { title: e.trail.title } : {}), index })),
+      trails: entries.map((e, index) => ({
+        file: e.file,
+        id: e.trail.id,
+        ...(e.trail.title !== undefined ? { title: e.trail.title } : {}),
+        index,
+      })),
       workers,
       ...(shard ? { shard } : {}),
     });

@@ -57,7 +57,12 @@ function missingFolders(dir: string, made: string | undefined): string[] {
 }
 
 /** Refuses (ScaffoldError) when any of `files` is outside the workspace root, on its real path; writeScaffold checks it first too. */
-export function checkInsideWorkspace(command: string, root: string, files: readonly Pick<ScaffoldFile, "path">[], shown: (path: string) => string): void {
+export function checkInsideWorkspace(
+  command: string,
+  root: string,
+  files: readonly Pick<ScaffoldFile, "path">[],
+  shown: (path: string) => string,
+): void {
   const outside = files.flatMap((file) => {
     const path = resolve(file.path);
     if (!isInside(root, path)) return [file.path];
@@ -107,7 +112,10 @@ export function writeScaffold(command: string, root: string, files: readonly Sca
             ? `the ${written} file${written === 1 ? "" : "s"} written before it ${written === 1 ? "was" : "were"} removed or restored, so nothing was written`
             : "nothing was written";
       const fix = code === "EEXIST" ? "move it away" : "fix that";
-      throw new ScaffoldError(`${command}: could not write ${shown(file.path)}: ${why}; ${undone}. ${fix[0]!.toUpperCase()}${fix.slice(1)} and run ${command} again`, { cause: error });
+      throw new ScaffoldError(
+        `${command}: could not write ${shown(file.path)}: ${why}; ${undone}. ${fix[0]!.toUpperCase()}${fix.slice(1)} and run ${command} again`,
+        { cause: error },
+      );
     }
   }
 }

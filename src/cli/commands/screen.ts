@@ -48,7 +48,10 @@ Exit codes: 0 ok (a selector that matches nothing is still 0) · 1 the capture d
 the --waypoint · 2 usage error, or a bad capture, selector or waypoint file.`;
 
 function formatMatch(screen: Screen, raw: string, selector: Selector, result: Resolution, n: number): string {
-  const lines = [`selector ${n}: ${raw}`, `  ${result.kind}${result.nodes.length > 1 ? ` (${result.nodes.length} nodes; a tap uses the first)` : ""}`];
+  const lines = [
+    `selector ${n}: ${raw}`,
+    `  ${result.kind}${result.nodes.length > 1 ? ` (${result.nodes.length} nodes; a tap uses the first)` : ""}`,
+  ];
   for (const node of result.nodes) lines.push(`    ${describeNode(node)}`);
   if (result.kind === "noMatch") {
     const near = closestNodes(screen, wantedStrings(selector));
@@ -60,8 +63,14 @@ function formatMatch(screen: Screen, raw: string, selector: Selector, result: Re
 function formatWaypoint(check: WaypointCheck): string {
   if (check.skipped) return `waypoint ${check.id}: ✗ not checked: ${check.skipped}\n`;
   const lines = [`waypoint ${check.id} (${check.platform}): ${check.ok ? "✓ satisfied" : "✗ not satisfied"}`];
-  for (const r of check.required) lines.push(`  ${r.ok ? "✓" : "✗"} required  ${r.description}: ${r.nodeIds.length === 0 ? "no match" : r.nodeIds.map((id) => `#${id}`).join(", ")}`);
-  for (const r of check.forbidden) lines.push(`  ${r.ok ? "✓" : "✗"} forbidden ${r.description}: ${r.nodeIds.length === 0 ? "absent" : `present at ${r.nodeIds.map((id) => `#${id}`).join(", ")}`}`);
+  for (const r of check.required)
+    lines.push(
+      `  ${r.ok ? "✓" : "✗"} required  ${r.description}: ${r.nodeIds.length === 0 ? "no match" : r.nodeIds.map((id) => `#${id}`).join(", ")}`,
+    );
+  for (const r of check.forbidden)
+    lines.push(
+      `  ${r.ok ? "✓" : "✗"} forbidden ${r.description}: ${r.nodeIds.length === 0 ? "absent" : `present at ${r.nodeIds.map((id) => `#${id}`).join(", ")}`}`,
+    );
   return `${lines.join("\n")}\n`;
 }
 
@@ -76,7 +85,9 @@ export const screenCommand: Command = {
       svg: { type: "string" },
     });
     if (positionals.length !== 1) {
-      throw new UsageError(`screen: expected one capture file, got ${positionals.length === 0 ? "none" : positionals.join(" ")}\nRun \`trailblaze screen --help\` for usage.`);
+      throw new UsageError(
+        `screen: expected one capture file, got ${positionals.length === 0 ? "none" : positionals.join(" ")}\nRun \`trailblaze screen --help\` for usage.`,
+      );
     }
     const file = positionals[0]!;
     const screen = await loadCapture(resolve(io.cwd, file), file);
@@ -86,7 +97,10 @@ export const screenCommand: Command = {
       try {
         raw = JSON.parse(text);
       } catch (error) {
-        throw new SelectorError(`--selector #${i + 1}`, `not valid JSON (${error instanceof Error ? error.message : String(error)}): ${text}`);
+        throw new SelectorError(
+          `--selector #${i + 1}`,
+          `not valid JSON (${error instanceof Error ? error.message : String(error)}): ${text}`,
+        );
       }
       return { text, raw, selector: parseSelector(raw, `--selector #${i + 1}`) };
     });
@@ -108,11 +122,18 @@ export const screenCommand: Command = {
     }
     if (values.json) {
       const doc: Record<string, unknown> = { screen: { nodes: screen.nodes.length, width: screen.width, height: screen.height } };
-      if (selectors.length > 0) doc.matches = matches.map((m) => ({ selector: m.raw, kind: m.result.kind, nodeIds: m.result.nodes.map((n) => n.id) }));
+      if (selectors.length > 0)
+        doc.matches = matches.map((m) => ({ selector: m.raw, kind: m.result.kind, nodeIds: m.result.nodes.map((n) => n.id) }));
       if (values.svg !== undefined) doc.svg = values.svg;
       if (check) {
         const strip = ({ description, kind, nodeIds }: WaypointCheck["required"][number]) => ({ description, kind, nodeIds });
-        doc.waypoint = { id: check.id, ok: check.ok, required: check.required.map(strip), forbidden: check.forbidden.map(strip), ...(check.skipped ? { skipped: check.skipped } : {}) };
+        doc.waypoint = {
+          id: check.id,
+          ok: check.ok,
+          required: check.required.map(strip),
+          forbidden: check.forbidden.map(strip),
+          ...(check.skipped ? { skipped: check.skipped } : {}),
+        };
       }
       io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
     } else {

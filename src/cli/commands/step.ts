@@ -19,7 +19,9 @@ import { parseSecrets, SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../sessi
 import { workspaceRootAbove } from "../../config/workspace-root.ts";
 
 function help(verify: boolean): string {
-  const [name, words, example] = verify ? ["verify", "CONDITION", '"The theme picker offers Dark"'] : ["step", "OBJECTIVE", '"Open Settings, then General"'];
+  const [name, words, example] = verify
+    ? ["verify", "CONDITION", '"The theme picker offers Dark"']
+    : ["step", "OBJECTIVE", '"Open Settings, then General"'];
   return `Usage: trailblaze ${name} ${words} [options] [session flags]
 
 ${verify ? "Checks a condition on the screen with the built-in agent: it looks, and must confirm it with\nan assertion tool. Exit 0 when the condition holds, 1 when it does not." : "Does one step with the built-in agent: it sees the screen, calls the session's tools one at a\ntime, and says when the objective is reached. Exit 0 when it is, 1 when not."}
@@ -51,9 +53,17 @@ function agentCommand(verify: boolean): Command {
     name,
     help: help(verify),
     async run(argv, rawIo) {
-      const { values, positionals } = parseCommandArgs(name, argv, { ...SESSION_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, secret: { type: "string", multiple: true }, json: { type: "boolean" } });
+      const { values, positionals } = parseCommandArgs(name, argv, {
+        ...SESSION_FLAG_OPTIONS,
+        ...MODEL_FLAG_OPTIONS,
+        secret: { type: "string", multiple: true },
+        json: { type: "boolean" },
+      });
       const objective = positionals.join(" ").trim();
-      if (objective === "") throw new UsageError(`${name}: say what to ${verify ? "check" : "do"}, e.g. trailblaze ${name} ${verify ? '"The Settings row is visible"' : '"Open Settings"'}`);
+      if (objective === "")
+        throw new UsageError(
+          `${name}: say what to ${verify ? "check" : "do"}, e.g. trailblaze ${name} ${verify ? '"The Settings row is visible"' : '"Open Settings"'}`,
+        );
       const secrets = new Secrets(Object.fromEntries(parseSecrets(name, values.secret, rawIo.env)));
       const io = maskedIo(rawIo, secrets);
       let chosen;
@@ -65,7 +75,9 @@ function agentCommand(verify: boolean): Command {
       }
       const { model, maxCalls } = chosen;
       if (model === undefined) {
-        throw new UsageError(`${name}: no model is chosen for the built-in agent: give --llm provider/model, set $TRAILBLAZE_DEFAULT_MODEL, or llm: defaults.model in trails/config/trailblaze.yaml (docs/agent.md)`);
+        throw new UsageError(
+          `${name}: no model is chosen for the built-in agent: give --llm provider/model, set $TRAILBLAZE_DEFAULT_MODEL, or llm: defaults.model in trails/config/trailblaze.yaml (docs/agent.md)`,
+        );
       }
       await using opened = await openCommandSession(values, io, { secrets });
       const { session } = opened;
@@ -91,13 +103,24 @@ function agentCommand(verify: boolean): Command {
         ...(values.json ? {} : { onTurn: (turn: AgentTurn) => io.stderr(turnLine(turn)) }),
       });
       if (values.json) {
-        io.stdout(`${JSON.stringify({ status: outcome.status, message: outcome.message, recording: outcome.recording, turns: outcome.turns, tokens: outcome.tokens, ...(outcome.costUsd !== undefined ? { costUsd: outcome.costUsd } : {}) }, null, 2)}\n`);
+        io.stdout(
+          `${JSON.stringify({ status: outcome.status, message: outcome.message, recording: outcome.recording, turns: outcome.turns, tokens: outcome.tokens, ...(outcome.costUsd !== undefined ? { costUsd: outcome.costUsd } : {}) }, null, 2)}\n`,
+        );
       } else {
         const cost = outcome.costUsd !== undefined ? `, $${outcome.costUsd.toFixed(4)}` : "";
         const mark = outcome.status === "completed" ? "✓" : "✗";
-        io.stdout(`${mark} ${outcome.message} (${model.choice.label}: ${outcome.turns.length} model calls, ${outcome.tokens.input + outcome.tokens.output} tokens${cost})\n`);
+        io.stdout(
+          `${mark} ${outcome.message} (${model.choice.label}: ${outcome.turns.length} model calls, ${outcome.tokens.input + outcome.tokens.output} tokens${cost})\n`,
+        );
         if (outcome.status === "completed" && outcome.recording.length > 0) {
-          io.stdout(`recording:\n  tools:\n${stringify(outcome.recording.map((c) => ({ [c.tool]: c.args })), { lineWidth: 0 }).replace(/^/gm, "    ").trimEnd()}\n`);
+          io.stdout(
+            `recording:\n  tools:\n${stringify(
+              outcome.recording.map((c) => ({ [c.tool]: c.args })),
+              { lineWidth: 0 },
+            )
+              .replace(/^/gm, "    ")
+              .trimEnd()}\n`,
+          );
         }
       }
       if (outcome.error) throw outcome.error;

@@ -56,13 +56,20 @@ function toolsText(session: Session): string {
     "",
     formatTable(
       ["TOOL", "SOURCE", "TRANSPORT", "TOOLSET", "DESCRIPTION"],
-      registry.list().map((t) => [t.name, t.source, t.transport, registry.toolsetsOf(t.name)[0] ?? "-", t.description.split("\n")[0] ?? ""]),
+      registry
+        .list()
+        .map((t) => [t.name, t.source, t.transport, registry.toolsetsOf(t.name)[0] ?? "-", t.description.split("\n")[0] ?? ""]),
     ),
   ];
   const skipped = registry.skipped();
   if (skipped.length > 0) {
     lines.push("", `Skipped for this session (${skipped.length}):`);
-    lines.push(formatTable(["TOOL", "SOURCE", "EXCLUDED BY", "WHY"], skipped.map((s) => [s.name, s.source, s.reason, s.detail])));
+    lines.push(
+      formatTable(
+        ["TOOL", "SOURCE", "EXCLUDED BY", "WHY"],
+        skipped.map((s) => [s.name, s.source, s.reason, s.detail]),
+      ),
+    );
   }
   const toolsets = registry.toolsets();
   if (toolsets.length > 0) {

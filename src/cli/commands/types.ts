@@ -7,7 +7,7 @@ import { escapesTo, isInside } from "../../core/real-path.ts";
 import { displayPath } from "../../config/workspace.ts";
 import { UsageError } from "../../errors.ts";
 import type { Session } from "../../session/session.ts";
-import { type SessionSpec } from "../../session/session-spec.ts";
+import type { SessionSpec } from "../../session/session-spec.ts";
 import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../session-flags.ts";
 import { clientDts } from "../../typegen/client-dts.ts";
 import { parseCommandArgs } from "../args.ts";
@@ -81,7 +81,9 @@ export const typesCommand: Command = {
     const file = values.out === undefined ? checkedDefaultPath(session.spec, io.cwd) : resolve(io.cwd, values.out);
     writeAtomically(file, text);
     const count = session.registry.list().length;
-    io.stdout(`wrote ${displayPath(file, io.cwd)}: ${count} tool${count === 1 ? "" : "s"} (target ${session.spec.target.id}, driver ${session.spec.driver.key}, agent ${session.spec.agent})\n`);
+    io.stdout(
+      `wrote ${displayPath(file, io.cwd)}: ${count} tool${count === 1 ? "" : "s"} (target ${session.spec.target.id}, driver ${session.spec.driver.key}, agent ${session.spec.agent})\n`,
+    );
     return 0;
   },
 };

@@ -13,7 +13,14 @@ import type { CaptureStepScreen, ExpectedCondition, StepReport, StepScreen, Tool
 import { formatTrailProblem } from "../validate.ts";
 import { formatDuration } from "./list.ts";
 
-const MARKS: Record<StepReport["status"], string> = { passed: "✓", healed: "✚", failed: "✗", unverified: "⚠", skipped: "–", interrupted: "■" };
+const MARKS: Record<StepReport["status"], string> = {
+  passed: "✓",
+  healed: "✚",
+  failed: "✗",
+  unverified: "⚠",
+  skipped: "–",
+  interrupted: "■",
+};
 
 const json = (value: unknown) => JSON.stringify(value) ?? "undefined";
 
@@ -31,7 +38,9 @@ function failure(step: StepReport, file: string): Html | "" {
   if (!f) return "";
   const where = f.line !== undefined && html`<div class="meta">${`${file}:${f.line}:${f.col ?? 0}`}${f.tool && ` · ${f.tool}`}</div>`;
   const args = f.args && step.tools.length === 0 && html`<pre>${json(f.args)}</pre>`;
-  const stderr = f.stderr && html`<div class="meta">stderr of ${f.stderr.source} (last ${f.stderr.lines.length} lines):</div><pre>${f.stderr.lines.join("\n")}</pre>`;
+  const stderr =
+    f.stderr &&
+    html`<div class="meta">stderr of ${f.stderr.source} (last ${f.stderr.lines.length} lines):</div><pre>${f.stderr.lines.join("\n")}</pre>`;
   return html`<div class="failure"><div class="msg">${`${f.variant ? `${f.variant}: ` : ""}${f.message}`}</div>${where}${args}${stderr}</div>`;
 }
 
@@ -43,11 +52,16 @@ function memory(step: StepReport): Html | "" {
 }
 
 /** One picture of the run's screen table, drawn by the page's script when its trail opens, with its marks and a caption. */
-function picture(screen: string | undefined, caption: string, marks: { match?: number[]; required?: number[]; forbidden?: number[] } = {}): Html {
+function picture(
+  screen: string | undefined,
+  caption: string,
+  marks: { match?: number[]; required?: number[]; forbidden?: number[] } = {},
+): Html {
   const ids = (list: number[] | undefined) => (list ?? []).join(",");
-  const wf = screen === undefined
-    ? html`<div class="wf none">no capture</div>`
-    : html`<div class="wf" title="click to enlarge" data-screen="${screen}" data-match="${ids(marks.match)}" data-required="${ids(marks.required)}" data-forbidden="${ids(marks.forbidden)}"></div>`;
+  const wf =
+    screen === undefined
+      ? html`<div class="wf none">no capture</div>`
+      : html`<div class="wf" title="click to enlarge" data-screen="${screen}" data-match="${ids(marks.match)}" data-required="${ids(marks.required)}" data-forbidden="${ids(marks.forbidden)}"></div>`;
   return html`<figure class="pic">${wf}<figcaption>${caption}</figcaption></figure>`;
 }
 
@@ -57,9 +71,17 @@ function capturePictures(value: CaptureStepScreen, failed: boolean): Html {
   const before = picture(value.screen, value.after !== undefined || expected ? "before" : "screen", { match: value.matched });
   const after = value.after !== undefined && picture(value.after, "after", { match: value.afterMatched });
   if (!expected) return html`<div class="pics">${before}${after && html`<span class="arrow">→</span>${after}`}</div>`;
-  const of = (role: ExpectedCondition["role"], side: "actual" | "expected") => expected.conditions.filter((c) => c.role === role && (side === "expected" || role !== "required" || c.ok)).flatMap((c) => c[side]);
-  const actual = picture(expected.actual, "actual: the device's screen", { required: of("required", "actual"), forbidden: of("forbidden", "actual") });
-  const wanted = picture(expected.screen, `${expected.kind === "waypoint" ? "expected" : "where it matches"}: ${expected.waypoint}`, { required: of("required", "expected"), forbidden: of("forbidden", "expected"), match: of("selector", "expected") });
+  const of = (role: ExpectedCondition["role"], side: "actual" | "expected") =>
+    expected.conditions.filter((c) => c.role === role && (side === "expected" || role !== "required" || c.ok)).flatMap((c) => c[side]);
+  const actual = picture(expected.actual, "actual: the device's screen", {
+    required: of("required", "actual"),
+    forbidden: of("forbidden", "actual"),
+  });
+  const wanted = picture(expected.screen, `${expected.kind === "waypoint" ? "expected" : "where it matches"}: ${expected.waypoint}`, {
+    required: of("required", "expected"),
+    forbidden: of("forbidden", "expected"),
+    match: of("selector", "expected"),
+  });
   return html`<div class="pics expected">${value.after !== undefined && html`${before}<span class="arrow">→</span>`}${actual}${wanted}</div>`;
 }
 
@@ -74,7 +96,14 @@ function conditions(value: CaptureStepScreen, failed: boolean): Html | "" {
       ? html`expected waypoint <span class="wp">${expected.waypoint}</span>:`
       : html`the selector matches nothing here; it matches on waypoint <span class="wp">${expected.waypoint}</span>:`;
   const items = expected.conditions.map((c) => {
-    const here = c.role === "forbidden" ? (c.actual.length > 0 ? `present here (${c.actual.map((id) => `#${id}`).join(", ")})` : "absent here") : c.actual.length > 0 ? `found here (${c.actual.map((id) => `#${id}`).join(", ")})` : "not found here";
+    const here =
+      c.role === "forbidden"
+        ? c.actual.length > 0
+          ? `present here (${c.actual.map((id) => `#${id}`).join(", ")})`
+          : "absent here"
+        : c.actual.length > 0
+          ? `found here (${c.actual.map((id) => `#${id}`).join(", ")})`
+          : "not found here";
     return html`<li class="${c.ok ? "ok" : "bad"} ${c.role}"><span class="mark">${ROLE_MARK(c)}</span> ${c.role} <b>${c.description}</b> <span class="meta">${here}${c.expected.length > 0 && ` · on the expected screen ${c.expected.map((id) => `#${id}`).join(", ")}`}</span></li>`;
   });
   return html`<div class="conds">${head}<ul>${items}</ul></div>`;
@@ -84,7 +113,10 @@ function conditions(value: CaptureStepScreen, failed: boolean): Html | "" {
 function screen(value: StepScreen | undefined, failed: boolean): { where: Html | ""; picture: Html | "" } {
   if (!value) return { where: "", picture: "" };
   if (value.kind === "web") {
-    const img = value.screenshot !== undefined && IMAGE_DATA_URL.test(value.screenshot) && html`<img alt="${`screenshot of ${value.url}`}" src="${value.screenshot}">`;
+    const img =
+      value.screenshot !== undefined &&
+      IMAGE_DATA_URL.test(value.screenshot) &&
+      html`<img alt="${`screenshot of ${value.url}`}" src="${value.screenshot}">`;
     return {
       where: html`<div class="where">page <span class="wp">${value.title || "(untitled)"}</span> <code>${value.url}</code></div>`,
       picture: html`<div class="web">${img}<pre>${value.outline}</pre></div>`,
@@ -103,11 +135,18 @@ function screen(value: StepScreen | undefined, failed: boolean): { where: Html |
 function agent(s: StepReport): Html | "" {
   const a = s.agent;
   if (!a) return "";
-  const why = a.why === "self-heal" ? "self-heal: the recording failed" : a.why === "words" ? "--no-use-recorded-steps" : "no recording for this device";
+  const why =
+    a.why === "self-heal"
+      ? "self-heal: the recording failed"
+      : a.why === "words"
+        ? "--no-use-recorded-steps"
+        : "no recording for this device";
   const cost = a.costUsd !== undefined && ` · $${a.costUsd.toFixed(4)}`;
   const recordingFailure = a.recordingFailure && html`<div class="note">the recording failed: ${a.recordingFailure.message}</div>`;
   const turns = a.turns.map((t) => {
-    const called = t.called ? html`<code>${t.called.tool}</code> <code class="args">${json(t.called.args)}</code>` : html`<i>no tool</i>${t.text ? html` <code>${t.text}</code>` : ""}`;
+    const called = t.called
+      ? html`<code>${t.called.tool}</code> <code class="args">${json(t.called.args)}</code>`
+      : html`<i>no tool</i>${t.text ? html` <code>${t.text}</code>` : ""}`;
     const outcome = t.outcome !== undefined && html` <span class="${t.ok === false ? "bad" : "ok"}">→ ${t.outcome}</span>`;
     const tokens = html`<span class="meta">${t.tokens.input} in · ${t.tokens.output} out${t.costUsd !== undefined ? ` · $${t.costUsd.toFixed(4)}` : ""}${t.image ? " · screenshot" : ""} · ${formatDuration(t.durationMs)}</span>`;
     return html`<li><b>${t.turn}</b> ${called}${outcome} ${tokens}<details class="shown"><summary>what the model was shown</summary><pre>${t.shown}</pre></details></li>`;
@@ -148,10 +187,19 @@ export function trailHtml(trail: TrailReport, index: number): Html {
   const kv =
     session &&
     html`<div class="kv"><span>session <b>${session.id}</b></span><span>driver <b>${session.driver}</b></span><span>agent <b>${session.agent}</b></span><span>started <b>${trail.startedAt}</b></span>${session.logsDir && html`<span>logs <b>${session.logsDir}</b></span>`}</div>`;
-  const problems = trail.problems?.length ? html`<div class="failure"><div class="msg">${trail.problems.map(formatTrailProblem).join("\n")}</div></div>` : "";
-  const error = !problems && trail.error !== undefined && !trail.steps.some((s) => s.failure) && html`<div class="failure"><div class="msg">${trail.error}</div></div>`;
+  const problems = trail.problems?.length
+    ? html`<div class="failure"><div class="msg">${trail.problems.map(formatTrailProblem).join("\n")}</div></div>`
+    : "";
+  const error =
+    !problems &&
+    trail.error !== undefined &&
+    !trail.steps.some((s) => s.failure) &&
+    html`<div class="failure"><div class="msg">${trail.error}</div></div>`;
   const skip = trail.skipReason !== undefined && html`<div class="note">skipped: ${trail.skipReason}</div>`;
-  const memory = trail.memory && Object.keys(trail.memory).length > 0 && html`<div class="mem">memory at the end: <code>${json(trail.memory)}</code></div>`;
+  const memory =
+    trail.memory &&
+    Object.keys(trail.memory).length > 0 &&
+    html`<div class="mem">memory at the end: <code>${json(trail.memory)}</code></div>`;
   const steps = trail.steps.length > 0 && html`<ol class="steps">${trail.steps.map((s) => step(s, trail.file))}</ol>`;
   // A failed trail opens by default: its failing step's screens are the first thing to look at.
   const open = (trail.status === "failed" || trail.status === "error") && html` open=""`;

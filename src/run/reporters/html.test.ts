@@ -21,7 +21,17 @@ function step(overrides: Partial<StepReport>): StepReport {
 }
 
 function trail(overrides: Partial<TrailReport>): TrailReport {
-  return { file: "trails/a.trail.yaml", id: "a", status: "passed", startedAt: "2026-11-25T06:00:00.000Z", durationMs: 20, steps: [], unverified: 0, ran: true, ...overrides };
+  return {
+    file: "trails/a.trail.yaml",
+    id: "a",
+    status: "passed",
+    startedAt: "2026-11-25T06:00:00.000Z",
+    durationMs: 20,
+    steps: [],
+    unverified: 0,
+    ran: true,
+    ...overrides,
+  };
 }
 
 const web = {
@@ -38,9 +48,23 @@ const passing = trail({
   session: { id: "s1", target: "app", driver: "android-ondevice-accessibility", platform: "android", agent: "host" },
   steps: [
     step({
-      tools: [{ name: "tapOnElementWithText", args: { text: "Settings" }, result: { status: "success", variant: "Success", message: "tapped" }, startedAt: "2026-11-25T06:00:00.001Z", durationMs: 2 }],
+      tools: [
+        {
+          name: "tapOnElementWithText",
+          args: { text: "Settings" },
+          result: { status: "success", variant: "Success", message: "tapped" },
+          startedAt: "2026-11-25T06:00:00.001Z",
+          durationMs: 2,
+        },
+      ],
       memory: { set: { greeting: "Hello" }, deleted: ["old"] },
-      screen: { kind: "capture", screen: "abc123abc123", waypoint: "app/home", matched: [3], moves: [{ from: "app/home", to: "app/settings", shortcut: "homeToSettings" }] },
+      screen: {
+        kind: "capture",
+        screen: "abc123abc123",
+        waypoint: "app/home",
+        matched: [3],
+        moves: [{ from: "app/home", to: "app/settings", shortcut: "homeToSettings" }],
+      },
     }),
   ],
 });
@@ -56,14 +80,33 @@ const failing = trail({
     step({
       status: "failed",
       title: "Verify the total",
-      tools: [{ name: "web_verifyText", args: { text: "***" }, result: { status: "error", variant: "ExceptionThrown", message: "no <b>" }, startedAt: "2026-11-25T06:00:00.002Z", durationMs: 1 }],
-      failure: { tool: "web_verifyText", variant: "ExceptionThrown", message: "no <b>", line: 9, col: 7, stderr: { source: "tools/shop.ts", lines: ["boom <x>"] } },
+      tools: [
+        {
+          name: "web_verifyText",
+          args: { text: "***" },
+          result: { status: "error", variant: "ExceptionThrown", message: "no <b>" },
+          startedAt: "2026-11-25T06:00:00.002Z",
+          durationMs: 1,
+        },
+      ],
+      failure: {
+        tool: "web_verifyText",
+        variant: "ExceptionThrown",
+        message: "no <b>",
+        line: 9,
+        col: 7,
+        stderr: { source: "tools/shop.ts", lines: ["boom <x>"] },
+      },
       screen: web,
     }),
     step({ index: 2, status: "skipped", title: "Pay", screen: { ...web, screenshot: "https://tracker.example/pixel.png" } }),
   ],
 });
-const run: RunReport = { trails: [passing, failing], summary: { passed: 1, failed: 1, errors: 0, skipped: 0, unverified: 0, durationMs: 40 }, screens: { abc123abc123: screen } };
+const run: RunReport = {
+  trails: [passing, failing],
+  summary: { passed: 1, failed: 1, errors: 0, skipped: 0, unverified: 0, durationMs: 40 },
+  screens: { abc123abc123: screen },
+};
 
 describe("html reporter", () => {
   const page = formatHtmlReport(run);
@@ -74,7 +117,9 @@ describe("html reporter", () => {
     expect(REPORT_CSP).not.toContain("unsafe");
     const style = /<style>([^]*?)<\/style>/.exec(page)![1]!;
     const script = /<script>([^]*?)<\/script>/.exec(page)![1]!;
-    expect(REPORT_CSP).toBe(`default-src 'none'; style-src ${cspHash(style)}; script-src ${cspHash(script)}; img-src data:; base-uri 'none'; form-action 'none'`);
+    expect(REPORT_CSP).toBe(
+      `default-src 'none'; style-src ${cspHash(style)}; script-src ${cspHash(script)}; img-src data:; base-uri 'none'; form-action 'none'`,
+    );
     expect(page.match(/<script|<style/g)).toEqual(["<style", "<script"]);
     // A hashed style-src allows no style="…" attribute: the page has none.
     expect(page).not.toMatch(/\sstyle=/);
@@ -86,17 +131,25 @@ describe("html reporter", () => {
     expect(failuresFirst(run.trails).map((t) => t.trail.id)).toEqual(["checks-cart", "opens-settings"]);
     expect(page.indexOf('id="trail-2"')).toBeLessThan(page.indexOf('id="trail-1"'));
     // A failed trail is open from the start; a passed one is not.
-    expect(page).toContain(`<details class="trail failed" open="" id="trail-2" data-status="failed" data-target="shop" data-tags="[&quot;web&quot;]">`);
+    expect(page).toContain(
+      `<details class="trail failed" open="" id="trail-2" data-status="failed" data-target="shop" data-tags="[&quot;web&quot;]">`,
+    );
     expect(page).toContain(`<details class="trail passed" id="trail-1" `);
     expect(page).toContain(`data-status="passed" data-target="app" data-tags="[&quot;smoke&quot;,&quot;settings&quot;]"`);
-    expect(page).toContain(`<option value="settings">settings</option><option value="smoke">smoke</option><option value="web">web</option>`);
+    expect(page).toContain(
+      `<option value="settings">settings</option><option value="smoke">smoke</option><option value="web">web</option>`,
+    );
   });
 
   test("a step: its call, failure with stderr tail, memory changes, and where the device was", () => {
     expect(page).toContain(`<span class="why">step 1 failed: web_verifyText: no &lt;b&gt;</span>`);
-    expect(page).toContain(`<div class="failure"><div class="msg">ExceptionThrown: no &lt;b&gt;</div><div class="meta">trails/b.trail.yaml:9:7 · web_verifyText</div><div class="meta">stderr of tools/shop.ts (last 1 lines):</div><pre>boom &lt;x&gt;</pre></div>`);
+    expect(page).toContain(
+      `<div class="failure"><div class="msg">ExceptionThrown: no &lt;b&gt;</div><div class="meta">trails/b.trail.yaml:9:7 · web_verifyText</div><div class="meta">stderr of tools/shop.ts (last 1 lines):</div><pre>boom &lt;x&gt;</pre></div>`,
+    );
     expect(page).toContain(`<div class="mem">memory: <code>greeting</code> = <code>"Hello"</code>, <code>old</code> deleted</div>`);
-    expect(page).toContain(`at <span class="wp">app/home</span> → shortcut <code>homeToSettings</code> → <span class="wp">app/settings</span>`);
+    expect(page).toContain(
+      `at <span class="wp">app/home</span> → shortcut <code>homeToSettings</code> → <span class="wp">app/settings</span>`,
+    );
   });
 
   test("a captured screen: stored once as a template, the step refers to it with its marks", () => {
@@ -104,7 +157,9 @@ describe("html reporter", () => {
     expect(page).toContain(
       `<div class="pics"><figure class="pic"><div class="wf" title="click to enlarge" data-screen="abc123abc123" data-match="3" data-required="" data-forbidden=""></div><figcaption>screen</figcaption></figure></div>`,
     );
-    expect(page).toContain(`<rect data-node-id="2" x="60" y="200" width="960" height="120"><title>#2 TextView "Hello &lt;Ada&gt; &amp; co"</title></rect>`);
+    expect(page).toContain(
+      `<rect data-node-id="2" x="60" y="200" width="960" height="120"><title>#2 TextView "Hello &lt;Ada&gt; &amp; co"</title></rect>`,
+    );
   });
 
   test("a screenshot: drawn under the boxes, once, in the screen's template; the labels left to the picture", () => {
@@ -115,13 +170,22 @@ describe("html reporter", () => {
     expect(withShot).toContain(`<image href="${shot}" x="0" y="0" width="1080" height="2400" preserveAspectRatio="none"/>`);
     expect(withShot).not.toContain(`<text `);
     // One left out says why, under the wireframe.
-    const noted = formatHtmlReport({ ...run, screens: { abc123abc123: { ...screen, screenshotNote: "screenshot home.example.webp left out: <big>" } } });
+    const noted = formatHtmlReport({
+      ...run,
+      screens: { abc123abc123: { ...screen, screenshotNote: "screenshot home.example.webp left out: <big>" } },
+    });
     expect(noted).toContain(`<div class="cap">screenshot home.example.webp left out: &lt;big&gt;</div></template>`);
     expect(noted).not.toContain("<image");
   });
 
   test("a screenshot that is not a WebP, PNG or JPEG data: URL (a report that skipped validation) is not drawn", () => {
-    for (const hostile of ["javascript:alert(1)", "data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+", "data:text/html;base64,PHNjcmlwdD4=", `data:image/png;base64,AAAA"><script>alert(1)</script>`, "https://tracker.example/p.png"]) {
+    for (const hostile of [
+      "javascript:alert(1)",
+      "data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+",
+      "data:text/html;base64,PHNjcmlwdD4=",
+      `data:image/png;base64,AAAA"><script>alert(1)</script>`,
+      "https://tracker.example/p.png",
+    ]) {
       const out = formatHtmlReport({ ...run, screens: { abc123abc123: { ...screen, screenshot: hostile } } });
       expect(out).not.toContain("<image");
       expect(out).not.toContain(hostile);
@@ -132,7 +196,22 @@ describe("html reporter", () => {
   test("a step that moved shows the screen before and after; a failed check, the device's screen beside the expected one", () => {
     const moved = formatHtmlReport({
       ...run,
-      trails: [trail({ steps: [step({ screen: { kind: "capture", screen: "abc123abc123", matched: [3], moves: [{ from: "a", to: "b", shortcut: "aToB" }], after: "def456def456", afterMatched: [7] } })] })],
+      trails: [
+        trail({
+          steps: [
+            step({
+              screen: {
+                kind: "capture",
+                screen: "abc123abc123",
+                matched: [3],
+                moves: [{ from: "a", to: "b", shortcut: "aToB" }],
+                after: "def456def456",
+                afterMatched: [7],
+              },
+            }),
+          ],
+        }),
+      ],
     });
     expect(moved).toContain(
       `<div class="pics"><figure class="pic"><div class="wf" title="click to enlarge" data-screen="abc123abc123" data-match="3" data-required="" data-forbidden=""></div><figcaption>before</figcaption></figure><span class="arrow">→</span><figure class="pic"><div class="wf" title="click to enlarge" data-screen="def456def456" data-match="7" data-required="" data-forbidden=""></div><figcaption>after</figcaption></figure></div>`,
@@ -170,8 +249,12 @@ describe("html reporter", () => {
     expect(failed).toContain(
       `<div class="pics expected"><figure class="pic"><div class="wf" title="click to enlarge" data-screen="abc123abc123" data-match="" data-required="2" data-forbidden="3"></div><figcaption>actual: the device's screen</figcaption></figure><figure class="pic"><div class="wf" title="click to enlarge" data-screen="def456def456" data-match="" data-required="4,6" data-forbidden=""></div><figcaption>expected: app/settings</figcaption></figure></div>`,
     );
-    expect(failed).toContain(`expected waypoint <span class="wp">app/settings</span>:<ul><li class="ok required"><span class="mark">✓</span> required <b>Title &lt;h1&gt;</b> <span class="meta">found here (#2) · on the expected screen #4</span></li>`);
-    expect(failed).toContain(`<li class="bad forbidden"><span class="mark">✗</span> forbidden <b>Bottom bar</b> <span class="meta">present here (#3)</span></li>`);
+    expect(failed).toContain(
+      `expected waypoint <span class="wp">app/settings</span>:<ul><li class="ok required"><span class="mark">✓</span> required <b>Title &lt;h1&gt;</b> <span class="meta">found here (#2) · on the expected screen #4</span></li>`,
+    );
+    expect(failed).toContain(
+      `<li class="bad forbidden"><span class="mark">✗</span> forbidden <b>Bottom bar</b> <span class="meta">present here (#3)</span></li>`,
+    );
   });
 
   test("a web page: the outline as text, the screenshot only from a data: URL", () => {
@@ -182,9 +265,15 @@ describe("html reporter", () => {
   });
 
   test("a run that never started: the problems, no trails", () => {
-    const notRun = formatHtmlReport({ trails: [], summary: { passed: 0, failed: 0, errors: 0, skipped: 0, unverified: 0, durationMs: 0 }, problems: [{ message: "trail: expected a list", file: "trails/x.trail.yaml", line: 3, col: 1 }] });
+    const notRun = formatHtmlReport({
+      trails: [],
+      summary: { passed: 0, failed: 0, errors: 0, skipped: 0, unverified: 0, durationMs: 0 },
+      problems: [{ message: "trail: expected a list", file: "trails/x.trail.yaml", line: 3, col: 1 }],
+    });
     expect(notRun).toContain("<title>Trailblaze report: not run</title>");
-    expect(notRun).toContain(`<h2>The run stopped before any trail started (1 problem)</h2><pre>trails/x.trail.yaml:3:1: trail: expected a list</pre>`);
+    expect(notRun).toContain(
+      `<h2>The run stopped before any trail started (1 problem)</h2><pre>trails/x.trail.yaml:3:1: trail: expected a list</pre>`,
+    );
   });
 
   test("every value is escaped where it lands, even one of the wrong type (a report that skipped validation)", () => {
@@ -198,12 +287,27 @@ describe("html reporter", () => {
           unverified: wrong(`1${payload}`),
           tags: [payload],
           session: { id: payload, target: payload, driver: payload, platform: payload, agent: payload },
-          steps: [step({ index: wrong(payload), status: wrong(payload), kind: wrong(payload), line: wrong(payload), screen: { kind: "capture", screen: payload, matched: wrong([payload]) } })],
+          steps: [
+            step({
+              index: wrong(payload),
+              status: wrong(payload),
+              kind: wrong(payload),
+              line: wrong(payload),
+              screen: { kind: "capture", screen: payload, matched: wrong([payload]) },
+            }),
+          ],
         }),
       ],
       summary: { ...run.summary, passed: wrong(payload), failed: wrong(payload) },
       shard: wrong({ index: payload, total: payload }),
-      screens: { [payload]: { ...screen, width: wrong(payload), height: wrong(payload), nodes: [{ id: wrong(payload), bounds: wrong([payload, "1", 2, 3]), text: payload }] } },
+      screens: {
+        [payload]: {
+          ...screen,
+          width: wrong(payload),
+          height: wrong(payload),
+          nodes: [{ id: wrong(payload), bounds: wrong([payload, "1", 2, 3]), text: payload }],
+        },
+      },
     };
     const out = formatHtmlReport(crafted);
     expect(out).not.toContain("<img");
@@ -215,7 +319,11 @@ describe("html reporter", () => {
   });
 
   test("100 trails on a few screens stay small: each screen once", () => {
-    const many: TrailReport[] = Array.from({ length: 100 }, (_, i) => ({ ...passing, id: `trail-${i}`, steps: Array.from({ length: 6 }, (_, n) => ({ ...passing.steps[0]!, index: n + 1 })) }));
+    const many: TrailReport[] = Array.from({ length: 100 }, (_, i) => ({
+      ...passing,
+      id: `trail-${i}`,
+      steps: Array.from({ length: 6 }, (_, n) => ({ ...passing.steps[0]!, index: n + 1 })),
+    }));
     const big = formatHtmlReport({ ...run, trails: many, summary: { ...run.summary, passed: 100, failed: 0 } });
     expect(big.match(/<template /g)).toHaveLength(1);
     expect(big.match(/<li class="step /g)).toHaveLength(600);

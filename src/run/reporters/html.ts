@@ -23,7 +23,9 @@ const RANK: Record<string, number> = { error: 0, failed: 0, passed: 1, skipped: 
 
 /** Failures first (error and failed), then passed, then skipped; the run's order within each. */
 export function failuresFirst(trails: readonly TrailReport[]): { trail: TrailReport; index: number }[] {
-  return trails.map((trail, index) => ({ trail, index })).sort((a, b) => (RANK[a.trail.status] ?? 1) - (RANK[b.trail.status] ?? 1) || a.index - b.index);
+  return trails
+    .map((trail, index) => ({ trail, index }))
+    .sort((a, b) => (RANK[a.trail.status] ?? 1) - (RANK[b.trail.status] ?? 1) || a.index - b.index);
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -46,27 +48,36 @@ function summaryChips(run: RunReport): Html {
 
 function banners(run: RunReport): Html {
   const problems = run.problems && run.problems.length > 0 && run.problems;
-  const lines = problems && problems.map((p) => `${p.file !== undefined ? `${p.file}${p.line ? `:${p.line}:${p.col ?? 0}` : ""}: ` : ""}${p.message}`);
+  const lines = problems
+    ? problems.map((p) => `${p.file !== undefined ? `${p.file}${p.line ? `:${p.line}:${p.col ?? 0}` : ""}: ` : ""}${p.message}`)
+    : undefined;
   return html`${
-    problems && html`<div class="banner" id="problems"><h2>The run stopped before any trail started (${plural(problems.length, "problem")})</h2><pre>${lines && lines.join("\n")}</pre></div>`
+    problems &&
+    html`<div class="banner" id="problems"><h2>The run stopped before any trail started (${plural(problems.length, "problem")})</h2><pre>${lines?.join("\n")}</pre></div>`
   }${run.interrupted !== undefined && html`<div class="banner"><h2>Partial report</h2>${run.interrupted}: trails that had not started are left out.</div>`}`;
 }
 
 function filters(run: RunReport): Html {
   const statuses = ["failed", "error", "passed", "unverified", "skipped"].filter((status) =>
-    run.trails.some((t) => (status === "unverified" ? t.status === "unverified" || (t.status === "passed" && t.unverified > 0) : t.status === status && !(status === "passed" && t.unverified > 0))),
+    run.trails.some((t) =>
+      status === "unverified"
+        ? t.status === "unverified" || (t.status === "passed" && t.unverified > 0)
+        : t.status === status && !(status === "passed" && t.unverified > 0),
+    ),
   );
   const tags = [...new Set(run.trails.flatMap((t) => t.tags ?? []))].sort();
   const targets = [...new Set(run.trails.map((t) => t.session?.target).filter((t): t is string => t !== undefined))].sort();
   const select = (id: string, label: string, values: string[]) =>
-    values.length > 0 && html`<label>${label} <select id="${id}"><option value="">all</option>${values.map((v) => html`<option value="${v}">${v}</option>`)}</select></label>`;
+    values.length > 0 &&
+    html`<label>${label} <select id="${id}"><option value="">all</option>${values.map((v) => html`<option value="${v}">${v}</option>`)}</select></label>`;
   const buttons = statuses.map((s) => html`<button type="button" data-status="${s}" aria-pressed="false">${s}</button>`);
   return html`<div class="filters"><button type="button" data-status="" aria-pressed="true">all</button>${buttons}${select("f-tag", "tag", tags)}${select("f-target", "target", targets)}<input id="f-text" type="search" placeholder="search trails" aria-label="search trails"><span class="count" id="count">${run.trails.length} of ${run.trails.length} trails</span></div>`;
 }
 
 function screenTemplates(run: RunReport): Html {
   const templates = Object.entries(run.screens ?? {}).map(
-    ([id, screen]) => html`<template id="${`screen-${id}`}">${wireframeSvgHtml(screen, { standalone: false, displayWidth: 190 })}${screen.screenshotNote !== undefined && html`<div class="cap">${screen.screenshotNote}</div>`}</template>`,
+    ([id, screen]) =>
+      html`<template id="${`screen-${id}`}">${wireframeSvgHtml(screen, { standalone: false, displayWidth: 190 })}${screen.screenshotNote !== undefined && html`<div class="cap">${screen.screenshotNote}</div>`}</template>`,
   );
   return joinHtml(templates, "\n");
 }

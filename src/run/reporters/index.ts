@@ -32,13 +32,15 @@ export interface BuiltinReporter {
   create(context: BuiltinReporterContext): Reporter;
 }
 
-const document = (name: string, format: ConstructorParameters<typeof DocumentReporter>[1]) => (context: BuiltinReporterContext) => new DocumentReporter(name, format, context);
+const document = (name: string, format: ConstructorParameters<typeof DocumentReporter>[1]) => (context: BuiltinReporterContext) =>
+  new DocumentReporter(name, format, context);
 
 export const REPORTERS: readonly BuiltinReporter[] = [
   {
     name: "list",
     summary: "a live line per step, then a summary (default)",
-    create: ({ command, destination, stdout, notice, color }) => new ListReporter(stdout, { color, command, notice, ...(destination ? { file: destination } : {}) }),
+    create: ({ command, destination, stdout, notice, color }) =>
+      new ListReporter(stdout, { color, command, notice, ...(destination ? { file: destination } : {}) }),
   },
   { name: "json", summary: "the run as one JSON document", create: document("json", formatJsonReport) },
   { name: "junit", summary: "JUnit XML for CI", create: document("junit", formatJunitReport) },

@@ -16,7 +16,13 @@ function stepJson(step: StepReport): TrailJson["steps"][number] {
     status: step.status,
     durationMs: step.durationMs,
     // `result` is resultToJson's {status, variant, message, …}; run-types keeps it a plain record.
-    tools: step.tools.map((t) => ({ name: t.name, args: t.args, result: t.result as ToolResultJson, startedAt: t.startedAt, durationMs: t.durationMs })),
+    tools: step.tools.map((t) => ({
+      name: t.name,
+      args: t.args,
+      result: t.result as ToolResultJson,
+      startedAt: t.startedAt,
+      durationMs: t.durationMs,
+    })),
     ...(step.failure ? { failure: step.failure } : {}),
     ...(step.unverified !== undefined ? { unverified: step.unverified } : {}),
     ...(step.memory ? { memory: step.memory } : {}),

@@ -12,25 +12,38 @@ import { formatTrailProblem } from "../validate.ts";
 const finite = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) ? value : 0);
 /** `value` as text: a string as it is, nothing for null and undefined, any other value as JSON. */
 const str = (value: unknown): string =>
-  typeof value === "string" ? value : value === undefined || value === null ? "" : typeof value === "object" ? (JSON.stringify(value) ?? "") : String(value);
+  typeof value === "string"
+    ? value
+    : value === undefined || value === null
+      ? ""
+      : typeof value === "object"
+        ? (JSON.stringify(value) ?? "")
+        : String(value);
 const seconds = (ms: unknown) => (finite(ms) / 1000).toFixed(3);
 
 function stepLog(step: StepReport): string[] {
-  const lines = [`${str(step.status).toUpperCase().padEnd(7)} step ${finite(step.index)} [${str(step.kind)}] ${str(step.title)} (${finite(step.durationMs)} ms)${step.unverified ? ` unverified: ${str(step.unverified)}` : ""}`];
+  const lines = [
+    `${str(step.status).toUpperCase().padEnd(7)} step ${finite(step.index)} [${str(step.kind)}] ${str(step.title)} (${finite(step.durationMs)} ms)${step.unverified ? ` unverified: ${str(step.unverified)}` : ""}`,
+  ];
   if (step.agent) {
     const a = step.agent;
-    lines.push(`  agent ${str(a.model)} (${str(a.why)}): ${a.turns.length} model calls, ${finite(a.tokens.input)} in + ${finite(a.tokens.output)} out tokens${a.costUsd !== undefined ? `, $${finite(a.costUsd).toFixed(4)}` : ""}`);
+    lines.push(
+      `  agent ${str(a.model)} (${str(a.why)}): ${a.turns.length} model calls, ${finite(a.tokens.input)} in + ${finite(a.tokens.output)} out tokens${a.costUsd !== undefined ? `, $${finite(a.costUsd).toFixed(4)}` : ""}`,
+    );
     if (a.recordingFailure) lines.push(`  the recording failed: ${str(a.recordingFailure.message)}`);
   }
   for (const tool of step.tools) {
-    lines.push(`  ${str(tool.startedAt)} ${str(tool.name)} ${JSON.stringify(tool.args)} -> ${str(tool.result.variant)}: ${str(tool.result.message)} (${finite(tool.durationMs)} ms)`);
+    lines.push(
+      `  ${str(tool.startedAt)} ${str(tool.name)} ${JSON.stringify(tool.args)} -> ${str(tool.result.variant)}: ${str(tool.result.message)} (${finite(tool.durationMs)} ms)`,
+    );
   }
   return lines;
 }
 
 function failureDetail(trail: TrailReport): string {
   const lines: string[] = [];
-  for (const problem of trail.problems ?? []) lines.push(formatTrailProblem({ ...problem, stepTitle: problem.stepTitle === undefined ? undefined : str(problem.stepTitle) }));
+  for (const problem of trail.problems ?? [])
+    lines.push(formatTrailProblem({ ...problem, stepTitle: problem.stepTitle === undefined ? undefined : str(problem.stepTitle) }));
   const failed = trail.steps.find((s) => s.status === "failed");
   if (failed?.failure) {
     const f = failed.failure;
@@ -59,7 +72,9 @@ function testcase(trail: TrailReport): Html {
     const variant = str(trail.steps.find((s) => s.status === "failed")?.failure?.variant ?? "StepFailed");
     body.push(xml`      <failure message="${message}" type="${variant}">${failureDetail(trail)}</failure>`);
   } else if (trail.status === "error") {
-    body.push(xml`      <error message="${message}" type="${trail.ran ? "TrailAborted" : "TrailNotStarted"}">${failureDetail(trail)}</error>`);
+    body.push(
+      xml`      <error message="${message}" type="${trail.ran ? "TrailAborted" : "TrailNotStarted"}">${failureDetail(trail)}</error>`,
+    );
   } else if (trail.status === "skipped") {
     body.push(xml`      <skipped message="${str(trail.skipReason)}"/>`);
   } else if (trail.status === "unverified") {
@@ -67,8 +82,16 @@ function testcase(trail: TrailReport): Html {
     body.push(xml`      <skipped message="nothing verified: every step had nothing to check against (no screen loaded)"/>`);
   }
   const log = [
-    ...(unverified > 0 ? [`UNVERIFIED ${unverified} step${unverified === 1 ? "" : "s"}: screen checks made with no screen loaded (--require-screen fails them)`] : []),
-    ...(healed > 0 ? [`HEALED ${healed} step${healed === 1 ? "" : "s"}: the recording failed and the agent reached the step on the screen as it was (--self-heal)`] : []),
+    ...(unverified > 0
+      ? [
+          `UNVERIFIED ${unverified} step${unverified === 1 ? "" : "s"}: screen checks made with no screen loaded (--require-screen fails them)`,
+        ]
+      : []),
+    ...(healed > 0
+      ? [
+          `HEALED ${healed} step${healed === 1 ? "" : "s"}: the recording failed and the agent reached the step on the screen as it was (--self-heal)`,
+        ]
+      : []),
     ...trail.steps.flatMap(stepLog),
   ];
   body.push(log.length > 0 && xml`      <system-out>${log.join("\n")}</system-out>`);
@@ -80,7 +103,9 @@ function testcase(trail: TrailReport): Html {
 
 /** A run that stopped before any trail started: one suite, one erroring testcase listing why. */
 function problemsSuite(problems: readonly RunProblem[]): Html {
-  const lines = problems.map((p) => `${p.file !== undefined ? `${str(p.file)}${p.line ? `:${finite(p.line)}:${finite(p.col)}` : ""}: ` : ""}${str(p.message)}`);
+  const lines = problems.map(
+    (p) => `${p.file !== undefined ? `${str(p.file)}${p.line ? `:${finite(p.line)}:${finite(p.col)}` : ""}: ` : ""}${str(p.message)}`,
+  );
   const message = `the run stopped before any trail started: ${lines[0] ?? ""}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ""}`;
   return xml`  <testsuite name="trailblaze" tests="1" failures="0" errors="1" skipped="0" time="0.000">\n    <testcase name="run" classname="trailblaze" time="0.000">\n      <error message="${message}" type="RunNotStarted">${lines.join("\n")}</error>\n    </testcase>\n  </testsuite>`;
 }

@@ -27,7 +27,10 @@ export interface ListReporterOptions {
 type Paint = (text: string) => string;
 
 function painter(enabled: boolean): Record<"green" | "red" | "yellow" | "dim" | "bold", Paint> {
-  const code = (open: number, close: number): Paint => (text) => (enabled ? `\u001B[${open}m${text}\u001B[${close}m` : text);
+  const code =
+    (open: number, close: number): Paint =>
+    (text) =>
+      enabled ? `\u001B[${open}m${text}\u001B[${close}m` : text;
   return { green: code(32, 39), red: code(31, 39), yellow: code(33, 39), dim: code(2, 22), bold: code(1, 22) };
 }
 
@@ -37,7 +40,11 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-const indent = (text: string, prefix: string) => text.split("\n").map((line, i) => (i === 0 ? line : `${prefix}${line}`)).join("\n");
+const indent = (text: string, prefix: string) =>
+  text
+    .split("\n")
+    .map((line, i) => (i === 0 ? line : `${prefix}${line}`))
+    .join("\n");
 
 export class ListReporter implements Reporter {
   readonly #out: (text: string) => void;
@@ -82,7 +89,10 @@ export class ListReporter implements Reporter {
     this.#open.delete(trail.index);
     if (this.#merging) return;
     if (this.#live) {
-      const notRun = report.steps.filter((s) => s.status === "skipped").map((s) => this.#step(s, report.file)).join("");
+      const notRun = report.steps
+        .filter((s) => s.status === "skipped")
+        .map((s) => this.#step(s, report.file))
+        .join("");
       this.#out(`${notRun}${this.#footer(report)}\n`);
     } else {
       this.#out(this.formatTrail(report));
@@ -117,7 +127,10 @@ export class ListReporter implements Reporter {
       if (at < 0) continue;
       const report = reports.splice(at, 1)[0]!;
       if (this.#live) {
-        const rest = report.steps.filter((s) => s.status === "interrupted" || s.status === "skipped").map((s) => this.#step(s, report.file)).join("");
+        const rest = report.steps
+          .filter((s) => s.status === "interrupted" || s.status === "skipped")
+          .map((s) => this.#step(s, report.file))
+          .join("");
         text += `${rest}${this.#footer(report)}\n`;
       } else {
         text += this.formatTrail(report);
@@ -153,7 +166,9 @@ export class ListReporter implements Reporter {
     }
     if (run.interrupted) lines.push(c.yellow(`Interrupted (${run.interrupted}); the report is partial.`));
     const shard = run.shard ? ` · shard ${run.shard.index}/${run.shard.total}` : "";
-    lines.push(`${parts.join(", ")} (${run.trails.length} trail${run.trails.length === 1 ? "" : "s"}${shard}) in ${formatDuration(s.durationMs)}`);
+    lines.push(
+      `${parts.join(", ")} (${run.trails.length} trail${run.trails.length === 1 ? "" : "s"}${shard}) in ${formatDuration(s.durationMs)}`,
+    );
     return `${lines.join("\n")}\n`;
   }
 
@@ -167,16 +182,29 @@ export class ListReporter implements Reporter {
     const tag = step.kind === "step" ? "" : c.dim(`[${step.kind}] `);
     const title = oneLine(step.title, 100);
     if (step.status === "skipped") return `  ${c.yellow("-")} ${tag}${title} ${c.dim("(not run)")}\n`;
-    if (step.status === "interrupted") return `  ${c.yellow("!")} ${tag}${title} ${c.dim(`(interrupted after ${formatDuration(step.durationMs)})`)}\n`;
-    const mark = step.status === "passed" ? c.green("✓") : step.status === "healed" ? c.yellow("✚") : step.status === "unverified" ? c.yellow("⚠") : c.red("✗");
+    if (step.status === "interrupted")
+      return `  ${c.yellow("!")} ${tag}${title} ${c.dim(`(interrupted after ${formatDuration(step.durationMs)})`)}\n`;
+    const mark =
+      step.status === "passed"
+        ? c.green("✓")
+        : step.status === "healed"
+          ? c.yellow("✚")
+          : step.status === "unverified"
+            ? c.yellow("⚠")
+            : c.red("✗");
     const healed = step.status === "healed" ? `${c.yellow("healed")} ` : "";
     const lines = [`  ${mark} ${healed}${tag}${title} ${c.dim(`(${formatDuration(step.durationMs)})`)}`];
     const agent = step.agent;
     if (agent) {
       const cost = agent.costUsd !== undefined ? `, $${agent.costUsd.toFixed(4)}` : "";
       const why = agent.why === "self-heal" ? "self-heal" : agent.why === "words" ? "--no-use-recorded-steps" : "no recording";
-      lines.push(c.dim(`      agent ${agent.model} (${why}): ${agent.turns.length} model call${agent.turns.length === 1 ? "" : "s"}, ${agent.tokens.input + agent.tokens.output} tokens${cost}`));
-      if (agent.recordingFailure) lines.push(c.dim(`      the recording failed: ${oneLine(cleanText(agent.recordingFailure.message), 120)}`));
+      lines.push(
+        c.dim(
+          `      agent ${agent.model} (${why}): ${agent.turns.length} model call${agent.turns.length === 1 ? "" : "s"}, ${agent.tokens.input + agent.tokens.output} tokens${cost}`,
+        ),
+      );
+      if (agent.recordingFailure)
+        lines.push(c.dim(`      the recording failed: ${oneLine(cleanText(agent.recordingFailure.message), 120)}`));
     }
     for (const tool of step.tools) {
       if (tool.result.status !== "success") continue;
@@ -201,7 +229,9 @@ export class ListReporter implements Reporter {
       if (f.args) lines.push(`      ${c.dim("args:")}    ${JSON.stringify(f.args)}`);
       lines.push(`      ${c.dim("error:")}   ${c.red(indent(cleanText(`${f.variant ? `${f.variant}: ` : ""}${f.message}`), pad))}`);
       if (f.stderr) {
-        lines.push(`      ${c.dim(`stderr of ${f.stderr.source} (last ${f.stderr.lines.length} line${f.stderr.lines.length === 1 ? "" : "s"}):`)}`);
+        lines.push(
+          `      ${c.dim(`stderr of ${f.stderr.source} (last ${f.stderr.lines.length} line${f.stderr.lines.length === 1 ? "" : "s"}):`)}`,
+        );
         for (const line of f.stderr.lines) lines.push(`        ${c.dim("|")} ${cleanText(line)}`);
       }
     }
@@ -210,14 +240,21 @@ export class ListReporter implements Reporter {
 
   #footer(report: TrailReport): string {
     const c = this.#c;
-    const session = report.session ? c.dim(` · ${report.session.target} · ${report.session.driver} · ${report.session.agent}${report.session.logsDir !== undefined ? ` · logs ${report.session.logsDir}` : ""}`) : "";
+    const session = report.session
+      ? c.dim(
+          ` · ${report.session.target} · ${report.session.driver} · ${report.session.agent}${report.session.logsDir !== undefined ? ` · logs ${report.session.logsDir}` : ""}`,
+        )
+      : "";
     const time = formatDuration(report.durationMs);
     switch (report.status) {
       case "passed": {
-        const unverified = report.unverified > 0 ? c.yellow(` (${report.unverified} unverified step${report.unverified === 1 ? "" : "s"})`) : "";
+        const unverified =
+          report.unverified > 0 ? c.yellow(` (${report.unverified} unverified step${report.unverified === 1 ? "" : "s"})`) : "";
         const healed = report.healed ? c.yellow(` (${report.healed} step${report.healed === 1 ? "" : "s"} healed)`) : "";
         const saved = report.savedRecording
-          ? c.dim(`\n  saved the agent's recording of step${report.savedRecording.steps.length === 1 ? "" : "s"} ${report.savedRecording.steps.join(", ")} to ${report.savedRecording.file} (under ${report.savedRecording.slot}:)`)
+          ? c.dim(
+              `\n  saved the agent's recording of step${report.savedRecording.steps.length === 1 ? "" : "s"} ${report.savedRecording.steps.join(", ")} to ${report.savedRecording.file} (under ${report.savedRecording.slot}:)`,
+            )
           : "";
         return `  ${c.green("passed")}${healed}${unverified} in ${time}${session}${saved}`;
       }
@@ -231,7 +268,8 @@ export class ListReporter implements Reporter {
         const lines = [`  ${c.red(report.ran ? "error" : "error: not started")} after ${time}${session}`];
         const problems = report.problems?.map(formatTrailProblem) ?? (report.ran ? [] : [report.error ?? ""]);
         for (const problem of problems) lines.push(`      ${c.red(indent(cleanText(problem), "      "))}`);
-        if (report.ran && report.error && !report.steps.some((s) => s.failure)) lines.push(`      ${c.red(indent(cleanText(report.error), "      "))}`);
+        if (report.ran && report.error && !report.steps.some((s) => s.failure))
+          lines.push(`      ${c.red(indent(cleanText(report.error), "      "))}`);
         return lines.join("\n");
       }
     }

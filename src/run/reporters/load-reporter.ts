@@ -38,8 +38,13 @@ function isClass(value: unknown): value is ReporterClass {
 /** Imports the reporter module at `spec` (as given, relative to `options.cwd`) and makes its reporter. */
 export async function loadReporter(spec: string, options: ReporterOptions): Promise<Reporter> {
   const path = resolve(options.cwd, spec);
-  if (!existsSync(path)) throw new ReporterLoadError(spec, `file not found (resolved against ${options.cwd}: ${path}); relative paths resolve against the working directory`);
-  if (!statSync(path).isFile()) throw new ReporterLoadError(spec, `${path} is not a file: name the reporter's module, e.g. ./reporters/my-reporter.ts`);
+  if (!existsSync(path))
+    throw new ReporterLoadError(
+      spec,
+      `file not found (resolved against ${options.cwd}: ${path}); relative paths resolve against the working directory`,
+    );
+  if (!statSync(path).isFile())
+    throw new ReporterLoadError(spec, `${path} is not a file: name the reporter's module, e.g. ./reporters/my-reporter.ts`);
   let module: { default?: unknown };
   try {
     module = (await import(path)) as { default?: unknown };
@@ -51,6 +56,8 @@ export async function loadReporter(spec: string, options: ReporterOptions): Prom
   try {
     return new made(options);
   } catch (error) {
-    throw new ReporterLoadError(spec, `its constructor failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new ReporterLoadError(spec, `its constructor failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
 }

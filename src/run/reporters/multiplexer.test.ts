@@ -5,8 +5,26 @@ import type { RunReport, StepReport, TrailReport } from "../run-types.ts";
 import { Multiplexer } from "./multiplexer.ts";
 
 const trail: TrailInfo = { file: "trails/a.trail.yaml", id: "a", index: 0 };
-const step = (index: number, status: StepReport["status"] = "passed"): StepReport => ({ index, kind: "step", title: `step ${index}`, status, durationMs: 1, tools: [], line: index, col: 1 });
-const result: TrailReport = { file: trail.file, id: "a", status: "passed", startedAt: "2026-01-01T00:00:00.000Z", durationMs: 2, steps: [step(1), step(2), step(3, "skipped")], unverified: 0, ran: true };
+const step = (index: number, status: StepReport["status"] = "passed"): StepReport => ({
+  index,
+  kind: "step",
+  title: `step ${index}`,
+  status,
+  durationMs: 1,
+  tools: [],
+  line: index,
+  col: 1,
+});
+const result: TrailReport = {
+  file: trail.file,
+  id: "a",
+  status: "passed",
+  startedAt: "2026-01-01T00:00:00.000Z",
+  durationMs: 2,
+  steps: [step(1), step(2), step(3, "skipped")],
+  unverified: 0,
+  ran: true,
+};
 const run: RunReport = { trails: [result], summary: { passed: 1, failed: 0, errors: 0, skipped: 0, unverified: 0, durationMs: 2 } };
 
 /** A reporter that writes down each event it gets, as `name:event[:step]`. */
@@ -23,7 +41,13 @@ function recorder(name: string, log: string[]): Reporter {
 describe("Multiplexer", () => {
   test("calls every reporter for each event, in the order chosen; replayRun tells a finished run's events, the steps that ran", async () => {
     const log: string[] = [];
-    const both = new Multiplexer([{ name: "one", reporter: recorder("one", log) }, { name: "two", reporter: recorder("two", log) }], () => {});
+    const both = new Multiplexer(
+      [
+        { name: "one", reporter: recorder("one", log) },
+        { name: "two", reporter: recorder("two", log) },
+      ],
+      () => {},
+    );
     await replayRun(both, run);
     expect(log).toEqual([
       "one:onBegin",
@@ -56,7 +80,13 @@ describe("Multiplexer", () => {
         throw new TypeError("cannot write");
       },
     };
-    const both = new Multiplexer([{ name: "./bad.ts", reporter: bad }, { name: "good", reporter: recorder("good", log) }], (text) => void (stderr += text));
+    const both = new Multiplexer(
+      [
+        { name: "./bad.ts", reporter: bad },
+        { name: "good", reporter: recorder("good", log) },
+      ],
+      (text) => void (stderr += text),
+    );
     await replayRun(both, run);
     expect(log).toEqual(["good:onBegin", "good:onTrailBegin", "good:onStepEnd:1", "good:onStepEnd:2", "good:onTrailEnd", "good:onEnd"]);
     expect(both.failed).toBe(true);

@@ -8,7 +8,17 @@ import { ListReporter } from "./list.ts";
 const nasty = `expected "<b>&amp;" but was 'x'\n\ttab \u0001bell \u001b[31mred\u001b[39m ✓ 🚀`;
 
 function trail(overrides: Partial<TrailReport>): TrailReport {
-  return { file: "trails/a.trail.yaml", id: "a", status: "passed", startedAt: "2026-01-02T03:04:05.678Z", durationMs: 1234, steps: [], unverified: 0, ran: true, ...overrides };
+  return {
+    file: "trails/a.trail.yaml",
+    id: "a",
+    status: "passed",
+    startedAt: "2026-01-02T03:04:05.678Z",
+    durationMs: 1234,
+    steps: [],
+    unverified: 0,
+    ran: true,
+    ...overrides,
+  };
 }
 
 const failed = trail({
@@ -25,8 +35,24 @@ const failed = trail({
       durationMs: 3,
       line: 7,
       col: 5,
-      tools: [{ name: "assertEquals", args: { actual: "<b>" }, result: { status: "error", variant: "ExceptionThrown", message: nasty }, startedAt: "2026-01-02T03:04:06.000Z", durationMs: 1 }],
-      failure: { tool: "assertEquals", args: { actual: "<b>" }, variant: "ExceptionThrown", message: nasty, line: 9, col: 11, stderr: { source: "tools/x.ts", lines: ["boom & <bang>"] } },
+      tools: [
+        {
+          name: "assertEquals",
+          args: { actual: "<b>" },
+          result: { status: "error", variant: "ExceptionThrown", message: nasty },
+          startedAt: "2026-01-02T03:04:06.000Z",
+          durationMs: 1,
+        },
+      ],
+      failure: {
+        tool: "assertEquals",
+        args: { actual: "<b>" },
+        variant: "ExceptionThrown",
+        message: nasty,
+        line: 9,
+        col: 11,
+        stderr: { source: "tools/x.ts", lines: ["boom & <bang>"] },
+      },
     },
     { index: 2, kind: "step", title: "Log out", status: "skipped", durationMs: 0, line: 10, col: 5, tools: [] },
   ],
@@ -37,10 +63,23 @@ const notStarted = trail({
   status: "error",
   ran: false,
   error: "this trail references x_hostOnly, which is host-only and not registered in this on-device session",
-  problems: [{ message: "this trail references x_hostOnly, which is host-only and not registered in this on-device session", file: "trails/c.trail.yaml", line: 4, col: 9, step: 1, stepTitle: "Seed", tool: "x_hostOnly" }],
+  problems: [
+    {
+      message: "this trail references x_hostOnly, which is host-only and not registered in this on-device session",
+      file: "trails/c.trail.yaml",
+      line: 4,
+      col: 9,
+      step: 1,
+      stepTitle: "Seed",
+      tool: "x_hostOnly",
+    },
+  ],
 });
 const skipped = trail({ file: "trails/d.trail.yaml", id: "d", status: "skipped", ran: false, skipReason: "blocked on #12" });
-const run: RunReport = { trails: [trail({}), failed, notStarted, skipped], summary: { passed: 1, failed: 1, errors: 1, skipped: 1, unverified: 0, durationMs: 4321 } };
+const run: RunReport = {
+  trails: [trail({}), failed, notStarted, skipped],
+  summary: { passed: 1, failed: 1, errors: 1, skipped: 1, unverified: 0, durationMs: 4321 },
+};
 
 describe("junit", () => {
   test("is well-formed XML with a testsuite per file and a testcase per trail, whatever the text holds", () => {
@@ -48,7 +87,12 @@ describe("junit", () => {
     expect(doc.name).toBe("testsuites");
     expect(doc.attrs).toEqual({ name: "trailblaze", tests: "4", failures: "1", errors: "1", skipped: "1", time: "4.321" });
     const suites = childrenNamed(doc, "testsuite");
-    expect(suites.map((s) => s.attrs.name)).toEqual(["trails/a.trail.yaml", "trails/b & <c>.trail.yaml", "trails/c.trail.yaml", "trails/d.trail.yaml"]);
+    expect(suites.map((s) => s.attrs.name)).toEqual([
+      "trails/a.trail.yaml",
+      "trails/b & <c>.trail.yaml",
+      "trails/c.trail.yaml",
+      "trails/d.trail.yaml",
+    ]);
     const cases = suites.map((s) => childrenNamed(s, "testcase"));
     expect(cases.map((c) => c.length)).toEqual([1, 1, 1, 1]);
     const [pass, fail, error, skip] = cases.map((c) => c[0]!);
@@ -70,7 +114,9 @@ describe("junit", () => {
         "  boom & <bang>",
       ].join("\n"),
     );
-    expect(childrenNamed(fail!, "system-out")[0]!.text).toContain(`2026-01-02T03:04:06.000Z assertEquals {"actual":"<b>"} -> ExceptionThrown: ${cleaned}`);
+    expect(childrenNamed(fail!, "system-out")[0]!.text).toContain(
+      `2026-01-02T03:04:06.000Z assertEquals {"actual":"<b>"} -> ExceptionThrown: ${cleaned}`,
+    );
 
     expect(childrenNamed(error!, "error")[0]!.attrs.type).toBe("TrailNotStarted");
     expect(childrenNamed(error!, "error")[0]!.text).toBe(
@@ -104,13 +150,47 @@ describe("junit", () => {
               line: number,
               col: { toString: markup },
               unverified: markup,
-              tools: [{ name: markup, args: { text: markup }, result: { status: "error", variant: markup, message: { markup } }, startedAt: markup, durationMs: Number.POSITIVE_INFINITY }],
-              failure: { tool: markup, args: { text: markup }, variant: markup, message: markup, stderr: { source: markup, lines: [markup, 7] } },
+              tools: [
+                {
+                  name: markup,
+                  args: { text: markup },
+                  result: { status: "error", variant: markup, message: { markup } },
+                  startedAt: markup,
+                  durationMs: Number.POSITIVE_INFINITY,
+                },
+              ],
+              failure: {
+                tool: markup,
+                args: { text: markup },
+                variant: markup,
+                message: markup,
+                stderr: { source: markup, lines: [markup, 7] },
+              },
             },
           ],
         },
-        { file: "b", id: markup, status: "skipped", startedAt: "2026-01-02T03:04:05.678Z", durationMs: Number.NEGATIVE_INFINITY, unverified: Number.NaN, ran: false, skipReason: markup, steps: [] },
-        { file: "b", id: "c", status: "error", startedAt: "2026-01-02T03:04:05.678Z", durationMs: 0, unverified: 0, ran: false, problems: [{ message: markup, file: markup, line: number, col: number, step: number, stepTitle: 42 }], steps: [] },
+        {
+          file: "b",
+          id: markup,
+          status: "skipped",
+          startedAt: "2026-01-02T03:04:05.678Z",
+          durationMs: Number.NEGATIVE_INFINITY,
+          unverified: Number.NaN,
+          ran: false,
+          skipReason: markup,
+          steps: [],
+        },
+        {
+          file: "b",
+          id: "c",
+          status: "error",
+          startedAt: "2026-01-02T03:04:05.678Z",
+          durationMs: 0,
+          unverified: 0,
+          ran: false,
+          problems: [{ message: markup, file: markup, line: number, col: number, step: number, stepTitle: 42 }],
+          steps: [],
+        },
       ],
       summary: { passed: number, failed: 1, errors: 1, skipped: 1, unverified: 0, durationMs: number },
       interrupted: markup,
@@ -118,11 +198,29 @@ describe("junit", () => {
     const xml = formatJunitReport(hostile);
     const doc = parseXml(xml);
     const names = (el: XmlElement): string[] => [el.name, ...el.children.flatMap(names)];
-    expect(names(doc)).toEqual(["testsuites", "testsuite", "testcase", "failure", "system-out", "testsuite", "testcase", "skipped", "testcase", "error"]);
+    expect(names(doc)).toEqual([
+      "testsuites",
+      "testsuite",
+      "testcase",
+      "failure",
+      "system-out",
+      "testsuite",
+      "testcase",
+      "skipped",
+      "testcase",
+      "error",
+    ]);
     // Only the escaped forms of the markup are in the file.
     expect(xml.match(/<injected|<!\[CDATA\[|<!--|\u0000/g)).toBeNull();
     const shown = markup.replace("\u0000", "\uFFFD");
-    expect(doc.attrs).toEqual({ name: `trailblaze (partial: ${shown})`, tests: "3", failures: "1", errors: "1", skipped: "1", time: "0.000" });
+    expect(doc.attrs).toEqual({
+      name: `trailblaze (partial: ${shown})`,
+      tests: "3",
+      failures: "1",
+      errors: "1",
+      skipped: "1",
+      time: "0.000",
+    });
     const [first, second] = childrenNamed(doc, "testsuite");
     expect(first!.attrs).toEqual({ name: shown, tests: "1", failures: "1", errors: "0", skipped: "0", time: "0.000", timestamp: shown });
     const failing = childrenNamed(first!, "testcase")[0]!;
@@ -131,9 +229,22 @@ describe("junit", () => {
     expect(failing.children.map((c) => c.name)).toEqual(["failure", "system-out"]);
     const failure = childrenNamed(failing, "failure")[0]!;
     expect(failure.attrs).toEqual({ message: shown, type: shown });
-    expect(failure.text).toBe([`${shown}:0:0 step 0: ${shown}`, `tool: ${shown}`, `args: ${JSON.stringify({ text: markup })}`, `${shown}: ${shown}`, `stderr of ${shown}:`, `  ${shown}`, "  7"].join("\n"));
+    expect(failure.text).toBe(
+      [
+        `${shown}:0:0 step 0: ${shown}`,
+        `tool: ${shown}`,
+        `args: ${JSON.stringify({ text: markup })}`,
+        `${shown}: ${shown}`,
+        `stderr of ${shown}:`,
+        `  ${shown}`,
+        "  7",
+      ].join("\n"),
+    );
     expect(childrenNamed(failing, "system-out")[0]!.text).toBe(
-      [`FAILED  step 0 [${shown}] ${shown} (0 ms) unverified: ${shown}`, `  ${shown} ${shown} ${JSON.stringify({ text: markup })} -> ${shown}: ${JSON.stringify({ markup })} (0 ms)`].join("\n"),
+      [
+        `FAILED  step 0 [${shown}] ${shown} (0 ms) unverified: ${shown}`,
+        `  ${shown} ${shown} ${JSON.stringify({ text: markup })} -> ${shown}: ${JSON.stringify({ markup })} (0 ms)`,
+      ].join("\n"),
     );
     const [skipped, errored] = childrenNamed(second!, "testcase");
     expect(second!.attrs.time).toBe("0.000");
@@ -144,7 +255,11 @@ describe("junit", () => {
 
   test("a run stopped before any trail: its problems escaped, their line and column forced finite", () => {
     const markup = `"/><injected/>`;
-    const stopped = { trails: [], problems: [{ message: markup, file: markup, line: `3"><injected/>`, col: Number.NaN }], summary: { passed: 0, failed: 0, errors: 0, skipped: 0, unverified: 0, durationMs: Number.NaN } } as unknown as RunReport;
+    const stopped = {
+      trails: [],
+      problems: [{ message: markup, file: markup, line: `3"><injected/>`, col: Number.NaN }],
+      summary: { passed: 0, failed: 0, errors: 0, skipped: 0, unverified: 0, durationMs: Number.NaN },
+    } as unknown as RunReport;
     const xml = formatJunitReport(stopped);
     expect(xml).not.toContain("<injected");
     const doc = parseXml(xml);
@@ -162,7 +277,11 @@ describe("json", () => {
     expect(doc.trails.map((t) => t.unverified)).toEqual([0, 0, 0, 0]);
     expect(doc.trails.map((t) => t.status)).toEqual(["passed", "failed", "error", "skipped"]);
     const f = doc.trails[1] as { steps: { title: string; status: string; tools: { name: string; result: unknown }[] }[]; error: string };
-    expect(f.steps[0]).toMatchObject({ title: "Greeting <shown>", status: "failed", tools: [{ name: "assertEquals", result: { status: "error", variant: "ExceptionThrown" } }] });
+    expect(f.steps[0]).toMatchObject({
+      title: "Greeting <shown>",
+      status: "failed",
+      tools: [{ name: "assertEquals", result: { status: "error", variant: "ExceptionThrown" } }],
+    });
     expect(f.error).toStartWith("step 1 failed: assertEquals:");
     expect("ran" in doc.trails[0]!).toBe(false);
   });
@@ -230,7 +349,12 @@ describe("unverified steps", () => {
           {
             name: "assertVisibleWithText",
             args: { text: "Hello" },
-            result: { status: "success", variant: "Success", message: 'unverified: no screen loaded (would check that "Hello" is visible)', unverified: "no screen loaded" },
+            result: {
+              status: "success",
+              variant: "Success",
+              message: 'unverified: no screen loaded (would check that "Hello" is visible)',
+              unverified: "no screen loaded",
+            },
             startedAt: "2026-01-02T03:04:06.000Z",
             durationMs: 1,
           },
@@ -238,7 +362,10 @@ describe("unverified steps", () => {
       },
     ],
   });
-  const unverifiedRun: RunReport = { trails: [unverifiedTrail], summary: { passed: 1, failed: 0, errors: 0, skipped: 0, unverified: 1, durationMs: 10 } };
+  const unverifiedRun: RunReport = {
+    trails: [unverifiedTrail],
+    summary: { passed: 1, failed: 0, errors: 0, skipped: 0, unverified: 1, durationMs: 10 },
+  };
 
   test("list: a ⚠ step with the reason, the count after passed and in the summary", () => {
     let out = "";
@@ -259,7 +386,10 @@ describe("unverified steps", () => {
   });
 
   test("json: trails[].unverified, summary.unverified and the step's reason", () => {
-    const doc = runToJson(unverifiedRun) as { trails: { unverified: number; steps: Record<string, unknown>[] }[]; summary: Record<string, number> };
+    const doc = runToJson(unverifiedRun) as {
+      trails: { unverified: number; steps: Record<string, unknown>[] }[];
+      summary: Record<string, number>;
+    };
     expect(doc.summary.unverified).toBe(1);
     expect(doc.trails[0]!.unverified).toBe(1);
     expect(doc.trails[0]!.steps[0]).toMatchObject({ status: "unverified", unverified: "no screen loaded" });

@@ -44,7 +44,10 @@ let unavailable = process.platform === "win32";
 function watcher(termExitMs: number): number | undefined {
   if (fifo !== undefined || unavailable) return fifo;
   unavailable = true;
-  const path = join(tmpdir(), `trailblaze-sentinel-${process.pid}-${Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex")}`);
+  const path = join(
+    tmpdir(),
+    `trailblaze-sentinel-${process.pid}-${Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex")}`,
+  );
   const tenths = String(Math.max(1, Math.ceil(termExitMs / 100)));
   const launched = spawnSync("/bin/sh", ["-c", LAUNCH, `trailblaze-sentinel-${process.pid}`, path, tenths], { stdio: "ignore" });
   if (launched.status !== 0) return undefined;

@@ -15,8 +15,11 @@ function reader(limit: number) {
 test("messages split across chunks; blank lines ignored; other lines reported with a preview", () => {
   const { r, seen } = reader(1000);
   r.push(Buffer.from('{"jsonrpc":"2.0","method":"a"}\n\n{"jsonrpc":"2.0",'));
-  r.push(Buffer.from('"method":"b"}\r\nhello\n' + "z".repeat(300) + "\n"));
-  expect(seen.messages).toEqual([{ jsonrpc: "2.0", method: "a" }, { jsonrpc: "2.0", method: "b" }]);
+  r.push(Buffer.from(`"method":"b"}\r\nhello\n${"z".repeat(300)}\n`));
+  expect(seen.messages).toEqual([
+    { jsonrpc: "2.0", method: "a" },
+    { jsonrpc: "2.0", method: "b" },
+  ]);
   expect(seen.notJson).toEqual(["hello", `${"z".repeat(200)}…`]);
 });
 

@@ -44,7 +44,9 @@ export function procCmdline(pid: number): string | undefined {
 /** Every process id in /proc (empty where there is no /proc). */
 export function procPids(): number[] {
   try {
-    return readdirSync("/proc").filter((entry) => /^\d+$/.test(entry)).map(Number);
+    return readdirSync("/proc")
+      .filter((entry) => /^\d+$/.test(entry))
+      .map(Number);
   } catch {
     return [];
   }

@@ -37,8 +37,7 @@ export interface DetectRuntimeOptions {
   runningBun?: string | null;
 }
 
-export const NO_RUNTIME_MESSAGE =
-  "No compatible TypeScript runtime found on PATH. Install bun (https://bun.sh) or Node with tsx.";
+export const NO_RUNTIME_MESSAGE = "No compatible TypeScript runtime found on PATH. Install bun (https://bun.sh) or Node with tsx.";
 
 const cache = new Map<string, Promise<Runtime>>();
 
@@ -54,10 +53,7 @@ const cache = new Map<string, Promise<Runtime>>();
  * unset or empty means automatic. The answer is cached per process, keyed by PATH, the override and
  * `options.resolveTsxFrom`; failures are not cached.
  */
-export function detectRuntime(
-  env: Record<string, string | undefined>,
-  options: DetectRuntimeOptions = {},
-): Promise<Runtime> {
+export function detectRuntime(env: Record<string, string | undefined>, options: DetectRuntimeOptions = {}): Promise<Runtime> {
   const path = env.PATH ?? "";
   const forced = env.TRAILBLAZE_RUNTIME ?? "";
   const tsxFrom = options.resolveTsxFrom ?? import.meta.dirname;
@@ -105,7 +101,11 @@ async function detect(path: string, forced: string, tsxFrom: string, runningBun:
 }
 
 function bunRuntime(command: string): Runtime {
-  return { kind: "bun", command, argsFor: (script, preload) => ["run", "--no-install", "--no-orphans", ...(preload ? ["--preload", preload] : []), resolve(script)] };
+  return {
+    kind: "bun",
+    command,
+    argsFor: (script, preload) => ["run", "--no-install", "--no-orphans", ...(preload ? ["--preload", preload] : []), resolve(script)],
+  };
 }
 
 function nodeRuntime(command: string, loaderUrl: string, fellBack: boolean): Runtime {

@@ -37,7 +37,9 @@ test("without a package.json above the script, the script's folder is named", ()
 
 test("missing files and other failures are not install problems", () => {
   expect(explainStartupFailure([`error: Cannot find module './helper.ts' from '${script}'`], script)).toBeUndefined();
-  expect(explainStartupFailure([`Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/x/helper.ts' imported from ${script}`], script)).toBeUndefined();
+  expect(
+    explainStartupFailure([`Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/x/helper.ts' imported from ${script}`], script),
+  ).toBeUndefined();
   expect(explainStartupFailure(["TypeError: undefined is not a function"], script)).toBeUndefined();
   expect(explainStartupFailure([], script)).toBeUndefined();
 });

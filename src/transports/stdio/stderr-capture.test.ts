@@ -136,7 +136,12 @@ describe("a line is masked whole before it is cut", () => {
     capture.write(`${"x".repeat(1024 * 1024 - 6)}${SECRET}\nafter\n`);
     await capture.close();
     const text = readFileSync(logFile, "utf8");
-    for (const prefix of prefixes) expect({ prefix, inFile: text.includes(prefix), inTail: capture.tail().join("\n").includes(prefix) }).toEqual({ prefix, inFile: false, inTail: false });
+    for (const prefix of prefixes)
+      expect({ prefix, inFile: text.includes(prefix), inTail: capture.tail().join("\n").includes(prefix) }).toEqual({
+        prefix,
+        inFile: false,
+        inTail: false,
+      });
     expect(text.endsWith("\nafter\n")).toBe(true);
   });
 
@@ -166,7 +171,7 @@ test("the tail is bounded in characters too: the oldest lines go first", () => {
   const capture = new StderrCapture({ maxTailChars: 25, maxTailLineLength: 20 });
   capture.write("one\ntwo\n");
   capture.write(`${"z".repeat(30)}\n`);
-  expect(capture.tail()).toEqual(["z".repeat(20) + " … [line cut at 20 of 30 chars]"]);
+  expect(capture.tail()).toEqual([`${"z".repeat(20)} … [line cut at 20 of 30 chars]`]);
   capture.write("three\n");
   expect(capture.tail()).toEqual(["three"]);
 });

@@ -180,8 +180,10 @@ export class StderrCapture {
     const marker = more > 0 ? ` … [${more} more bytes]` : "";
     // Once the file is cut, a line is only counted, as it came (a cut line with what it lost).
     if (this.#file?.full) this.#file.dropped(Buffer.byteLength(line.text) + line.droppedBytes + 1);
-    else this.#file?.append(text + marker + "\n");
+    else this.#file?.append(`${text + marker}\n`);
     const shown = text + marker;
-    this.#tail.push(shown.length > this.#maxTailLineLength ? cutLine(text, this.#maxTailLineLength, more > 0 ? ` + ${more} bytes` : "") : shown);
+    this.#tail.push(
+      shown.length > this.#maxTailLineLength ? cutLine(text, this.#maxTailLineLength, more > 0 ? ` + ${more} bytes` : "") : shown,
+    );
   }
 }
