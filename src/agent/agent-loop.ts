@@ -166,7 +166,7 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     if (first.invalid !== undefined || !tools.some((t) => t.name === first.tool)) {
       const outcome = `there is no tool named ${first.tool} in this session; call one of the tools offered`;
       Object.assign(turn, { outcome, ok: false });
-      done.push({ tool: first.tool, args: first.args, outcome, ok: false });
+      done.push({ tool: first.tool, args: turn.called.args, outcome, ok: false });
       end(undefined);
       continue;
     }
@@ -178,14 +178,14 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
         const outcome =
           "not accepted: this step verifies something, so check it with an assertion tool first (its recording must fail at replay when the state is absent)";
         Object.assign(turn, { outcome, ok: false });
-        done.push({ tool: first.tool, args: first.args, outcome, ok: false });
+        done.push({ tool: first.tool, args: turn.called.args, outcome, ok: false });
         end(undefined);
         continue;
       }
       Object.assign(turn, { outcome: `${status.toLowerCase() || "no status"}: ${explanation}`, ok: status !== "FAILED" });
       if (status === "COMPLETED") return end(finish("completed", explanation || "completed"))!;
       if (status === "FAILED") return end(finish("failed", `the agent gave up: ${explanation}`))!;
-      done.push({ tool: first.tool, args: first.args, outcome: "in progress noted; go on", ok: true });
+      done.push({ tool: first.tool, args: turn.called.args, outcome: "in progress noted; go on", ok: true });
       end(undefined);
       continue;
     }
