@@ -23,7 +23,7 @@ export interface GuestBudgetLimits {
 }
 
 /** What set a delivery's deadline. */
-export type DeadlineLimit = "callDeadlineMs" | "idleDeliveryMs" | "idleCpuMs" | "sessionCpuMs";
+type DeadlineLimit = "callDeadlineMs" | "idleDeliveryMs" | "idleCpuMs" | "sessionCpuMs";
 
 /** A delivery about to run: whether it serves a call, its deadline and what set it. */
 export interface DeliverySlot {

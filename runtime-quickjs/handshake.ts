@@ -73,7 +73,7 @@ export class HandshakeRecorder {
 }
 
 /** What to do with a client message of a session restored after the handshake. */
-export type ReplayStep =
+type ReplayStep =
   /** Answer it with this, the guest is not involved. */
   | { reply: JSONRPCMessage }
   /** The guest already had it (the record's notifications/initialized). */

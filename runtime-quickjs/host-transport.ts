@@ -8,7 +8,7 @@ import type { ConsoleTail } from "./console-tail.ts";
 import { QuickJsTransport } from "./quickjs-transport.ts";
 
 /** What the transport needs from the server that owns the VM. */
-export interface GuestChannel {
+interface GuestChannel {
   /** Delivers one message into the guest (synchronously runs the guest until it is idle). */
   toGuest(message: JSONRPCMessage): void;
   /** Closes the server (idempotent); calls back `closed()` on this transport. */

@@ -18,9 +18,9 @@ import {
 import { adoptHandle, forgetRuntime } from "./quickjs-internals.ts";
 
 /** Timers a guest may have pending at once: a loop that never clears them cannot exhaust the host. */
-export const MAX_PENDING_TIMERS = 10_000;
+const MAX_PENDING_TIMERS = 10_000;
 /** The longest timer delay, in ms (2^31 - 1, the host's own largest). */
-export const MAX_TIMER_DELAY_MS = 2_147_483_647;
+const MAX_TIMER_DELAY_MS = 2_147_483_647;
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -46,7 +46,7 @@ export interface Delivery {
   elapsedMs: number;
 }
 
-export interface SandboxOptions {
+interface SandboxOptions {
   stackLimitBytes: number;
   /** Also given to QuickJS's own limit (it bounds single allocations); the hard cap is the instance's memory. */
   memoryLimitBytes: number;

@@ -3,7 +3,7 @@
 // 2 = usage, configuration or environment). Errors that cross the MCP wire are
 // not here: they are mapped into ToolResult variants by the dispatcher.
 
-export type ExitCode = 1 | 2;
+type ExitCode = 1 | 2;
 
 export class TrailblazeError extends Error {
   readonly code: string = "TRAILBLAZE_ERROR";
@@ -90,7 +90,7 @@ export class SpawnError extends TrailblazeError {
 }
 
 /** What a server that never connected its MCP transport is told to do, on either agent. */
-export const CONNECT_FIX = "make sure it calls server.connect(new StdioServerTransport())";
+const CONNECT_FIX = "make sure it calls server.connect(new StdioServerTransport())";
 
 /**
  * A server's process ended while the session still needed it. Exit 1 (it crashed), except a server

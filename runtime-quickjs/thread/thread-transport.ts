@@ -9,7 +9,7 @@ import { QuickJsTransport } from "../quickjs-transport.ts";
 import type { WireError } from "./thread-protocol.ts";
 
 /** What the transport needs from the pool that owns the thread. */
-export interface ThreadChannel {
+interface ThreadChannel {
   send(message: JSONRPCMessage): void;
   /** Asks the thread to close the server; settles once it reports `closed`. */
   close(): Promise<void>;

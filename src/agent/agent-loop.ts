@@ -43,7 +43,7 @@ export interface RecordedAgentCall {
   args: Record<string, unknown>;
 }
 
-export interface ObjectiveOutcome {
+interface ObjectiveOutcome {
   status: "completed" | "failed";
   message: string;
   recording: RecordedAgentCall[];
@@ -54,7 +54,7 @@ export interface ObjectiveOutcome {
   error?: LlmError;
 }
 
-export interface ObjectiveOptions {
+interface ObjectiveOptions {
   session: Session;
   agent: AgentModel;
   objective: string;

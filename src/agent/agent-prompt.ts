@@ -18,7 +18,7 @@ export interface DoneCall {
   ok: boolean;
 }
 
-export interface PromptInput {
+interface PromptInput {
   objective: string;
   verify: boolean;
   /** Memory keys: a secret's value is replaced by its placeholder. */

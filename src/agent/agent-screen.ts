@@ -8,7 +8,7 @@ import { embedScreenshot } from "../screen/screenshot.ts";
 import { describeNode, hasIdentifiableProperties, isInteractive, nodeText, type Screen, type ScreenNode } from "../screen/screen-model.ts";
 import type { Session } from "../session/session.ts";
 
-export interface ShownScreen {
+interface ShownScreen {
   /** The outline as the model reads it (masked). */
   outline: string;
   /** The screenshot (a data: URL) when the model has vision and the screen has one. */
@@ -24,7 +24,7 @@ function worthShowing(node: ScreenNode): boolean {
 }
 
 /** The capture as compact lines: kept nodes only, each indented by its kept ancestors. */
-export function compactOutline(screen: Screen): string {
+function compactOutline(screen: Screen): string {
   const lines: string[] = [];
   const depthOf = new Map<ScreenNode, number>();
   for (const node of screen.nodes) {

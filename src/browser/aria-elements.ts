@@ -4,7 +4,7 @@
 // hold these ids as `ref:`, so a replay resolves them the same way. Pure: text in, list out.
 
 /** One numbered element: `ref` e.g. "e5", its descriptor and 0-based occurrence among equal descriptors. */
-export interface AriaElement {
+interface AriaElement {
   ref: string;
   descriptor: string;
   role: string;

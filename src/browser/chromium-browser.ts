@@ -19,7 +19,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** A switch Chromium ignores, so a leak check can tell this process's browsers from any other. */
-export const ownerSwitch = (pid = process.pid) => `--trailblaze-owner=${pid}`;
+const ownerSwitch = (pid = process.pid) => `--trailblaze-owner=${pid}`;
 
 /** A running Chromium: each `newContext()` is isolated (cookies, storage, pages). */
 export class ChromiumBrowser implements AsyncDisposable {

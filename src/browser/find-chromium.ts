@@ -4,7 +4,7 @@ import { delimiter, join } from "node:path";
 import { BrowserNotFoundError } from "../errors.ts";
 
 /** The variable that points at a Chromium (or Chrome) executable, ahead of any found on PATH. */
-export const CHROMIUM_VARIABLE = "TRAILBLAZE_CHROMIUM";
+const CHROMIUM_VARIABLE = "TRAILBLAZE_CHROMIUM";
 
 /** Executable names tried on PATH, in order: Debian's package first. */
 const NAMES = ["chromium", "chromium-browser", "google-chrome-stable", "google-chrome"];

@@ -29,7 +29,7 @@ async function matches(locator: Locator): Promise<boolean> {
 }
 
 /** An ARIA descriptor (`button "Submit"`, `navigation`, `textbox Email`, `text: Hello`, a bare name) as a locator. */
-export async function byDescriptor(page: Page, descriptor: string): Promise<Locator> {
+async function byDescriptor(page: Page, descriptor: string): Promise<Locator> {
   const text = descriptor.trim().replace(/\s+\[.*]$/, "");
   const role = (word: string): Role => word as Role;
   const quoted = /^(\w+)\s+"(.+)"$/.exec(text);
@@ -52,7 +52,7 @@ export async function byDescriptor(page: Page, descriptor: string): Promise<Loca
 }
 
 /** `nodeSelector.web` as a locator; undefined when it has no web matcher (e.g. `{ index: 2 }` alone). */
-export async function byNodeSelector(page: Page, nodeSelector: Record<string, unknown>): Promise<Locator | undefined> {
+async function byNodeSelector(page: Page, nodeSelector: Record<string, unknown>): Promise<Locator | undefined> {
   const web = nodeSelector.web as Record<string, unknown> | undefined;
   if (typeof web !== "object" || web === null) return undefined;
   if (typeof web.cssSelector === "string") return page.locator(`css=${web.cssSelector}`);
@@ -70,7 +70,7 @@ export async function byNodeSelector(page: Page, nodeSelector: Record<string, un
  * (its descriptor, then its occurrence), anything else as an ARIA descriptor.
  * `elements` is called only for an element id. Undefined for an element id the list does not hold.
  */
-export async function byRef(page: Page, ref: string, elements: () => Promise<AriaElementList>): Promise<Locator | undefined> {
+async function byRef(page: Page, ref: string, elements: () => Promise<AriaElementList>): Promise<Locator | undefined> {
   if (ref.startsWith("css=")) return page.locator(ref);
   const id = ELEMENT_ID.exec(ref.trim());
   if (id) {

@@ -21,7 +21,7 @@ export interface WebPageSnapshot {
   screenshot?: string;
 }
 
-export interface WebPageOptions {
+interface WebPageOptions {
   /** The browser to open the context in (called once, on first use). */
   browser(): Promise<ChromiumBrowser>;
   /** Viewport in CSS pixels. */

@@ -15,7 +15,7 @@ import type { TrailblazeContext } from "../core/context.ts";
 import { describeExpected, describeValue, valueAt } from "../core/describe.ts";
 import { exceptionThrown, missingRequiredArgs, type ToolResult } from "../core/tool-result.ts";
 
-export const BUILTIN_SOURCE = "builtin";
+const BUILTIN_SOURCE = "builtin";
 
 /** What a built-in is, whichever backend runs it: the same listing with or without a browser. */
 export interface BuiltinSpec<S extends z.ZodRawShape = z.ZodRawShape> {
@@ -43,7 +43,7 @@ export type BuiltinRuns<T extends BuiltinTable, B> = {
   readonly [K in keyof T]: T[K] extends BuiltinSpec ? BuiltinRun<ArgsOf<T[K]>, B> : never;
 };
 
-export interface BuiltinDefinition<S extends z.ZodRawShape> extends BuiltinSpec<S> {
+interface BuiltinDefinition<S extends z.ZodRawShape> extends BuiltinSpec<S> {
   name: string;
   run(args: z.infer<z.ZodObject<S>>, context: TrailblazeContext): Promise<ToolResult> | ToolResult;
 }
@@ -94,12 +94,7 @@ function inputSchemaOf<S extends z.ZodRawShape>(def: BuiltinDefinition<S>): Reco
 }
 
 /** zod's issues in the words of `registry/recorded-args.ts` (same text as a JSON Schema check). */
-export function zodArgIssues(
-  tool: string,
-  error: z.ZodError,
-  args: Record<string, unknown>,
-  inputSchema: Record<string, unknown>,
-): ArgIssue[] {
+function zodArgIssues(tool: string, error: z.ZodError, args: Record<string, unknown>, inputSchema: Record<string, unknown>): ArgIssue[] {
   return error.issues.flatMap((issue): ArgIssue[] => {
     const path = issue.path.filter((p): p is string | number => typeof p !== "symbol");
     const value = valueAt(args, path);

@@ -28,7 +28,7 @@ function matchOf(node: EngineNode): NodeMatch {
 }
 
 /** A move of the device along a shortcut of its app map. */
-export interface ScreenMoveRecord {
+interface ScreenMoveRecord {
   from: string;
   to: string;
   shortcut: string;

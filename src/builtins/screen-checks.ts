@@ -13,7 +13,7 @@ import type { SimulatedDevice } from "./simulated-device.ts";
 export type { DeviceScreen, MatchKind, ScreenNode, Selector, SelectorMatch, TextMode, TextQuery } from "./device-screen.ts";
 
 /** Why a screen check is unverified on a device without a screen. */
-export const NO_SCREEN = "no screen loaded";
+const NO_SCREEN = "no screen loaded";
 
 /** A call that did not fail but could not check anything: the step is `unverified` with `reason`. */
 export function unverified(
@@ -24,7 +24,7 @@ export function unverified(
   return success(`unverified: ${reason} (${detail})`, { ...extra, unverified: reason });
 }
 
-export interface ScreenCheck {
+interface ScreenCheck {
   /** What the tool would check or find, for messages: `that "Log in" is visible`. */
   wouldCheck: string;
   /** An action on an element: recorded on the device whether or not a screen is loaded. */

@@ -9,7 +9,7 @@ import { existsSync, lstatSync, lutimesSync, readdirSync, readFileSync, rmSync, 
 import { basename, dirname, extname, join } from "node:path";
 import { checkCacheFolder, writeAtomically } from "../core/cache-files.ts";
 
-export interface CacheEntry {
+interface CacheEntry {
   /** Where the build's main output lives. */
   file: string;
   /** Warnings of the build, kept for cache hits. */
@@ -36,7 +36,7 @@ function contentKey(fingerprint: string, inputs: readonly string[]): string | un
 }
 
 /** What a build started from: when, and the content hash of every input known before it (the entry, the last build's inputs). */
-export interface BuildStart {
+interface BuildStart {
   startedAt: number;
   hashes: ReadonlyMap<string, string>;
 }

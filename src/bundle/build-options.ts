@@ -14,7 +14,7 @@ import { zodLeanPlugin } from "./zod-lean-plugin.ts";
 export const BUNDLER_VERSION = "trailblaze-bundle-2";
 
 /** Name of the virtual entry that imports the author's file. */
-export const ENTRY_SHIM = "trailblaze-entry.js";
+const ENTRY_SHIM = "trailblaze-entry.js";
 
 export interface OnDeviceBuildOptions {
   /** Absolute path of the author's entry file. */
@@ -92,7 +92,7 @@ function stubsPlugin(stubs: ReadonlyMap<string, string>): Plugin {
 }
 
 /** The name esbuild gives the on-device output (never written): its map's sources are relative to the cwd. */
-export const ON_DEVICE_OUTFILE = "trailblaze-on-device.js";
+const ON_DEVICE_OUTFILE = "trailblaze-on-device.js";
 
 /** What wrapAsScript puts before esbuild's first line: its source map's columns on line 1 shift by this much. */
 export const SCRIPT_PREFIX = "(async()=>{";

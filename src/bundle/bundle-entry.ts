@@ -34,7 +34,7 @@ export interface BundleOptions {
   stubs?: ReadonlyMap<string, string>;
 }
 
-export interface BundleResult {
+interface BundleResult {
   /** The bundle: a classic script (an async IIFE) for QuickJS. */
   code: string;
   /** Where the bundle was written: `outFile` when given, else the cache file. */
@@ -77,7 +77,7 @@ function bundlerSourceHash(): string {
   return bundlerHash;
 }
 
-export interface RawBuild {
+interface RawBuild {
   /** The wrapped script. */
   code: string;
   /** Its source map (esbuild's, for the unwrapped output: line 1 is shifted by SCRIPT_PREFIX). */

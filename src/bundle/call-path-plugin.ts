@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import type { Plugin } from "esbuild";
 import { SDK_PATCHES, sdkVersionOf, type SdkPatchLedger } from "./sdk-patches.ts";
 
-export const FAST_PATHS_MODULE = fileURLToPath(new URL("../../runtime-quickjs/guest/sdk-fast-paths.ts", import.meta.url));
+const FAST_PATHS_MODULE = fileURLToPath(new URL("../../runtime-quickjs/guest/sdk-fast-paths.ts", import.meta.url));
 
 /** One replacement: `from` must occur exactly once. */
 interface Edit {
@@ -72,7 +72,7 @@ const SERVER_EDITS: readonly Edit[] = [
 ];
 
 /** The two patches this plugin applies. */
-export type CallPathPatch = "protocolFastPaths" | "toolsCallOnce";
+type CallPathPatch = "protocolFastPaths" | "toolsCallOnce";
 
 /** The patched text of `file` (an SDK file `id` targets), or undefined when its text is not as expected. */
 export function patchCallPath(id: CallPathPatch, file: string, text: string): string | undefined {

@@ -83,7 +83,7 @@ const bunStdio = (root: string, ledger: SdkPatchLedger): Bun.BunPlugin => ({
   },
 });
 
-export interface HostBundle {
+interface HostBundle {
   /** The file to run instead of the source. */
   file: string;
   cached: boolean;

@@ -11,7 +11,7 @@ const builtins = new Set(builtinModules.filter((name) => !name.startsWith("_")))
 
 export const HOST_ONLY_FIX = 'mark the tools that need it "trailblaze/requiresHost": true and move them to a host-only script';
 
-export function isNodeBuiltin(specifier: string): boolean {
+function isNodeBuiltin(specifier: string): boolean {
   if (specifier.startsWith("node:")) return true;
   return builtins.has(specifier) || builtins.has(specifier.split("/")[0]!);
 }

@@ -18,7 +18,7 @@ const sdkFile = (path: string, forms: "esm" | "both" = "both") =>
 /** Any file of the SDK's build: the importer test of every patch (an author's own import is left alone). */
 export const SDK_DIST = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](?:esm|cjs)[\\/]/;
 
-export interface SdkPatch {
+interface SdkPatch {
   /** What the patch does, as an error names it. */
   what: string;
   /** The SDK file the patch replaces, wraps or rewrites. */
@@ -28,7 +28,7 @@ export interface SdkPatch {
 }
 
 /** The three builds that bundle the SDK. */
-export type SdkBuild = "on-device" | "host" | "cli";
+type SdkBuild = "on-device" | "host" | "cli";
 
 export const SDK_PATCHES = {
   /** On-device: the stdio server transport becomes the QuickJS in-process one (runtime-quickjs/guest). */

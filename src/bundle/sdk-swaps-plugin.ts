@@ -8,7 +8,7 @@ import { SDK_DIST, SDK_PATCHES, type SdkPatchLedger } from "./sdk-patches.ts";
 const SKIP = "trailblazeSdkSwapsSkip";
 
 const stub = (name: string) => fileURLToPath(new URL(`./stubs/${name}`, import.meta.url));
-export const GUEST_TRANSPORT = fileURLToPath(new URL("../../runtime-quickjs/guest/stdio-server-transport.ts", import.meta.url));
+const GUEST_TRANSPORT = fileURLToPath(new URL("../../runtime-quickjs/guest/stdio-server-transport.ts", import.meta.url));
 
 export interface SdkSwapsOptions {
   /** Replace the SDK's zod v3 runtime and zod-to-json-schema with throwing stubs. */

@@ -10,19 +10,19 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSyn
 import { dirname, join, sep } from "node:path";
 import { checkCacheFolder, PACKAGE_ROOT } from "../core/cache-files.ts";
 
-export const SUPPLIED_PACKAGES = ["@trailblaze/scripting", "@modelcontextprotocol/sdk", "zod"] as const;
+const SUPPLIED_PACKAGES = ["@trailblaze/scripting", "@modelcontextprotocol/sdk", "zod"] as const;
 
 /** A bare import of one of the supplied packages or a subpath of it. */
 export const SUPPLIED_IMPORT = /^(?:@trailblaze\/scripting|@modelcontextprotocol\/sdk|zod)(?:\/.*)?$/;
 
 /** The package a bare import names: `@modelcontextprotocol/sdk/server/mcp.js` → `@modelcontextprotocol/sdk`. */
-export function packageOf(specifier: string): string {
+function packageOf(specifier: string): string {
   const parts = specifier.split("/");
   return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
 }
 
 /** The folder Node's lookup finds `name` in, from `dir` upwards; undefined when none has it. */
-export function installedFrom(name: string, dir: string): string | undefined {
+function installedFrom(name: string, dir: string): string | undefined {
   for (let at = dir; ; at = dirname(at)) {
     const candidate = join(at, "node_modules", name);
     if (existsSync(join(candidate, "package.json"))) return candidate;

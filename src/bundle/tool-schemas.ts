@@ -12,7 +12,7 @@ import type * as TS from "typescript-api";
 import { writeAtomically } from "../core/cache-files.ts";
 import { sha256 } from "./build-cache.ts";
 
-export interface DerivedTool {
+interface DerivedTool {
   description?: string;
   inputSchema?: Record<string, unknown>;
   /**
@@ -198,7 +198,7 @@ const INPUT = "__TrailblazeInput_";
 const OUTPUT = "__TrailblazeOutput_";
 
 /** One tool file to describe: the tools it exports, and which of them need an input schema derived. */
-export interface DeriveRequest {
+interface DeriveRequest {
   file: string;
   names: readonly string[];
   /** False when a sidecar already gives the tool's input schema. */

@@ -10,7 +10,7 @@ import { foldersIn } from "../config/config-files.ts";
 import { TRAILMAP_FILE } from "../config/trailmap-file.ts";
 import { ConfigNotFoundError, UsageError } from "../errors.ts";
 
-export interface CheckScopeInput {
+interface CheckScopeInput {
   /** The command's positionals: trail files and folders, or one trailmap id. */
   positionals: readonly string[];
   /** `--workspace DIR`. */
@@ -26,13 +26,13 @@ export interface CheckScopeInput {
 }
 
 /** The trailmap a check is limited to, and how it was chosen. */
-export interface TrailmapScope {
+interface TrailmapScope {
   id: string;
   /** `argument`: named on the command line; `cwd`: the working directory is inside it. */
   from: "argument" | "cwd";
 }
 
-export interface CheckScope {
+interface CheckScope {
   /** The config folder; undefined when trail paths were given and it is to be found from them. */
   configDir?: string;
   /** Trail files and folders to check (none: every trail of the workspace). */
@@ -72,12 +72,12 @@ function shown(path: string, cwd: string): string {
  * A positional that can only be a trailmap id, upstream's `<trailmap-id>`: one folder name under
  * trailmaps/ (no separator, not `.`/`..`, no leading dot) that is not a trail file's name.
  */
-export function isTrailmapIdShaped(text: string): boolean {
+function isTrailmapIdShaped(text: string): boolean {
   return text.trim() !== "" && !/[\\/]/.test(text) && !text.startsWith(".") && !/\.ya?ml$/i.test(text);
 }
 
 /** The trailmaps of a config folder (upstream's layout only): the folders of `<configDir>/trailmaps/` holding trailmap.yaml. */
-export async function trailmapsOf(configDir: string): Promise<string[]> {
+async function trailmapsOf(configDir: string): Promise<string[]> {
   if ((await configLayout(configDir)) !== "trails-config") return [];
   const dir = join(configDir, "trailmaps");
   const ids: string[] = [];
@@ -90,7 +90,7 @@ export async function trailmapsOf(configDir: string): Promise<string[]> {
  * or our trailblaze-config/), or the config folder itself (upstream's READMEs write both). Throws
  * ConfigNotFoundError (exit 2) when DIR is neither.
  */
-export async function workspaceConfigDir(dir: string, cwd: string): Promise<string> {
+async function workspaceConfigDir(dir: string, cwd: string): Promise<string> {
   const path = resolve(cwd, dir);
   if (!(await isDirectory(path))) {
     const what = (await exists(path)) ? "is not a folder" : "does not exist";
@@ -110,7 +110,7 @@ export async function workspaceConfigDir(dir: string, cwd: string): Promise<stri
 }
 
 /** The trailmap whose folder (`<configDir>/trailmaps/<id>/`, holding trailmap.yaml) holds `cwd`, if any. */
-export async function enclosingTrailmap(configDir: string, cwd: string): Promise<string | undefined> {
+async function enclosingTrailmap(configDir: string, cwd: string): Promise<string | undefined> {
   if ((await configLayout(configDir)) !== "trails-config") return undefined;
   const real = async (path: string) => realpath(path).catch(() => resolve(path));
   const trailmaps = await real(join(configDir, "trailmaps"));
@@ -124,7 +124,7 @@ export async function enclosingTrailmap(configDir: string, cwd: string): Promise
  * Upstream's look-up from outside any workspace: the workspaces `examples/<name>/` below `cwd`
  * whose trails/config/trailmaps/<id>/ holds trailmap.yaml (their config folders).
  */
-export async function examplesHolding(id: string, cwd: string): Promise<string[]> {
+async function examplesHolding(id: string, cwd: string): Promise<string[]> {
   const examples = join(resolve(cwd), "examples");
   const found: string[] = [];
   for (const name of await foldersIn(examples)) {

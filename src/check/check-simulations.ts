@@ -11,7 +11,7 @@ import { checkAppMap } from "../screen/check-app-map.ts";
 import { loadCapture } from "../screen/load-capture.ts";
 
 /** A check finding about a target's simulated screen (check-workspace.ts adds them to its own). */
-export interface SimulationFinding {
+interface SimulationFinding {
   severity: "error" | "warning";
   kind: "config" | "waypoint" | "shortcut" | "trailhead";
   message: string;

@@ -44,7 +44,7 @@ import type { Trail } from "../trail/trail-types.ts";
 import { targetServers } from "../servers/per-file-servers.ts";
 import { checkSimulations } from "./check-simulations.ts";
 
-export type CheckKind =
+type CheckKind =
   | "config" // a target, toolset or server entry is invalid (or a script is missing)
   | "trail" // a trail file does not parse, or names a target/driver that does not exist
   | "name" // a tool name breaks the wire rule (error) or the convention / length margin (warning)
@@ -75,7 +75,7 @@ export interface CheckFinding {
   session?: string;
 }
 
-export interface CheckedSession {
+interface CheckedSession {
   target: string;
   driver: string;
   agent: AgentMode;
@@ -136,7 +136,7 @@ export interface CheckOptions {
 }
 
 /** How the check hears a session's warnings. */
-export interface CheckSessionHooks {
+interface CheckSessionHooks {
   onWarning(message: string, kind: SessionWarningKind): void;
   onNameWarning(finding: NameFinding, source: string): void;
   /** The check calls no tool: a server's cached listing will do (the bundle check still runs each on-device bundle). */

@@ -69,7 +69,7 @@ interface AgentIO {
   stderr(text: string): void;
 }
 
-export function parseMaxCalls(command: string, text: string | undefined): number {
+function parseMaxCalls(command: string, text: string | undefined): number {
   if (text === undefined) return DEFAULT_MAX_LLM_CALLS;
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`${command}: --max-llm-calls expects a positive whole number, got "${text}"`);

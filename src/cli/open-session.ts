@@ -15,12 +15,12 @@ import { keepLogs, resolveSessionSpec, type SessionFlags, type SessionSpec, type
 import type { CliIO } from "./command.ts";
 import { track } from "./reaper.ts";
 
-export type StartSessionOptions = Pick<
+type StartSessionOptions = Pick<
   SessionOptions,
   "builtins" | "onCall" | "onWarning" | "onNameWarning" | "onNotice" | "listOnly" | "secrets"
 >;
 
-export interface OpenSessionOptions extends StartSessionOptions {
+interface OpenSessionOptions extends StartSessionOptions {
   trail?: TrailSessionHints;
 }
 
@@ -60,7 +60,7 @@ export async function loadCliWorkspace(flags: { config?: string | undefined }, i
 }
 
 /** `TRAILBLAZE_NAMING_WARNINGS=off` silences the advisory naming warnings (convention, length, [TrailmapScopingCheck]). */
-export function namingWarningsOff(env: Record<string, string | undefined>): boolean {
+function namingWarningsOff(env: Record<string, string | undefined>): boolean {
   return env.TRAILBLAZE_NAMING_WARNINGS === "off";
 }
 
@@ -91,7 +91,7 @@ export async function startSession(spec: SessionSpec, io: CliIO, options: StartS
  * A command's session (`tools`, `call`, `types`, `mcp`) with the workspace it came from and its call
  * log: disposing it closes the session, then writes the rest of `calls.jsonl`.
  */
-export interface CommandSession extends AsyncDisposable {
+interface CommandSession extends AsyncDisposable {
   session: Session;
   workspace: Workspace;
 }

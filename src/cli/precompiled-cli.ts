@@ -14,7 +14,7 @@ import { fileStamp, PACKAGE_ROOT } from "../core/cache-files.ts";
 import type { SdkPatchLedger } from "../bundle/sdk-patches.ts";
 
 /** The CLI module, precompiled or not. */
-export interface CliModule {
+interface CliModule {
   main(argv: string[]): Promise<void>;
   /** Work to do once the command is done: precompiling the CLI for the next start. */
   afterMain?(): Promise<void>;

@@ -18,7 +18,7 @@ const TRAILS_CONFIG = ["trails", "config"] as const;
  */
 export type ConfigLayout = "trailblaze-config" | "trails-config";
 
-export interface FindConfigDirOptions {
+interface FindConfigDirOptions {
   /** `--config DIR`; relative to `cwd`. Wins over everything. */
   flag?: string | undefined;
   /** `$TRAILBLAZE_CONFIG_DIR`; relative to `cwd`. Ignored when empty. */

@@ -172,7 +172,7 @@ interface Declared {
 }
 
 /** A sidecar's `inputSchema:` (property → {type, description, required (default true) …}) as JSON Schema. */
-export function sidecarJsonSchema(properties: Record<string, z.output<typeof property>>): Record<string, unknown> {
+function sidecarJsonSchema(properties: Record<string, z.output<typeof property>>): Record<string, unknown> {
   const required = Object.entries(properties)
     .filter(([, p]) => p.required !== false)
     .map(([name]) => name);

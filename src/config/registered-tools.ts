@@ -7,7 +7,7 @@
 /** The global a pure-JS tool script registers its tools on. */
 export const REGISTRY_GLOBAL = "__trailblazeTools";
 
-export interface RegisteredName {
+interface RegisteredName {
   name: string;
   /** Offset of the key (the quote, or the name after the dot) in the source. */
   index: number;
@@ -16,7 +16,7 @@ export interface RegisteredName {
 const IDENT = "[A-Za-z_$][\\w$]*";
 
 /** Whether `source` mentions the registry at all (cheap pre-check before scanning). */
-export function mentionsRegistry(source: string): boolean {
+function mentionsRegistry(source: string): boolean {
   return source.includes(REGISTRY_GLOBAL);
 }
 

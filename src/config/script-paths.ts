@@ -10,7 +10,7 @@ import type { CommandServer, ServerEntry, ServerLimits, TargetConfig } from "./t
 import type { Where } from "../core/yaml-file.ts";
 
 /** Where a server entry is written, for located messages (`targets/x.yaml:4:5 mcp_servers[1].env.TOKEN: …`). */
-export interface ServerOrigin {
+interface ServerOrigin {
   where: Where;
   /** Position in `mcp_servers:` (0-based). */
   index: number;

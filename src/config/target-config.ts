@@ -81,7 +81,7 @@ export interface TargetPlatform {
  * `simulation:` — the screen the simulated device shows: one capture, or an app map and the
  * waypoint it starts at. Paths as written (relative ones resolve against the workspace root).
  */
-export type TargetSimulation =
+type TargetSimulation =
   | { kind: "capture"; capture: string /** where the path is written */; where: Where }
   | { kind: "map"; map: string; start: string; where: Where; startWhere: Where };
 
@@ -157,7 +157,7 @@ const platformSchema = z
   })
   .nullable();
 
-export const targetSchema = z.strictObject({
+const targetSchema = z.strictObject({
   id: z.string().min(1),
   display_name: z.string().optional(),
   mcp_servers: z.array(serverSchema).nullable().optional(),

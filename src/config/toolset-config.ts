@@ -31,7 +31,7 @@ export interface ToolsetConfig {
   where: Where;
 }
 
-export const toolsetSchema = z.strictObject({
+const toolsetSchema = z.strictObject({
   id: z.string().min(1),
   description: z.string().nullable().optional(),
   platforms: z.array(z.string()).nullable().optional(),

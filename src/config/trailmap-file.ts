@@ -38,7 +38,7 @@ export interface TrailmapPlatform {
 
 export type TrailmapPlatforms = Partial<Record<TrailmapPlatformKey, TrailmapPlatform>>;
 
-export interface TrailmapTarget {
+interface TrailmapTarget {
   /** `target.id`; the trailmap id when unset. */
   id?: string;
   idWhere?: Where;
@@ -96,7 +96,7 @@ const platformSchema = z
   .nullable();
 const platformsSchema = z.record(z.string(), platformSchema).nullable().optional();
 
-export const trailmapSchema = z.strictObject({
+const trailmapSchema = z.strictObject({
   id: z.string().min(1),
   target: z
     .strictObject({

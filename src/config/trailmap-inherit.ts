@@ -5,7 +5,7 @@
 
 import type { Trailmap, TrailmapPlatform, TrailmapPlatformKey, TrailmapPlatforms } from "./trailmap-file.ts";
 
-export interface DependencyStep {
+interface DependencyStep {
   trailmap: Trailmap;
   /** 1 = a direct dependency. */
   depth: number;

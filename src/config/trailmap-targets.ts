@@ -22,7 +22,7 @@ import type { ToolsetConfig } from "./toolset-config.ts";
 import type { Where } from "../core/yaml-file.ts";
 
 /** A toolset file found for the workspace, and whether its file name should match its id. */
-export interface FoundToolset {
+interface FoundToolset {
   value: ToolsetConfig;
   path: string;
   shown: string;
@@ -30,7 +30,7 @@ export interface FoundToolset {
   listed: boolean;
 }
 
-export interface TrailmapWorkspace {
+interface TrailmapWorkspace {
   targets: TargetConfig[];
   toolsets: FoundToolset[];
   defaultTarget?: { id: string; where: Where };

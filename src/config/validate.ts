@@ -19,7 +19,7 @@ export interface Validated<T> {
  * For custom issues (`ctx.addIssue({ code: "custom", message, params: { anchor } })`):
  * which node the problem points at; default `value`.
  */
-export interface CustomIssueParams {
+interface CustomIssueParams {
   anchor?: Anchor;
 }
 
@@ -157,7 +157,7 @@ function unwrap(schema: z.ZodType): z.ZodType {
 }
 
 /** The schema that validates the value at `path` below `schema` (best effort). */
-export function schemaAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType {
+function schemaAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType {
   let current = unwrap(schema);
   for (const segment of path) {
     const def = defOf(current);

@@ -48,7 +48,7 @@ export interface Workspace {
   warnings: ConfigProblem[];
 }
 
-export interface LoadWorkspaceOptions {
+interface LoadWorkspaceOptions {
   /** Files in messages are shown relative to this folder when inside it; default `process.cwd()`. */
   cwd?: string;
 }

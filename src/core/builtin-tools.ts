@@ -3,9 +3,9 @@
 // `builtins/` defines by a test (src/builtins/builtin-table.test.ts).
 
 /** `changes`: may change what the screen shows (taps, typing, keys, navigation, launches); `unchanged`: reads, checks, waits or remembers. */
-export type ScreenEffect = "changes" | "unchanged";
+type ScreenEffect = "changes" | "unchanged";
 
-export interface BuiltinToolInfo {
+interface BuiltinToolInfo {
   screen: ScreenEffect;
   /** How a text tool's `text` finds its node: anywhere in the node's text (`contains`, a tap) or as a Maestro pattern (an assertion). */
   text?: "contains" | "pattern";

@@ -13,7 +13,7 @@ import { UsageError } from "../errors.ts";
 export const DEFAULT_LOG_MAX_BYTES = 32 * 1024 * 1024;
 
 /** The environment variable that sets the cap of each log file (bytes, or with K, M or G: KiB, MiB, GiB). */
-export const LOG_MAX_BYTES_VAR = "TRAILBLAZE_LOG_MAX_BYTES";
+const LOG_MAX_BYTES_VAR = "TRAILBLAZE_LOG_MAX_BYTES";
 
 const UNITS: Record<string, number> = { "": 1, k: 1024, kib: 1024, m: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gib: 1024 ** 3 };
 
@@ -43,7 +43,7 @@ export function formatSize(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-export interface CappedLogFileOptions {
+interface CappedLogFileOptions {
   /** What the file is, for its cut note: `stderr log`, `console log`, … */
   what: string;
   /** Most bytes of lines the file takes (the cut note comes on top). Default: {@link logMaxBytes} of `process.env`. */

@@ -4,7 +4,7 @@
 
 import type { Platform } from "./drivers.ts";
 
-export interface DeviceInfo {
+interface DeviceInfo {
   platform: Platform;
   widthPixels: number;
   heightPixels: number;
@@ -30,14 +30,14 @@ export interface TargetInfo {
 }
 
 /** What a target declares for the session's platform, before the session resolves anything. */
-export interface DeclaredTarget {
+interface DeclaredTarget {
   id: string;
   displayName?: string;
   appIds: readonly string[];
   baseUrls?: readonly string[];
 }
 
-export interface ResolveTargetOptions {
+interface ResolveTargetOptions {
   /** The session's platform: only a web session resolves a base URL. */
   platform: Platform;
   /**

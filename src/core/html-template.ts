@@ -29,7 +29,7 @@ export class Html {
 }
 
 /** What a template takes: text and numbers (escaped), fragments (as they are), lists of them; nothing for null, undefined and false. */
-export type HtmlValue = string | number | Html | null | undefined | false | readonly HtmlValue[];
+type HtmlValue = string | number | Html | null | undefined | false | readonly HtmlValue[];
 
 /** Where a value sits in the template: element content, a value between quotes, or among a tag's attributes. */
 type Slot = "text" | "attr" | "tag";

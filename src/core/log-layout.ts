@@ -9,7 +9,7 @@ import { UsageError } from "../errors.ts";
 import { escapesTo } from "./real-path.ts";
 
 /** Default logs root, under the workspace root. */
-export const DEFAULT_LOGS_ROOT = "logs";
+const DEFAULT_LOGS_ROOT = "logs";
 
 /**
  * A session id names one folder of a logs folder: a single path segment, never `.` or `..`
@@ -80,7 +80,7 @@ function isLink(path: string): boolean {
 }
 
 /** A file-name-safe label for a server's log files (at most 100 characters: a command line can be long). */
-export function logLabel(source: string): string {
+function logLabel(source: string): string {
   return source
     .replace(/\.[cm]?[jt]s$/, "")
     .replace(/[^A-Za-z0-9._-]+/g, "_")

@@ -12,7 +12,7 @@ export const MAX_LOG_LINE_CHARS = 1024 * 1024;
 export const MASK_WINDOW_CHARS = 64 * 1024;
 
 /** A masked line as a log keeps it. */
-export interface CutLine {
+interface CutLine {
   /** The masked line, at most `maxChars` characters. */
   text: string;
   /** Bytes (UTF-8) of the line that were not kept; 0 when `text` is the whole masked line. */

@@ -6,7 +6,7 @@ import type { ContentBlock, Success, ToolResult } from "./tool-result.ts";
 import { exceptionThrown } from "./tool-result.ts";
 
 /** What `tools/call` answered (the SDK's CallToolResult; its legacy `toolResult` form carries no content). */
-export type CallToolResultLike = Partial<Pick<CallToolResult, "content" | "isError" | "structuredContent" | "_meta">>;
+type CallToolResultLike = Partial<Pick<CallToolResult, "content" | "isError" | "structuredContent" | "_meta">>;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -2,7 +2,7 @@
 // bounded in lines and in characters in all, the oldest going first and the newest always kept, so
 // a flood of long lines cannot grow a message, a report or the host's memory.
 
-export interface RollingTailLimits {
+interface RollingTailLimits {
   /** Most lines kept. */
   lines: number;
   /** Most characters of all the lines together. */

@@ -6,11 +6,11 @@
 
 /** What a tool name sent to an LLM or an MCP client must match. */
 export const WIRE_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-export const WIRE_NAME_MAX = 64;
+const WIRE_NAME_MAX = 64;
 /** lowerCamelCase words joined by single underscores, e.g. `myapp_logInWithEmail`. */
 export const NAME_CONVENTION = /^[a-z][a-zA-Z0-9]*(_[a-z][a-zA-Z0-9]*)*$/;
 /** Names longer than this get a warning: a margin under the wire limit for later prefixes. */
-export const NAME_SOFT_MAX = 60;
+const NAME_SOFT_MAX = 60;
 /** Target (trailmap) ids are one lowerCamelCase token, so a name's first `_` is the boundary. */
 export const TRAILMAP_ID = /^[a-z][a-zA-Z0-9]*$/;
 
@@ -19,7 +19,7 @@ export const SCOPING_TAG = "[TrailmapScopingCheck]";
 /** Names starting with this are `trailblaze mcp`'s own control tools (`trailblaze_beginStep`, …); tools may not use it. */
 export const RESERVED_PREFIX = "trailblaze_";
 
-export type NameRule = "wire" | "convention" | "length" | "reserved" | "trailmap-id" | "trailmap-scope";
+type NameRule = "wire" | "convention" | "length" | "reserved" | "trailmap-id" | "trailmap-scope";
 
 export interface NameFinding {
   severity: "error" | "warning";

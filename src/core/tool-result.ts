@@ -42,7 +42,7 @@ export interface MissingRequiredArgs extends ResultBase {
 }
 
 /** Any other variant a tool names in `_meta.trailblaze.variant` (e.g. `MaestroValidationError`). */
-export interface OtherError extends ResultBase {
+interface OtherError extends ResultBase {
   variant: `${string}Error` | (string & {});
 }
 

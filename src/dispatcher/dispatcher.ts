@@ -34,7 +34,7 @@ export interface CallRecord {
   durationMs: number;
 }
 
-export interface DispatcherOptions {
+interface DispatcherOptions {
   /** Builds the envelope for the next call (memory changes between calls). */
   context(): TrailblazeContext;
   /** Observes every finished call (session log, reporters). */

@@ -10,7 +10,7 @@
 import type { ToolResult } from "../core/tool-result.ts";
 
 /** How a nested call is made: the session's own `call`, so memory changes apply once. */
-export type NestedCall = (name: string, args: Record<string, unknown>) => Promise<ToolResult>;
+type NestedCall = (name: string, args: Record<string, unknown>) => Promise<ToolResult>;
 
 /** Most `trailblaze.execute` calls in flight at once in one session, nested or side by side. */
 export const MAX_EXECUTE_IN_FLIGHT = 16;

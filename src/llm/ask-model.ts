@@ -59,7 +59,7 @@ export interface OfferedTool {
   inputSchema: Record<string, unknown>;
 }
 
-export interface ModelRequest {
+interface ModelRequest {
   system: string;
   text: string;
   /** A screenshot: base64 or a data: URL, with its media type. */
@@ -67,7 +67,7 @@ export interface ModelRequest {
   tools: readonly OfferedTool[];
 }
 
-export interface ModelCall {
+interface ModelCall {
   tool: string;
   args: Record<string, unknown>;
   /** Why the SDK refused the call (an unknown tool), when it did. */
@@ -106,7 +106,7 @@ function messagesOf(request: ModelRequest): ModelMessage[] {
 }
 
 /** Turns what the SDK threw into an LlmError users can act on. */
-export function modelError(error: unknown, choice: ModelChoice, { APICallError, RetryError }: AiSdk): Error {
+function modelError(error: unknown, choice: ModelChoice, { APICallError, RetryError }: AiSdk): Error {
   if (error instanceof LlmError) return error;
   const cause = RetryError.isInstance(error) ? error.lastError : error;
   const tried = RetryError.isInstance(error) ? ` (after ${error.errors.length} attempts)` : "";

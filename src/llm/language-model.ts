@@ -10,7 +10,7 @@ import type { ProviderType } from "./llm-config.ts";
 import type { ModelChoice } from "./model-choice.ts";
 
 /** Upstream's default endpoints, by provider type. */
-export const DEFAULT_BASE_URLS: Readonly<Record<ProviderType, string | undefined>> = {
+const DEFAULT_BASE_URLS: Readonly<Record<ProviderType, string | undefined>> = {
   openai: "https://api.openai.com/v1",
   anthropic: "https://api.anthropic.com",
   google: "https://generativelanguage.googleapis.com",
@@ -27,7 +27,7 @@ function versioned(url: string, suffix: string): string {
 }
 
 /** The endpoint the provider package is given (its own path segments are appended to it). */
-export function endpointOf(choice: ModelChoice): string {
+function endpointOf(choice: ModelChoice): string {
   const { type } = choice.provider;
   const base = choice.provider.baseUrl ?? DEFAULT_BASE_URLS[type] ?? "";
   if (type === "anthropic") return versioned(base, "/v1");

@@ -10,7 +10,7 @@ import { parseYaml } from "../core/yaml-file.ts";
 import { displayPath } from "../config/config-files.ts";
 import { emptyLlmConfig, readLlmBlock, type LlmConfig } from "./llm-config.ts";
 
-export interface LlmConfigFiles {
+interface LlmConfigFiles {
   /** The workspace root (holding `trails/` or `trailblaze-config/`), if any. */
   root?: string;
   /** The user's home folder (default: $HOME). */
@@ -21,7 +21,7 @@ export interface LlmConfigFiles {
 const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() === true;
 
 /** The files read, lowest priority first. */
-export function llmConfigPaths({ root, home }: LlmConfigFiles): string[] {
+function llmConfigPaths({ root, home }: LlmConfigFiles): string[] {
   const paths: string[] = [];
   if (home) paths.push(join(home, ".trailblaze", "trailblaze.yaml"));
   if (root) paths.push(join(root, "trails", "config", "trailblaze.yaml"), join(root, "trailblaze-config", "trailblaze.yaml"));

@@ -7,7 +7,7 @@ import { LlmError } from "../errors.ts";
 import type { LlmConfig, ModelConfig, ProviderConfig, ProviderType } from "./llm-config.ts";
 
 /** Upstream's standard key variables, by provider type. */
-export const KEY_VARIABLES: Readonly<Record<ProviderType, string | undefined>> = {
+const KEY_VARIABLES: Readonly<Record<ProviderType, string | undefined>> = {
   openai: "OPENAI_API_KEY",
   anthropic: "ANTHROPIC_API_KEY",
   google: "GOOGLE_API_KEY",
@@ -16,7 +16,7 @@ export const KEY_VARIABLES: Readonly<Record<ProviderType, string | undefined>> =
   openai_compatible: undefined,
 };
 
-export interface LlmFlags {
+interface LlmFlags {
   llm?: string;
   "llm-provider"?: string;
   "llm-model"?: string;

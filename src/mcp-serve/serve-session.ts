@@ -23,10 +23,10 @@ import { RECORD_PROMPT, RECORD_PROMPT_NAME, recordPromptResult } from "./record-
 import { refusal, refusedResult, servedTools, SERVED_META_KEYS, toCallToolResult, toMcpTool } from "./served-tools.ts";
 import { PACKAGE_VERSION } from "../core/package-version.ts";
 
-export const SERVER_NAME = "trailblaze";
-export const SERVER_VERSION = PACKAGE_VERSION;
+const SERVER_NAME = "trailblaze";
+const SERVER_VERSION = PACKAGE_VERSION;
 
-export interface ServeOptions {
+interface ServeOptions {
   /** Diagnostics (never the protocol stream). Default: dropped. */
   log?(line: string): void;
   /** `--record` / `--trail`: control tools served beside the session's, and every call reported. */
@@ -34,7 +34,7 @@ export interface ServeOptions {
 }
 
 /** The SDK Server for a session; connect it to a transport with `server.connect`. */
-export function createSessionServer(session: Session, options: ServeOptions = {}): Server {
+function createSessionServer(session: Session, options: ServeOptions = {}): Server {
   const { spec, registry } = session;
   const { recording } = options;
   const controls = recording?.tools() ?? [];

@@ -14,7 +14,7 @@ import { EXCLUDED_TOOLS_REASON } from "../registry/filters.ts";
 export const SERVED_META_KEYS = { source: "trailblaze/source", toolset: "trailblaze/toolset" } as const;
 
 /** A tool is served unless it opted out of LLM tool surfaces (`_meta["trailblaze/isForLlm"]: false`). */
-export function isServed(tool: RegisteredTool): boolean {
+function isServed(tool: RegisteredTool): boolean {
   return tool.meta.isForLlm !== false;
 }
 

@@ -15,7 +15,7 @@ interface OpenStep {
   calls: CallToRecord[];
 }
 
-export interface StepRecorderOptions {
+interface StepRecorderOptions {
   /** FILE as given (messages and results). */
   file: string;
   /** FILE resolved. */

@@ -17,7 +17,7 @@ import type { Trail } from "../trail/trail-types.ts";
 import { RecordedFile } from "../trail/recorded-file.ts";
 import { CONTROL_TOOL_DEFINITIONS, CONTROL_TOOLS, controlError, controlResult, screenInfo, type RecordingMode } from "./control-tools.ts";
 
-export interface TrailFillerOptions {
+interface TrailFillerOptions {
   /** FILE as given (messages, results and the parsed trail's `file`). */
   file: string;
   /** FILE resolved. */

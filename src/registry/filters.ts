@@ -21,7 +21,7 @@ export interface SessionFacts {
 /** `SkippedTool.reason` of a tool the target's `excluded_tools` kept out (not a `_meta` key). */
 export const EXCLUDED_TOOLS_REASON = "excluded_tools";
 
-export type FilterDecision =
+type FilterDecision =
   | { included: true }
   | { included: false /** the `_meta` key (or EXCLUDED_TOOLS_REASON) that excluded the tool */; key: string; reason: string };
 

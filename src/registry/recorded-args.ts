@@ -11,13 +11,13 @@ import type { ArgIssue, ArgPath, RegisteredTool } from "./registry.ts";
 export type { ArgIssue, ArgPath } from "./registry.ts";
 
 /** `a.b[0]`, or `arguments` for the top level. */
-export function formatArgPath(path: ArgPath): string {
+function formatArgPath(path: ArgPath): string {
   if (path.length === 0) return "arguments";
   return path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`)).join("");
 }
 
 /** The parameters a schema lists, as `a, b or c` text (for "not a parameter" messages). */
-export function parameterList(schema: Record<string, unknown>): string {
+function parameterList(schema: Record<string, unknown>): string {
   const names = isPlainMap(schema.properties) ? Object.keys(schema.properties) : [];
   return names.length === 0 ? "no parameters" : names.join(", ");
 }
@@ -63,7 +63,7 @@ function typeMatches(type: string, value: unknown): boolean {
 }
 
 /** Issues of `value` against a JSON Schema (the subset tools advertise: type, enum, const, properties, required, additionalProperties, items, anyOf/oneOf, bounds). */
-export function jsonSchemaIssues(schema: unknown, value: unknown, path: ArgPath = [], tool = "the tool"): ArgIssue[] {
+function jsonSchemaIssues(schema: unknown, value: unknown, path: ArgPath = [], tool = "the tool"): ArgIssue[] {
   if (!isPlainMap(schema)) return [];
   const alternatives = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
   if (Array.isArray(alternatives) && alternatives.length > 0) {
@@ -124,7 +124,7 @@ export function jsonSchemaIssues(schema: unknown, value: unknown, path: ArgPath 
 }
 
 /** Issues of `args` for `tool`: its own check when it has one, else its JSON Schema. */
-export function argIssues(tool: RegisteredTool, args: Record<string, unknown>): ArgIssue[] {
+function argIssues(tool: RegisteredTool, args: Record<string, unknown>): ArgIssue[] {
   return tool.checkArgs ? tool.checkArgs(args) : jsonSchemaIssues(tool.inputSchema, args, [], tool.name);
 }
 

@@ -11,7 +11,7 @@ import type { TransportKind } from "../core/server-kinds.ts";
 import { readToolMeta } from "./tool-meta.ts";
 import { wireNameProblem } from "../core/tool-names.ts";
 
-export interface RegisterOptions {
+interface RegisterOptions {
   source: string;
   transport: Exclude<TransportKind, "builtin">;
   session: SessionFacts;
@@ -19,7 +19,7 @@ export interface RegisterOptions {
 }
 
 /** The advertised input schema without the reserved `_trailblazeContext` property. */
-export function publicInputSchema(schema: Tool["inputSchema"]): Record<string, unknown> {
+function publicInputSchema(schema: Tool["inputSchema"]): Record<string, unknown> {
   const { properties, required, ...rest } = schema;
   if (!properties || !(CONTEXT_KEY in properties)) return { ...schema };
   const { [CONTEXT_KEY]: _context, ...visible } = properties;

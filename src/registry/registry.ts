@@ -18,7 +18,7 @@ export interface ArgIssue {
   message: string;
 }
 
-export interface ToolInvocation {
+interface ToolInvocation {
   args: Record<string, unknown>;
   context: TrailblazeContext;
   /** Per-call timeout override in ms. */
@@ -60,7 +60,7 @@ export interface SkippedTool {
   detail: string;
 }
 
-export interface ToolsetRecord {
+interface ToolsetRecord {
   id: string;
   description: string;
   tools: Set<string>;

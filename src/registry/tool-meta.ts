@@ -26,7 +26,7 @@ export const META_KEYS = TRAILBLAZE_META_KEYS;
 
 const KNOWN_KEYS = new Set<string>(Object.values(META_KEYS));
 
-export interface MetaReading {
+interface MetaReading {
   meta: TrailblazeToolMeta;
   /** One line per ignored or suspicious value, without the tool/source prefix. */
   warnings: string[];

@@ -12,7 +12,7 @@ import type { Secrets } from "../core/secrets.ts";
 import { maskReport } from "./mask-report.ts";
 
 /** Where in the trail the next calls happen; nothing for a session of no trail (`call`, `mcp`). */
-export interface CallPosition {
+interface CallPosition {
   trail?: string;
   step?: number;
 }

@@ -13,7 +13,7 @@ import { classifiersFor, planTrail, trailHints, type TrailPlan } from "./plan.ts
 import { resolveTrailArgs } from "./trail-args.ts";
 import { oneLine } from "./validate.ts";
 
-export interface PlannedSession {
+interface PlannedSession {
   /** Undefined when there is no workspace to pick one from. */
   target?: string;
   driver: DriverInfo;
@@ -23,7 +23,7 @@ export interface PlannedSession {
 }
 
 /** The session a trail would get, without starting it (with or without a workspace). */
-export function planSession(
+function planSession(
   trail: Trail,
   flags: SessionFlags,
   workspace: Workspace | undefined,
@@ -71,13 +71,13 @@ function argsOf(trail: Trail, given: GivenArgs): { line?: string; problems: stri
 }
 
 /** What `--list` prints for a trail, and whether `run` would stop it before it starts. */
-export interface ListedTrail {
+interface ListedTrail {
   text: string;
   /** True when its args would stop it (an undeclared, missing or mistyped arg). */
   failed: boolean;
 }
 
-export function formatPlan(file: string, plan: TrailPlan, session: PlannedSession, given: GivenArgs = NO_ARGS): ListedTrail {
+function formatPlan(file: string, plan: TrailPlan, session: PlannedSession, given: GivenArgs = NO_ARGS): ListedTrail {
   const { trail } = plan;
   const title = trail.title ? ` — ${trail.title}` : "";
   const lines = [`${file} (${trail.id}${title})`];

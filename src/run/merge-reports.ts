@@ -14,7 +14,7 @@ export interface ReportInput {
 }
 
 /** A report checked against the format, with the file it came from. */
-export interface ReadReport {
+interface ReadReport {
   file: string;
   report: RunReport;
 }

@@ -172,7 +172,7 @@ const wireframe = z.object({
 });
 
 /** The whole JSON report, as `run --reporter json` writes it (format 1). */
-export const reportSchema = z.object({
+const reportSchema = z.object({
   version: z.literal(REPORT_FORMAT).optional(),
   trails: z.array(trail),
   summary: z.object({

@@ -16,7 +16,7 @@ export interface SuiteEntry {
   driver?: string;
 }
 
-export interface SuiteOptions extends Omit<TrailRunOptions, "index" | "sessionId" | "signal"> {
+interface SuiteOptions extends Omit<TrailRunOptions, "index" | "sessionId" | "signal"> {
   /** Trails run at once, each in its own session; default 1. */
   workers?: number;
   /** `--session-id`: used as is for a single trail, suffixed `-<n>` (1-based position) when there are several. */

@@ -41,7 +41,7 @@ import { resolveTrailArgs, trailLookup } from "./trail-args.ts";
 import { validatePlan } from "./validate.ts";
 
 /** Where a run happens and reports: the CLI's IO, or a test's. */
-export interface RunIO {
+interface RunIO {
   stdout(text: string): void;
   stderr(text: string): void;
   cwd: string;

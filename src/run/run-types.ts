@@ -18,7 +18,7 @@ export type TrailStatus = "passed" | "unverified" | "failed" | "error" | "skippe
  * `healed`: its recording failed, and the agent (`--self-heal`) reached the step's objective on the
  * screen as it was: the trail goes on, but the step is not a plain pass.
  */
-export type StepStatus = "passed" | "healed" | "failed" | "skipped" | "unverified" | "interrupted";
+type StepStatus = "passed" | "healed" | "failed" | "skipped" | "unverified" | "interrupted";
 
 /** What the built-in agent did for a step: why it ran, on which model, each turn, and the cost. */
 export interface AgentStepReport {
@@ -195,7 +195,7 @@ export interface TrailReport {
   ran: boolean;
 }
 
-export interface RunSummary {
+interface RunSummary {
   passed: number;
   failed: number;
   errors: number;

@@ -6,9 +6,9 @@ import type { Lookup } from "../trail/interpolate.ts";
 import type { Trail, TrailArg } from "../trail/trail-types.ts";
 import type { Memory } from "../session/memory.ts";
 
-export const ARGS_PREFIX = "args.";
+const ARGS_PREFIX = "args.";
 
-export interface ResolvedArgs {
+interface ResolvedArgs {
   /** Name → value of each declared arg: given (converted to the declared type), else the default. */
   values: Record<string, unknown>;
   /** Given args the trail does not declare (one message), then one message per missing required arg or value of the wrong type. */

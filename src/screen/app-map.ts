@@ -12,7 +12,7 @@ import type { Screen } from "./screen-model.ts";
 import { parseShortcut, parseTrailhead, type Shortcut, type Trailhead } from "./shortcut.ts";
 import { parseWaypoint, type Waypoint } from "./waypoint.ts";
 
-export interface MapProblem {
+interface MapProblem {
   kind: "waypoint" | "shortcut" | "trailhead";
   problem: ConfigProblem;
   /** A warning leaves the map usable (an unknown selector field, ignored as upstream ignores it). */

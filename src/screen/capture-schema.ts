@@ -107,7 +107,7 @@ const DRIVER_FIELDS = {
   },
 } satisfies Record<(typeof DRIVER_CLASSES)[number], z.ZodRawShape>;
 
-export const DriverDetailSchema = z.discriminatedUnion(
+const DriverDetailSchema = z.discriminatedUnion(
   "class",
   DRIVER_CLASSES.map((name) => z.looseObject({ class: z.literal(name), ...DRIVER_FIELDS[name] })) as unknown as [
     z.ZodObject,
@@ -115,7 +115,7 @@ export const DriverDetailSchema = z.discriminatedUnion(
   ],
 );
 
-export const BoundsSchema = z.object({ left: z.number(), top: z.number(), right: z.number(), bottom: z.number() });
+const BoundsSchema = z.object({ left: z.number(), top: z.number(), right: z.number(), bottom: z.number() });
 
 export interface TrailblazeNodeJson {
   nodeId?: number | undefined;

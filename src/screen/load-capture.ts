@@ -69,7 +69,7 @@ export async function loadCapture(file: string, displayName: string = file): Pro
 }
 
 /** Builds a Screen from already-parsed capture JSON. */
-export function captureFromJson(file: string, data: unknown): Screen {
+function captureFromJson(file: string, data: unknown): Screen {
   if (!isPlainMap(data)) throw new CaptureError(file, "$", NOT_A_CAPTURE);
   if ("trailblazeNodeTree" in data || "viewHierarchy" in data || "waypointId" in data) {
     const capture = check(file, WaypointCaptureSchema, data, []);

@@ -44,7 +44,7 @@ export const anchor = (id: string) => `wp-${id.replace(/[^A-Za-z0-9_-]/g, "_")}`
 const finite = (n: unknown): number => (typeof n === "number" && Number.isFinite(n) ? n : 0);
 
 /** The nodes the shortcuts from a waypoint act on, on its capture. */
-export function tappedNodes(screen: Screen, shortcuts: readonly Shortcut[]): number[] {
+function tappedNodes(screen: Screen, shortcuts: readonly Shortcut[]): number[] {
   const ids: number[] = [];
   for (const shortcut of shortcuts) {
     const action = actionOf(shortcut);

@@ -7,7 +7,7 @@ import { html, joinHtml, type Html } from "../core/html-template.ts";
 import type { GraphEdge, GraphNode, MapGraph, Point } from "./map-graph.ts";
 import { GRAPH_SIZES } from "./map-graph.ts";
 
-export interface GraphSvgOptions {
+interface GraphSvgOptions {
   /** The picture for a waypoint, drawn in a box at (0, 0) of the given size; undefined: a "no capture" box. */
   picture(id: string, box: { width: number; height: number }): Html | undefined;
   /** The fragment of the waypoint's card (its id without the #). */

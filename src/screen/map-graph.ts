@@ -6,14 +6,14 @@
 
 import dagre from "@dagrejs/dagre";
 
-export interface GraphInput {
+interface GraphInput {
   /** Every waypoint, with its picture's height / width (undefined: no picture). */
   waypoints: { id: string; ratio?: number }[];
   shortcuts: { id: string; from: string; to: string }[];
   trailheads: { id: string; to: string }[];
 }
 
-export type GraphNodeKind = "waypoint" | "missing" | "start";
+type GraphNodeKind = "waypoint" | "missing" | "start";
 
 export interface Point {
   x: number;

@@ -77,7 +77,7 @@ ${CARD_CSS}`;
  * a style), images only from data: URLs (the embedded screenshots), nothing fetched, no <base> and
  * no form submission.
  */
-export const MAP_CSP = `default-src 'none'; img-src data:; style-src ${cspHash(CSS)}; script-src ${cspHash(MAP_SCRIPT)}; base-uri 'none'; form-action 'none'`;
+const MAP_CSP = `default-src 'none'; img-src data:; style-src ${cspHash(CSS)}; script-src ${cspHash(MAP_SCRIPT)}; base-uri 'none'; form-action 'none'`;
 
 /** The page for `map` (read with `readAppMap`) and its check report. */
 export async function mapHtml(map: AppMap, report: MapReport): Promise<string> {

@@ -165,8 +165,3 @@ class Resolver {
 export function resolveSelector(screen: Screen, selector: Selector): Resolution {
   return new Resolver(screen).resolve(selector, 0);
 }
-
-/** Whether one node matches a selector's own predicates (no childOf/index), for hit-and-explain. */
-export function nodeMatches(screen: Screen, node: ScreenNode, selector: Selector): boolean {
-  return new Resolver(screen).matches(node, selector, 0);
-}

@@ -172,7 +172,7 @@ export function hasIdentifiableProperties(detail: DriverDetail): boolean {
   return IDENTIFYING[detail.class].some((field) => notBlank(str(detail, field)));
 }
 
-export function formatBounds(bounds: Bounds | undefined): string {
+function formatBounds(bounds: Bounds | undefined): string {
   return bounds ? `[${bounds.left},${bounds.top}][${bounds.right},${bounds.bottom}]` : "[no bounds]";
 }
 

@@ -17,7 +17,7 @@ import { actionOf, type Shortcut } from "./shortcut.ts";
 import { callTarget, textSelector, type CallTarget, type TextQuery } from "./tool-call.ts";
 import { checkWaypoint, type WaypointCheck } from "./waypoint.ts";
 
-export type ActionOutcome =
+type ActionOutcome =
   | { moved: true; from: string; to: string; shortcut: string; message: string }
   | { moved: false; reason: string; message: string };
 

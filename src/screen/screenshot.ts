@@ -56,7 +56,7 @@ export function imageMime(bytes: Uint8Array): "image/webp" | "image/png" | "imag
 }
 
 /** What a picture shows of a screenshot: the image as a data: URL, or why it is left out. */
-export type EmbeddedScreenshot = { screenshot: string } | { screenshotNote: string };
+type EmbeddedScreenshot = { screenshot: string } | { screenshotNote: string };
 
 /** Reads the screenshot at `file` into a data: URL; `{screenshotNote}` when it is too large, unreadable or not an image. */
 export function embedScreenshot(file: string, cap: number = SCREENSHOT_CAP_BYTES): EmbeddedScreenshot {

@@ -9,10 +9,10 @@ import { DRIVER_CLASSES, type DriverClass } from "./screen-model.ts";
 import { isPlainMap } from "../core/describe.ts";
 
 /** How a matcher field compares: a text pattern, exact string/number/boolean equality, or list membership. */
-export type FieldKind = "pattern" | "string" | "boolean" | "int" | "member";
+type FieldKind = "pattern" | "string" | "boolean" | "int" | "member";
 
 /** Every matcher field of every driver, with how it compares (upstream's DriverNodeMatch*). */
-export const MATCH_FIELDS: Record<DriverClass, Record<string, FieldKind>> = {
+const MATCH_FIELDS: Record<DriverClass, Record<string, FieldKind>> = {
   androidAccessibility: {
     classNameRegex: "pattern",
     resourceIdRegex: "pattern",
@@ -96,7 +96,7 @@ export const MATCH_FIELDS: Record<DriverClass, Record<string, FieldKind>> = {
 };
 
 /** The legacy selector's own matcher fields (relations and `index` aside). */
-export const LEGACY_FIELDS: Record<string, FieldKind> = {
+const LEGACY_FIELDS: Record<string, FieldKind> = {
   textRegex: "pattern",
   idRegex: "pattern",
   enabled: "boolean",
@@ -110,7 +110,6 @@ export type DriverMatch =
   | { driver: "legacy"; fields: Record<string, string | number | boolean>; size?: { width?: number; height?: number; tolerance?: number } };
 
 export const RELATIONS = ["below", "above", "leftOf", "rightOf", "childOf", "containsChild"] as const;
-export type Relation = (typeof RELATIONS)[number];
 
 export interface Selector {
   shape: "node" | "legacy";

@@ -13,7 +13,7 @@ export type CallTarget =
   | { kind: "none" };
 
 /** Tools that tap or check a node by text, and how their text becomes a pattern (from the built-in table). */
-export const TEXT_TOOLS: Readonly<Record<string, "contains" | "pattern">> = Object.fromEntries(
+const TEXT_TOOLS: Readonly<Record<string, "contains" | "pattern">> = Object.fromEntries(
   Object.entries(BUILTIN_TOOLS).flatMap(([name, info]) => (info.text ? [[name, info.text]] : [])),
 );
 

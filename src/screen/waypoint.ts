@@ -23,7 +23,7 @@ export interface WaypointCondition {
   where: Where;
 }
 
-export interface WaypointBlock {
+interface WaypointBlock {
   required: WaypointCondition[];
   forbidden: WaypointCondition[];
 }
@@ -144,7 +144,7 @@ export async function loadWaypoint(file: string): Promise<Waypoint> {
   return waypoint;
 }
 
-export interface ConditionResult {
+interface ConditionResult {
   description: string;
   kind: MatchKind;
   nodeIds: number[];

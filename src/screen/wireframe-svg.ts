@@ -11,7 +11,7 @@ import { html, inlineCode, joinHtml, type Html } from "../core/html-template.ts"
 import { isImageDataUrl } from "./screenshot.ts";
 import type { WireframeScreen, WireNode } from "./wireframe.ts";
 
-export interface WireframeSvgOptions {
+interface WireframeSvgOptions {
   /** Node ids to mark with `data-match`. */
   matched?: Iterable<number>;
   /** Node ids to mark with `data-required` (a waypoint's required nodes, found). */

@@ -19,7 +19,7 @@ export class CallAbort extends Error {
   }
 }
 
-export interface CallDeadlineOptions {
+interface CallDeadlineOptions {
   /** Idle time allowed without an answer or progress, in ms. */
   timeoutMs: number;
   /** Overall bound in ms; raised to `timeoutMs` when lower. */

@@ -8,7 +8,7 @@ import type { ResolvedServer } from "../config/script-paths.ts";
 
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
-export interface Expansion {
+interface Expansion {
   value: string;
   /** Variables referenced without a default that the environment does not define. */
   missing: string[];
@@ -33,7 +33,7 @@ export function expandVars(text: string, env: Record<string, string | undefined>
   return { value, missing };
 }
 
-export interface ExpandedCommand {
+interface ExpandedCommand {
   command: string;
   args: string[];
   env: Record<string, string>;

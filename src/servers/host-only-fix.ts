@@ -13,7 +13,7 @@ export const PER_FILE_HOST_FIX =
   "Mark the tool that needs the host `requiresHost: true` in its trailblaze.tool spec: it then runs as a host subprocess, and " +
   "on-device sessions skip it (a <name>.yaml sidecar with `runtime: subprocess` does the same).";
 
-export function hostOnlyFix(server: ScriptServer): string {
+function hostOnlyFix(server: ScriptServer): string {
   if (server.perFile) return PER_FILE_HOST_FIX;
   const origin = server.origin;
   const entry = origin

@@ -26,7 +26,7 @@ import { CallAbort, CallDeadline, DEFAULT_TOTAL_TIMEOUT_FACTOR } from "./call-de
 import { LazyJsonSchemaValidator } from "./lazy-json-schema-validator.ts";
 import { PACKAGE_VERSION } from "../core/package-version.ts";
 
-export const CLIENT_INFO = { name: "trailblaze", version: PACKAGE_VERSION } as const;
+const CLIENT_INFO = { name: "trailblaze", version: PACKAGE_VERSION } as const;
 
 /** setTimeout's largest delay. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -42,7 +42,7 @@ export interface ServerHandshake {
 }
 
 /** A `notifications/progress` update for a call in flight. */
-export type CallProgress = ToolProgress;
+type CallProgress = ToolProgress;
 
 /** A `notifications/message` from the server. */
 export interface ServerLogMessage {
@@ -52,7 +52,7 @@ export interface ServerLogMessage {
   data: unknown;
 }
 
-export interface CallOptions {
+interface CallOptions {
   /**
    * Time without an answer (or a progress notification) before the call is cancelled, in ms.
    * Default: the connection's `callTimeoutMs`.
@@ -69,7 +69,7 @@ export interface CallOptions {
   onProgress?(progress: CallProgress): void;
 }
 
-export interface McpConnectionOptions {
+interface McpConnectionOptions {
   /** Display name used in errors, e.g. `tools/login.ts`. */
   name: string;
   transport: ManagedTransport;

@@ -22,7 +22,7 @@ const COMPOSED_TOOL = fileURLToPath(new URL("../scripting/composed-tool.ts", imp
 const REGISTERED_TOOL = fileURLToPath(new URL("../scripting/registered-tool.ts", import.meta.url));
 
 /** How per-file servers are shown (tool sources, logs): `per-file tools (QuickJS)`. */
-export const PER_FILE_DISPLAY: Record<ToolRuntime, string> = {
+const PER_FILE_DISPLAY: Record<ToolRuntime, string> = {
   inProcess: "per-file tools (QuickJS)",
   subprocess: "per-file tools (subprocess)",
 };
@@ -118,7 +118,7 @@ function writeIfChanged(path: string, text: string): void {
 }
 
 /** The servers serving `target`'s per-file tools (none when it lists no `tools:`). */
-export async function perFileServers(target: TargetConfig, root: string, cwd: string): Promise<ResolvedServer[]> {
+async function perFileServers(target: TargetConfig, root: string, cwd: string): Promise<ResolvedServer[]> {
   const tools = await described(resolvePerFileTools(target, root, cwd), root);
   if (tools.length === 0) return [];
   const dir = join(root, ".cache", "trailblaze-tools");

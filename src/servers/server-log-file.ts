@@ -8,7 +8,7 @@ import { CappedLogFile } from "../core/capped-log-file.ts";
 import { serverLogFile } from "../core/log-layout.ts";
 import { MAX_LOG_LINE_CHARS, maskedJsonLine } from "../core/log-line.ts";
 
-export interface ServerLogFilesOptions {
+interface ServerLogFilesOptions {
   /** Applied to each whole line before it is cut or written: the session's secrets. */
   mask: (text: string) => string;
   /** Most bytes each file holds. Default: TRAILBLAZE_LOG_MAX_BYTES, else 32 MiB. */

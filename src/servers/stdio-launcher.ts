@@ -18,7 +18,7 @@ import { BundleError } from "../errors.ts";
 import { MASK } from "../core/secrets.ts";
 
 /** The variables every tool server gets (docs/cli.md "The environment of a tool server"), layered over the inherited ones. */
-export function trailblazeEnv(spec: LaunchSpec, script: string): Record<string, string> {
+function trailblazeEnv(spec: LaunchSpec, script: string): Record<string, string> {
   return {
     TRAILBLAZE_DEVICE_PLATFORM: spec.driver.platform,
     TRAILBLAZE_DEVICE_DRIVER: spec.driver.key,

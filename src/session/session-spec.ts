@@ -22,14 +22,14 @@ export interface Screen {
 }
 
 /** Typical device sizes, so tools that compute coordinates get plausible numbers. */
-export const DEFAULT_SCREEN: Readonly<Record<Platform, Screen>> = {
+const DEFAULT_SCREEN: Readonly<Record<Platform, Screen>> = {
   ANDROID: { width: 1080, height: 2400 },
   IOS: { width: 1179, height: 2556 },
   WEB: { width: 1280, height: 800 },
 };
 
 /** Where the simulated screen was set: a flag, or the target's `simulation:` (its path value). */
-export type SimulationOrigin = { flag: "--capture" | "--map" } | { where: Where; path: "simulation.capture" | "simulation.map" };
+type SimulationOrigin = { flag: "--capture" | "--map" } | { where: Where; path: "simulation.capture" | "simulation.map" };
 
 /** The screen the simulated device shows, paths resolved: one capture, or an app map and its start waypoint. */
 export type SimulationSpec =
@@ -114,7 +114,7 @@ export function parseKeyValue(flag: string, entry: string): [string, string] {
   return [entry.slice(0, eq), entry.slice(eq + 1)];
 }
 
-export function parseScreen(value: string): Screen {
+function parseScreen(value: string): Screen {
   const match = /^(\d{2,5})x(\d{2,5})$/.exec(value.trim());
   if (!match) throw new UsageError(`--screen expects WIDTHxHEIGHT in pixels, e.g. 1080x2400; got "${value}"`);
   return { width: Number(match[1]), height: Number(match[2]) };
@@ -237,7 +237,7 @@ function defaultFallbackNote(workspace: Workspace, ids: readonly string[]): stri
 }
 
 /** Upstream's built-in target for trails that name none: the framework's tools on every platform. */
-export const DEFAULT_TARGET_ID = "default";
+const DEFAULT_TARGET_ID = "default";
 
 let frameworkNames: ReadonlySet<string> | undefined;
 
@@ -248,7 +248,7 @@ function isFrameworkTool(name: string): boolean {
 }
 
 /** The built-in `default` target (upstream's targets/default.yaml): no servers, every platform. */
-export function frameworkDefaultTarget(workspace: Workspace): TargetConfig {
+function frameworkDefaultTarget(workspace: Workspace): TargetConfig {
   const platform = (toolSets: string[], drivers?: string[]) => ({ appIds: [], toolSets, ...(drivers ? { drivers } : {}) });
   const mobile = ["core_interaction", "navigation", "observation", "verification", "memory"];
   return {
@@ -443,7 +443,7 @@ export function resolveSessionSpec(
 }
 
 /** `--browser` as given: chromium, none, or undefined (chromium when one is found). */
-export function parseBrowser(value: string | undefined): "chromium" | "none" | undefined {
+function parseBrowser(value: string | undefined): "chromium" | "none" | undefined {
   if (value === undefined) return undefined;
   const wanted = value.trim().toLowerCase();
   if (wanted === "chromium" || wanted === "none") return wanted;
@@ -483,7 +483,7 @@ function shownPath(path: string, base: string): string {
  * directory), else the target's `simulation:` (relative to the workspace root); `--start` alone
  * picks another start on the target's map. Flag mistakes are UsageErrors, checked here once.
  */
-export function resolveSimulation(flags: SessionFlags, target: TargetConfig, root: string, cwd: string): SimulationSpec | undefined {
+function resolveSimulation(flags: SessionFlags, target: TargetConfig, root: string, cwd: string): SimulationSpec | undefined {
   const { capture, map, start } = flags;
   if (capture !== undefined && map !== undefined) {
     throw new UsageError(

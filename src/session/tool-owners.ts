@@ -6,7 +6,7 @@ import type { TargetConfig, Workspace } from "../config/workspace.ts";
 import { splitScopedName } from "../core/tool-names.ts";
 import { declaredTools } from "./session-spec.ts";
 
-export interface ToolOwners {
+interface ToolOwners {
   /** The targets, by id. */
   targets: string[];
   /** `shop_greet is a tool of target shop`, with how it is known when only the name says so. */

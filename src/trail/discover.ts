@@ -13,13 +13,13 @@ import { findDriver } from "../core/drivers.ts";
 import { CLASSIFIER_DRIVERS } from "./select-recording.ts";
 
 /** The unified trail file: one per trail folder, its identity that folder. */
-export const UNIFIED_TRAIL_FILE = "trail.yaml";
+const UNIFIED_TRAIL_FILE = "trail.yaml";
 /** Legacy natural-language-only trail definitions, in the order a folder's pick tries them. */
-export const NL_DEFINITION_FILES: readonly string[] = ["blaze.yaml", "trailblaze.yaml"];
+const NL_DEFINITION_FILES: readonly string[] = ["blaze.yaml", "trailblaze.yaml"];
 const TRAIL_SUFFIX = ".trail.yaml";
 
 /** Folder names never searched below a folder given to `run` or `check` (a folder given by name is). */
-export const EXCLUDED_DIRS: ReadonlySet<string> = new Set(["build", ".gradle", ".git", "node_modules", ".trailblaze", ".claude"]);
+const EXCLUDED_DIRS: ReadonlySet<string> = new Set(["build", ".gradle", ".git", "node_modules", ".trailblaze", ".claude"]);
 
 /**
  * Folders whose `trailblaze.yaml` is workspace config, not a legacy trail: upstream's `config/`
@@ -146,7 +146,7 @@ export function runClassifiers(options: { devices?: readonly string[] | undefine
 }
 
 /** The file a folder's legacy trail runs, and whether it is a fallback that matched nothing. */
-export interface LegacyPick {
+interface LegacyPick {
   file: string;
   /** True when no name matched: the first file by name runs. */
   fallback: boolean;
@@ -192,7 +192,7 @@ async function isNamedUnifiedTrail(path: string): Promise<boolean> {
   }
 }
 
-export interface TrailsToRun {
+interface TrailsToRun {
   files: string[];
   /** One line each (no `warning: ` prefix): a folder whose pick ignored the device or left files out, a folder that could not be read. */
   warnings: string[];

@@ -4,11 +4,11 @@
 import { InterpolationError } from "../errors.ts";
 import { byCloseness } from "../core/did-you-mean.ts";
 
-export type LookupResult = { found: true; value: unknown } | { found: false };
+type LookupResult = { found: true; value: unknown } | { found: false };
 /** Memory.lookup has this shape; `{{args.NAME}}` asks for the key `args.NAME`. */
 export type Lookup = (key: string) => LookupResult;
 
-export interface InterpolateOptions {
+interface InterpolateOptions {
   /** Keys offered when a placeholder names an unknown one (e.g. `() => memory.keys()`). */
   knownKeys?: () => Iterable<string>;
   /** Prefix for the error message, e.g. `login.trail.yaml:12:9 myapp_logIn`. */

@@ -34,7 +34,7 @@ const argDeclaration = z.union([
   }),
 ]);
 
-export const trailConfigSchema = z.strictObject({
+const trailConfigSchema = z.strictObject({
   id: text.optional(),
   title: text.optional(),
   description: z.string().nullable().optional(),

@@ -14,7 +14,7 @@ export interface CallToRecord {
   args: Record<string, unknown>;
 }
 
-export interface StepToRecord {
+interface StepToRecord {
   /** The step's text (`- step: …`, or `- verify: …` for a step that checks something). */
   text: string;
   verify?: boolean;

@@ -9,7 +9,7 @@ import type { FieldPath, YamlFile } from "../core/yaml-file.ts";
 import type { RecordedCall, StepKind, TrailStep } from "./trail-types.ts";
 
 /** Title upstream gives a trailhead written without `step:`. */
-export const DEFAULT_TRAILHEAD_TITLE = "Reach the trailhead starting state";
+const DEFAULT_TRAILHEAD_TITLE = "Reach the trailhead starting state";
 
 const STEP_KEYS = ["step", "verify", "recording", "recordable", "maxRetries"];
 const TRAILHEAD_KEYS = ["step", "recording", "tools", "recordable", "maxRetries"];

@@ -35,7 +35,7 @@ export interface TrailStep {
   path?: FieldPath;
 }
 
-export type TrailArgType = "string" | "integer" | "boolean" | "array" | "object";
+type TrailArgType = "string" | "integer" | "boolean" | "array" | "object";
 export const TRAIL_ARG_TYPES: readonly TrailArgType[] = ["string", "integer", "boolean", "array", "object"];
 
 /** A declared trail parameter (`config.args`), supplied with `--arg NAME=VALUE`, used as `{{args.NAME}}`. */

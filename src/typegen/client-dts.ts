@@ -20,7 +20,7 @@ export interface ToolTypeSource {
   outputSchema?: Record<string, unknown>;
 }
 
-export interface ClientDtsOptions {
+interface ClientDtsOptions {
   /** What the tools were listed for, for the header: `target shop, driver android-ondevice-accessibility, agent host`. */
   listedFor: string;
 }

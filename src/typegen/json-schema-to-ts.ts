@@ -11,7 +11,7 @@
 /** A JSON Schema node: an object, or `true`/`false`. */
 export type JsonSchema = Record<string, unknown> | boolean;
 
-export interface SchemaToTsOptions {
+interface SchemaToTsOptions {
   /** The document `$ref`s point into (`#/$defs/…`); default: the schema itself. */
   root?: JsonSchema;
   /** Indentation of the line the type starts on, for multi-line objects. Default "". */

@@ -8,7 +8,7 @@ import { resolveSessionSpec } from "../../session/session-spec.ts";
 import type { CliIO } from "../command.ts";
 import { startSession } from "../open-session.ts";
 
-export type Advertised =
+type Advertised =
   | { ok: true /** tool name → the source advertising it (`tools/shop/greet.ts`, `builtin`, …) */; sources: Map<string, string> }
   | { ok: false /** why the target's tools could not be listed (its first line) */; why: string };
 

@@ -78,7 +78,7 @@ function formatScope(trailmap: CheckedTrailmap): string {
   return `  scope: trailmap ${trailmap.id} (${targets})${why}\n`;
 }
 
-export function formatCheckReport(report: CheckReport): string {
+function formatCheckReport(report: CheckReport): string {
   const lines = [
     `Checked ${report.configDir}: ${report.targets.length} target(s), ${report.toolsets.length} toolset(s), ` +
       `${report.trails.length} trail file(s), ${report.sessions.length} session(s)\n`,

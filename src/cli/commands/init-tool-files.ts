@@ -270,7 +270,7 @@ export function addToolToToolset(text: string, file: string, tool: string): stri
 }
 
 /** Platform keys whose `tool_sets` gained the toolset. */
-export interface TargetEdit {
+interface TargetEdit {
   text: string;
   platforms: string[];
 }

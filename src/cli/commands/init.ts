@@ -69,7 +69,7 @@ trail:
 }
 
 /** What the CLI writes into a workspace (and what npm installs), none of it worth committing. */
-export const GITIGNORED = [
+const GITIGNORED = [
   ["node_modules/", "installed packages"],
   ["/logs/", "session logs"],
   ["/.cache/", "build caches"],

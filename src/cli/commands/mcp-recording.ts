@@ -16,14 +16,14 @@ import type { TrailSessionHints } from "../../session/session-spec.ts";
 import { deriveTrailId, parseTrailFile } from "../../trail/trail-file.ts";
 import type { Trail } from "../../trail/trail-types.ts";
 
-export interface RecordingFlags {
+interface RecordingFlags {
   record?: string | undefined;
   trail?: string | undefined;
   arg?: string[] | undefined;
 }
 
 /** What was checked before the session starts. */
-export type PreparedRecording =
+type PreparedRecording =
   | { kind: "record"; file: string; path: string }
   | { kind: "trail"; file: string; path: string; trail: Trail; hints: TrailSessionHints };
 

@@ -18,7 +18,7 @@ import type { CliIO } from "../command.ts";
 type Command = ReporterOptions["command"];
 
 /** One reporter of `--reporter`: a built-in or the path of the user's own, and its output as written. */
-export interface ReporterChoice {
+interface ReporterChoice {
   /** As written: `json`, `./reporters/slack.ts`. */
   name: string;
   builtin?: BuiltinReporter;
@@ -153,7 +153,7 @@ export async function openReporters(
 }
 
 /** What stopped a run before it started, one problem per located configuration problem. */
-export function problemsOf(error: unknown): RunProblem[] {
+function problemsOf(error: unknown): RunProblem[] {
   if (error instanceof ConfigError) {
     return error.problems.map((p) => ({
       message: p.path ? `${p.path}: ${p.message}` : p.message,

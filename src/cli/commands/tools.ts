@@ -22,7 +22,7 @@ Options:
 
 ${SESSION_FLAGS_HELP}`;
 
-export function toolsJson(session: Session): Record<string, unknown> {
+function toolsJson(session: Session): Record<string, unknown> {
   const { spec, registry } = session;
   return {
     session: { target: spec.target.id, driver: spec.driver.key, platform: spec.driver.platform.toLowerCase(), agent: spec.agent },

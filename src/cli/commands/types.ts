@@ -14,7 +14,7 @@ import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { openCommandSession } from "../open-session.ts";
 
-export const CLIENT_DTS = "trailblaze-client.d.ts";
+const CLIENT_DTS = "trailblaze-client.d.ts";
 
 const HELP = `Usage: trailblaze types [session flags] [-o FILE]
 
@@ -33,7 +33,7 @@ Options:
 ${SESSION_FLAGS_HELP}`;
 
 /** Where the d.ts goes by default: the folder the target's per-file tools are looked up in (see config/per-file-tools.ts). */
-export function defaultClientDtsPath(spec: Pick<SessionSpec, "target" | "root">): string {
+function defaultClientDtsPath(spec: Pick<SessionSpec, "target" | "root">): string {
   return join(spec.target.toolsDir ?? join(spec.root, "tools"), CLIENT_DTS);
 }
 
@@ -54,7 +54,7 @@ function checkedDefaultPath(spec: Pick<SessionSpec, "target" | "root">, cwd: str
 }
 
 /** The d.ts for everything `session` registered. */
-export function sessionClientDts(session: Session): string {
+function sessionClientDts(session: Session): string {
   const { spec, registry } = session;
   const tools = registry.list().map((tool) => ({
     name: tool.name,

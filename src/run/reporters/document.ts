@@ -20,7 +20,7 @@ export function writeReport(name: string, text: string, destination: ReportDesti
   notice(`${name} report written to ${destination.shown}\n`);
 }
 
-export interface DocumentReporterOptions {
+interface DocumentReporterOptions {
   /** Where the document goes; undefined: stdout. */
   destination?: ReportDestination;
   stdout: (text: string) => void;

@@ -11,7 +11,7 @@ import { writeReport, type ReportDestination } from "./document.ts";
 import { formatTrailProblem, oneLine } from "../validate.ts";
 import { cleanText } from "../../core/markup-text.ts";
 
-export interface ListReporterOptions {
+interface ListReporterOptions {
   /** ANSI colours; default false. */
   color?: boolean;
   /** Print each step as it finishes; default: when the run has one worker (onBegin), else each trail as a block when it ends. */

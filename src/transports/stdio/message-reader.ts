@@ -8,7 +8,7 @@ import { LineSplitter, type Line } from "./line-splitter.ts";
 /** Characters of a skipped line quoted in its report. */
 const PREVIEW = 200;
 
-export interface MessageReaderEvents {
+interface MessageReaderEvents {
   onMessage(message: JSONRPCMessage): void;
   /** A line that is not JSON-RPC was skipped; `preview` is its head. */
   onNotJson(preview: string): void;

@@ -3,7 +3,7 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 
-export interface ProcStat {
+interface ProcStat {
   /** R, S, D, Z (zombie), X (dead), … */
   state: string;
   ppid: number;

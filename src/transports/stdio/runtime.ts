@@ -9,7 +9,7 @@ import { RuntimeNotFoundError } from "../../errors.ts";
 // The hint for a server that died because its packages are missing depends on the runtime's output.
 export { explainStartupFailure } from "./startup-failure.ts";
 
-export type RuntimeKind = "bun" | "node";
+type RuntimeKind = "bun" | "node";
 
 /** How to run a TypeScript MCP server file. */
 export interface Runtime {
@@ -23,7 +23,7 @@ export interface Runtime {
   argsFor(script: string, preload?: string): string[];
 }
 
-export interface DetectRuntimeOptions {
+interface DetectRuntimeOptions {
   /**
    * Where `tsx` is resolved from first when falling back to node: a directory or file.
    * Default: this package's own location, so the tsx installed next to trailblaze-ts is found
@@ -37,7 +37,7 @@ export interface DetectRuntimeOptions {
   runningBun?: string | null;
 }
 
-export const NO_RUNTIME_MESSAGE = "No compatible TypeScript runtime found on PATH. Install bun (https://bun.sh) or Node with tsx.";
+const NO_RUNTIME_MESSAGE = "No compatible TypeScript runtime found on PATH. Install bun (https://bun.sh) or Node with tsx.";
 
 const cache = new Map<string, Promise<Runtime>>();
 

@@ -8,7 +8,7 @@ import { MASK_WINDOW_CHARS, MAX_LOG_LINE_CHARS, maskHead } from "../../core/log-
 import { cutLine, RollingTail } from "../../core/rolling-tail.ts";
 import { LineSplitter, type Line } from "./line-splitter.ts";
 
-export interface StderrCaptureOptions {
+interface StderrCaptureOptions {
   /** Most recent lines kept in memory for {@link StderrCapture.tail}. Default 64 lines. */
   tailLines?: number;
   /** Longest line kept in the tail, in characters; longer lines are cut and marked. Default 2000 characters. */
