@@ -12,6 +12,23 @@ const bool = z.boolean().nullish();
 const int = z.number().int().nullish();
 
 /** The driver fields a selector or a check reads, typed; other fields pass through unchecked. */
+/** Maestro's node fields, the same on both platforms (iOS adds `visible`). */
+const MAESTRO_FIELDS = {
+  text: str,
+  resourceId: str,
+  accessibilityText: str,
+  className: str,
+  hintText: str,
+  clickable: bool,
+  enabled: bool,
+  focused: bool,
+  checked: bool,
+  selected: bool,
+  focusable: bool,
+  scrollable: bool,
+  password: bool,
+};
+
 const DRIVER_FIELDS = {
   androidAccessibility: {
     className: str,
@@ -39,37 +56,8 @@ const DRIVER_FIELDS = {
     inputType: int,
     collectionItemInfo: z.looseObject({ rowIndex: int, columnIndex: int }).nullish(),
   },
-  androidMaestro: {
-    text: str,
-    resourceId: str,
-    accessibilityText: str,
-    className: str,
-    hintText: str,
-    clickable: bool,
-    enabled: bool,
-    focused: bool,
-    checked: bool,
-    selected: bool,
-    focusable: bool,
-    scrollable: bool,
-    password: bool,
-  },
-  iosMaestro: {
-    text: str,
-    resourceId: str,
-    accessibilityText: str,
-    className: str,
-    hintText: str,
-    clickable: bool,
-    enabled: bool,
-    focused: bool,
-    checked: bool,
-    selected: bool,
-    focusable: bool,
-    scrollable: bool,
-    password: bool,
-    visible: bool,
-  },
+  androidMaestro: MAESTRO_FIELDS,
+  iosMaestro: { ...MAESTRO_FIELDS, visible: bool },
   iosAxe: {
     role: str,
     subrole: str,

@@ -3,19 +3,11 @@
 // the page's first script, so a test can say none happened.
 
 import { chromium, type Browser, type Page } from "playwright-core";
+import { CHROMIUM_ARGS } from "../../src/browser/chromium-browser.ts";
 import { findChromium } from "../../src/browser/find-chromium.ts";
 
-/** Chromium's flags for a test run: headless, no sandbox (root in CI), nothing fetched on its own. */
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+/** The runtime's own Chromium switches, which the tests launch with too. */
+export { CHROMIUM_ARGS };
 
 export interface WatchedPage {
   browser: Browser;
