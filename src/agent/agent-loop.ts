@@ -159,14 +159,16 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
       end(undefined);
       continue;
     }
-    turn.called = { tool: first.tool, args: secrets.withPlaceholders(first.args) };
+    // The arguments as reports, the model and the recording see them: any secret value back to its placeholder.
+    const written = secrets.withPlaceholders(first.args);
+    turn.called = { tool: first.tool, args: written };
     if (answer.calls.length > 1)
       note = `you called ${answer.calls.length} tools at once; only the first (${first.tool}) ran. Call one tool per turn.`;
 
     if (first.invalid !== undefined || !tools.some((t) => t.name === first.tool)) {
       const outcome = `there is no tool named ${first.tool} in this session; call one of the tools offered`;
       Object.assign(turn, { outcome, ok: false });
-      done.push({ tool: first.tool, args: turn.called.args, outcome, ok: false });
+      done.push({ tool: first.tool, args: written, outcome, ok: false });
       end(undefined);
       continue;
     }
@@ -178,14 +180,14 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
         const outcome =
           "not accepted: this step verifies something, so check it with an assertion tool first (its recording must fail at replay when the state is absent)";
         Object.assign(turn, { outcome, ok: false });
-        done.push({ tool: first.tool, args: turn.called.args, outcome, ok: false });
+        done.push({ tool: first.tool, args: written, outcome, ok: false });
         end(undefined);
         continue;
       }
       Object.assign(turn, { outcome: `${status.toLowerCase() || "no status"}: ${explanation}`, ok: status !== "FAILED" });
       if (status === "COMPLETED") return end(finish("completed", explanation || "completed"))!;
       if (status === "FAILED") return end(finish("failed", `the agent gave up: ${explanation}`))!;
-      done.push({ tool: first.tool, args: turn.called.args, outcome: "in progress noted; go on", ok: true });
+      done.push({ tool: first.tool, args: written, outcome: "in progress noted; go on", ok: true });
       end(undefined);
       continue;
     }
@@ -194,10 +196,9 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     const ok = isSuccess(result);
     const outcome = secrets.mask(result.message);
     Object.assign(turn, { outcome, ok });
-    done.push({ tool: first.tool, args: secrets.withPlaceholders(first.args), outcome, ok });
+    done.push({ tool: first.tool, args: written, outcome, ok });
     if (ok) {
-      if (session.registry.get(first.tool)?.meta.isRecordable !== false)
-        recording.push({ tool: first.tool, args: secrets.withPlaceholders(first.args) });
+      if (session.registry.get(first.tool)?.meta.isRecordable !== false) recording.push({ tool: first.tool, args: written });
       if (asserts(first.tool)) asserted = true;
     } else if (options.verify && asserts(first.tool)) {
       return end(finish("failed", result.message.startsWith(`${first.tool}: `) ? result.message : `${first.tool}: ${result.message}`))!;
