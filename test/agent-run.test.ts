@@ -9,10 +9,7 @@ import { join } from "node:path";
 import { cli, cliProcess, REPO, tempDir } from "./support/cli.ts";
 import { startLlmServer, type LlmServer, type Turn, type TurnSource } from "./support/llm-server.ts";
 import { workspaceCopy } from "./support/workspace-copy.ts";
-
-const FIXTURE = join(REPO, "fixtures/agent");
-const KEY = "sk-test-gateway-5f1d2c";
-const MAP = ["--map", "trails/config/trailmaps/calendar", "--start", "calendar/android/day_view"];
+import { AGENT_FIXTURE, AGENT_KEY, agentEnv, agentWorkspace, CALENDAR_MAP } from "./support/agent-workspace.ts";
 
 let server: LlmServer | undefined;
 afterEach(async () => {
@@ -26,18 +23,6 @@ const tapDrawer = call("tapOnElementBySelector", {
   nodeSelector: { androidAccessibility: { contentDescriptionRegex: "Open the calendar drawer" } },
   reason: "the drawer button",
 });
-
-/** A copy of the fixture whose gateway is `server` (its provider `type` changed when asked). */
-function workspace(key: string, llm: LlmServer, type = "openai_compatible"): string {
-  const dir = workspaceCopy(FIXTURE, `agent-${key}`);
-  const anchor = join(dir, "trails/config/trailblaze.yaml");
-  const base = type === "anthropic" ? llm.url : `${llm.url}/v1`;
-  writeFileSync(
-    anchor,
-    readFileSync(anchor, "utf8").replace("http://127.0.0.1:9/v1", base).replace("type: openai_compatible", `type: ${type}`),
-  );
-  return dir;
-}
 
 interface Report {
   trails: {
@@ -60,10 +45,8 @@ interface Report {
   summary: { healed?: number };
 }
 
-const env = (extra: Record<string, string> = {}) => ({ GATEWAY_API_KEY: KEY, HOME: tempDir("agent-home"), ...extra });
-
 async function runJson(dir: string, args: string[], extra: Record<string, string> = {}) {
-  const result = await cli(["run", ...args, "--reporter", "json", "--no-logging"], { cwd: dir, env: env(extra) });
+  const result = await cli(["run", ...args, "--reporter", "json", "--no-logging"], { cwd: dir, env: agentEnv(extra) });
   return { ...result, report: JSON.parse(result.stdout) as Report };
 }
 
@@ -93,16 +76,16 @@ const WORDS_TURNS: TurnSource[] = [
 describe("steps in words on the calendar map", () => {
   test("pass through the agent, save their recordings under the device's slot, and replay with --llm none", async () => {
     server = startLlmServer(WORDS_TURNS);
-    const dir = workspace("words", server);
+    const dir = agentWorkspace("words", server);
     const trail = "trails/calendar/theme-in-words.trail.yaml";
-    const first = await cliProcess(["run", trail, ...MAP, "--no-logging"], { cwd: dir, env: env() });
+    const first = await cliProcess(["run", trail, ...CALENDAR_MAP, "--no-logging"], { cwd: dir, env: agentEnv() });
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
     expect(first.stdout).toContain("agent gateway/test-model (no recording)");
     expect(first.stdout).toContain("saved the agent's recording of steps 1, 2, 3");
     expect(server.requests).toHaveLength(8);
     // The gateway's headers and key go with every request.
-    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${AGENT_KEY}`);
     expect(server.requests[0]!.headers["x-team-id"]).toBe("ui-testing");
 
     const saved = readFileSync(join(dir, trail), "utf8");
@@ -111,7 +94,7 @@ describe("steps in words on the calendar map", () => {
     expect(saved).toContain("- assertVisibleWithText:\n            text: Dark");
     expect(saved).not.toContain("objectiveStatus");
 
-    const again = await runJson(dir, [trail, ...MAP, "--llm", "none"]);
+    const again = await runJson(dir, [trail, ...CALENDAR_MAP, "--llm", "none"]);
     expect(again.code).toBe(0);
     expect(again.report.trails[0]!.status).toBe("passed");
     expect(again.report.trails[0]!.steps.every((s) => s.agent === undefined)).toBe(true);
@@ -120,8 +103,8 @@ describe("steps in words on the calendar map", () => {
 
   test("the report shows each turn: the screen the model was shown, its call, tokens and cost", async () => {
     server = startLlmServer(WORDS_TURNS);
-    const dir = workspace("report", server);
-    const { code, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...MAP, "--no-save-recording"]);
+    const dir = agentWorkspace("report", server);
+    const { code, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...CALENDAR_MAP, "--no-save-recording"]);
     expect(code).toBe(0);
     const agent = report.trails[0]!.steps[0]!.agent!;
     expect(agent).toMatchObject({ model: "gateway/test-model", why: "no-recording", tokens: { input: 200 } });
@@ -135,20 +118,22 @@ describe("steps in words on the calendar map", () => {
 
   test("streamed answers from an Anthropic messages endpoint run the same way", async () => {
     server = startLlmServer(WORDS_TURNS);
-    const dir = workspace("anthropic", server, "anthropic");
-    const { code, report, stderr } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...MAP], {
+    const dir = agentWorkspace("anthropic", server, "anthropic");
+    const { code, report, stderr } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...CALENDAR_MAP], {
       TRAILBLAZE_LLM_STREAM: "1",
     });
     expect(stderr).toBe("");
     expect(code).toBe(0);
     expect(report.trails[0]!.status).toBe("passed");
-    expect(server.requests.every((r) => r.wire === "anthropic" && r.body.stream === true && r.headers["x-api-key"] === KEY)).toBe(true);
+    expect(server.requests.every((r) => r.wire === "anthropic" && r.body.stream === true && r.headers["x-api-key"] === AGENT_KEY)).toBe(
+      true,
+    );
   });
 
   test("without a model a step in words fails, and says how to give it one", async () => {
     server = startLlmServer([]);
-    const dir = workspace("no-model", server);
-    const { code, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...MAP, "--llm", "none"]);
+    const dir = agentWorkspace("no-model", server);
+    const { code, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...CALENDAR_MAP, "--llm", "none"]);
     expect(code).toBe(1);
     expect(report.trails[0]!.error).toContain("this step needs an agent");
     expect(report.trails[0]!.error).toContain("--llm");
@@ -168,14 +153,14 @@ describe("self-heal", () => {
 
   test("a drifted recording fails without --self-heal and heals with it: reported healed, its recording rewritten", async () => {
     server = startLlmServer(healTurns);
-    const dir = workspace("heal", server);
+    const dir = agentWorkspace("heal", server);
     const trail = "trails/calendar/drifted.trail.yaml";
-    const plain = await runJson(dir, [trail, ...MAP]);
+    const plain = await runJson(dir, [trail, ...CALENDAR_MAP]);
     expect(plain.code).toBe(1);
     expect(plain.report.trails[0]!.error).toContain("Show the navigation menu");
     expect(server.requests).toHaveLength(0);
 
-    const healed = await runJson(dir, [trail, ...MAP, "--self-heal"]);
+    const healed = await runJson(dir, [trail, ...CALENDAR_MAP, "--self-heal"]);
     expect(healed.code).toBe(0);
     const t = healed.report.trails[0]!;
     expect(t).toMatchObject({ status: "passed", healed: 1, savedRecording: { slot: "android", steps: [1] } });
@@ -187,17 +172,26 @@ describe("self-heal", () => {
     expect(text).toContain("contentDescriptionRegex: Open the calendar drawer");
     expect(text).toContain("# Recorded against an older build");
 
-    const replay = await runJson(dir, [trail, ...MAP, "--llm", "none"]);
+    const replay = await runJson(dir, [trail, ...CALENDAR_MAP, "--llm", "none"]);
     expect(replay.code).toBe(0);
     expect(replay.report.trails[0]!.steps.map((s) => s.status)).toEqual(["passed", "passed"]);
   });
 
   test("JUnit and the list say healed, never a plain pass", async () => {
     server = startLlmServer(healTurns);
-    const dir = workspace("heal-junit", server);
+    const dir = agentWorkspace("heal-junit", server);
     const { code, stdout } = await cli(
-      ["run", "trails/calendar/drifted.trail.yaml", ...MAP, "--self-heal", "--reporter", "junit", "--no-logging", "--no-save-recording"],
-      { cwd: dir, env: env() },
+      [
+        "run",
+        "trails/calendar/drifted.trail.yaml",
+        ...CALENDAR_MAP,
+        "--self-heal",
+        "--reporter",
+        "junit",
+        "--no-logging",
+        "--no-save-recording",
+      ],
+      { cwd: dir, env: agentEnv() },
     );
     expect(code).toBe(0);
     expect(stdout).toContain('<property name="healed" value="1"/>');
@@ -214,13 +208,13 @@ describe("the HTML report of an agent's step", () => {
       tapDrawer,
       done("</li><script>alert(2)</script>"),
     ]);
-    const dir = workspace("heal-html", server);
+    const dir = agentWorkspace("heal-html", server);
     const out = join(tempDir("agent-html"), "report");
     const { code, stdout } = await cli(
       [
         "run",
         "trails/calendar/drifted.trail.yaml",
-        ...MAP,
+        ...CALENDAR_MAP,
         "--self-heal",
         "--reporter",
         "html",
@@ -229,7 +223,7 @@ describe("the HTML report of an agent's step", () => {
         "--no-logging",
         "--no-save-recording",
       ],
-      { cwd: dir, env: env() },
+      { cwd: dir, env: agentEnv() },
     );
     expect(stdout).toContain("✚ healed Open the navigation drawer");
     expect(code).toBe(0);
@@ -247,8 +241,8 @@ describe("failures users can act on", () => {
   test("--max-llm-calls stops a model that never finishes", async () => {
     server = startLlmServer([]);
     server.after = call("wait", { seconds: 0 });
-    const dir = workspace("cap", server);
-    const { code, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...MAP, "--max-llm-calls", "5"]);
+    const dir = agentWorkspace("cap", server);
+    const { code, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...CALENDAR_MAP, "--max-llm-calls", "5"]);
     expect(code).toBe(1);
     expect(report.trails[0]!.error).toContain("did not finish the objective in 5 calls (--max-llm-calls 5)");
     expect(server.requests).toHaveLength(5);
@@ -257,10 +251,10 @@ describe("failures users can act on", () => {
   test("the workspace's defaults: max-llm-calls: is the cap when no flag gives one", async () => {
     server = startLlmServer([]);
     server.after = call("wait", { seconds: 0 });
-    const dir = workspace("cap-config", server);
+    const dir = agentWorkspace("cap-config", server);
     const anchor = join(dir, "trails/config/trailblaze.yaml");
     writeFileSync(anchor, `${readFileSync(anchor, "utf8")}defaults:\n  max-llm-calls: 3\n`);
-    const { code, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...MAP]);
+    const { code, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...CALENDAR_MAP]);
     expect(code).toBe(1);
     expect(report.trails[0]!.error).toContain("did not finish the objective in 3 calls");
     expect(server.requests).toHaveLength(3);
@@ -268,36 +262,39 @@ describe("failures users can act on", () => {
 
   test("a refused key is exit 2, naming the provider and model, and the key is nowhere in the output", async () => {
     server = startLlmServer([{ status: 401, body: { error: { message: "invalid api key" } } }]);
-    const dir = workspace("refused", server);
-    const { code, stdout, stderr, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...MAP]);
+    const dir = agentWorkspace("refused", server);
+    const { code, stdout, stderr, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...CALENDAR_MAP]);
     expect(code).toBe(2);
     expect(report.trails[0]!.error).toContain("gateway/test-model (openai_compatible");
     expect(report.trails[0]!.error).toContain("refused the API key (HTTP 401)");
     expect(report.trails[0]!.error).toContain("$GATEWAY_API_KEY");
-    expect(stdout + stderr).not.toContain(KEY);
+    expect(stdout + stderr).not.toContain(AGENT_KEY);
   });
 
   test("a missing key: a recorded trail replays without it; a step that needs the model fails (exit 2); --llm stops the run before it starts", async () => {
     server = startLlmServer([]);
-    const dir = workspace("no-key", server);
+    const dir = agentWorkspace("no-key", server);
     const noKey = { HOME: tempDir("agent-home"), GATEWAY_API_KEY: "" };
-    const replay = await cli(["run", "trails/calendar/drifted.trail.yaml", ...MAP, "--no-logging", "--reporter", "json"], {
+    const replay = await cli(["run", "trails/calendar/drifted.trail.yaml", ...CALENDAR_MAP, "--no-logging", "--reporter", "json"], {
       cwd: dir,
       env: noKey,
     });
     // The config names a model, but nothing here needs it: the recording runs (and fails on its own drift).
     expect(JSON.parse(replay.stdout).trails[0].error).toContain("Show the navigation menu");
     expect(replay.code).toBe(1);
-    const words = await cli(["run", "trails/calendar/theme-in-words.trail.yaml", ...MAP, "--no-logging", "--reporter", "json"], {
+    const words = await cli(["run", "trails/calendar/theme-in-words.trail.yaml", ...CALENDAR_MAP, "--no-logging", "--reporter", "json"], {
       cwd: dir,
       env: noKey,
     });
     expect(words.code).toBe(2);
     expect(JSON.parse(words.stdout).trails[0].error).toContain("gateway/test-model needs an API key in $GATEWAY_API_KEY, which is not set");
-    const asked = await cli(["run", "trails/calendar/theme-in-words.trail.yaml", ...MAP, "--llm", "gateway/test-model", "--no-logging"], {
-      cwd: dir,
-      env: noKey,
-    });
+    const asked = await cli(
+      ["run", "trails/calendar/theme-in-words.trail.yaml", ...CALENDAR_MAP, "--llm", "gateway/test-model", "--no-logging"],
+      {
+        cwd: dir,
+        env: noKey,
+      },
+    );
     expect(asked.code).toBe(2);
     expect(asked.stderr).toContain("run: gateway/test-model needs an API key in $GATEWAY_API_KEY, which is not set");
     expect(asked.stdout).toBe("");
@@ -306,15 +303,15 @@ describe("failures users can act on", () => {
 
   test("a rate limit is retried with backoff; one that persists is a clear error", async () => {
     server = startLlmServer([{ status: 429, headers: { "retry-after-ms": "10" } }, ...WORDS_TURNS]);
-    const dir = workspace("rate", server);
-    const ok = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...MAP, "--no-save-recording"]);
+    const dir = agentWorkspace("rate", server);
+    const ok = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...CALENDAR_MAP, "--no-save-recording"]);
     expect(ok.code).toBe(0);
     expect(server.requests).toHaveLength(9);
 
     await server.stop();
     server = startLlmServer([]);
     server.after = { status: 429, headers: { "retry-after-ms": "10" } };
-    const limited = await runJson(workspace("rate", server), ["trails/calendar/theme-in-words.trail.yaml", ...MAP], {
+    const limited = await runJson(agentWorkspace("rate", server), ["trails/calendar/theme-in-words.trail.yaml", ...CALENDAR_MAP], {
       TRAILBLAZE_LLM_MAX_RETRIES: "2",
     });
     expect(limited.code).toBe(1);
@@ -337,10 +334,10 @@ describe("failures users can act on", () => {
       call("assertVisibleWithText", { text: "Settings" }),
       done("Settings is there"),
     ]);
-    const dir = workspace("bad-calls", server);
+    const dir = agentWorkspace("bad-calls", server);
     const { code, report } = await runJson(dir, [
       "trails/calendar/drifted.trail.yaml",
-      ...MAP,
+      ...CALENDAR_MAP,
       "--no-use-recorded-steps",
       "--no-save-recording",
     ]);
@@ -355,8 +352,10 @@ describe("failures users can act on", () => {
 
   test("a server error is retried, then named with its status (no turn left in the script: HTTP 500)", async () => {
     server = startLlmServer([]);
-    const dir = workspace("server-error", server);
-    const { code, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...MAP], { TRAILBLAZE_LLM_MAX_RETRIES: "1" });
+    const dir = agentWorkspace("server-error", server);
+    const { code, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...CALENDAR_MAP], {
+      TRAILBLAZE_LLM_MAX_RETRIES: "1",
+    });
     expect(code).toBe(1);
     expect(report.trails[0]!.error).toContain("gateway/test-model (openai_compatible at http://127.0.0.1:");
     expect(report.trails[0]!.error).toContain("failed (after 2 attempts) (HTTP 500)");
@@ -364,10 +363,10 @@ describe("failures users can act on", () => {
   });
 
   test("--self-heal without a model is a usage error that says how to choose one", async () => {
-    const dir = workspaceCopy(FIXTURE, "agent-heal-no-model");
+    const dir = workspaceCopy(AGENT_FIXTURE, "agent-heal-no-model");
     const { code, stderr } = await cli(
-      ["run", "trails/calendar/drifted.trail.yaml", ...MAP, "--self-heal", "--llm", "none", "--no-logging"],
-      { cwd: dir, env: env() },
+      ["run", "trails/calendar/drifted.trail.yaml", ...CALENDAR_MAP, "--self-heal", "--llm", "none", "--no-logging"],
+      { cwd: dir, env: agentEnv() },
     );
     expect(code).toBe(2);
     expect(stderr).toContain("--self-heal needs a model for the agent: give --llm provider/model");
@@ -392,14 +391,14 @@ describe("secrets and the key", () => {
       call("assertVisibleWithText", { text: "Dark" }),
       done("dark"),
     ]);
-    const dir = workspace("secrets", server);
+    const dir = agentWorkspace("secrets", server);
     const trail = join(dir, "trails/calendar/theme-in-words.trail.yaml");
     writeFileSync(trail, readFileSync(trail, "utf8").replace("trail:\n", "trail:\n  - step: Type the calendar password\n"));
     const { code, stdout, stderr } = await cli(
       [
         "run",
         "trails/calendar/theme-in-words.trail.yaml",
-        ...MAP,
+        ...CALENDAR_MAP,
         "--secret",
         `calendarPassword=${secret}`,
         "--reporter",
@@ -407,17 +406,17 @@ describe("secrets and the key", () => {
         "--logs",
         "logs",
       ],
-      { cwd: dir, env: env() },
+      { cwd: dir, env: agentEnv() },
     );
     expect(code).toBe(0);
     const typed = (JSON.parse(stdout) as Report).trails[0]!.steps[0]!.tools[0]!;
     expect(typed).toMatchObject({ name: "inputText", args: { text: "***" } });
     for (const request of server.requests) {
       expect(request.raw).not.toContain(secret);
-      expect(request.raw).not.toContain(KEY);
+      expect(request.raw).not.toContain(AGENT_KEY);
     }
     expect(stdout + stderr).not.toContain(secret);
-    expect(stdout + stderr).not.toContain(KEY);
+    expect(stdout + stderr).not.toContain(AGENT_KEY);
     const saved = readFileSync(trail, "utf8");
     expect(saved).toContain('text: "{{calendarPassword}}"');
     expect(saved).not.toContain(secret);
@@ -426,7 +425,7 @@ describe("secrets and the key", () => {
       for (const file of readdirSync(join(logs, session))) {
         const text = readFileSync(join(logs, session, file), "utf8");
         expect(text).not.toContain(secret);
-        expect(text).not.toContain(KEY);
+        expect(text).not.toContain(AGENT_KEY);
       }
     }
   });
@@ -445,7 +444,7 @@ describe.each(["host", "on-device"])("the target's own tool, %s", (agent) => {
       call("assertEquals", { actual: "{{lastNote}}", expected: "oat milk" }),
       done("added"),
     ]);
-    const dir = workspace(`own-tool-${agent}`, server);
+    const dir = agentWorkspace(`own-tool-${agent}`, server);
     const { code, report, stderr } = await runJson(dir, ["trails/notes/add-note-in-words.trail.yaml", "--agent", agent]);
     expect(stderr).toBe("");
     expect(code).toBe(0);
@@ -465,31 +464,37 @@ describe("step and verify at the terminal", () => {
       done("it is there"),
       call("assertVisibleWithText", { text: "Dark" }),
     ]);
-    const dir = workspace("step-verify", server);
-    const step = await cli(["step", "Open the navigation drawer", "--target", "calendar", ...MAP, "--no-logging"], {
+    const dir = agentWorkspace("step-verify", server);
+    const step = await cli(["step", "Open the navigation drawer", "--target", "calendar", ...CALENDAR_MAP, "--no-logging"], {
       cwd: dir,
-      env: env(),
+      env: agentEnv(),
     });
     expect(step.code).toBe(0);
     expect(step.stdout).toContain("✓ the drawer is open (gateway/test-model: 2 model calls");
     expect(step.stdout).toContain("recording:\n  tools:\n    - tapOnElementBySelector:");
     expect(step.stderr).toContain("1. tapOnElementBySelector");
 
-    const holds = await cli(["verify", "The create-event button is visible", "--target", "calendar", ...MAP, "--no-logging", "--json"], {
-      cwd: dir,
-      env: env(),
-    });
+    const holds = await cli(
+      ["verify", "The create-event button is visible", "--target", "calendar", ...CALENDAR_MAP, "--no-logging", "--json"],
+      {
+        cwd: dir,
+        env: agentEnv(),
+      },
+    );
     expect(holds.code).toBe(0);
     expect(JSON.parse(holds.stdout)).toMatchObject({ status: "completed", recording: [{ tool: "assertVisibleWithText" }] });
 
-    const fails = await cli(["verify", "Dark is offered", "--target", "calendar", ...MAP, "--no-logging"], { cwd: dir, env: env() });
+    const fails = await cli(["verify", "Dark is offered", "--target", "calendar", ...CALENDAR_MAP, "--no-logging"], {
+      cwd: dir,
+      env: agentEnv(),
+    });
     expect(fails.code).toBe(1);
     expect(fails.stdout).toContain('✗ assertVisibleWithText: nothing on the screen matches "Dark"');
   });
 
   test("a model with vision also gets the screenshot beside the capture, where there is one", async () => {
     server = startLlmServer([tapDrawer, done("the drawer is open")]);
-    const dir = workspace("vision", server);
+    const dir = agentWorkspace("vision", server);
     const home = tempDir("agent-vision-home");
     mkdirSync(join(home, ".trailblaze"));
     writeFileSync(
@@ -497,7 +502,7 @@ describe("step and verify at the terminal", () => {
       `llm:\n  providers:\n    seeing:\n      type: openai_compatible\n      base_url: ${server.url}/v1\n      auth: { required: false }\n      models: [{ id: eyes }]\n`,
     );
     const { code } = await cli(
-      ["step", "Open the navigation drawer", "--target", "calendar", ...MAP, "--llm", "seeing/eyes", "--no-logging"],
+      ["step", "Open the navigation drawer", "--target", "calendar", ...CALENDAR_MAP, "--llm", "seeing/eyes", "--no-logging"],
       { cwd: dir, env: { HOME: home } },
     );
     expect(code).toBe(0);
@@ -509,8 +514,8 @@ describe("step and verify at the terminal", () => {
   });
 
   test("with no model chosen, step says how to choose one (exit 2)", async () => {
-    const dir = workspaceCopy(FIXTURE, "agent-step-no-model");
-    const { code, stderr } = await cli(["step", "Open Settings", "--target", "calendar", "--llm", "none"], { cwd: dir, env: env() });
+    const dir = workspaceCopy(AGENT_FIXTURE, "agent-step-no-model");
+    const { code, stderr } = await cli(["step", "Open Settings", "--target", "calendar", "--llm", "none"], { cwd: dir, env: agentEnv() });
     expect(code).toBe(2);
     expect(stderr).toContain("step: no model is chosen for the built-in agent: give --llm provider/model");
   });
@@ -547,7 +552,7 @@ describe("a web target on a real page", () => {
     );
     const { code, stdout, stderr } = await cli(["run", "trails/in-words.trail.yaml", "--reporter", "json", "--no-logging"], {
       cwd: dir,
-      env: { HOME: home, OPENAI_API_KEY: KEY },
+      env: { HOME: home, OPENAI_API_KEY: AGENT_KEY },
     });
     expect(stderr).toBe("");
     expect(code).toBe(0);

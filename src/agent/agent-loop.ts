@@ -1,8 +1,9 @@
 // The built-in agent's loop for one objective (a trail step in words, `step`, `verify`): each
 // turn builds a fresh request (objective, calls so far, the screen now), the model answers with a
 // tool call, the call runs through the session, and the screen is shown again. objectiveStatus
-// ends it; so do a failing assertion in a step that verifies, and the cap on model calls. The
-// successful recordable calls, as the model wrote them (placeholders kept), are the recording.
+// ends it; so do a failing assertion in a step that verifies, the cap on model calls, and the
+// tokens the trail may spend (checked after every answer, before its call runs). The successful
+// recordable calls, as the model wrote them (placeholders kept), are the recording.
 
 import { LlmError } from "../errors.ts";
 import { isSuccess, type ToolResult } from "../core/tool-result.ts";
@@ -38,6 +39,26 @@ export interface AgentTurn {
   durationMs: number;
 }
 
+/** The tokens a trail may spend on the model (`--max-llm-tokens`), shared by its steps' objectives. */
+export class TokenBudget {
+  readonly max: number;
+  /** What the budget is for, as the failure names it: `this trail`, or `this objective` (step, verify). */
+  readonly scope: string;
+  /** Tokens (input and output) spent so far. */
+  spent = 0;
+
+  constructor(max: number, scope = "this trail") {
+    this.max = max;
+    this.scope = scope;
+  }
+
+  /** Counts an answer's tokens; the failure message once the cap is passed, else undefined. */
+  spend(tokens: { input: number; output: number }): string | undefined {
+    this.spent += tokens.input + tokens.output;
+    return this.spent > this.max ? `the model used ${this.spent} tokens in ${this.scope}, past --max-llm-tokens ${this.max}` : undefined;
+  }
+}
+
 export interface RecordedAgentCall {
   tool: string;
   args: Record<string, unknown>;
@@ -61,6 +82,8 @@ interface ObjectiveOptions {
   /** A step that verifies: it must end with an assertion, and a failing one ends it. */
   verify: boolean;
   maxCalls: number;
+  /** The trail's token cap, when there is one: every answer's tokens count against it. */
+  tokenBudget?: TokenBudget;
   memory: Memory;
   secrets: Secrets;
   /** Runs one call with the arguments as the model wrote them (the caller resolves placeholders and reports it). */
@@ -135,6 +158,7 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     }
     tokens.input += answer.usage.input;
     tokens.output += answer.usage.output;
+    const overBudget = options.tokenBudget?.spend(answer.usage);
     const turn: AgentTurn = {
       turn: n,
       shown: screen.outline,
@@ -153,15 +177,19 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     };
 
     const first = answer.calls[0];
-    if (first === undefined) {
-      turn.text = secrets.mask(answer.text);
+    // The arguments as reports, the model and the recording see them: any secret value back to its placeholder.
+    const written = first === undefined ? undefined : secrets.withPlaceholders(first.args);
+    if (first === undefined) turn.text = secrets.mask(answer.text);
+    else turn.called = { tool: first.tool, args: written! };
+    if (overBudget !== undefined) {
+      Object.assign(turn, { outcome: `not run: ${overBudget}`, ok: false });
+      return end(finish("failed", overBudget))!;
+    }
+    if (first === undefined || written === undefined) {
       note = "your last answer called no tool: answer with exactly one tool call (objectiveStatus when you are done).";
       end(undefined);
       continue;
     }
-    // The arguments as reports, the model and the recording see them: any secret value back to its placeholder.
-    const written = secrets.withPlaceholders(first.args);
-    turn.called = { tool: first.tool, args: written };
     if (answer.calls.length > 1)
       note = `you called ${answer.calls.length} tools at once; only the first (${first.tool}) ran. Call one tool per turn.`;
 

@@ -1,13 +1,14 @@
 // The built-in agent's flags, as upstream's `run` takes them: the model (--llm provider/model, or
 // --llm-provider and --llm-model; `none` turns it off), replay or words (--use-recorded-steps,
-// --no-use-recorded-steps), --self-heal, --max-llm-calls, --save-recording. The model comes from
-// these, else TRAILBLAZE_DEFAULT_MODEL, else `llm: defaults.model`; with none, no step reaches a model.
+// --no-use-recorded-steps), --self-heal, --max-llm-calls, --save-recording; and the caps on the
+// model, --llm-timeout (each request) and --max-llm-tokens (each trail). The model comes from these,
+// else TRAILBLAZE_DEFAULT_MODEL, else `llm: defaults.model`; with none, no step reaches a model.
 
 import { ConfigError, LlmError, UsageError } from "../errors.ts";
 import { formatProblem } from "../errors.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { DEFAULT_MAX_LLM_CALLS } from "../agent/agent-loop.ts";
-import { agentModel, type AgentModel } from "../llm/ask-model.ts";
+import { agentModel, DEFAULT_LLM_TIMEOUT_SECONDS, type AgentModel } from "../llm/ask-model.ts";
 import { loadLlmConfig } from "../llm/load-llm-config.ts";
 import { chooseModel } from "../llm/model-choice.ts";
 import type { TrailAgent } from "../run/run-trail.ts";
@@ -17,6 +18,8 @@ export const MODEL_FLAG_OPTIONS = {
   "llm-provider": { type: "string" },
   "llm-model": { type: "string" },
   "max-llm-calls": { type: "string" },
+  "llm-timeout": { type: "string" },
+  "max-llm-tokens": { type: "string" },
 } as const;
 
 export const AGENT_FLAG_OPTIONS = {
@@ -33,7 +36,12 @@ export const MODEL_FLAGS_HELP = `  --llm PROVIDER/MODEL  the built-in agent's mo
   --llm-provider NAME, --llm-model ID
                         the same in two flags
   --max-llm-calls N     model calls per step before the agent gives up (default ${DEFAULT_MAX_LLM_CALLS},
-                        or defaults: max-llm-calls: in trailblaze.yaml)`;
+                        or defaults: max-llm-calls: in trailblaze.yaml)
+  --llm-timeout SECONDS each model request's deadline, its retries included (default
+                        ${DEFAULT_LLM_TIMEOUT_SECONDS}, or llm: defaults: timeout_seconds); past it the step fails
+  --max-llm-tokens N    tokens (input and output) the model may spend on one trail (step, verify:
+                        on the objective); default no cap, or llm: defaults: max_tokens_per_trail;
+                        checked after every answer, past it the step fails`;
 
 export const AGENT_FLAGS_HELP = `Agent (steps in words; no model is used unless one is chosen, see docs/agent.md):
 ${MODEL_FLAGS_HELP}
@@ -51,6 +59,8 @@ interface ModelFlagValues {
   "llm-provider"?: string | undefined;
   "llm-model"?: string | undefined;
   "max-llm-calls"?: string | undefined;
+  "llm-timeout"?: string | undefined;
+  "max-llm-tokens"?: string | undefined;
 }
 
 interface AgentFlagValues extends ModelFlagValues {
@@ -76,6 +86,32 @@ function parseMaxCalls(command: string, text: string | undefined): number {
   return n;
 }
 
+/** `--llm-timeout`: a positive number of seconds (`0.5` and `120` alike); undefined when not given. */
+function parseTimeout(command: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (text.trim() === "" || !Number.isFinite(n) || n <= 0)
+    throw new UsageError(`${command}: --llm-timeout expects a positive number of seconds (e.g. 120), got "${text}"`);
+  return n;
+}
+
+/** `--max-llm-tokens`: a positive whole number; undefined when not given. */
+function parseMaxTokens(command: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`${command}: --max-llm-tokens expects a positive whole number of tokens (e.g. 200000), got "${text}"`);
+  return n;
+}
+
+/** The caps the flags and config put on the model. */
+interface ModelCaps {
+  /** Model calls per objective. */
+  maxCalls: number;
+  /** Tokens per trail; undefined: no cap. */
+  maxTokens?: number;
+}
+
 /**
  * The model the flags and config choose, its key added to the run's secrets (masked in every
  * output); undefined when none is chosen. Config warnings (unknown keys) go to stderr.
@@ -85,17 +121,20 @@ export function chosenModel(
   root: string | undefined,
   io: AgentIO,
   secrets: Secrets,
-): { model?: AgentModel; maxCalls: number } {
+): { model?: AgentModel } & ModelCaps {
   const { config, warnings } = loadLlmConfig({ ...(root ? { root } : {}), ...(io.env.HOME ? { home: io.env.HOME } : {}), cwd: io.cwd });
   for (const warning of warnings) io.stderr(`warning: ${formatProblem(warning)}\n`);
   const maxCalls =
     values["max-llm-calls"] === undefined && config.maxCalls !== undefined
       ? config.maxCalls
       : parseMaxCalls(io.command, values["max-llm-calls"]);
+  const maxTokens = parseMaxTokens(io.command, values["max-llm-tokens"]) ?? config.maxTokens;
+  const timeout = parseTimeout(io.command, values["llm-timeout"]) ?? config.timeoutSeconds ?? DEFAULT_LLM_TIMEOUT_SECONDS;
+  const caps = { maxCalls, ...(maxTokens !== undefined ? { maxTokens } : {}) };
   const choice = chooseModel(config, values, io.env);
-  if (choice === undefined) return { maxCalls };
+  if (choice === undefined) return caps;
   if (choice.apiKey) secrets.add("llm api key", choice.apiKey);
-  return { model: agentModel(choice, io.env), maxCalls };
+  return { model: agentModel(choice, io.env, timeout), ...caps };
 }
 
 /** `run`'s agent: undefined with no model, and an error for an agent flag that needs one. */
@@ -111,6 +150,8 @@ export function trailAgent(
   if (values["save-recording"] && values["no-save-recording"])
     throw new UsageError(`${command}: --save-recording and --no-save-recording contradict each other; keep one`);
   parseMaxCalls(command, values["max-llm-calls"]);
+  parseTimeout(command, values["llm-timeout"]);
+  parseMaxTokens(command, values["max-llm-tokens"]);
   if (values["use-recorded-steps"]) {
     if (values["self-heal"])
       throw new UsageError(
@@ -121,9 +162,11 @@ export function trailAgent(
   const wants = values["self-heal"] ? "--self-heal" : values["no-use-recorded-steps"] ? "--no-use-recorded-steps" : undefined;
   const explicit = wants !== undefined || [values.llm, values["llm-provider"], values["llm-model"]].some((value) => value !== undefined);
   let model: TrailAgent["model"] | undefined;
-  let maxCalls = DEFAULT_MAX_LLM_CALLS;
+  let caps: ModelCaps = { maxCalls: DEFAULT_MAX_LLM_CALLS };
   try {
-    ({ model, maxCalls } = chosenModel(values, root, { ...io, command }, secrets));
+    let chosen: AgentModel | undefined;
+    ({ model: chosen, ...caps } = chosenModel(values, root, { ...io, command }, secrets));
+    model = chosen;
   } catch (error) {
     if (!(error instanceof LlmError || error instanceof ConfigError)) throw error;
     const named = error instanceof LlmError ? new LlmError(`${command}: ${error.message}`, error.exitCode, { cause: error }) : error;
@@ -142,7 +185,7 @@ export function trailAgent(
     model,
     ...(values["no-use-recorded-steps"] ? { useRecordedSteps: false } : {}),
     selfHeal: values["self-heal"] === true,
-    maxCalls,
+    ...caps,
     saveRecording: values["no-save-recording"] !== true,
   };
 }

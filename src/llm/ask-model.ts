@@ -1,7 +1,9 @@
 // One request to the model through the AI SDK: a system prompt, one user message (text and, for a
 // model with vision, a screenshot), the tools it may call. The SDK retries rate limits and server
 // errors with backoff (honouring retry-after); what still fails becomes an LlmError that names the
-// provider and model and says what to do. Streaming and non-streaming answer the same way.
+// provider and model and says what to do. Streaming and non-streaming answer the same way. Each
+// request has a deadline (`--llm-timeout`): past it the request is aborted, however slowly the
+// provider is still sending, and fails naming the provider, the model and the timeout.
 
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import { LlmError } from "../errors.ts";
@@ -28,17 +30,31 @@ export interface AgentModel {
   stream: boolean;
   /** Retries of a rate limit or server error (`TRAILBLAZE_LLM_MAX_RETRIES`, default 3). */
   maxRetries: number;
+  /** How long one request may take, its retries included, in ms (`--llm-timeout`, default 120 s). */
+  timeoutMs: number;
 }
 
-/** The agent's model for `choice`, with the environment's streaming and retry settings. */
-export function agentModel(choice: ModelChoice, env: Readonly<Record<string, string | undefined>>): AgentModel {
+/** Upstream's HTTP timeout for model requests: 120 s. */
+export const DEFAULT_LLM_TIMEOUT_SECONDS = 120;
+
+/** The agent's model for `choice`, with the environment's streaming and retry settings and the request deadline. */
+export function agentModel(
+  choice: ModelChoice,
+  env: Readonly<Record<string, string | undefined>>,
+  timeoutSeconds: number = DEFAULT_LLM_TIMEOUT_SECONDS,
+): AgentModel {
   const retries = Number(env.TRAILBLAZE_LLM_MAX_RETRIES ?? 3);
   if (!Number.isInteger(retries) || retries < 0)
     throw new LlmError(
       `TRAILBLAZE_LLM_MAX_RETRIES must be a whole number of retries (0 or more), got "${env.TRAILBLAZE_LLM_MAX_RETRIES}"`,
       2,
     );
-  return { choice, stream: ["1", "true"].includes(env.TRAILBLAZE_LLM_STREAM ?? ""), maxRetries: retries };
+  return {
+    choice,
+    stream: ["1", "true"].includes(env.TRAILBLAZE_LLM_STREAM ?? ""),
+    maxRetries: retries,
+    timeoutMs: Math.round(timeoutSeconds * 1000),
+  };
 }
 
 /** The SDK's model for an agent, made once (its provider package imported then). */
@@ -105,12 +121,29 @@ function messagesOf(request: ModelRequest): ModelMessage[] {
   return [{ role: "user", content }];
 }
 
+/** The model as messages name it: `provider/model (type at base_url)`. */
+const whoOf = (choice: ModelChoice) =>
+  `${choice.label} (${choice.provider.type}${choice.provider.baseUrl ? ` at ${choice.provider.baseUrl}` : ""})`;
+
+/** The seconds of a timeout in ms, as the flag takes them (`0.5`, `120`). */
+const seconds = (ms: number) => String(ms / 1000);
+
+/** A request that ran past `--llm-timeout`: the step fails (exit 1), naming the model and the timeout. */
+function timeoutError(agent: AgentModel, cause: unknown): LlmError {
+  const s = seconds(agent.timeoutMs);
+  return new LlmError(
+    `${whoOf(agent.choice)} did not answer within ${s} s (--llm-timeout ${s}); raise --llm-timeout or llm: defaults: timeout_seconds, or check that the provider is up`,
+    1,
+    { cause },
+  );
+}
+
 /** Turns what the SDK threw into an LlmError users can act on. */
 function modelError(error: unknown, choice: ModelChoice, { APICallError, RetryError }: AiSdk): Error {
   if (error instanceof LlmError) return error;
   const cause = RetryError.isInstance(error) ? error.lastError : error;
   const tried = RetryError.isInstance(error) ? ` (after ${error.errors.length} attempts)` : "";
-  const who = `${choice.label} (${choice.provider.type}${choice.provider.baseUrl ? ` at ${choice.provider.baseUrl}` : ""})`;
+  const who = whoOf(choice);
   if (APICallError.isInstance(cause)) {
     const status = cause.statusCode;
     const said = cause.responseBody ? `: ${cause.responseBody.slice(0, 300)}` : "";
@@ -140,12 +173,48 @@ function modelError(error: unknown, choice: ModelChoice, { APICallError, RetryEr
   return new LlmError(`${who} failed${tried}: ${message}`, 1, { cause });
 }
 
+/**
+ * Asks the model once (the SDK retrying what is worth retrying). The request, retries included, is
+ * aborted at `agent.timeoutMs`, and so is a provider that keeps the connection open sending a byte at
+ * a time: the answer is awaited against the deadline itself, not only through the SDK.
+ */
 export async function askModel(agent: AgentModel, request: ModelRequest, signal?: AbortSignal): Promise<ModelAnswer> {
   const { choice } = agent;
   const ai = await aiSdk();
+  const model = await modelOf(agent);
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new DOMException(`no answer within ${agent.timeoutMs} ms`, "TimeoutError")),
+    agent.timeoutMs,
+  );
+  const abortSignal = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
+  let expire: (reason: unknown) => void = () => {};
+  const expired = new Promise<never>((_, reject) => (expire = reject));
+  const onAbort = () => expire(abortSignal.reason);
+  abortSignal.addEventListener("abort", onAbort, { once: true });
+  if (abortSignal.aborted) onAbort();
+  try {
+    return await Promise.race([answer(agent, model, request, abortSignal, ai), expired]);
+  } catch (error) {
+    if (deadline.signal.aborted && !signal?.aborted) throw timeoutError(agent, error);
+    throw modelError(error, choice, ai);
+  } finally {
+    clearTimeout(timer);
+    abortSignal.removeEventListener("abort", onAbort);
+  }
+}
+
+async function answer(
+  agent: AgentModel,
+  model: LanguageModel,
+  request: ModelRequest,
+  signal: AbortSignal,
+  ai: AiSdk,
+): Promise<ModelAnswer> {
+  const { choice } = agent;
   const { generateText, streamText, ToolChoiceViolationError } = ai;
   const settings = {
-    model: await modelOf(agent),
+    model,
     system: request.system,
     messages: messagesOf(request),
     tools: toolSet(request.tools, ai),
@@ -153,7 +222,7 @@ export async function askModel(agent: AgentModel, request: ModelRequest, signal?
     maxRetries: agent.maxRetries,
     ...(choice.model.temperature !== undefined ? { temperature: choice.model.temperature } : {}),
     maxOutputTokens: choice.model.maxOutputTokens ?? 4096,
-    ...(signal ? { abortSignal: signal } : {}),
+    abortSignal: signal,
   };
   try {
     if (agent.stream) {
@@ -170,7 +239,7 @@ export async function askModel(agent: AgentModel, request: ModelRequest, signal?
   } catch (error) {
     // A model that answered in words when a tool call was required: the loop tells it so, as for any answer without a call.
     if (ToolChoiceViolationError.isInstance(error)) return { calls: [], text: textOf(error.content), usage: { input: 0, output: 0 } };
-    throw modelError(error, choice, ai);
+    throw error;
   }
 }
 

@@ -106,6 +106,19 @@ describe("llm: as upstream writes it", () => {
     expect(chooseModel(anchorOnly, {}, { OPENAI_API_KEY: "o" })?.label).toBe("openai/gpt-anchor");
   });
 
+  test("defaults: timeout_seconds and max_tokens_per_trail are read, a later file winning; a wrong value is a located problem", () => {
+    const { config } = loadLlmConfig(
+      workspace(
+        "llm:\n  defaults:\n    timeout_seconds: 30\n",
+        "llm:\n  defaults:\n    timeout_seconds: 5\n    max_tokens_per_trail: 90000\n",
+      ),
+    );
+    expect(config).toMatchObject({ timeoutSeconds: 30, maxTokens: 90000 });
+    const bad = workspace("llm:\n  defaults:\n    timeout_seconds: -1\n    max_tokens_per_trail: 1.5\n");
+    expect(() => loadLlmConfig(bad)).toThrow(/trailblaze\.yaml:3:22 llm\.defaults\.timeout_seconds/);
+    expect(() => loadLlmConfig(bad)).toThrow(/trailblaze\.yaml:4:27 llm\.defaults\.max_tokens_per_trail/);
+  });
+
   test("a key in the environment alone chooses nothing: no model unless the user opts in", () => {
     const ws = workspace("targets: []\n");
     expect(chooseModel(loadLlmConfig(ws).config, {}, { OPENAI_API_KEY: "sk-present" })).toBeUndefined();

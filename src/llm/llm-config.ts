@@ -1,7 +1,8 @@
 // Upstream's `llm:` block, read as upstream writes it: in the workspace's
 // `trails/config/trailblaze.yaml` and the user's `~/.trailblaze/trailblaze.yaml` (lower priority).
 // Providers keyed by name, each with a type (inferred from a standard key), endpoint, headers,
-// auth and models; `defaults.model`. Unknown keys are warnings, wrong types are located problems.
+// auth and models; `defaults`: the model, and the caps on it (`timeout_seconds` per request,
+// `max_tokens_per_trail`). Unknown keys are warnings, wrong types are located problems.
 
 import * as z from "zod";
 import type { ConfigProblem } from "../errors.ts";
@@ -63,7 +64,12 @@ const providerSchema = z.object({
 const llmSchema = z.object({
   providers: z.record(z.string().min(1), providerSchema.nullable()).nullable().optional(),
   defaults: z
-    .object({ model: z.string().min(1).optional(), screenshot: z.object({ max_dimensions: z.string().optional() }).nullable().optional() })
+    .object({
+      model: z.string().min(1).optional(),
+      screenshot: z.object({ max_dimensions: z.string().optional() }).nullable().optional(),
+      timeout_seconds: z.number().positive().optional(),
+      max_tokens_per_trail: z.number().int().positive().optional(),
+    })
     .nullable()
     .optional(),
 });
@@ -74,7 +80,7 @@ const KNOWN = {
   provider: Object.keys(providerSchema.shape),
   model: Object.keys(modelSchema.shape),
   auth: ["env_var", "required"],
-  defaults: ["model", "screenshot"],
+  defaults: ["model", "screenshot", "timeout_seconds", "max_tokens_per_trail"],
   cost: Object.keys(costSchema.shape),
 } as const;
 
@@ -111,6 +117,10 @@ export interface LlmConfig {
   defaultModel?: { value: string; where: Where };
   /** The anchor's `defaults: max-llm-calls:`, the cap when no --max-llm-calls gives one. */
   maxCalls?: number;
+  /** `defaults.timeout_seconds`: each model request's deadline when no --llm-timeout gives one. */
+  timeoutSeconds?: number;
+  /** `defaults.max_tokens_per_trail`: the tokens one trail may spend when no --max-llm-tokens gives a cap. */
+  maxTokens?: number;
 }
 
 export const emptyLlmConfig = (): LlmConfig => ({ providers: new Map() });
@@ -212,7 +222,9 @@ export function readLlmBlock(yaml: YamlFile, into: LlmConfig): { problems: Confi
       where: locate(yaml, at, "key"),
     });
   }
-  const model = checked.value.defaults?.model;
-  if (model !== undefined) into.defaultModel = { value: model, where: locate(yaml, ["llm", "defaults", "model"]) };
+  const defaults = checked.value.defaults;
+  if (defaults?.model !== undefined) into.defaultModel = { value: defaults.model, where: locate(yaml, ["llm", "defaults", "model"]) };
+  if (defaults?.timeout_seconds !== undefined) into.timeoutSeconds = defaults.timeout_seconds;
+  if (defaults?.max_tokens_per_trail !== undefined) into.maxTokens = defaults.max_tokens_per_trail;
   return { problems, warnings };
 }

@@ -14,7 +14,7 @@ import type { CallEvidence, Session, SessionOptions } from "../session/session.t
 import { interpolate } from "../trail/interpolate.ts";
 import { skipReason } from "../trail/select-recording.ts";
 import type { Trail } from "../trail/trail-types.ts";
-import { runObjective, type RecordedAgentCall } from "../agent/agent-loop.ts";
+import { runObjective, TokenBudget, type RecordedAgentCall } from "../agent/agent-loop.ts";
 import type { AgentModel } from "../llm/ask-model.ts";
 import { RecordedFile } from "../trail/recorded-file.ts";
 import { spliceRecording } from "../trail/trail-record.ts";
@@ -95,6 +95,8 @@ export interface TrailAgent {
   selfHeal: boolean;
   /** `--max-llm-calls`: model calls per objective. */
   maxCalls: number;
+  /** `--max-llm-tokens`: tokens the model may spend on one trail; undefined: no cap. */
+  maxTokens?: number;
   /** `--save-recording`: write what the agent did into the trail file when the trail passes. */
   saveRecording: boolean;
 }
@@ -162,12 +164,16 @@ export class TrailRun {
   #ran = false;
   #final: TrailReport | undefined;
   readonly #screens: ScreenTable;
+  /** What the trail's steps have spent on the model, against `--max-llm-tokens`. */
+  #tokenBudget: TokenBudget | undefined;
 
   constructor(file: string, trail: Trail, options: TrailRunOptions) {
     this.file = file;
     this.trail = trail;
     this.#options = options;
     this.#screens = options.screens ?? new ScreenTable();
+    const maxTokens = options.agent?.maxTokens;
+    if (maxTokens !== undefined) this.#tokenBudget = new TokenBudget(maxTokens);
   }
 
   get finished(): TrailReport | undefined {
@@ -432,6 +438,7 @@ export class TrailRun {
       objective: step.title,
       verify: step.kind === "verify",
       maxCalls: agent.maxCalls,
+      ...(this.#tokenBudget ? { tokenBudget: this.#tokenBudget } : {}),
       memory,
       secrets: this.#options.secrets,
       signal: this.#options.signal,

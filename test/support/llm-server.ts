@@ -1,6 +1,7 @@
 // A local model provider for tests: speaks OpenAI chat completions and Anthropic messages (JSON
 // and server-sent events) on 127.0.0.1 and answers each request with the next scripted turn. No
-// test reaches a real provider. Every request is kept (body and headers) for the test to read.
+// test reaches a real provider. Every request is kept (body and headers) for the test to read. A
+// turn may also be a provider that never answers, or one that trickles a byte at a time forever.
 
 import type { Server } from "bun";
 
@@ -14,7 +15,14 @@ export interface ScriptedCall {
 export type Turn =
   | { calls: ScriptedCall[]; text?: string; usage?: { input: number; output: number } }
   | { text: string; usage?: { input: number; output: number } }
-  | { status: number; body?: unknown; headers?: Record<string, string> };
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  /** Takes the request and never answers (the connection stays open until the server stops). */
+  | { hang: true }
+  /** Answers 200 and then sends one more byte every `trickle` ms, never ending the body. */
+  | { trickle: number };
+
+/** A turn that answers with a model's message. */
+type Answer = Exclude<Turn, { status: number } | { hang: true } | { trickle: number }>;
 
 /** A turn, or a function that picks one from the request (its messages as sent). */
 export type TurnSource = Turn | ((request: SeenRequest) => Turn);
@@ -68,7 +76,7 @@ function textsOf(value: unknown, texts: string[], images: string[]): void {
 
 let callIds = 0;
 
-function openaiJson(turn: Exclude<Turn, { status: number }>, model: string) {
+function openaiJson(turn: Answer, model: string) {
   const calls = "calls" in turn ? turn.calls : [];
   return {
     id: `chatcmpl-${++callIds}`,
@@ -102,7 +110,7 @@ function openaiJson(turn: Exclude<Turn, { status: number }>, model: string) {
   };
 }
 
-function openaiEvents(turn: Exclude<Turn, { status: number }>, model: string): string[] {
+function openaiEvents(turn: Answer, model: string): string[] {
   const id = `chatcmpl-${++callIds}`;
   const chunk = (delta: unknown, finish: string | null = null, usage?: unknown) =>
     JSON.stringify({
@@ -135,7 +143,7 @@ function openaiEvents(turn: Exclude<Turn, { status: number }>, model: string): s
   return [...events.map((e) => `data: ${e}\n\n`), "data: [DONE]\n\n"];
 }
 
-function anthropicJson(turn: Exclude<Turn, { status: number }>, model: string) {
+function anthropicJson(turn: Answer, model: string) {
   const calls = "calls" in turn ? turn.calls : [];
   return {
     id: `msg_${++callIds}`,
@@ -152,7 +160,7 @@ function anthropicJson(turn: Exclude<Turn, { status: number }>, model: string) {
   };
 }
 
-function anthropicEvents(turn: Exclude<Turn, { status: number }>, model: string): string[] {
+function anthropicEvents(turn: Answer, model: string): string[] {
   const event = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
   const calls = "calls" in turn ? turn.calls : [];
   const events = [
@@ -207,21 +215,51 @@ function sse(events: string[]): Response {
   return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
 }
 
+/** A 200 whose body never ends: the start of an answer, then one byte every `everyMs` ms until the client goes. */
+function trickle(everyMs: number, events: boolean, timers: Set<ReturnType<typeof setInterval>>): Response {
+  const encoder = new TextEncoder();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const stream = new ReadableStream({
+    start(controller) {
+      // An event-stream comment line, or the first brace of a JSON body whose whitespace never ends.
+      controller.enqueue(encoder.encode(events ? ":" : "{"));
+      timer = setInterval(() => {
+        try {
+          controller.enqueue(encoder.encode(events ? "\n" : " "));
+        } catch {
+          clearInterval(timer);
+        }
+      }, everyMs);
+      timers.add(timer);
+    },
+    cancel() {
+      clearInterval(timer);
+      if (timer) timers.delete(timer);
+    },
+  });
+  return new Response(stream, { headers: { "content-type": events ? "text/event-stream" : "application/json" } });
+}
+
 /** Starts a server that answers with `turns` in order (one per request, whichever wire format it uses). */
 export function startLlmServer(turns: TurnSource[]): LlmServer {
   const script = [...turns];
   const requests: SeenRequest[] = [];
+  const trickling = new Set<ReturnType<typeof setInterval>>();
   const handle: LlmServer = {
     url: "",
     requests,
     remaining: () => script.length,
     stop: async () => {
+      for (const timer of trickling) clearInterval(timer);
+      trickling.clear();
       await server.stop(true);
     },
   };
   const server: Server<undefined> = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
+    // A turn that hangs keeps its connection open for as long as the client waits (Bun's default cuts it at 10 s).
+    idleTimeout: 0,
     async fetch(request) {
       const url = new URL(request.url);
       const wire = url.pathname.endsWith("/messages") ? "anthropic" : "openai";
@@ -248,6 +286,8 @@ export function startLlmServer(turns: TurnSource[]): LlmServer {
       requests.push(seen);
       const source = script.shift() ?? handle.after ?? { status: 500, body: { error: { message: "the test script has no turn left" } } };
       const turn = typeof source === "function" ? source(seen) : source;
+      if ("hang" in turn) return new Promise<Response>(() => {});
+      if ("trickle" in turn) return trickle(turn.trickle, body.stream === true, trickling);
       if ("status" in turn) {
         const errorBody =
           turn.body ??

@@ -7,7 +7,7 @@ import { stringify } from "yaml";
 import { LlmError, UsageError } from "../../errors.ts";
 import { Secrets } from "../../core/secrets.ts";
 import { interpolate } from "../../trail/interpolate.ts";
-import { runObjective, type AgentTurn } from "../../agent/agent-loop.ts";
+import { runObjective, TokenBudget, type AgentTurn } from "../../agent/agent-loop.ts";
 import { exceptionThrown } from "../../core/tool-result.ts";
 import { InterpolationError } from "../../errors.ts";
 import { parseCommandArgs } from "../args.ts";
@@ -73,7 +73,7 @@ function agentCommand(verify: boolean): Command {
         if (error instanceof LlmError) throw new LlmError(`${name}: ${error.message}`, error.exitCode, { cause: error });
         throw error;
       }
-      const { model, maxCalls } = chosen;
+      const { model, maxCalls, maxTokens } = chosen;
       if (model === undefined) {
         throw new UsageError(
           `${name}: no model is chosen for the built-in agent: give --llm provider/model, set $TRAILBLAZE_DEFAULT_MODEL, or llm: defaults.model in trails/config/trailblaze.yaml (docs/agent.md)`,
@@ -88,6 +88,8 @@ function agentCommand(verify: boolean): Command {
         objective,
         verify,
         maxCalls,
+        // The one objective is what step and verify spend on.
+        ...(maxTokens !== undefined ? { tokenBudget: new TokenBudget(maxTokens, "this objective") } : {}),
         memory: session.memory,
         secrets,
         call: async (tool, written) => {
