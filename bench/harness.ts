@@ -1,7 +1,7 @@
 // What every scenario shares: the fixture workspace, sessions opened the way the CLI opens them,
 // interleaved ours/baseline repetitions, and the result shape written to results.json.
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
@@ -13,7 +13,7 @@ import type { Session } from "../src/session/session.ts";
 import { detectRuntime } from "../src/transports/stdio/runtime.ts";
 import { resolveSessionSpec } from "../src/session/session-spec.ts";
 import type { AgentMode } from "../src/core/server-kinds.ts";
-import { reapedChildrenCpuMs } from "./proc.ts";
+import { reapedChildrenCpuMs, sampleThreads, type ThreadsSeen } from "./proc.ts";
 import { pairedRatios, summarize, type Summary } from "./stats.ts";
 
 /** The bench workspace: `trailblaze-config/` with targets one / three / five, `tools/echo-*.ts`. */
@@ -109,6 +109,43 @@ export function launchedRun(args: string[], cwd: string, passed: number): { ms: 
   if (run.status !== 0 || reported !== passed)
     throw new Error(`bench: trailblaze run ${args.join(" ")} exited ${run.status} with ${reported} passed: ${run.stderr.slice(-1500)}`);
   return { ms, cpuMs };
+}
+
+/**
+ * As launchedRun, without blocking: the CLI's threads are sampled from /proc while it runs (each
+ * thread's CPU, the process's peak RSS; sampleThreads), and its pid is given back with them, so
+ * the main thread (whose id is the pid) can be told from the others.
+ */
+export async function launchedRunSampled(
+  args: string[],
+  cwd: string,
+  passed: number,
+): Promise<{ ms: number; cpuMs: number; pid: number } & ThreadsSeen> {
+  const cpuBefore = reapedChildrenCpuMs();
+  const start = performance.now();
+  const child = spawn(LAUNCHER, ["run", ...args, "--reporter", "json"], {
+    cwd,
+    env: { ...ENV, NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const sampler = sampleThreads(child.pid!);
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+  const status = await new Promise<number | null>((done) => child.once("close", done));
+  const ms = performance.now() - start;
+  const seen = sampler.stop();
+  const cpuMs = reapedChildrenCpuMs() - cpuBefore;
+  let reported = -1;
+  try {
+    reported = (JSON.parse(stdout) as { summary: { passed: number } }).summary.passed;
+  } catch {
+    // reported below
+  }
+  if (status !== 0 || reported !== passed)
+    throw new Error(`bench: trailblaze run ${args.join(" ")} exited ${status} with ${reported} passed: ${stderr.slice(-1500)}`);
+  return { ms, cpuMs, pid: child.pid!, ...seen };
 }
 
 /** Milliseconds `fn` takes. */

@@ -2,7 +2,7 @@
 // memory, and the processes that survive a run.
 
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { procCmdline, procPids, procStat } from "../src/transports/stdio/proc.ts";
 
 const PAGE_BYTES = 4096;
@@ -155,6 +155,66 @@ export function sampleTree(root: number, intervalMs = 100): { stop(): TreePeak }
     stop() {
       clearInterval(timer);
       return peak;
+    },
+  };
+}
+
+/** One thread of a process as /proc/<pid>/task/<tid>/stat last showed it. */
+export interface ThreadCpu {
+  tid: number;
+  /** The thread's name (`comm`): `bun` for the main thread and for worker threads, `JITWorker`, `HeapHelper`, … */
+  name: string;
+  /** User + system CPU time, ms (10 ms resolution). */
+  cpuMs: number;
+}
+
+/** Every thread of `pid` now, with its CPU so far; empty once the process is gone. */
+export function threadsOf(pid: number): ThreadCpu[] {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  return tids.flatMap((tid) => {
+    try {
+      const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const close = text.lastIndexOf(")");
+      const fields = text.slice(close + 2).split(" ");
+      return [
+        { tid: Number(tid), name: text.slice(text.indexOf("(") + 1, close), cpuMs: ticksToMs(Number(fields[11]) + Number(fields[12])) },
+      ];
+    } catch {
+      return []; // the thread ended between the listing and the read
+    }
+  });
+}
+
+export interface ThreadsSeen {
+  /** Each thread the process ever had, with the CPU it had used when last seen. */
+  threads: ThreadCpu[];
+  /** The process's peak RSS (VmHWM) as last seen, bytes. */
+  peakRssBytes: number;
+}
+
+/**
+ * Samples the threads of `pid` every `intervalMs` until stopped: the CPU of each thread (one that
+ * ended keeps its last reading) and the process's peak RSS. What a thread used after the last
+ * sample before the process exited is not counted (at most one interval's worth).
+ */
+export function sampleThreads(pid: number, intervalMs = 20): { stop(): ThreadsSeen } {
+  const seen = new Map<number, ThreadCpu>();
+  let peakRss = 0;
+  const sample = () => {
+    for (const thread of threadsOf(pid)) seen.set(thread.tid, thread);
+    peakRss = Math.max(peakRss, peakRssBytes(pid));
+  };
+  sample();
+  const timer = setInterval(sample, intervalMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      return { threads: [...seen.values()], peakRssBytes: peakRss };
     },
   };
 }

@@ -20,6 +20,7 @@ import { p6QuickJsMemory } from "./scenarios/p6-quickjs-memory.ts";
 import { p7Workers } from "./scenarios/p7-workers.ts";
 import { p8BundleSize } from "./scenarios/p8-bundle-size.ts";
 import { s1OnDeviceSuite, s2OnDeviceWorkers } from "./scenarios/s-suite.ts";
+import { s3SuiteMemory, s4MainThread } from "./scenarios/s-scale.ts";
 import { w1CliVsRawClient, w2OnDeviceVsHost } from "./scenarios/w-whole-process.ts";
 import { w3WebTrail } from "./scenarios/w3-web-trail.ts";
 import { w4EditLoop } from "./scenarios/w4-edit-loop.ts";
@@ -62,6 +63,8 @@ const SCENARIOS: { id: string; reps: number; run(reps: number): Promise<Scenario
   { id: "W4", reps: 9, run: w4EditLoop },
   { id: "S1", reps: 5, run: s1OnDeviceSuite },
   { id: "S2", reps: 5, run: s2OnDeviceWorkers },
+  { id: "S3", reps: 3, run: s3SuiteMemory },
+  { id: "S4", reps: 3, run: s4MainThread },
   { id: "A1", reps: 3, run: a1RequestBytes },
   { id: "A2", reps: 15, run: a2LoopTurn },
 ];
