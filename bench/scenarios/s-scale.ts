@@ -67,7 +67,6 @@ async function runSampled(trails: string, root: string, agent: "host" | "on-devi
   };
 }
 
-const mib = (bytes: number) => Number((bytes / MIB).toFixed(1));
 const ms1 = (value: number) => Number(value.toFixed(1));
 
 export async function s3SuiteMemory(reps: number): Promise<ScenarioResult> {
