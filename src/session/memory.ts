@@ -3,6 +3,7 @@
 // new secret value, never a plain one, and deleting it unbinds the key but keeps its values
 // masked. Masking itself belongs to the run's Secrets, which memory only adds to.
 
+import { secretText } from "../core/secret-forms.ts";
 import { Secrets } from "../core/secrets.ts";
 
 export class Memory {
@@ -17,11 +18,14 @@ export class Memory {
     for (const [key, value] of Object.entries(initial)) this.#values.set(key, value);
   }
 
-  /** A plain value; on a secret's key, a new secret value (a non-string is kept as its JSON). */
+  /**
+   * A plain value; on a secret's key, a new secret value: a non-string is read as its JSON, and
+   * masked as that and as each number and string in it (Secrets.add).
+   */
   set(key: string, value: unknown): void {
     if (this.#secretKeys.has(key)) {
-      const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
-      this.secrets.add(key, text);
+      const text = secretText(value) ?? "";
+      this.secrets.add(key, value);
       this.#secretKeys.set(key, text);
       return;
     }

@@ -88,7 +88,9 @@ export const mcpCommand: Command = {
       arg: { type: "string", multiple: true },
     });
     if (positionals.length > 0) throw new UsageError(`mcp: unexpected argument "${positionals[0]}"; see --help`);
-    const secrets = new Secrets(Object.fromEntries(parseSecrets("mcp", values.secret, io.env)));
+    const secrets = new Secrets(Object.fromEntries(parseSecrets("mcp", values.secret, io.env)), {
+      warn: (message) => io.stderr(`warning: ${message}\n`),
+    });
     const given = Object.fromEntries((values.arg ?? []).map((entry) => parseKeyValue("--arg", entry)));
 
     // stdout belongs to the protocol from here on: anything the session path prints goes to stderr.

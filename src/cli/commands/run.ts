@@ -223,7 +223,9 @@ export const runCommand: Command = {
     const reporterChoices = parseReporterFlags("run", values.reporter, values.output);
     const workers = parseWorkers(values.workers);
     const shard: Shard | undefined = values.shard === undefined ? undefined : parseShard(values.shard);
-    const secrets = new Secrets(Object.fromEntries(parseSecrets("run", values.secret, rawIo.env)));
+    const secrets = new Secrets(Object.fromEntries(parseSecrets("run", values.secret, rawIo.env)), {
+      warn: (message) => rawIo.stderr(`warning: ${message}\n`),
+    });
     const given = givenArgs(values, rawIo.cwd, secrets);
     const args = given.values;
     const tags = parseTags(values.tags);

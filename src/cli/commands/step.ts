@@ -64,7 +64,9 @@ function agentCommand(verify: boolean): Command {
         throw new UsageError(
           `${name}: say what to ${verify ? "check" : "do"}, e.g. trailblaze ${name} ${verify ? '"The Settings row is visible"' : '"Open Settings"'}`,
         );
-      const secrets = new Secrets(Object.fromEntries(parseSecrets(name, values.secret, rawIo.env)));
+      const secrets = new Secrets(Object.fromEntries(parseSecrets(name, values.secret, rawIo.env)), {
+        warn: (message) => rawIo.stderr(`warning: ${message}\n`),
+      });
       const io = maskedIo(rawIo, secrets);
       let chosen;
       try {
