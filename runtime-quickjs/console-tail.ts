@@ -1,7 +1,8 @@
 // The guest console tail: the last console lines of a QuickJS server, kept for the message of a
 // failure (ManagedTransport.diagnostics). Bounded in lines, in characters per line and in
 // characters in all, and marked where it was cut, so a guest that floods its console (lines of
-// megabytes) cannot grow a failure message, a report or the host's memory with it.
+// megabytes) cannot grow a failure message, a report or the host's memory with it. Each line is
+// masked (the session's secrets) before it is cut, so a cut never keeps a secret's first characters.
 
 import { cutLine, RollingTail } from "../src/core/rolling-tail.ts";
 
@@ -15,9 +16,26 @@ export const CONSOLE_TAIL_CHARS = 16_000;
 export class ConsoleTail {
   private readonly tail = new RollingTail({ lines: CONSOLE_TAIL_LINES, chars: CONSOLE_TAIL_CHARS });
 
-  /** Keeps one line, `level text`, cut at CONSOLE_TAIL_LINE_CHARS. */
+  /**
+   * @param mask applied to each line before it is cut (the session's secrets); default none.
+   * @param maskedOnHost the secrets are on another thread (a server on a worker thread, whose host
+   *   keeps its own tail, masked): a line too long to keep whole is left out, not cut, as its head
+   *   could not be masked first.
+   */
+  constructor(
+    private readonly mask: (text: string) => string = (text) => text,
+    private readonly maskedOnHost = false,
+  ) {}
+
+  /** Keeps one line, `level text`, masked, then cut at CONSOLE_TAIL_LINE_CHARS. */
   push(level: string, text: string): void {
-    this.tail.push(`${level} ${text.length > CONSOLE_TAIL_LINE_CHARS ? cutLine(text, CONSOLE_TAIL_LINE_CHARS) : text}`);
+    const masked = this.mask(text);
+    if (masked.length <= CONSOLE_TAIL_LINE_CHARS) return this.tail.push(`${level} ${masked}`);
+    this.tail.push(
+      this.maskedOnHost
+        ? `${level} [a line of ${masked.length} chars left out: a worker thread cannot mask it]`
+        : `${level} ${cutLine(masked, CONSOLE_TAIL_LINE_CHARS)}`,
+    );
   }
 
   /** Lines so far: a mark for `since`. */

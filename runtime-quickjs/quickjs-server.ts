@@ -122,6 +122,17 @@ export interface QuickJsServerOptions {
   /** Receives guest `console` output, one formatted line per call. Default: discarded. */
   onLog?: (level: LogLevel, text: string) => void;
   /**
+   * The session's secrets masked out of a text: applied to console lines and to what a message
+   * quotes of the guest before either is cut. Stays on the host thread (a server on a worker
+   * thread has its console tail kept, masked, on the host). Default: nothing masked.
+   */
+  mask?: (text: string) => string;
+  /**
+   * Set for a server on a worker thread whose session has secrets (masked on the host thread): a
+   * console line too long to keep whole, or a message that is not JSON-RPC, is not quoted in part.
+   */
+  maskedOnHost?: boolean;
+  /**
    * Implements guest `trailblaze.execute(name, args)`: the guest gets a promise of the JSON
    * round-trip of the result; a rejection becomes a guest Error with the same name and message.
    * Depth capping and re-entry detection are the caller's job. Default: every call rejects.
@@ -211,7 +222,7 @@ class QuickJsServerImpl implements QuickJsServer {
   /** The bundle's source map, parsed on first use; null when it could not be read. */
   private mapper: SourceMap | null | undefined;
   /** The last guest console lines, oldest first. */
-  private readonly consoleTail = new ConsoleTail();
+  private readonly consoleTail: ConsoleTail;
   /** Whether this server was restored from an image (its bundle is not evaluated again). */
   readonly restored: boolean;
   /** Console lines written while the bundle evaluates, kept for the image (when imaging). */
@@ -239,6 +250,7 @@ class QuickJsServerImpl implements QuickJsServer {
     private readonly opts: QuickJsServerOptions,
     reuse: { image: ServerImage | undefined; handshake: HandshakeImage | undefined; imaging: boolean; recordHandshake: boolean },
   ) {
+    this.consoleTail = new ConsoleTail(opts.mask, opts.maskedOnHost);
     this.deadlineMs = opts.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
     this.startDeadlineMs = opts.startDeadlineMs ?? Math.max(this.deadlineMs, DEFAULT_CALL_DEADLINE_MS);
     this.memoryLimit = opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
@@ -462,6 +474,12 @@ class QuickJsServerImpl implements QuickJsServer {
     else refuseHandshakeImage(slot);
   }
 
+  /** The head of what the guest sent, for a message: masked before it is cut (not quoted on a worker thread, see maskedOnHost). */
+  private quoted(json: string): string {
+    if (this.opts.maskedOnHost) return `${json.length} chars, not quoted: a worker thread cannot mask them`;
+    return (this.opts.mask?.(json) ?? json).slice(0, 200);
+  }
+
   private fromGuest(json: string): void {
     if (this.fatal) return;
     // Counted as the host counts a stdio server's line (UTF-8 bytes); a UTF-16 unit is at most 3 of them.
@@ -475,7 +493,7 @@ class QuickJsServerImpl implements QuickJsServer {
       message = JSONRPCMessageSchema.parse(JSON.parse(json));
     } catch (error) {
       this.transport.error(
-        new ProtocolError(`${this.label} sent a message that is not JSON-RPC (skipped): ${json.slice(0, 200)}`, { cause: error }),
+        new ProtocolError(`${this.label} sent a message that is not JSON-RPC (skipped): ${this.quoted(json)}`, { cause: error }),
       );
       return;
     }

@@ -6,6 +6,7 @@
 import { Worker } from "node:worker_threads";
 import { compiledQuickJsWasm, type BuildKey, type QuickJsEngine, type QuickJsVariant } from "../quickjs-module.ts";
 import type { QuickJsServerOptions } from "../quickjs-server.ts";
+import { ConsoleTail } from "../console-tail.ts";
 import { fromWire, QuickJsThreadTransport } from "./thread-transport.ts";
 import { toWire, type FromThread, type ThreadBundle, type ToThread, type WireError } from "./thread-protocol.ts";
 
@@ -237,10 +238,14 @@ export async function startQuickJsServerOnThread(opts: QuickJsServerOptions): Pr
     closing: undefined,
     markClosed,
     closeError: undefined,
-    transport: new QuickJsThreadTransport(opts.name, {
-      send: (message) => thread.post({ t: "send", id, message }),
-      close: () => close(),
-    }),
+    transport: new QuickJsThreadTransport(
+      opts.name,
+      {
+        send: (message) => thread.post({ t: "send", id, message }),
+        close: () => close(),
+      },
+      new ConsoleTail(opts.mask),
+    ),
   };
   const close = (): Promise<void> => {
     hosted.closing ??= (async () => {
@@ -253,8 +258,15 @@ export async function startQuickJsServerOnThread(opts: QuickJsServerOptions): Pr
   };
   const started = new Promise<void>((resolve, reject) => (hosted.started = { resolve, reject }));
   thread.add(id, hosted);
-  const { onLog: _log, onExecute: _execute, code, sourceMap, ...serializable } = opts;
-  thread.post({ t: "start", id, opts: { ...serializable, haltSignal }, bundle: thread.bundle(code, sourceMap), wasm: thread.module(wasm) });
+  const { onLog: _log, onExecute: _execute, mask, code, sourceMap, ...serializable } = opts;
+  const maskedOnHost = mask !== undefined;
+  thread.post({
+    t: "start",
+    id,
+    opts: { ...serializable, haltSignal, maskedOnHost },
+    bundle: thread.bundle(code, sourceMap),
+    wasm: thread.module(wasm),
+  });
   await started;
   return { transport: hosted.transport, close, [Symbol.asyncDispose]: close };
 }

@@ -7,7 +7,7 @@ import type { BuildKey } from "../quickjs-module.ts";
 import type { LogLevel } from "../sandbox.ts";
 
 /** QuickJsServerOptions without the host callbacks, which stay on the host thread, and without the bundle (see ThreadBundle). */
-type ThreadServerOptions = Omit<QuickJsServerOptions, "onLog" | "onExecute" | "code" | "sourceMap">;
+type ThreadServerOptions = Omit<QuickJsServerOptions, "onLog" | "onExecute" | "mask" | "code" | "sourceMap">;
 
 /**
  * A bundle, by an id the host gives it: its code and source map cross to a thread the first time

@@ -145,6 +145,7 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
       done,
       ...(note !== undefined ? { note } : {}),
       screen: screen.outline,
+      mask: (value) => secrets.maskValue(value),
     });
     note = undefined;
     const request = { system: SYSTEM_PROMPT, text: secrets.mask(text), tools, ...(screen.image ? { image: screen.image } : {}) };

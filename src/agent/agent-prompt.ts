@@ -28,6 +28,8 @@ interface PromptInput {
   /** A note for this turn (e.g. the last answer called no tool). */
   note?: string;
   screen: string;
+  /** The run's secrets masked out of a value: applied before any cut, so a cut never leaves a secret's first characters. */
+  mask<T>(value: T): T;
 }
 
 const clip = (text: string, max = 400) => (text.length > max ? `${text.slice(0, max)}…` : text);
@@ -38,13 +40,14 @@ export function promptText(input: PromptInput): string {
   if (keys.length > 0) {
     const secret = new Set(input.secretKeys);
     const lines = keys.map((key) =>
-      secret.has(key) ? `- ${key}: secret, write {{${key}}}` : `- ${key}: ${clip(JSON.stringify(input.memory[key]), 120)}`,
+      secret.has(key) ? `- ${key}: secret, write {{${key}}}` : `- ${key}: ${clip(JSON.stringify(input.mask(input.memory[key])), 120)}`,
     );
     parts.push(`Memory:\n${lines.join("\n")}`);
   }
   if (input.done.length > 0) {
     const lines = input.done.map(
-      (call, i) => `${i + 1}. ${call.tool} ${clip(JSON.stringify(call.args), 300)} -> ${call.ok ? "ok" : "FAILED"}: ${clip(call.outcome)}`,
+      (call, i) =>
+        `${i + 1}. ${call.tool} ${clip(JSON.stringify(input.mask(call.args)), 300)} -> ${call.ok ? "ok" : "FAILED"}: ${clip(input.mask(call.outcome))}`,
     );
     parts.push(`Done so far for this objective:\n${lines.join("\n")}`);
   }

@@ -94,7 +94,13 @@ function inputSchemaOf<S extends z.ZodRawShape>(def: BuiltinDefinition<S>): Reco
 }
 
 /** zod's issues in the words of `registry/recorded-args.ts` (same text as a JSON Schema check). */
-function zodArgIssues(tool: string, error: z.ZodError, args: Record<string, unknown>, inputSchema: Record<string, unknown>): ArgIssue[] {
+function zodArgIssues(
+  tool: string,
+  error: z.ZodError,
+  args: Record<string, unknown>,
+  inputSchema: Record<string, unknown>,
+  mask?: (text: string) => string,
+): ArgIssue[] {
   return error.issues.flatMap((issue): ArgIssue[] => {
     const path = issue.path.filter((p): p is string | number => typeof p !== "symbol");
     const value = valueAt(args, path);
@@ -111,14 +117,14 @@ function zodArgIssues(tool: string, error: z.ZodError, args: Record<string, unkn
             message:
               value === undefined
                 ? `required (${describeExpected(issue.expected)}), missing`
-                : `expected ${describeExpected(issue.expected)}, got ${describeValue(value)}`,
+                : `expected ${describeExpected(issue.expected)}, got ${describeValue(value, mask)}`,
           },
         ];
       case "invalid_value":
         return [
           {
             path,
-            message: `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")} (any case), got ${describeValue(value)}`,
+            message: `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")} (any case), got ${describeValue(value, mask)}`,
           },
         ];
       default:
@@ -129,9 +135,10 @@ function zodArgIssues(tool: string, error: z.ZodError, args: Record<string, unkn
 
 export function defineBuiltin<S extends z.ZodRawShape>(def: BuiltinDefinition<S>): RegisteredTool {
   const rawMeta = def.meta ?? {};
-  const check = (args: Record<string, unknown>) => {
+  // At dispatch, a value shown in an issue is masked before it is cut (describeValue): arguments carry secrets filled in.
+  const check = (args: Record<string, unknown>, mask?: (text: string) => string) => {
     const parsed = compile(def).schema.safeParse(args);
-    return parsed.success ? { data: parsed.data } : { issues: zodArgIssues(def.name, parsed.error, args, inputSchemaOf(def)) };
+    return parsed.success ? { data: parsed.data } : { issues: zodArgIssues(def.name, parsed.error, args, inputSchemaOf(def), mask) };
   };
   return {
     name: def.name,
@@ -144,8 +151,8 @@ export function defineBuiltin<S extends z.ZodRawShape>(def: BuiltinDefinition<S>
     source: BUILTIN_SOURCE,
     transport: "builtin",
     checkArgs: (args) => check(args).issues ?? [],
-    async invoke({ args, context }) {
-      const checked = check(args);
+    async invoke({ args, context, mask }) {
+      const checked = check(args, mask);
       if (checked.issues) {
         const message = `${def.name}: invalid arguments: ${formatArgIssues(def.name, checked.issues).slice(def.name.length + 2)}`;
         return checked.issues.some((i) => i.message.startsWith("required")) ? missingRequiredArgs(message) : exceptionThrown(message);

@@ -3,18 +3,23 @@
 
 const MAX_SHOWN = 40;
 
-/** `a number (42)`, `a string ("abc")`, `a list`, `a map`, `an empty value` (null), `nothing`. */
-export function describeValue(value: unknown): string {
+/**
+ * `a number (42)`, `a string ("abc")`, `a list`, `a map`, `an empty value` (null), `nothing`.
+ * `mask` (the run's secrets) is applied to the value's text before it is cut, so a cut never shows
+ * the first characters of a secret.
+ */
+export function describeValue(value: unknown, mask: (text: string) => string = (text) => text): string {
   if (value === undefined) return "nothing";
   if (value === null) return "an empty value";
   if (Array.isArray(value)) return value.length === 0 ? "an empty list" : "a list";
   switch (typeof value) {
     case "string": {
-      const shown = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN)}…` : value;
+      const masked = mask(value);
+      const shown = masked.length > MAX_SHOWN ? `${masked.slice(0, MAX_SHOWN)}…` : masked;
       return value === "" ? "an empty string" : `a string (${JSON.stringify(shown)})`;
     }
     case "number":
-      return `a number (${value})`;
+      return `a number (${mask(String(value))})`;
     case "boolean":
       return `a boolean (${value})`;
     case "object":

@@ -37,7 +37,15 @@ export interface CallRecord {
 interface DispatcherOptions {
   /** Builds the envelope for the next call (memory changes between calls). */
   context(): TrailblazeContext;
-  /** Observes every finished call (session log, reporters). */
+  /** The session's secrets masked out of a text, handed to each tool in process (see ToolInvocation.mask). */
+  mask?(text: string): string;
+  /**
+   * Takes in a finished call's result before anything observes it (the session applies a
+   * success's memory changes here, so a value a call writes into a secret's key is already secret
+   * when onCall logs the call).
+   */
+  settle?(result: ToolResult): void;
+  /** Observes every finished call (session log, reporters), once `settle` has run. */
   onCall?(record: CallRecord): void;
   /**
    * For a tool's source that cannot take calls right now (a server being restarted or re-listing
@@ -67,10 +75,12 @@ export class Dispatcher {
     const start = performance.now();
     let result: ToolResult;
     try {
-      result = await tool.invoke({ args, context: this.#options.context(), ...options });
+      const { mask } = this.#options;
+      result = await tool.invoke({ args, context: this.#options.context(), ...options, ...(mask ? { mask } : {}) });
     } catch (error) {
       result = exceptionThrown(error instanceof Error ? error.message : String(error));
     }
+    this.#options.settle?.(result);
     this.#options.onCall?.({ tool: name, args, result, startedAt, durationMs: performance.now() - start });
     return result;
   }

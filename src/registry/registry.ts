@@ -28,6 +28,8 @@ interface ToolInvocation {
   signal?: AbortSignal;
   /** Progress the tool reports while it runs (MCP `notifications/progress`). */
   onProgress?(progress: ToolProgress): void;
+  /** The run's secrets masked out of a text: what a tool in process (a built-in) formats its messages from. */
+  mask?(text: string): string;
 }
 
 export interface RegisteredTool {

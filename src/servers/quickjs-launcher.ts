@@ -144,6 +144,7 @@ async function launchQuickJs(
     ...(server.maxMessageBytes !== undefined ? { maxMessageBytes: server.maxMessageBytes } : {}),
     imageDir: resolve(spec.root, ".cache/trailblaze-images"),
     onLog: (level, text) => consoleLog?.line(level, text),
+    ...(context.mask ? { mask: context.mask } : {}),
     onExecute: async (name, args) => {
       const result = await execute(name, args);
       return { ...resultToJson(result), content: result.content };

@@ -125,6 +125,11 @@ export class Session implements AsyncDisposable {
           this.memory.snapshot(),
           targetInfo(spec),
         ),
+      mask: (text) => this.secrets.mask(text),
+      // The one place memory is written back: before the call is logged, so the log masks what it made secret.
+      settle: (result) => {
+        if (isSuccess(result)) this.memory.apply(result.memoryDelta, result.memoryDeletions);
+      },
       ...(options.onCall ? { onCall: options.onCall } : {}),
     });
   }
@@ -252,11 +257,9 @@ export class Session implements AsyncDisposable {
     return result;
   }
 
-  /** Dispatches one call and applies the memory changes of a success: the one place memory is written back. */
-  async #dispatch(name: string, args: Record<string, unknown>, options: DispatchOptions = {}): Promise<ToolResult> {
-    const result = await this.dispatcher.dispatch(name, args, options);
-    if (isSuccess(result)) this.memory.apply(result.memoryDelta, result.memoryDeletions);
-    return result;
+  /** Dispatches one call; a success's memory changes are applied as it settles (see the constructor), before it is logged. */
+  #dispatch(name: string, args: Record<string, unknown>, options: DispatchOptions = {}): Promise<ToolResult> {
+    return this.dispatcher.dispatch(name, args, options);
   }
 
   /** What everything the session writes masks (secret values, as `***`). */

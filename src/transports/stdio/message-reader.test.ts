@@ -39,3 +39,16 @@ test("an unterminated last line still counts when the stream ends", () => {
   r.end();
   expect(seen.messages).toEqual([{ jsonrpc: "2.0", method: "last" }]);
 });
+
+test("a skipped line is masked before it is cut to its preview: a secret longer than the preview shows none of its head", () => {
+  const secret = `s3cret-${"k".repeat(400)}`;
+  const seen: string[] = [];
+  const r = new MessageReader(10_000, {
+    onMessage: () => {},
+    onNotJson: (p) => seen.push(p),
+    onTooLarge: () => {},
+    mask: (line) => line.replaceAll(secret, "***"),
+  });
+  r.push(Buffer.from(`token ${secret} printed\n`));
+  expect(seen).toEqual(["token *** printed"]);
+});

@@ -10,8 +10,10 @@ const PREVIEW = 200;
 
 interface MessageReaderEvents {
   onMessage(message: JSONRPCMessage): void;
-  /** A line that is not JSON-RPC was skipped; `preview` is its head. */
+  /** A line that is not JSON-RPC was skipped; `preview` is its head (masked, then cut). */
   onNotJson(preview: string): void;
+  /** Applied to a skipped line before it is cut to its preview (the session's secrets: a cut never shows a secret's head). */
+  mask?(line: string): string;
   /** A message grew past the limit (reported once; the reader ignores everything after it). */
   onTooLarge(): void;
 }
@@ -49,7 +51,8 @@ export class MessageReader {
     try {
       message = deserializeMessage(text);
     } catch {
-      this.#events.onNotJson(text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text);
+      const shown = this.#events.mask?.(text) ?? text;
+      this.#events.onNotJson(shown.length > PREVIEW ? `${shown.slice(0, PREVIEW)}…` : shown);
       return;
     }
     this.#events.onMessage(message);

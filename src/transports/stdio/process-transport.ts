@@ -117,6 +117,7 @@ export class ProcessTransport implements ManagedTransport, AsyncDisposable {
       onNotJson: (preview) =>
         this.#report(`MCP server ${this.name} wrote a non-JSON-RPC line to stdout (skipped; servers must log to stderr): ${preview}`),
       onTooLarge: () => this.#tooLarge(),
+      ...(options.mask ? { mask: options.mask } : {}),
     });
     this.#stderr = new StderrCapture({
       tailLines: options.stderrTailLines ?? 64,
