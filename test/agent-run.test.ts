@@ -19,10 +19,8 @@ afterEach(async () => {
 
 const done = (explanation: string): Turn => ({ calls: [{ tool: "objectiveStatus", args: { status: "COMPLETED", explanation } }] });
 const call = (tool: string, args: Record<string, unknown>): Turn => ({ calls: [{ tool, args }] });
-const tapDrawer = call("tapOnElementBySelector", {
-  nodeSelector: { androidAccessibility: { contentDescriptionRegex: "Open the calendar drawer" } },
-  reason: "the drawer button",
-});
+// The model acts by the refs the outline shows: [n2] is the day view's drawer button.
+const tapDrawer = call("tap", { ref: "n2", reasoning: "the drawer button" });
 
 interface Report {
   trails: {
@@ -54,7 +52,7 @@ const WORDS_TURNS: TurnSource[] = [
   (request) => {
     // The first request carries the objective and the screen the device is on, outlined.
     expect(request.text).toContain("Objective: Open the navigation drawer");
-    expect(request.text).toContain('"Open the calendar drawer"');
+    expect(request.text).toContain('[n2] ImageButton "Open the calendar drawer"');
     // Of the map's shortcuts, only those from the waypoint the device is at are offered.
     const offered = (request.body.tools as { name?: string; function?: { name: string } }[]).map((t) => t.function?.name ?? t.name);
     expect(offered).toContain("calendar_android_dayToDrawer");
@@ -64,12 +62,18 @@ const WORDS_TURNS: TurnSource[] = [
   done("the drawer is open"),
   (request) => {
     expect(request.text).toContain("waypoint calendar/android/drawer_open");
-    return call("tapOnElementWithText", { text: "Settings" });
+    expect(request.text).toContain('[n7] TextView "Settings"');
+    return call("tap", { ref: "n7" });
   },
-  call("tapOnElementWithText", { text: "General" }),
-  call("tapOnElementWithText", { text: "Theme" }),
+  call("tap", { ref: "n5" }),
+  call("tap", { ref: "n11" }),
   done("the theme picker is open"),
-  call("assertVisibleWithText", { text: "Dark" }),
+  (request) => {
+    // A verify step is offered the verification tools alone.
+    const offered = (request.body.tools as { name?: string; function?: { name: string } }[]).map((t) => t.function?.name ?? t.name);
+    expect(offered).toEqual(["assertVisible", "assertNotVisibleWithText", "assertWaypoint", "objectiveStatus"]);
+    return call("assertVisible", { ref: "n6" });
+  },
   done("Dark is offered"),
 ];
 
@@ -90,8 +94,15 @@ describe("steps in words on the calendar map", () => {
 
     const saved = readFileSync(join(dir, trail), "utf8");
     expect(saved).toContain("# The check at the end.");
-    expect(saved).toContain("  - step: Open the navigation drawer\n    recording:\n      android:\n        - tapOnElementBySelector:");
-    expect(saved).toContain("- assertVisibleWithText:\n            text: Dark");
+    // What the model did by ref is saved as the elements' selectors, which replay when ids move.
+    expect(saved).toContain(
+      "  - step: Open the navigation drawer\n    recording:\n      android:\n        - tapOnElementBySelector:\n            nodeSelector:\n              androidAccessibility:\n                contentDescriptionRegex: Open the calendar drawer\n            reason: the drawer button",
+    );
+    expect(saved).toContain("androidAccessibility:\n                textRegex: Theme");
+    expect(saved).toContain(
+      "- assertVisibleBySelector:\n            nodeSelector:\n              androidAccessibility:\n                textRegex: Dark",
+    );
+    expect(saved).not.toContain("ref:");
     expect(saved).not.toContain("objectiveStatus");
 
     const again = await runJson(dir, [trail, ...CALENDAR_MAP, "--llm", "none"]);
@@ -109,7 +120,7 @@ describe("steps in words on the calendar map", () => {
     const agent = report.trails[0]!.steps[0]!.agent!;
     expect(agent).toMatchObject({ model: "gateway/test-model", why: "no-recording", tokens: { input: 200 } });
     expect(agent.turns[0]!.shown).toContain('ImageButton "Open the calendar drawer"');
-    expect(agent.turns[0]!.called?.tool).toBe("tapOnElementBySelector");
+    expect(agent.turns[0]!.called?.tool).toBe("tap");
     // 200 input tokens at $2 and 20 output tokens at $8 a million.
     expect(agent.costUsd).toBeCloseTo((200 * 2 + 20 * 8) / 1e6, 10);
     expect(report.trails[0]!.savedRecording).toBeUndefined();
@@ -204,7 +215,7 @@ describe("the HTML report of an agent's step", () => {
   test("shows each turn, and escapes whatever a hostile model answers", async () => {
     server = startLlmServer([
       { text: "<script>alert('model')</script>" },
-      call("tapOnElementWithText", { text: "<img src=x onerror=alert(1)>" }),
+      call("tap", { ref: "<img src=x onerror=alert(1)>" }),
       tapDrawer,
       done("</li><script>alert(2)</script>"),
     ]);
@@ -319,19 +330,24 @@ describe("failures users can act on", () => {
     expect(server.requests).toHaveLength(3);
   });
 
-  test("a tool that does not exist, or bad arguments, are told to the model, which goes on", async () => {
+  test("a tool that does not exist, arguments that are not JSON, or bad ones, are told to the model, which goes on", async () => {
     server = startLlmServer([
       call("tapTheDrawer", {}),
       (request) => {
         expect(request.text).toContain("tapTheDrawer {} -> FAILED: there is no tool named tapTheDrawer");
-        return call("tapOnElementBySelector", { selector: 42 });
+        return { calls: [{ tool: "tap", args: {}, rawArgs: '{"ref": n2' }] };
       },
       (request) => {
-        expect(request.text).toMatch(/tapOnElementBySelector \{"selector":42\} -> FAILED: .*invalid arguments/);
+        expect(request.text).toContain("tap {} -> FAILED: the arguments of tap are not valid JSON (");
+        expect(request.text).not.toContain("there is no tool named tap ");
+        return call("tap", { longPress: true });
+      },
+      (request) => {
+        expect(request.text).toMatch(/tap \{"longPress":true\} -> FAILED: .*invalid arguments/);
         return tapDrawer;
       },
       done("the drawer is open"),
-      call("assertVisibleWithText", { text: "Settings" }),
+      call("assertVisible", { ref: "n7" }),
       done("Settings is there"),
     ]);
     const dir = agentWorkspace("bad-calls", server);
@@ -342,12 +358,37 @@ describe("failures users can act on", () => {
       "--no-save-recording",
     ]);
     expect(code).toBe(0);
-    expect(server.requests).toHaveLength(6);
+    expect(server.requests).toHaveLength(7);
     expect(report.trails[0]!.steps.map((s) => [s.status, s.agent?.why])).toEqual([
       ["passed", "words"],
       ["passed", "words"],
     ]);
-    expect(report.trails[0]!.steps[0]!.agent!.turns.map((t) => t.ok)).toEqual([false, false, true, true]);
+    expect(report.trails[0]!.steps[0]!.agent!.turns.map((t) => t.ok)).toEqual([false, false, false, true, true]);
+  });
+
+  test("a step the agent completes with no call saves no recording; the list shows the attempts that failed", async () => {
+    server = startLlmServer([
+      // A condition that does not hold: nothing to do, so nothing to replay.
+      done("no dialog is shown"),
+      call("tapTheDrawer", {}),
+      tapDrawer,
+      done("the drawer is open"),
+    ]);
+    const dir = workspace("no-call", server);
+    const trail = "trails/calendar/conditional.trail.yaml";
+    writeFileSync(
+      join(dir, trail),
+      "config:\n  id: conditional\n  target: calendar\ntrail:\n  - step: If a dialog is shown, dismiss it\n  - step: Open the navigation drawer\n",
+    );
+    const { code, stdout } = await cli(["run", trail, ...MAP, "--no-logging"], { cwd: dir, env: env() });
+    expect(code).toBe(0);
+    expect(stdout).toContain("✗ tapTheDrawer: there is no tool named tapTheDrawer in this session");
+    expect(stdout).toContain("saved the agent's recording of step 2 to");
+    const saved = readFileSync(join(dir, trail), "utf8");
+    expect(saved).toContain(
+      "  - step: If a dialog is shown, dismiss it\n  - step: Open the navigation drawer\n    recording:\n      android:\n",
+    );
+    expect(saved).not.toContain("android: []");
   });
 
   test("a server error is retried, then named with its status (no turn left in the script: HTTP 500)", async () => {
@@ -384,11 +425,11 @@ describe("secrets and the key", () => {
       done("typed"),
       tapDrawer,
       done("open"),
-      call("tapOnElementWithText", { text: "Settings" }),
-      call("tapOnElementWithText", { text: "General" }),
-      call("tapOnElementWithText", { text: "Theme" }),
+      call("tap", { ref: "n7" }),
+      call("tap", { ref: "n5" }),
+      call("tap", { ref: "n11" }),
       done("theme"),
-      call("assertVisibleWithText", { text: "Dark" }),
+      call("assertVisible", { ref: "n6" }),
       done("dark"),
     ]);
     const dir = agentWorkspace("secrets", server);
@@ -460,9 +501,9 @@ describe("step and verify at the terminal", () => {
     server = startLlmServer([
       tapDrawer,
       done("the drawer is open"),
-      call("assertVisibleWithText", { text: "Create new event" }),
+      call("assertVisible", { ref: "n7" }),
       done("it is there"),
-      call("assertVisibleWithText", { text: "Dark" }),
+      call("assertVisible", { ref: "n9" }),
     ]);
     const dir = agentWorkspace("step-verify", server);
     const step = await cli(["step", "Open the navigation drawer", "--target", "calendar", ...CALENDAR_MAP, "--no-logging"], {
@@ -472,7 +513,7 @@ describe("step and verify at the terminal", () => {
     expect(step.code).toBe(0);
     expect(step.stdout).toContain("✓ the drawer is open (gateway/test-model: 2 model calls");
     expect(step.stdout).toContain("recording:\n  tools:\n    - tapOnElementBySelector:");
-    expect(step.stderr).toContain("1. tapOnElementBySelector");
+    expect(step.stderr).toContain("1. tap");
 
     const holds = await cli(
       ["verify", "The create-event button is visible", "--target", "calendar", ...CALENDAR_MAP, "--no-logging", "--json"],
@@ -482,14 +523,22 @@ describe("step and verify at the terminal", () => {
       },
     );
     expect(holds.code).toBe(0);
-    expect(JSON.parse(holds.stdout)).toMatchObject({ status: "completed", recording: [{ tool: "assertVisibleWithText" }] });
+    expect(JSON.parse(holds.stdout)).toMatchObject({
+      status: "completed",
+      recording: [
+        {
+          tool: "assertVisibleBySelector",
+          args: { nodeSelector: { androidAccessibility: { resourceIdRegex: "com.example.calendar:id/fab" } } },
+        },
+      ],
+    });
 
     const fails = await cli(["verify", "Dark is offered", "--target", "calendar", ...CALENDAR_MAP, "--no-logging"], {
       cwd: dir,
       env: agentEnv(),
     });
     expect(fails.code).toBe(1);
-    expect(fails.stdout).toContain('✗ assertVisibleWithText: nothing on the screen matches "Dark"');
+    expect(fails.stdout).toContain('✗ assertVisible: nothing on the screen matches ref "n9"');
   });
 
   test("a model with vision also gets the screenshot beside the capture, where there is one", async () => {
@@ -522,17 +571,19 @@ describe("step and verify at the terminal", () => {
 });
 
 describe("a web target on a real page", () => {
-  test("the model sees the page's ARIA outline and, with vision, its screenshot; the user's ~/.trailblaze config chooses the model", async () => {
+  test("the model sees the page's elements with their refs and, with vision, its screenshot; the user's ~/.trailblaze config chooses the model", async () => {
     server = startLlmServer([
       (request) => {
         expect(request.text).toContain("The browser has no page open yet");
         return call("web_navigate", { url: "../pages/shop.html" });
       },
       (request) => {
-        expect(request.text).toContain('button "Add one"');
+        // The page's elements with the refs the web tools take.
+        expect(request.text).toMatch(/\[e\d+\] button "Add one"/);
         expect(request.images.length).toBe(1);
         return call("web_click", { ref: 'button "Add one"' });
       },
+      done("one item added"),
       (request) => {
         expect(request.text).toContain("Items in basket: 1");
         return call("web_verifyTextVisible", { text: "Items in basket: 1" });
@@ -542,7 +593,7 @@ describe("a web target on a real page", () => {
     const dir = workspaceCopy(join(REPO, "fixtures/web"), "agent-web");
     writeFileSync(
       join(dir, "trails/in-words.trail.yaml"),
-      "config:\n  id: in-words\n  target: webshop\ntrail:\n  - verify: Adding one item puts one in the basket\n",
+      "config:\n  id: in-words\n  target: webshop\ntrail:\n  - step: Add one item to the basket\n  - verify: The basket holds one item\n",
     );
     const home = tempDir("agent-web-home");
     mkdirSync(join(home, ".trailblaze"));

@@ -145,6 +145,22 @@ describe("--record FILE", () => {
     expect(run.code).toBe(0);
   });
 
+  test("a tap by ref is recorded as the element's selector (the ref is this screen's), and replays", async () => {
+    const file = join(work, "by-ref.trail.yaml");
+    const served = await serveDemo("--record", file);
+    const call = agent(served);
+    await call("trailblaze_beginStep", { step: "Log in" });
+    expect((await call("tap", { ref: "n5" })).isError).toBe(false);
+    expect((await call("trailblaze_completeStep")).data).toMatchObject({ recorded: 1, waypoint: "myapp/android/home" });
+    await served.close();
+    const text = readFileSync(file, "utf8");
+    expect(text).toContain("        - tapOnElementBySelector:\n            nodeSelector:\n              androidAccessibility:\n");
+    expect(text).not.toContain("ref:");
+    const run = await replay(file);
+    expect(run.stdout).toContain("1 passed, 0 failed (1 trail)");
+    expect(run.code).toBe(0);
+  });
+
   test("an existing FILE, --record with --trail, --arg without --trail: usage errors before any session starts", async () => {
     const existing = join(work, "existing.trail.yaml");
     writeFileSync(existing, "config: {}\n");

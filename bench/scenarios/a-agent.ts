@@ -152,9 +152,9 @@ export async function a2LoopTurn(reps: number): Promise<ScenarioResult> {
   });
   const choice = chooseModel(config, { llm: "bench/m" }, {})!;
   const agent = agentModel(choice, {});
-  const check: TurnSource = { calls: [{ tool: "assertVisibleWithText", args: { text: "November" } }] };
+  const check: TurnSource = { calls: [{ tool: "assertNotVisibleWithText", args: { text: "December" } }] };
   const model = await languageModel(choice);
-  const offered = offeredTools(session.registry, session.screen).map(toOffered);
+  const offered = offeredTools(session.registry, { driver: session.spec.driver, verify: false, screen: session.screen }).map(toOffered);
   const tools = Object.fromEntries(
     offered.map((t) => [
       t.name,
@@ -175,7 +175,7 @@ export async function a2LoopTurn(reps: number): Promise<ScenarioResult> {
             return ++n < turns ? (check as Exclude<TurnSource, Function>) : (done as Exclude<TurnSource, Function>);
           };
           texts = sent;
-          // The tool's own time (the session dispatching assertVisibleWithText) is the session's, not the loop's.
+          // The tool's own time (the session dispatching assertNotVisibleWithText) is the session's, not the loop's.
           let inTools = 0;
           const call = async (name: string, args: Record<string, unknown>) => {
             const t0 = performance.now();

@@ -3,7 +3,8 @@
 // tool call, the call runs through the session, and the screen is shown again. objectiveStatus
 // ends it; so do a failing assertion in a step that verifies, the cap on model calls, and the
 // tokens the trail may spend (checked after every answer, before its call runs). The successful
-// recordable calls, as the model wrote them (placeholders kept), are the recording.
+// recordable calls, as the model wrote them (placeholders kept), are the recording; a call by ref
+// is recorded as the durable call its tool names (`recordAs`: the node's selector).
 
 import { LlmError } from "../errors.ts";
 import { isSuccess, type ToolResult } from "../core/tool-result.ts";
@@ -93,6 +94,12 @@ interface ObjectiveOptions {
   onTurn?(turn: AgentTurn): void;
 }
 
+/** An SDK error as one short line for the model. */
+const clipped = (text: string, max = 300) => {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+};
+
 function costOf(agent: AgentModel, tokens: { input: number; output: number }): number | undefined {
   const cost = agent.choice.model.cost;
   if (cost?.inputPerMillion === undefined && cost?.outputPerMillion === undefined) return undefined;
@@ -130,7 +137,9 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     const key = `${session.registry.size} ${session.screen?.waypoint ?? ""}`;
     let offer = offers.get(key);
     if (offer === undefined) {
-      const tools = offeredTools(session.registry, session.screen).map(toOffered);
+      const tools = offeredTools(session.registry, { driver: session.spec.driver, verify: options.verify, screen: session.screen }).map(
+        toOffered,
+      );
       offer = { tools, bytes: Buffer.byteLength(JSON.stringify(tools)) };
       offers.set(key, offer);
     }
@@ -195,7 +204,10 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
       note = `you called ${answer.calls.length} tools at once; only the first (${first.tool}) ran. Call one tool per turn.`;
 
     if (first.invalid !== undefined || !tools.some((t) => t.name === first.tool)) {
-      const outcome = `there is no tool named ${first.tool} in this session; call one of the tools offered`;
+      // A tool offered whose call the SDK refused: its arguments did not parse as JSON.
+      const outcome = !tools.some((t) => t.name === first.tool)
+        ? `there is no tool named ${first.tool} in this session; call one of the tools offered`
+        : `the arguments of ${first.tool} are not valid JSON (${clipped(first.invalid!)}); call it again with its arguments as one JSON object`;
       Object.assign(turn, { outcome, ok: false });
       done.push({ tool: first.tool, args: written, outcome, ok: false });
       end(undefined);
@@ -227,7 +239,9 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     Object.assign(turn, { outcome, ok });
     done.push({ tool: first.tool, args: written, outcome, ok });
     if (ok) {
-      if (session.registry.get(first.tool)?.meta.isRecordable !== false) recording.push({ tool: first.tool, args: written });
+      // What the recording keeps: the durable form a call by ref names (recordAs), else the call as written if recordable.
+      if (result.recordAs) recording.push({ tool: result.recordAs.tool, args: secrets.withPlaceholders(result.recordAs.args) });
+      else if (session.registry.get(first.tool)?.meta.isRecordable !== false) recording.push({ tool: first.tool, args: written });
       if (asserts(first.tool)) asserted = true;
     } else if (options.verify && asserts(first.tool)) {
       return end(finish("failed", result.message.startsWith(`${first.tool}: `) ? result.message : `${first.tool}: ${result.message}`))!;

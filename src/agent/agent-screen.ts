@@ -1,11 +1,24 @@
 // What the model is shown of the screen: a compact outline of the simulated device's capture (only
-// the nodes that show text, carry an id or can be acted on, indented under each other, with the
-// id a tool can name) and, for a model with vision, the screenshot beside the capture when there is
-// one; or the real page's ARIA outline and, for a model with vision, its screenshot. Sent afresh with every request. Every secret value is masked before it leaves.
+// the nodes that show text, carry an id or can be acted on, indented under each other, each with
+// the ref `tap` and `assertVisible` accept: `[n12] Button "Sign in"`) and, for a model with
+// vision, the screenshot beside the capture when there is one; or the real page's element list
+// (`[e5] button "Add one"`: the refs the web_* tools accept) and, for a model with vision, its
+// screenshot. Sent afresh with every request. Every secret value is masked before it leaves.
 
+import { ariaElements } from "../browser/aria-elements.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { embedScreenshot } from "../screen/screenshot.ts";
-import { describeNode, hasIdentifiableProperties, isInteractive, nodeText, type Screen, type ScreenNode } from "../screen/screen-model.ts";
+import {
+  hasIdentifiableProperties,
+  isInteractive,
+  nodeResourceId,
+  nodeText,
+  nodeType,
+  refOf,
+  type DriverDetail,
+  type Screen,
+  type ScreenNode,
+} from "../screen/screen-model.ts";
 import type { Session } from "../session/session.ts";
 
 interface ShownScreen {
@@ -23,6 +36,32 @@ function worthShowing(node: ScreenNode): boolean {
   );
 }
 
+/** A state a node shows, as upstream's compact list writes it: each driver's own flag names. */
+const STATES: readonly [label: string, fields: readonly string[], when: boolean][] = [
+  ["checked", ["isChecked", "checked"], true],
+  ["selected", ["isSelected", "selected"], true],
+  ["focused", ["isFocused", "focused"], true],
+  ["disabled", ["isEnabled", "enabled"], false],
+  ["password", ["isPassword", "password"], true],
+];
+
+/** `[n12] Button "Sign in" [id=com.app:id/login] [disabled] *`: ref, type, text, id, states, whether it can be acted on. */
+function outlineLine(node: ScreenNode): string {
+  const parts = [`[${refOf(node)}]`];
+  const type = nodeType(node.detail);
+  if (type) parts.push(type);
+  const text = nodeText(node.detail);
+  if (text !== undefined) parts.push(JSON.stringify(text.replace(/\s+/g, " ").trim()));
+  const id = nodeResourceId(node.detail);
+  if (id && node.detail.class !== "web") parts.push(`[id=${id}]`);
+  for (const [label, fields, when] of STATES) if (fields.some((f) => flag(node.detail, f) === when)) parts.push(`[${label}]`);
+  if (isInteractive(node.detail)) parts.push("*");
+  return parts.join(" ");
+}
+
+const flag = (detail: DriverDetail, field: string): boolean | undefined =>
+  typeof detail[field] === "boolean" ? (detail[field] as boolean) : undefined;
+
 /** The capture as compact lines: kept nodes only, each indented by its kept ancestors. */
 function compactOutline(screen: Screen): string {
   const lines: string[] = [];
@@ -33,9 +72,9 @@ function compactOutline(screen: Screen): string {
     const depth = ancestor ? depthOf.get(ancestor)! + 1 : 0;
     if (!worthShowing(node)) continue;
     depthOf.set(node, depth);
-    lines.push(`${"  ".repeat(depth)}${describeNode(node)}${isInteractive(node.detail) ? " *" : ""}`);
+    lines.push(`${"  ".repeat(depth)}${outlineLine(node)}`);
   }
-  return `${screen.width}x${screen.height}, ${lines.length} of ${screen.nodes.length} nodes shown (* = can be acted on):\n${lines.join("\n")}`;
+  return `${screen.width}x${screen.height}, ${lines.length} of ${screen.nodes.length} nodes shown ([ref] = what tap and assertVisible take; * = can be acted on):\n${lines.join("\n")}`;
 }
 
 /** A capture's screenshot (the file beside it), read once per process. */
@@ -65,7 +104,9 @@ export async function showScreen(session: Session, secrets: Secrets, options: { 
     const page = await session.pageSnapshot({ screenshot: options.vision });
     if (page) {
       const image = page.screenshot ? dataUrl(page.screenshot) : undefined;
-      return { outline: secrets.mask(`Page ${page.url} "${page.title}":\n${page.outline}`), ...(image ? { image } : {}) };
+      // The page's elements numbered as the web_* tools' `ref` reads them ([e5]).
+      const elements = ariaElements(page.outline).text;
+      return { outline: secrets.mask(`Page ${page.url} "${page.title}":\n${elements}`), ...(image ? { image } : {}) };
     }
     return { outline: "The browser has no page open yet: open one with web_navigate." };
   }

@@ -1,6 +1,7 @@
 // What the simulated device and a loaded screen say to each other: the actions the device
 // records, and the questions a screen engine answers (resolve a selector, find text or a ref,
-// hit-test a point, read a node's text, check a waypoint, move on after an action).
+// hit-test a point, read a node's text, name a node durably, check a waypoint, move on after an
+// action).
 
 export interface DeviceAction {
   action: string;
@@ -69,8 +70,13 @@ export interface DeviceScreen {
   /** Resolves a recorded selector; a malformed one throws (the step fails with the selector error). */
   resolve(selector: Selector): SelectorMatch;
   findByText(query: TextQuery, mode: TextMode): SelectorMatch;
-  /** The node with snapshot ref `ref` (web and compose element ids). */
+  /** The node with snapshot ref `ref`: the ref the agent's outline shows (`n12`, or a web or compose element id such as `e5`). */
   findByRef(ref: string): SelectorMatch;
+  /**
+   * The node selector a recording keeps for a node found here (what `tap` by ref is recorded as):
+   * one that finds it alone on this screen; undefined when nothing but its place names it.
+   */
+  selectorOf(node: ScreenNode): Selector | undefined;
   /** The node a tap at a point lands on, if any. */
   hitTest(x: number, y: number): ScreenNode | undefined;
   /** The text a node shows, if any. */

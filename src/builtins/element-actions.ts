@@ -3,14 +3,35 @@
 // run is onScreenElement's: the action is recorded on the simulated device either way; finding
 // the element needs a screen, so without one the step is unverified (element-run.ts).
 
+import type { Success } from "../core/tool-result.ts";
 import { anyCase, bool, int, reasoning, selector, str, withDefault } from "./arg-types.ts";
 import type { BuiltinRuns, BuiltinTable } from "./define-builtin.ts";
 import { DIRECTIONS, outsideScreen } from "./device-actions.ts";
 import { onScreenElement, UNVERIFIED_ACTION } from "./element-run.ts";
-import { textQuery } from "./screen-checks.ts";
+import { textQuery, type DeviceScreen, type ScreenNode } from "./screen-checks.ts";
 import { show, SIMULATED_DEVICE_TOOLSET, type SimulatedDevice } from "./simulated-device.ts";
 
 const meta = { "trailblaze/toolset": SIMULATED_DEVICE_TOOLSET };
+/** A tool the model calls by snapshot ref: never recorded as called (the ref is this screen's), but as what it names (`recordAs`). */
+const byRef = { ...meta, "trailblaze/isRecordable": false };
+
+/** Where a node's center is, when its bounds are known. */
+function centerOf(node: ScreenNode): { x: number; y: number } | undefined {
+  const b = node.match?.bounds;
+  return b ? { x: Math.trunc((b.left + b.right) / 2), y: Math.trunc((b.top + b.bottom) / 2) } : undefined;
+}
+
+/**
+ * A tap by ref as a recording keeps it (upstream's TapTrailblazeTool): tapOnElementBySelector with
+ * the node's selector, or for a node nothing names, a tap on its center.
+ */
+export function tapRecordedAs(node: ScreenNode, screen: DeviceScreen, longPress: boolean, why?: string): Success["recordAs"] {
+  const nodeSelector = screen.selectorOf(node);
+  const hold = longPress ? { longPress: true } : {};
+  if (nodeSelector) return { tool: "tapOnElementBySelector", args: { nodeSelector, ...hold, ...(why ? { reason: why } : {}) } };
+  const center = centerOf(node);
+  return center ? { tool: "tapOnPoint", args: { ...center, ...hold, ...(why ? { reasoning: why } : {}) } } : undefined;
+}
 
 /** An `index` written as a string upstream (`index: "1"`): a number, or undefined when absent or not a number. */
 const indexOf = (index: string | undefined) => (index !== undefined && /^\d+$/.test(index.trim()) ? Number(index) : undefined);
@@ -18,17 +39,21 @@ const filters = { enabled: bool().optional(), selected: bool().optional() };
 
 export const ELEMENT_ACTIONS = {
   tap: {
-    description: `Taps the element with snapshot ref \`ref\` (or long-presses it with longPress).${UNVERIFIED_ACTION}`,
+    description:
+      'Taps the element with ref `ref`: the id in square brackets before it in the screen outline (n12 from `[n12] Button "Sign in"`). Set longPress for a press and hold; to enter a value on a keypad, tap each key. Recorded as the element\'s selector, so the recording still finds it when ids move.' +
+      UNVERIFIED_ACTION,
     args: () => ({ ref: str(1), longPress: withDefault(bool(), false), ...reasoning }),
-    meta,
+    meta: byRef,
   },
   longPress: {
-    description: `Long-presses the element with snapshot ref \`ref\`.${UNVERIFIED_ACTION}`,
+    description:
+      "Presses and holds the element with ref `ref` (from the screen outline): context menus, drag handles, hold-to-delete. Recorded as the element's selector." +
+      UNVERIFIED_ACTION,
     args: () => ({ ref: str(1), ...reasoning }),
-    meta,
+    meta: byRef,
   },
   dragTo: {
-    description: `Drags the element \`ref\` onto \`toRef\`, or to the point toX, toY, over durationMs (default 1000).${UNVERIFIED_ACTION}`,
+    description: `Drags the element \`ref\` onto \`toRef\`, or to the point toX, toY, in one press-move-release over durationMs (default 1000). Recorded as dragByPoints.${UNVERIFIED_ACTION}`,
     args: () => ({
       ref: str(1),
       toRef: str().optional(),
@@ -37,7 +62,7 @@ export const ELEMENT_ACTIONS = {
       durationMs: withDefault(int(0), 1000),
       ...reasoning,
     }),
-    meta,
+    meta: byRef,
   },
   tapOnElementWithText: {
     description: `Taps the element showing \`text\` (a regular expression; index among matches, id to narrow).${UNVERIFIED_ACTION}`,
@@ -114,11 +139,13 @@ export const ELEMENT_ACTION_RUNS: BuiltinRuns<typeof ELEMENT_ACTIONS, SimulatedD
       details: { ref: a.ref, ...(a.longPress ? { longPress: true } : {}) },
       summary: `tap ref ${show(a.ref)}${a.longPress ? " (long press)" : ""}`,
     }),
+    recordAs: (a, node, screen) => tapRecordedAs(node, screen, a.longPress, a.reasoning),
   }),
   longPress: onScreenElement({
     find: (a, screen) => screen.findByRef(a.ref),
     what: (a) => `ref ${show(a.ref)}`,
     record: (a) => ({ details: { ref: a.ref }, summary: `longPress ref ${show(a.ref)}` }),
+    recordAs: (a, node, screen) => tapRecordedAs(node, screen, true, a.reasoning),
   }),
   dragTo: onScreenElement({
     precheck: (a, context) => {
@@ -136,6 +163,17 @@ export const ELEMENT_ACTION_RUNS: BuiltinRuns<typeof ELEMENT_ACTIONS, SimulatedD
       return {
         details: { ref: a.ref, ...(a.toRef !== undefined ? { toRef: a.toRef } : { to: [a.toX, a.toY] }), durationMs: a.durationMs },
         summary: `drag ref ${show(a.ref)} → ${to}`,
+      };
+    },
+    // As upstream: the points of the drag, from the source's center to the target's (or the point).
+    recordAs: (a, node, screen) => {
+      const from = centerOf(node);
+      const target = a.toRef !== undefined ? screen.findByRef(a.toRef).nodes[0] : undefined;
+      const to = a.toRef !== undefined ? target && centerOf(target) : { x: a.toX!, y: a.toY! };
+      if (!from || !to) return undefined;
+      return {
+        tool: "dragByPoints",
+        args: { startX: from.x, startY: from.y, endX: to.x, endY: to.y, durationMs: a.durationMs },
       };
     },
   }),

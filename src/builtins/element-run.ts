@@ -1,12 +1,13 @@
 // How the simulated device runs a tool that acts on (or checks) one element: the element is found
 // on the screen when one is loaded, and the action recorded on it; without a screen the action is
 // recorded and the step is unverified (see screen-checks.ts); the tool's description says so
-// (UNVERIFIED_ACTION).
+// (UNVERIFIED_ACTION). A tool that acts by snapshot ref says what a recording keeps instead
+// (`recordAs`: the node's selector, found before the action moves the screen on).
 
-import { exceptionThrown } from "../core/tool-result.ts";
+import { exceptionThrown, isSuccess, type Success } from "../core/tool-result.ts";
 import type { TrailblazeContext } from "../core/context.ts";
 import type { BuiltinRun } from "./define-builtin.ts";
-import { isNode, nodeName, oneNode, screenCheck, type DeviceScreen, type SelectorMatch } from "./screen-checks.ts";
+import { isNode, nodeName, oneNode, screenCheck, type DeviceScreen, type ScreenNode, type SelectorMatch } from "./screen-checks.ts";
 import type { SimulatedDevice } from "./simulated-device.ts";
 
 /** The end of the description of a tool whose run is onScreenElement's. */
@@ -22,6 +23,8 @@ interface ElementRun<A> {
   record(args: A): { action?: string; details: Record<string, unknown>; summary: string };
   /** A check on the arguments before anything happens (a failure message). */
   precheck?(args: A, context: TrailblazeContext): string | undefined;
+  /** What a recording keeps instead of the call (a tool acting by ref: the node named durably), once the node is found. */
+  recordAs?(args: A, node: ScreenNode, screen: DeviceScreen): Success["recordAs"];
 }
 
 /** The run of a tool acting on one element: found on the screen when one is loaded, else recorded and unverified. */
@@ -37,7 +40,10 @@ export function onScreenElement<A>(def: ElementRun<A>): BuiltinRun<A, SimulatedD
       check: (screen) => {
         const node = oneNode(tool, def.find(args, screen), what, def.index?.(args));
         if (!isNode(node)) return node;
-        return device.record(action, { ...details, nodeId: node.nodeId }, `${summary} on ${nodeName(node)}`);
+        // Named before the action: the screen may move on once it is done.
+        const recordAs = def.recordAs?.(args, node, screen);
+        const result = device.record(action, { ...details, nodeId: node.nodeId }, `${summary} on ${nodeName(node)}`);
+        return recordAs && isSuccess(result) ? { ...result, recordAs } : result;
       },
     });
   };

@@ -4,6 +4,7 @@
 
 import { describeNode, nodeResourceId, nodeText, type ScreenNode as EngineNode } from "../screen/screen-model.ts";
 import type { Resolution } from "../screen/resolve-selector.ts";
+import { nodeSelectorFor } from "../screen/node-selector.ts";
 import { parseSelector, type Selector as EngineSelector } from "../screen/selector.ts";
 import type { ScreenState } from "../screen/screen-state.ts";
 import { textSelector } from "../screen/tool-call.ts";
@@ -95,8 +96,12 @@ export class EngineScreen implements DeviceScreen {
   }
 
   findByRef(ref: string): SelectorMatch {
-    const nodes = this.state.screen.nodes.filter((n) => n.ref === ref);
-    return this.#match({ kind: nodes.length === 0 ? "noMatch" : nodes.length === 1 ? "singleMatch" : "multipleMatches", nodes }, ref);
+    return this.#match(this.state.findByRef(ref), ref);
+  }
+
+  selectorOf(node: ScreenNode): Selector | undefined {
+    const engine = this.#nodes.get(node) ?? this.state.screen.byId.get(Number(node.nodeId));
+    return engine ? nodeSelectorFor(this.state.screen, engine) : undefined;
   }
 
   hitTest(x: number, y: number): ScreenNode | undefined {

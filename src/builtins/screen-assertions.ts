@@ -2,10 +2,20 @@
 // accessibility text or resource id, waypoints, matches. All go through `screenCheck`:
 // unverified on a device with no screen loaded.
 
-import { exceptionThrown, success } from "../core/tool-result.ts";
+import { exceptionThrown, success, type Success } from "../core/tool-result.ts";
 import { anyCase, bool, int, reasoning, selector, str, withDefault } from "./arg-types.ts";
 import type { BuiltinRun, BuiltinRuns, BuiltinTable } from "./define-builtin.ts";
-import { closestHint, isNode, nodeName, oneNode, screenCheck, textQuery, type DeviceScreen, type SelectorMatch } from "./screen-checks.ts";
+import {
+  closestHint,
+  isNode,
+  nodeName,
+  oneNode,
+  screenCheck,
+  textQuery,
+  type DeviceScreen,
+  type ScreenNode,
+  type SelectorMatch,
+} from "./screen-checks.ts";
 import { show, SIMULATED_DEVICE_TOOLSET, type SimulatedDevice } from "./simulated-device.ts";
 
 const meta = { "trailblaze/toolset": SIMULATED_DEVICE_TOOLSET };
@@ -17,9 +27,11 @@ const filters = { enabled: bool().optional(), selected: bool().optional() };
 
 export const SCREEN_ASSERTIONS = {
   assertVisible: {
-    description: `Asserts that the element with snapshot ref \`ref\` is visible (and shows expectedText, when given).${UNVERIFIED_CHECK}`,
+    description:
+      'Asserts that the element with ref `ref` (the id in square brackets in the screen outline, n12 from `[n12] Text "Total"`) is visible; with expectedText, that it shows exactly that text (trimmed): give it whenever the step asks for a value, leaving out what changes from run to run. Recorded as assertVisibleBySelector with the element\'s selector.' +
+      UNVERIFIED_CHECK,
     args: () => ({ ref: str(1), expectedText: str().optional(), ...reasoning }),
-    meta,
+    meta: { ...meta, "trailblaze/isRecordable": false },
   },
   assertVisibleWithText: {
     description: `Asserts that an element showing \`text\` (a regular expression) is visible.${UNVERIFIED_CHECK}`,
@@ -91,6 +103,8 @@ interface VisibilityCheck<A> {
   index?(args: A): number | undefined;
   /** Text the found element must show (after trimming), when the call asks for it. */
   expectedText?(args: A): { text: string; mode: "EXACT" | "PREFIX" | "REGEX" } | undefined;
+  /** What a recording keeps instead of the call (a check by ref: the node named durably). */
+  recordAs?(args: A, node: ScreenNode, screen: DeviceScreen): Success["recordAs"];
 }
 
 function textMatches(actual: string, expected: { text: string; mode: "EXACT" | "PREFIX" | "REGEX" }): boolean {
@@ -122,7 +136,8 @@ function visibility<A>(def: VisibilityCheck<A>): BuiltinRun<A, SimulatedDevice> 
             `${tool}: ${what} shows ${show(shown)}, expected ${expected.mode === "EXACT" ? "" : `${expected.mode.toLowerCase()} `}${show(expected.text)}`,
           );
         }
-        return success(`${what} is visible (${nodeName(node)})`);
+        const recordAs = def.recordAs?.(args, node, screen);
+        return success(`${what} is visible (${nodeName(node)})`, recordAs ? { recordAs } : {});
       },
     });
   };
@@ -134,6 +149,19 @@ export const SCREEN_ASSERTION_RUNS: BuiltinRuns<typeof SCREEN_ASSERTIONS, Simula
     find: (a, screen) => screen.findByRef(a.ref),
     what: (a) => `ref ${show(a.ref)}`,
     expectedText: (a) => (a.expectedText !== undefined ? { text: a.expectedText, mode: "EXACT" } : undefined),
+    // As upstream's AssertVisibleTrailblazeTool: the check of the node's selector (and its text).
+    recordAs: (a, node, screen) => {
+      const nodeSelector = screen.selectorOf(node);
+      if (!nodeSelector) return undefined;
+      return {
+        tool: "assertVisibleBySelector",
+        args: {
+          nodeSelector,
+          ...(a.expectedText !== undefined ? { expectedText: a.expectedText } : {}),
+          ...(a.reasoning ? { reason: a.reasoning } : {}),
+        },
+      };
+    },
   }),
   assertVisibleWithText: visibility({
     visible: true,

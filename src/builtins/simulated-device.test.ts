@@ -39,6 +39,7 @@ function fakeScreen(texts: Record<string, string>): DeviceScreen & { applied: st
         ),
       ),
     findByRef: (ref) => match(nodes.filter((n) => n.nodeId === ref)),
+    selectorOf: (node) => ({ textRegex: texts[node.nodeId] }),
     hitTest: () => nodes[0],
     textOf: (node) => texts[node.nodeId],
     checkWaypoint: (id) => ({ ok: id === "home", detail: "fake" }),

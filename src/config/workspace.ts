@@ -2,7 +2,7 @@
 // one ConfigError: targets/*.yaml and toolsets/*.yaml in either layout, and in upstream's
 // `trails/config/` also trailblaze.yaml and the trailmaps it names (trailmap-targets.ts).
 
-import { FRAMEWORK_TOOLSETS } from "./framework.ts";
+import { isFrameworkToolset } from "./framework.ts";
 import { stat } from "node:fs/promises";
 import { basename, extname, join, resolve } from "node:path";
 import { ConfigError, ConfigNotFoundError, formatProblem } from "../errors.ts";
@@ -191,7 +191,7 @@ export function unknownToolsetRefs(targets: Iterable<TargetConfig>, known: Reado
   for (const target of targets) {
     for (const [platform, body] of Object.entries(target.platforms)) {
       for (const id of body?.toolSets ?? []) {
-        if (known.has(id) || FRAMEWORK_TOOLSETS.has(id)) continue;
+        if (known.has(id) || isFrameworkToolset(id)) continue;
         const hint = didYouMean(id, known);
         out.push({
           ...(body?.where ?? target.where),

@@ -24,6 +24,12 @@ export interface Success extends ResultBase {
    * simulated device with no screen loaded): why. The step is `unverified`, not passed.
    */
   unverified?: string;
+  /**
+   * The call a recording keeps instead of this one (upstream's delegating tools): a tool that acted
+   * by snapshot ref (`tap` on `n12`) names its node durably, as `tapOnElementBySelector` with the
+   * node's selector, so the recording finds it when ids move. Absent: the call is recorded as made.
+   */
+  recordAs?: { tool: string; args: Record<string, unknown> };
 }
 
 export interface ExceptionThrown extends ResultBase {

@@ -107,7 +107,9 @@ export class StepRecorder implements RecordingMode {
   async called(name: string, args: Record<string, unknown>, result: ToolResult): Promise<void> {
     if (!isSuccess(result)) return;
     const open = this.#open ?? this.#begin(name);
-    open.calls.push({ tool: name, args: this.#session.secrets.withPlaceholders(args) });
+    // A call by ref is kept as the durable call it names (the node's selector), as the built-in agent keeps it.
+    const kept = result.recordAs ?? { tool: name, args };
+    open.calls.push({ tool: kept.tool, args: this.#session.secrets.withPlaceholders(kept.args) });
     this.#write();
   }
 

@@ -111,7 +111,9 @@ export class TrailFiller implements RecordingMode {
 
   async called(name: string, args: Record<string, unknown>, result: ToolResult): Promise<void> {
     if (this.#open === undefined || !isSuccess(result)) return;
-    this.#open.calls.push({ tool: name, args: this.#session.secrets.withPlaceholders(args) });
+    // A call by ref is kept as the durable call it names (the node's selector), as the built-in agent keeps it.
+    const kept = result.recordAs ?? { tool: name, args };
+    this.#open.calls.push({ tool: kept.tool, args: this.#session.secrets.withPlaceholders(kept.args) });
   }
 
   /** `{index, step, done}` for the open step (or done), with the screen. */

@@ -293,7 +293,8 @@ export class TrailRun {
       callLog.at({ trail: this.trail.id, step: planned.index });
       const current = this.#beginStep(planned, session, memory);
       const ended = await this.#runStep(current, plan, session, memory, lookup);
-      if (ended.recording) saved.push({ planned, calls: ended.recording });
+      // A step the agent completed with no call (a condition that did not hold) keeps no recording: the next run asks again.
+      if (ended.recording && ended.recording.length > 0) saved.push({ planned, calls: ended.recording });
       await this.#endStep(current, ended, session);
       if (ended.failure) outcome = failedOutcome(planned, ended.failure, ended);
     }

@@ -204,3 +204,21 @@ export function subtree(node: ScreenNode): ScreenNode[] {
 export function centerOf(bounds: Bounds): { x: number; y: number } {
   return { x: Math.trunc((bounds.left + bounds.right) / 2), y: Math.trunc((bounds.top + bounds.bottom) / 2) };
 }
+
+/**
+ * The ref the agent's outline shows for a node and `tap`/`assertVisible` accept: the capture's own
+ * ref where it has one (a web or compose element id such as `e5`), else `n` and the node id (`n12`).
+ */
+export function refOf(node: ScreenNode): string {
+  return node.ref ?? `n${node.id}`;
+}
+
+/** The nodes `ref` names on `screen`: those with that ref, else for `n<id>` the node with that id. */
+export function nodesByRef(screen: Screen, ref: string): ScreenNode[] {
+  const wanted = ref.trim().replace(/^\[(.*)]$/, "$1");
+  const own = screen.nodes.filter((n) => n.ref === wanted);
+  if (own.length > 0) return own;
+  const byId = /^n(\d+)$/.exec(wanted);
+  const node = byId ? screen.byId.get(Number(byId[1])) : undefined;
+  return node && node.ref === undefined ? [node] : [];
+}

@@ -11,7 +11,7 @@ import type { AppMap } from "./app-map.ts";
 import { closestNodes, wantedStrings } from "./closest-candidates.ts";
 import { hitTest } from "./hit-test.ts";
 import { resolveSelector, type Resolution } from "./resolve-selector.ts";
-import { centerOf, describeNode, type Screen, type ScreenNode } from "./screen-model.ts";
+import { centerOf, describeNode, nodesByRef, type Screen, type ScreenNode } from "./screen-model.ts";
 import type { Selector } from "./selector.ts";
 import { actionOf, type Shortcut } from "./shortcut.ts";
 import { callTarget, textSelector, type CallTarget, type TextQuery } from "./tool-call.ts";
@@ -61,6 +61,12 @@ export class ScreenState {
     return this.resolve(textSelector(query, mode));
   }
 
+  /** The nodes snapshot ref `ref` names (`n12`, or a capture's own ref such as `e5`). */
+  findByRef(ref: string): Resolution {
+    const nodes = nodesByRef(this.#screen, ref);
+    return { kind: nodes.length === 0 ? "noMatch" : nodes.length === 1 ? "singleMatch" : "multipleMatches", nodes };
+  }
+
   /** The node a tap at (x, y) lands on. */
   hitTest(x: number, y: number): ScreenNode | undefined {
     return hitTest(this.#screen, x, y);
@@ -85,6 +91,7 @@ export class ScreenState {
   targetNode(target: CallTarget): ScreenNode | undefined {
     if (target.kind === "selector") return this.resolve(target.selector).nodes[0];
     if (target.kind === "point") return this.hitTest(target.x, target.y);
+    if (target.kind === "ref") return this.findByRef(target.ref).nodes[0];
     return undefined;
   }
 
@@ -135,7 +142,7 @@ export class ScreenState {
     if (!action || (action.name !== toolName && !(isTap(action.name) && isTap(toolName)))) return false;
     const recorded = callTarget(action.name, action.args, `${shortcut.id} ${action.name}`);
     if (recorded.kind === "key" || live.kind === "key") return recorded.kind === "key" && live.kind === "key" && recorded.key === live.key;
-    if (recorded.kind === "selector" || recorded.kind === "point") {
+    if (recorded.kind === "selector" || recorded.kind === "point" || recorded.kind === "ref") {
       const node = this.targetNode(recorded);
       return node !== undefined && node === liveNode;
     }

@@ -1,7 +1,7 @@
 // What a recorded or live tool call points at on a screen, by upstream's tool semantics: a
 // selector (tapOnElementBySelector's nodeSelector or legacy selector, assertVisibleBySelector,
 // findMatches), text (tapOnElementWithText: the text anywhere in the node's text, Maestro-style;
-// assertVisibleWithText: the text as a Maestro pattern), a point, or a key press.
+// assertVisibleWithText: the text as a Maestro pattern), a snapshot ref, a point, or a key press.
 
 import { BUILTIN_TOOLS } from "../core/builtin-tools.ts";
 import { parseSelector, type Selector } from "./selector.ts";
@@ -9,6 +9,8 @@ import { parseSelector, type Selector } from "./selector.ts";
 export type CallTarget =
   | { kind: "selector"; selector: Selector }
   | { kind: "point"; x: number; y: number }
+  /** A snapshot ref (`tap`, `longPress`, `dragTo`, `assertVisible`, a web tool's element id): the node the screen shows it on. */
+  | { kind: "ref"; ref: string }
   | { kind: "key"; key: string }
   | { kind: "none" };
 
@@ -62,6 +64,7 @@ export function callTarget(name: string, args: Record<string, unknown>, source: 
   if (args.nodeSelector != null) return { kind: "selector", selector: parseSelector(args.nodeSelector, `${source} nodeSelector`, "node") };
   if (args.selector != null && typeof args.selector === "object")
     return { kind: "selector", selector: parseSelector(args.selector, `${source} selector`) };
+  if (typeof args.ref === "string" && args.ref.trim() !== "") return { kind: "ref", ref: args.ref };
   if (name === "pressBack" || name === "back") return { kind: "key", key: "BACK" };
   if (name === "pressKey" || name === "pressKeyCode") {
     const key = args.keyCode ?? args.key ?? args.code;

@@ -9,6 +9,8 @@ import type { Server } from "bun";
 export interface ScriptedCall {
   tool: string;
   args: Record<string, unknown>;
+  /** The arguments as the model writes them on an OpenAI wire, when they are not `args` as JSON (e.g. not JSON at all). */
+  rawArgs?: string;
 }
 
 /** What the server answers one request with. */
@@ -94,7 +96,7 @@ function openaiJson(turn: Answer, model: string) {
                 tool_calls: calls.map((call) => ({
                   id: `call_${++callIds}`,
                   type: "function",
-                  function: { name: call.tool, arguments: JSON.stringify(call.args) },
+                  function: { name: call.tool, arguments: call.rawArgs ?? JSON.stringify(call.args) },
                 })),
               }
             : {}),
@@ -125,7 +127,7 @@ function openaiEvents(turn: Answer, model: string): string[] {
   if (turn.text) events.push(chunk({ content: turn.text }));
   const calls = "calls" in turn ? turn.calls : [];
   calls.forEach((call, index) => {
-    const args = JSON.stringify(call.args);
+    const args = call.rawArgs ?? JSON.stringify(call.args);
     const half = Math.floor(args.length / 2);
     events.push(
       chunk({
