@@ -18,9 +18,8 @@ afterEach(async () => {
 
 const done = (explanation: string): Turn => ({ calls: [{ tool: "objectiveStatus", args: { status: "COMPLETED", explanation } }] });
 const call = (tool: string, args: Record<string, unknown>): Turn => ({ calls: [{ tool, args }] });
-const tapDrawer = call("tapOnElementBySelector", {
-  nodeSelector: { androidAccessibility: { contentDescriptionRegex: "Open the calendar drawer" } },
-});
+// The day view's drawer button, by the ref the outline shows.
+const tapDrawer = call("tap", { ref: "n2" });
 
 /** Appends `lines` under the anchor's `llm: defaults:` (the fixture's block ends with it). */
 function withLlmDefaults(dir: string, lines: string): void {
@@ -101,9 +100,9 @@ describe("--max-llm-tokens", () => {
   const turns: Turn[] = [
     tapDrawer,
     done("the drawer is open"),
-    call("tapOnElementWithText", { text: "Settings" }),
-    call("tapOnElementWithText", { text: "General" }),
-    call("tapOnElementWithText", { text: "Theme" }),
+    call("tap", { ref: "n7" }),
+    call("tap", { ref: "n5" }),
+    call("tap", { ref: "n11" }),
     done("the theme picker is open"),
   ];
 
@@ -130,7 +129,7 @@ describe("--max-llm-tokens", () => {
       "step 2 failed: the agent (gateway/test-model): the model used 550 tokens in this trail, past --max-llm-tokens 500",
     );
     expect(trail.steps.map((s) => s.status)).toEqual(["passed", "failed", "skipped"]);
-    expect(trail.steps[1]!.tools.map((t) => t.name)).toEqual(["tapOnElementWithText", "tapOnElementWithText"]);
+    expect(trail.steps[1]!.tools.map((t) => t.name)).toEqual(["tap", "tap"]);
     expect(trail.steps[1]!.agent!.tokens).toEqual({ input: 300, output: 30 });
     expect(server.requests).toHaveLength(5);
   });
@@ -150,7 +149,7 @@ describe("--max-llm-tokens", () => {
     expect(server.requests).toHaveLength(2);
 
     await server.stop();
-    server = startLlmServer([...turns, call("assertVisibleWithText", { text: "Dark" }), done("Dark is offered")]);
+    server = startLlmServer([...turns, call("assertVisible", { ref: "n6" }), done("Dark is offered")]);
     const again = agentWorkspace("tokens-flag", server);
     withLlmDefaults(again, "    max_tokens_per_trail: 200");
     const raised = await cli(

@@ -374,13 +374,13 @@ describe("failures users can act on", () => {
       tapDrawer,
       done("the drawer is open"),
     ]);
-    const dir = workspace("no-call", server);
+    const dir = agentWorkspace("no-call", server);
     const trail = "trails/calendar/conditional.trail.yaml";
     writeFileSync(
       join(dir, trail),
       "config:\n  id: conditional\n  target: calendar\ntrail:\n  - step: If a dialog is shown, dismiss it\n  - step: Open the navigation drawer\n",
     );
-    const { code, stdout } = await cli(["run", trail, ...MAP, "--no-logging"], { cwd: dir, env: env() });
+    const { code, stdout } = await cli(["run", trail, ...CALENDAR_MAP, "--no-logging"], { cwd: dir, env: agentEnv() });
     expect(code).toBe(0);
     expect(stdout).toContain("✗ tapTheDrawer: there is no tool named tapTheDrawer in this session");
     expect(stdout).toContain("saved the agent's recording of step 2 to");
