@@ -175,7 +175,8 @@ function writeTrails(root: string, numbers: number[]): void {
 /** The model obeys whatever would leak: it echoes a secret, pads a copy so a cut would show its head, and dumps memory. */
 const MODEL_TURNS: Turn[] = [
   { calls: [{ tool: "hostile_leak", args: { text: "{{S0}}", copy: "MODELCOPY" } }] },
-  { calls: [{ tool: "rememberValue", args: { key: "PADDED", value: `${"A".repeat(110)}{{S1}}` } }] },
+  // The target's own tool pads the copy (rememberValue is not offered to models, as upstream's agent has no such tool).
+  { calls: [{ tool: "hostile_leak", args: { text: `${"A".repeat(110)}{{S1}}`, copy: "PADDED" } }] },
   { calls: [{ tool: "dumpMemory", args: {} }] },
   { calls: [{ tool: "objectiveStatus", args: { status: "COMPLETED", explanation: "done" } }] },
 ];
