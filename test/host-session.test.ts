@@ -129,6 +129,8 @@ describe("dispatch", () => {
     const declared = await session.dispatcher.dispatch("fixture_contextArgs", { note: "n" });
     expect(declared.structuredContent).toEqual({
       context: {
+        sessionId: session.spec.id,
+        invocationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         memory: { x: "42" },
         device: { platform: "IOS", widthPixels: 800, heightPixels: 600, driverType: "ios-host" },
         target: { id: "fixture", displayName: "Host path fixture", appIds: ["com.example.fixture"], appId: "com.example.fixture" },

@@ -138,6 +138,8 @@ describe("tools/call", () => {
     const spoofed = await call("fixture_contextArgs", { note: "n", _trailblazeContext: { memory: { x: "spoofed" } } });
     expect(spoofed.structuredContent).toEqual({
       context: {
+        sessionId: expect.any(String),
+        invocationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         memory: { x: "42" },
         device: { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" },
         target: { id: "served", displayName: "Fixture served over MCP", appIds: [] },

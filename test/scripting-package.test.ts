@@ -44,6 +44,7 @@ describe("resolution", () => {
       "context.ts",
       "execute.ts",
       "index.ts",
+      "logger.ts",
       "memory.ts",
       "meta.ts",
       "register.ts",

@@ -109,6 +109,7 @@ describe("call of a tool another target has", () => {
       {
         at: expect.any(String),
         tool: "shop_greet",
+        invocationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         args: { text: "hi" },
         status: "success",
         variant: "Success",

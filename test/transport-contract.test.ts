@@ -26,6 +26,8 @@ import { processAlive } from "./support/process-alive.ts";
 
 const FIXTURES = join(REPO, "fixtures/contract");
 const CONTEXT: TrailblazeContext = {
+  sessionId: "transport-contract",
+  invocationId: "call-1",
   memory: {},
   device: { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" },
 };

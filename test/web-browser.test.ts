@@ -16,7 +16,11 @@ import { REPO } from "./support/cli.ts";
 
 const PAGES = join(REPO, "fixtures/web/pages");
 const SHOP = pathToFileURL(join(PAGES, "shop.html")).href;
-const context = buildContext({ platform: "WEB", widthPixels: 1280, heightPixels: 800, driverType: "playwright-native" }, {});
+const context = buildContext(
+  { sessionId: "web-browser", invocationId: "call-1" },
+  { platform: "WEB", widthPixels: 1280, heightPixels: 800, driverType: "playwright-native" },
+  {},
+);
 
 // Generous: the machine is shared, and a cold Chromium takes seconds.
 setDefaultTimeout(60_000);

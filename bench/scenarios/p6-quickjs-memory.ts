@@ -28,6 +28,7 @@ const CALL_MIX = [
 export async function p6QuickJsMemory(reps: number, engine: QuickJsEngine = DEFAULT_QUICKJS_ENGINE): Promise<ScenarioResult> {
   const { code } = await bundleEntry(ECHO_SCRIPT, { cwd: FIXTURE_DIR });
   const context = buildContext(
+    { sessionId: "bench-p6", invocationId: "call-1" },
     { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" },
     { user: "ada" },
   );

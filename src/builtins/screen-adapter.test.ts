@@ -11,6 +11,7 @@ import { EngineScreen } from "./screen-adapter.ts";
 
 const REPO = resolve(import.meta.dir, "../..");
 const context = buildContext(
+  { sessionId: "screen-adapter", invocationId: "call-1" },
   { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" },
   {},
 );

@@ -5,6 +5,7 @@ import { frameworkTools, SimulatedDevice } from "./index.ts";
 import type { DeviceScreen, ScreenNode } from "./screen-checks.ts";
 
 const context = buildContext(
+  { sessionId: "simulated-device", invocationId: "call-1" },
   { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" },
   {},
 );

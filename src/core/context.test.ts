@@ -44,7 +44,12 @@ describe("buildContext", () => {
       { id: "wiki", appIds: ["org.wikipedia"], baseUrls: ["https://en.wikipedia.org"] },
       { platform: "WEB" },
     );
-    const context = buildContext({ platform: "WEB", widthPixels: 1280, heightPixels: 800, driverType: "playwright-native" }, {}, target);
+    const context = buildContext(
+      { sessionId: "context", invocationId: "call-1" },
+      { platform: "WEB", widthPixels: 1280, heightPixels: 800, driverType: "playwright-native" },
+      {},
+      target,
+    );
     expect(context.target).toEqual(target);
     context.target!.appIds.push("x");
     context.target!.baseUrls!.push("y");
@@ -58,6 +63,13 @@ describe("buildContext", () => {
   });
 
   test("no target key without a target", () => {
-    expect("target" in buildContext({ platform: "IOS", widthPixels: 1, heightPixels: 1, driverType: "ios-host" }, {})).toBe(false);
+    expect(
+      "target" in
+        buildContext(
+          { sessionId: "context", invocationId: "call-1" },
+          { platform: "IOS", widthPixels: 1, heightPixels: 1, driverType: "ios-host" },
+          {},
+        ),
+    ).toBe(false);
   });
 });

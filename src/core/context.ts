@@ -1,6 +1,8 @@
 // The `_trailblazeContext` envelope sent with every tool call (docs/writing-tools.md "Tier 2"),
-// built from the session the same way for every transport. Its `target` block has the fields
-// of upstream's `_meta.trailblaze.target` (TrailblazeContextEnvelope.TargetSnapshot).
+// built from the session the same way for every transport. Like upstream's `_meta.trailblaze`
+// (TrailblazeContextEnvelope.buildMetaTrailblaze) it names the session and the call
+// (`sessionId`, a fresh `invocationId` per call, nested calls included), and its `target` block
+// has the fields of upstream's TargetSnapshot.
 
 import type { Platform } from "./drivers.ts";
 
@@ -68,6 +70,10 @@ export function resolveTargetInfo(declared: DeclaredTarget, options: ResolveTarg
 }
 
 export interface TrailblazeContext {
+  /** The session's id: its logs folder's name and TRAILBLAZE_SESSION_ID. */
+  sessionId: string;
+  /** This call's own id, new for every call (a tool's nested calls each get theirs). */
+  invocationId: string;
   memory: Record<string, unknown>;
   device: DeviceInfo;
   target?: TargetInfo;
@@ -76,8 +82,16 @@ export interface TrailblazeContext {
 /** The reserved argument key; never part of a schema shown to users or LLMs. */
 export const CONTEXT_KEY = "_trailblazeContext";
 
-export function buildContext(device: DeviceInfo, memory: Record<string, unknown>, target?: TargetInfo): TrailblazeContext {
+/** Which session and which call an envelope is for. */
+interface CallIds {
+  sessionId: string;
+  invocationId: string;
+}
+
+export function buildContext(ids: CallIds, device: DeviceInfo, memory: Record<string, unknown>, target?: TargetInfo): TrailblazeContext {
   return {
+    sessionId: ids.sessionId,
+    invocationId: ids.invocationId,
     memory,
     device: { ...device },
     ...(target

@@ -1,6 +1,7 @@
 // One `dispatch(name, args)` for every transport: looks the tool up, builds the
-// `_trailblazeContext` envelope, invokes, and never lets a tool failure escape
-// as anything but a ToolResult. Runtime-neutral: no Bun or process APIs here.
+// `_trailblazeContext` envelope with a fresh invocation id, invokes, and never lets a tool
+// failure escape as anything but a ToolResult. Runtime-neutral: no Bun or process APIs here
+// (`crypto.randomUUID` is a web global, in Bun and Node alike).
 
 import { ToolNotFoundError } from "../errors.ts";
 import { closest } from "../core/did-you-mean.ts";
@@ -28,6 +29,8 @@ export interface DispatchOptions {
 
 export interface CallRecord {
   tool: string;
+  /** The call's id, as its envelope carried it. */
+  invocationId: string;
   args: Record<string, unknown>;
   result: ToolResult;
   startedAt: Date;
@@ -35,8 +38,10 @@ export interface CallRecord {
 }
 
 interface DispatcherOptions {
-  /** Builds the envelope for the next call (memory changes between calls). */
-  context(): TrailblazeContext;
+  /** Builds the envelope for the next call, whose id is `invocationId` (memory changes between calls). */
+  context(invocationId: string): TrailblazeContext;
+  /** A new id for each call, unique in the session. Default: a random UUID, as upstream's invocation ids are. */
+  invocationId?(): string;
   /** The session's secrets masked out of a text, handed to each tool in process (see ToolInvocation.mask). */
   mask?(text: string): string;
   /**
@@ -71,17 +76,18 @@ export class Dispatcher {
       await waiting;
       tool = this.#lookup(name);
     }
+    const invocationId = this.#options.invocationId?.() ?? crypto.randomUUID();
     const startedAt = new Date();
     const start = performance.now();
     let result: ToolResult;
     try {
       const { mask } = this.#options;
-      result = await tool.invoke({ args, context: this.#options.context(), ...options, ...(mask ? { mask } : {}) });
+      result = await tool.invoke({ args, context: this.#options.context(invocationId), ...options, ...(mask ? { mask } : {}) });
     } catch (error) {
       result = exceptionThrown(error instanceof Error ? error.message : String(error));
     }
     this.#options.settle?.(result);
-    this.#options.onCall?.({ tool: name, args, result, startedAt, durationMs: performance.now() - start });
+    this.#options.onCall?.({ tool: name, invocationId, args, result, startedAt, durationMs: performance.now() - start });
     return result;
   }
 

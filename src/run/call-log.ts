@@ -57,6 +57,7 @@ export class CallLog {
       at: record.startedAt.toISOString(),
       ...this.#position,
       tool: record.tool,
+      invocationId: record.invocationId,
       args: record.args,
       status: resultStatus(result),
       variant: result.variant,

@@ -15,6 +15,7 @@ import { noteActivity, stepScreenOf } from "./step-record.ts";
 
 const REPO = resolve(import.meta.dir, "../..");
 const context = buildContext(
+  { sessionId: "step-record", invocationId: "call-1" },
   { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" },
   {},
 );

@@ -3,9 +3,10 @@
 // over the connection the call came in on (stdio in a subprocess, in-process in QuickJS).
 
 import { createClient, type TrailblazeClient } from "./client.ts";
-import { contextOf, type TrailblazeContext } from "./context.ts";
+import { contextOf } from "./context.ts";
 import { executeTool } from "./execute.ts";
-import { createMemory, type TrailblazeMemory } from "./memory.ts";
+import { callLogger, noopLogger, type TrailblazeLogger } from "./logger.ts";
+import { createMemory, type TrackedMemory, type TrailblazeMemory } from "./memory.ts";
 import type { ToolExtra } from "./register.ts";
 import { parseTarget } from "./target.ts";
 import type { DevicePlatform, ToolDevice, TrailblazeCallContext } from "./tool-context.ts";
@@ -38,37 +39,55 @@ function deviceOf(raw: unknown): ToolDevice | undefined {
   };
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The call context with memory that can say what the tool changed (the runtime sends the changes back). */
+type LiveCallContext = TrailblazeCallContext & { memory: TrackedMemory };
+
 /**
- * The call context of an envelope: device and memory are required, a malformed `target` block
- * is no target (the rest is kept), as upstream's `fromMeta` reads it.
+ * The call context of an envelope, read as upstream's `fromMeta` reads it: `sessionId`,
+ * `invocationId` and the device are required (without them there is no context); a malformed
+ * `target` block is no target and the rest is kept; memory that is not an object is empty;
+ * `baseUrl` and `runtime: "ondevice"` (upstream's) are kept when sent.
  */
-function callContext(
-  envelope: TrailblazeContext,
-  invocationId: string,
-): (TrailblazeCallContext & { memory: TrailblazeMemory }) | undefined {
+function callContext(envelope: Record<string, unknown>, logger: TrailblazeLogger): LiveCallContext | undefined {
+  const { sessionId, invocationId, baseUrl, runtime } = envelope;
+  if (typeof sessionId !== "string" || typeof invocationId !== "string") return undefined;
   const device = deviceOf(envelope.device);
   if (!device) return undefined;
   const target = parseTarget(envelope.target);
-  return { invocationId, device, ...(target ? { target } : {}), memory: createMemory(envelope.memory) };
-}
-
-/** The call context of a tools/call, or undefined when it came without one (a plain MCP client). */
-export function callContextOf(args: unknown, extra: ToolExtra): TrailblazeCallContext | undefined {
-  const envelope = contextOf(args, extra);
-  return envelope ? callContext(envelope, String(extra.requestId)) : undefined;
+  return {
+    ...(typeof baseUrl === "string" ? { baseUrl } : {}),
+    ...(runtime === "ondevice" ? { runtime } : {}),
+    sessionId,
+    invocationId,
+    device,
+    ...(target ? { target } : {}),
+    memory: createMemory(isRecord(envelope.memory) ? envelope.memory : {}),
+    logger,
+  };
 }
 
 /**
- * Upstream's `fromMeta(extra._meta)`: the call context in a request's `_meta` (its `trailblaze`
- * envelope) for an MCP server's handler: device, target, and memory with get/set; undefined when
- * the request came without one (a plain MCP client).
+ * The call context of a tools/call of `toolName`, or undefined when it came without one (a plain
+ * MCP client). Its logger writes to stderr and sends MCP log messages over the call's connection.
  */
-export function fromMeta(meta: unknown): (TrailblazeCallContext & { memory: TrailblazeMemory }) | undefined {
-  const envelope = contextOf({ _meta: meta });
-  if (!envelope) return undefined;
-  const tb = (meta as { trailblaze: Record<string, unknown> }).trailblaze;
-  const ctx = callContext(envelope, typeof tb.invocationId === "string" ? tb.invocationId : "");
-  return ctx && typeof tb.sessionId === "string" ? { ...ctx, sessionId: tb.sessionId } : ctx;
+export function callContextOf(args: unknown, extra: ToolExtra, toolName: string): LiveCallContext | undefined {
+  const envelope = contextOf(args, extra);
+  return envelope ? callContext(envelope as unknown as Record<string, unknown>, callLogger(toolName, extra.sendNotification)) : undefined;
+}
+
+/**
+ * Upstream's `fromMeta(extra._meta, logger?)`: the call context in a request's `_meta` (its
+ * `trailblaze` envelope) for an MCP server's handler: the session and call ids, the device, the
+ * target, memory with get/set, and `logger` (one that writes nothing unless given); undefined when
+ * the request came without one (a plain MCP client) or with one that lacks a required field.
+ */
+export function fromMeta(meta: unknown, logger?: TrailblazeLogger): (TrailblazeCallContext & { memory: TrailblazeMemory }) | undefined {
+  const envelope = isRecord(meta) ? meta.trailblaze : undefined;
+  return isRecord(envelope) ? callContext(envelope, logger ?? noopLogger) : undefined;
 }
 
 const textOf = (content: readonly { type: string; text?: unknown }[]) =>

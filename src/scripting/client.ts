@@ -77,9 +77,15 @@ export function toolFailed(name: string, message: string): Error {
   return new Error(`ctx.tools.${name}: tool failed: ${message}`);
 }
 
+/** What `ctx.tools.<name>` resolves with: the structured result when there is one (not null or undefined), else the text. */
+export function unwrapToolResult(result: TrailblazeCallToolResult): unknown {
+  return result.structuredContent ?? result.textContent;
+}
+
 /**
  * `client.tools`: `tools.x(args)` calls `x` through `callTool` and resolves with its structured
  * result when it has one, else its text; a failed tool rejects with `tool failed: <message>`.
+ * Reading a blank name (`tools[""]`) throws at once; names a promise library probes are undefined.
  * `web_evaluate` also takes a function (sent as a script) or a script string.
  */
 export function createClient(callTool: CallTool): TrailblazeClient {
@@ -88,11 +94,13 @@ export function createClient(callTool: CallTool): TrailblazeClient {
     {
       get(_target, name) {
         if (typeof name !== "string" || NOT_TOOLS.has(name)) return undefined;
+        // Thrown where the name is read, so the error points at the line that wrote it.
+        if (name.trim() === "") throw new TypeError(`ctx.tools[${JSON.stringify(name)}]: a tool name must not be empty or whitespace-only`);
         return async (first?: unknown, ...rest: unknown[]) => {
           const args = name === "web_evaluate" ? scriptArgs(first, rest) : ((first ?? {}) as Record<string, unknown>);
           const result = await callTool(name, args);
           if (!result.success) throw toolFailed(name, result.errorMessage);
-          return result.structuredContent ?? result.textContent;
+          return unwrapToolResult(result);
         };
       },
     },

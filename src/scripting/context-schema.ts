@@ -9,6 +9,8 @@ import { CONTEXT_KEY, type TrailblazeContext } from "./context.ts";
  * kept. Typed as TrailblazeContext so a handler's `_trailblazeContext` is fully typed.
  */
 export const trailblazeContextSchema: z.ZodType<TrailblazeContext> = z.looseObject({
+  sessionId: z.string(),
+  invocationId: z.string(),
   memory: z.record(z.string(), z.unknown()),
   device: z.looseObject({
     platform: z.enum(["ANDROID", "IOS", "WEB"]),

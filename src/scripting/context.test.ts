@@ -12,6 +12,8 @@ import { trailblazeContextSchema, withTrailblazeContext } from "./context-schema
 import type { DriverKey, Platform } from "./meta.ts";
 
 const context: TrailblazeContext = {
+  sessionId: "s-1",
+  invocationId: "call-7",
   memory: { email: "a@b.c" },
   device: { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" },
 };
@@ -41,14 +43,14 @@ describe("contextOf", () => {
 
 describe("fromMeta (upstream's name, for an MCP handler's extra._meta)", () => {
   test("the call context: lower-case platform, target with resolveAppId, memory with get/set", () => {
-    const ctx = fromMeta({ trailblaze: { ...context, target: { id: "shop", appIds: ["com.example.shop"] }, invocationId: "7" } });
+    const ctx = fromMeta({ trailblaze: { ...context, target: { id: "shop", appIds: ["com.example.shop"] } } });
     expect(ctx?.device).toEqual({
       platform: "android",
       widthPixels: 1080,
       heightPixels: 2400,
       driverType: "android-ondevice-accessibility",
     });
-    expect(ctx?.invocationId).toBe("7");
+    expect([ctx?.sessionId, ctx?.invocationId]).toEqual(["s-1", "call-7"]);
     expect(ctx?.target?.resolveAppId()).toBe("com.example.shop");
     expect(ctx?.memory.get("email")).toBe("a@b.c");
     ctx?.memory.set("email", "x@y.z");
@@ -59,6 +61,33 @@ describe("fromMeta (upstream's name, for an MCP handler's extra._meta)", () => {
     expect(fromMeta(undefined)).toBeUndefined();
     expect(fromMeta({})).toBeUndefined();
     expect(fromMeta({ trailblaze: { device: null, memory: {} } })).toBeUndefined();
+  });
+
+  test("undefined without the session's or the call's id, as upstream's fromMeta (they name the call for its log lines)", () => {
+    const { sessionId: _s, ...noSession } = context;
+    const { invocationId: _i, ...noInvocation } = context;
+    for (const envelope of [noSession, noInvocation, { ...context, sessionId: 1 }, { ...context, invocationId: null }]) {
+      expect(fromMeta({ trailblaze: envelope })).toBeUndefined();
+    }
+  });
+
+  test("memory that is not an object is empty; upstream's baseUrl and runtime 'ondevice' are kept, another runtime is not", () => {
+    const { memory: _m, ...noMemory } = context;
+    expect(fromMeta({ trailblaze: noMemory })?.memory.keys()).toEqual([]);
+    expect(fromMeta({ trailblaze: { ...context, memory: ["a"] } })?.memory.keys()).toEqual([]);
+    const upstream = fromMeta({ trailblaze: { ...context, baseUrl: "http://localhost:52525", runtime: "ondevice" } });
+    expect(upstream).toMatchObject({ baseUrl: "http://localhost:52525", runtime: "ondevice" });
+    const ours = fromMeta({ trailblaze: { ...context, runtime: "future" } })!;
+    expect(["baseUrl" in ours, "runtime" in ours]).toEqual([false, false]);
+  });
+
+  test("the logger given is the context's; without one, a logger that writes nothing", () => {
+    const lines: string[] = [];
+    const logger = { debug: () => {}, info: (m: string) => void lines.push(m), warn: () => {}, error: () => {} };
+    fromMeta({ trailblaze: context }, logger)?.logger.info("kept");
+    expect(lines).toEqual(["kept"]);
+    const silent = fromMeta({ trailblaze: context })!.logger;
+    expect(Object.keys(silent)).toEqual(["debug", "info", "warn", "error"]);
   });
 
   test("undefined when the device lacks a required field or names no known platform", () => {
@@ -79,9 +108,14 @@ describe("fromMeta (upstream's name, for an MCP handler's extra._meta)", () => {
       { id: "wiki", displayName: "Wikipedia", appIds: ["org.wikipedia.dev", "org.wikipedia"], baseUrls: ["https://en.wikipedia.org"] },
       { platform: "WEB", installedAppIds: ["org.wikipedia"] },
     );
-    const envelope = buildContext({ platform: "WEB", widthPixels: 1280, heightPixels: 800, driverType: "playwright-native" }, {}, target);
+    const envelope = buildContext(
+      { sessionId: "scripting-context", invocationId: "call-1" },
+      { platform: "WEB", widthPixels: 1280, heightPixels: 800, driverType: "playwright-native" },
+      {},
+      target,
+    );
     const ctx = fromMeta({ trailblaze: JSON.parse(JSON.stringify(envelope)) });
-    expect(ctx?.device.platform).toBe("web");
+    expect([ctx?.sessionId, ctx?.invocationId, ctx?.device.platform]).toEqual(["scripting-context", "call-1", "web"]);
     expect(ctx?.target).toMatchObject({
       id: "wiki",
       displayName: "Wikipedia",
@@ -148,7 +182,9 @@ describe("the zod shape helper", () => {
     const future = { ...context, trace: "t1", device: { ...context.device, density: 2.6 } };
     expect(trailblazeContextSchema.parse(future)).toEqual(future);
     expect(shape._trailblazeContext.parse(undefined)).toBeUndefined();
-    expect(trailblazeContextSchema.safeParse({ memory: {}, device: { platform: "TV" } }).success).toBe(false);
+    expect(trailblazeContextSchema.safeParse({ ...context, device: { ...context.device, platform: "TV" } }).success).toBe(false);
+    const { invocationId: _i, ...noInvocation } = context;
+    expect(trailblazeContextSchema.safeParse(noInvocation).success).toBe(false);
   });
 
   test("refuses a shape that already declares the key", () => {

@@ -35,8 +35,12 @@ export interface TrailblazeTargetInfo {
   resolvedBaseUrl?: string;
 }
 
-/** What Trailblaze sends with every call: a snapshot of session memory, the device, the target. */
+/** What Trailblaze sends with every call: the session and the call, a snapshot of session memory, the device, the target. */
 export interface TrailblazeContext {
+  /** The session's id (its logs folder, TRAILBLAZE_SESSION_ID): for log lines, never for security. */
+  sessionId: string;
+  /** This call's id, new for every call (each nested `trailblaze.execute` call has its own). */
+  invocationId: string;
   /** Session memory at the time of the call. Values are `unknown`: check before use. */
   memory: Record<string, unknown>;
   device: TrailblazeDevice;

@@ -31,6 +31,7 @@ export type {
   TrailblazeToolMethods,
 } from "./client.ts";
 export type { TrailblazeMemory } from "./memory.ts";
+export type { TrailblazeLogger, TrailblazeLogLevel } from "./logger.ts";
 export type {
   Bounds,
   DriverNodeMatchAndroidAccessibility,

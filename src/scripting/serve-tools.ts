@@ -8,7 +8,6 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import { z } from "zod";
 import { callContextOf, sessionClient } from "./call-context.ts";
 import { CONTEXT_KEY } from "./context.ts";
-import type { TrackedMemory } from "./memory.ts";
 import type { TrailblazeToolMeta } from "./meta.ts";
 import { withMemory } from "./result.ts";
 import { isTypedTool, type TypedToolSpec } from "./trailblaze.ts";
@@ -93,7 +92,8 @@ export async function serveTools(
     byName.set(tool.name, { tool, listed, handler: tool.value as Handler, validate });
   }
 
-  const server = new Server({ name: info.name, version: info.version ?? "0.0.0" }, { capabilities: { tools: {} } });
+  // `logging`: a handler's ctx.logger sends MCP log messages (logger.ts).
+  const server = new Server({ name: info.name, version: info.version ?? "0.0.0" }, { capabilities: { tools: {}, logging: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...byName.values()].map((t) => t.listed) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const entry = byName.get(request.params.name);
@@ -110,11 +110,10 @@ export async function serveTools(
         };
       }
     }
-    const ctx = callContextOf(request.params.arguments, extra);
+    const ctx = callContextOf(request.params.arguments, extra, entry.tool.name);
     try {
       const result = toCallToolResult(await entry.handler(args, ctx, sessionClient(extra)));
-      const memory = ctx?.memory as TrackedMemory | undefined;
-      return memory && !result.isError ? withMemory(result, memory.changes()) : result;
+      return ctx && !result.isError ? withMemory(result, ctx.memory.changes()) : result;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return { isError: true, content: [{ type: "text", text: message }] };

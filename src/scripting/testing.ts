@@ -6,6 +6,7 @@
 //   expect(client.calls.map((c) => c.tool)).toEqual(["tapOnElementWithText"]);
 
 import { createClient, type TrailblazeClient } from "./client.ts";
+import { noopLogger } from "./logger.ts";
 import { createMemory, type TrailblazeMemory } from "./memory.ts";
 import type { MatchDescriptor } from "./selectors.ts";
 import { toolTarget, type ToolTargetData } from "./target.ts";
@@ -51,7 +52,8 @@ export function createMockClient(): MockTrailblazeClient {
     tools: client.tools,
     calls,
     stub(tool, response) {
-      if (tool.trim() === "") throw new Error("createMockClient: stub() needs a tool name");
+      if (tool.trim() === "")
+        throw new Error(`createMockClient: stub(${JSON.stringify(tool)}): a tool name must not be empty or whitespace-only`);
       stubs.set(tool, response);
     },
     reset() {
@@ -107,9 +109,26 @@ export function createQueuedFindMatchesClient(): QueuedFindMatchesClient {
 
 export interface CreateMockContextOptions {
   platform: DevicePlatform;
+  /** Default `mock-session`. */
   sessionId?: string;
+  /** Default `mock-invocation`. */
   invocationId?: string;
-  device?: { widthPixels?: number; heightPixels?: number; driverType?: string };
+  /** Upstream's daemon URL; kept on the context when given. */
+  baseUrl?: string;
+  /** `"ondevice"` is kept on the context; `"host"` leaves `runtime` out, as a host envelope does. */
+  runtime?: "host" | "ondevice";
+  device?: {
+    /** Default 1080. */
+    widthPixels?: number;
+    /** Default 2400. */
+    heightPixels?: number;
+    /** The driver key; default `driver`, else `mock-driver`. */
+    driverType?: string;
+    /** Upstream's old name for `driverType`: kept on the device, and its `driverType` when none is given. */
+    driver?: string;
+    /** The device's serial or simulator UDID, for a tool that needs one. */
+    instanceId?: string;
+  };
   /** A target; `resolveAppId` and `resolveBaseUrl` are added when missing, resolving as in a session. */
   target?: ToolTargetData & Partial<Pick<ToolTarget, "resolveAppId" | "resolveBaseUrl">>;
   memory?: Record<string, unknown>;
@@ -126,19 +145,28 @@ function definedResolvers(target: Partial<Pick<ToolTarget, "resolveAppId" | "res
 /** A made-up call context whose memory a test can read back: `ctx.memory.get("key")`. */
 export type MockCallContext = TrailblazeCallContext & { memory: TrailblazeMemory };
 
-/** The context a tool gets in a session, made up: a 1080×2400 device of `platform`, empty memory unless given. */
+/**
+ * The context a tool gets in a session, made up: a 1080×2400 device of `platform`, empty memory
+ * unless given, a logger that writes nothing. Fields given win; those not given are left out
+ * rather than set to undefined.
+ */
 export function createMockContext(options: CreateMockContextOptions): MockCallContext {
-  const target = options.target;
+  const { target, device = {} } = options;
   return {
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.runtime === "ondevice" ? { runtime: "ondevice" as const } : {}),
     sessionId: options.sessionId ?? "mock-session",
     invocationId: options.invocationId ?? "mock-invocation",
     device: {
       platform: options.platform,
-      widthPixels: options.device?.widthPixels ?? 1080,
-      heightPixels: options.device?.heightPixels ?? 2400,
-      driverType: options.device?.driverType ?? "mock-driver",
+      widthPixels: device.widthPixels ?? 1080,
+      heightPixels: device.heightPixels ?? 2400,
+      driverType: device.driverType ?? device.driver ?? "mock-driver",
+      ...(device.driver !== undefined ? { driver: device.driver } : {}),
+      ...(device.instanceId !== undefined ? { instanceId: device.instanceId } : {}),
     },
     ...(target ? { target: { ...toolTarget(target), ...definedResolvers(target) } } : {}),
     memory: createMemory(options.memory ?? {}),
+    logger: noopLogger,
   };
 }

@@ -2,6 +2,7 @@
 // `ctx.tools` (ToolContext), and what a test or the runtime passes in (TrailblazeCallContext).
 
 import type { TrailblazeToolMethods } from "./client.ts";
+import type { TrailblazeLogger } from "./logger.ts";
 import type { TrailblazeMemory } from "./memory.ts";
 
 export type DevicePlatform = "android" | "ios" | "web";
@@ -13,6 +14,11 @@ export interface ToolDevice {
   heightPixels: number;
   /** The session's driver yaml key, e.g. `android-ondevice-accessibility`. */
   driverType: string;
+  /**
+   * Upstream's old name for `driverType`, sent by its early on-device runtime; ours never sends it.
+   * A context that has only this (a test modelling such an envelope) has its `driverType` read from it.
+   */
+  driver?: string;
   /**
    * The device's serial or simulator UDID, when the runtime sends one (upstream's on-device
    * path does; ours does not: the device is simulated).
@@ -58,13 +64,23 @@ export interface ToolContext {
   target?: ToolTarget;
 }
 
-/** What a test (or the runtime) passes as the second argument of a tool: see testing.ts `createMockContext`. */
+/**
+ * The call context (upstream's `TrailblazeContext`): what `fromMeta(extra._meta)` reads, what a
+ * `trailblaze.tool(name, spec, handler)` handler and a plain-function per-file tool get, and what
+ * a test passes as the second argument of a tool (testing.ts `createMockContext`).
+ */
 export interface TrailblazeCallContext {
-  /** Set by tests (`createMockContext`); the runtime does not send one. */
-  sessionId?: string;
-  /** The MCP request id of the call. */
+  /** Upstream's daemon URL for its HTTP callbacks; Trailblaze sends none (`ctx.tools` goes over MCP), a test may set one. */
+  baseUrl?: string;
+  /** `"ondevice"` where upstream's on-device runtime says so; Trailblaze sends none, a test may set it. */
+  runtime?: "ondevice";
+  /** The session's id (its logs folder, TRAILBLAZE_SESSION_ID): for log lines, never for security. */
+  sessionId: string;
+  /** This call's id, new for every call (each nested call has its own); the `invocationId` of its line in calls.jsonl. */
   invocationId: string;
   device: ToolDevice;
   target?: ToolTarget;
   memory: TrailblazeMemory | Record<string, unknown>;
+  /** Lines about the tool's work: to stderr and the session's server log in a session, nowhere in a test (logger.ts). */
+  logger: TrailblazeLogger;
 }

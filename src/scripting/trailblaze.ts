@@ -16,7 +16,7 @@ import type { ZodRawShapeCompat } from "@modelcontextprotocol/sdk/server/zod-com
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createClient, type TrailblazeClient } from "./client.ts";
 import { createMemory, type TrailblazeMemory } from "./memory.ts";
-import type { DevicePlatform, ToolContext, TrailblazeCallContext } from "./tool-context.ts";
+import type { DevicePlatform, ToolContext, ToolDevice, TrailblazeCallContext } from "./tool-context.ts";
 
 export type { DevicePlatform, ToolContext, ToolDevice, ToolTarget, TrailblazeCallContext } from "./tool-context.ts";
 
@@ -62,7 +62,7 @@ type TypedHandler<I, O> = (input: I, ctx: ToolContext) => O | Promise<O>;
 /** Handler of the imperative form: the MCP arguments, the call context (absent under a plain MCP client), a client. */
 export type TrailblazeToolHandler = (
   args: Record<string, unknown>,
-  ctx: TrailblazeCallContext | undefined,
+  ctx: (TrailblazeCallContext & { memory: TrailblazeMemory }) | undefined,
   client: TrailblazeClient,
 ) => CallToolResult | Promise<CallToolResult>;
 
@@ -83,13 +83,19 @@ function isMemory(value: unknown): value is TrailblazeMemory {
   return typeof value === "object" && value !== null && typeof (value as TrailblazeMemory).interpolate === "function";
 }
 
+/** The device with its `driverType` read from upstream's old `driver` when it has only that (as upstream's typed tools do). */
+function normalDevice(device: ToolDevice): ToolDevice {
+  const hasType = typeof device.driverType === "string" && device.driverType.length > 0;
+  return !hasType && typeof device.driver === "string" && device.driver.length > 0 ? { ...device, driverType: device.driver } : device;
+}
+
 /** The handler's ToolContext for a call with `ctx` (from a test or the runtime) and `client`. */
 export function toolContextOf(ctx: TrailblazeCallContext | undefined, client: TrailblazeClient | undefined): ToolContext {
   const memory = isMemory(ctx?.memory) ? ctx.memory : createMemory(ctx?.memory ?? {});
   return {
     tools: (client ?? noTools).tools,
     memory,
-    ...(ctx?.device ? { device: ctx.device } : {}),
+    ...(ctx?.device ? { device: normalDevice(ctx.device) } : {}),
     ...(ctx?.target ? { target: ctx.target } : {}),
   };
 }
@@ -142,19 +148,28 @@ export function tool(first: unknown, second?: unknown, third?: unknown): unknown
  * device, the same call attaches to the runtime). Resolves once connected.
  */
 export async function run(options: { name?: string; version?: string } = {}): Promise<void> {
-  const [{ McpServer }, { StdioServerTransport }, { callContextOf, sessionClient }] = await Promise.all([
+  const [{ McpServer }, { StdioServerTransport }, { callContextOf, sessionClient }, { withMemory }] = await Promise.all([
     import("@modelcontextprotocol/sdk/server/mcp.js"),
     import("@modelcontextprotocol/sdk/server/stdio.js"),
     import("./call-context.ts"),
+    import("./result.ts"),
   ]);
-  const server = new McpServer({ name: options.name ?? "trailblaze-tools", version: options.version ?? "0.0.0" });
+  // `logging`: a handler's ctx.logger sends MCP log messages (logger.ts).
+  const server = new McpServer(
+    { name: options.name ?? "trailblaze-tools", version: options.version ?? "0.0.0" },
+    { capabilities: { logging: {} } },
+  );
   for (const { name, spec, handler } of pending.splice(0)) {
     const config = {
       ...(spec.description !== undefined ? { description: spec.description } : {}),
       ...(spec._meta ? { _meta: spec._meta } : {}),
     };
-    const call = (args: Record<string, unknown>, extra: Parameters<typeof sessionClient>[0]) =>
-      handler(args, callContextOf(args, extra), sessionClient(extra));
+    // As upstream: what the handler wrote to ctx.memory goes back with a result that is not an error.
+    const call = async (args: Record<string, unknown>, extra: Parameters<typeof sessionClient>[0]) => {
+      const ctx = callContextOf(args, extra, name);
+      const result = await handler(args, ctx, sessionClient(extra));
+      return ctx && result.isError !== true ? withMemory(result, ctx.memory.changes()) : result;
+    };
     if (spec.inputSchema) server.registerTool(name, { ...config, inputSchema: spec.inputSchema }, call as never);
     else server.registerTool(name, config, (extra) => call({}, extra));
   }

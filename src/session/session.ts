@@ -119,8 +119,9 @@ export class Session implements AsyncDisposable {
     this.#serverLog = new ServerLog(spec.logsDir, this.memory.secrets, options.onServerLog);
     this.dispatcher = new Dispatcher(this.registry, {
       ready: (source) => this.#fleet?.ready(source),
-      context: () =>
+      context: (invocationId) =>
         buildContext(
+          { sessionId: spec.id, invocationId },
           { platform: spec.driver.platform, widthPixels: spec.screen.width, heightPixels: spec.screen.height, driverType: spec.driver.key },
           this.memory.snapshot(),
           targetInfo(spec),

@@ -160,6 +160,8 @@ import type { TrailblazeContext } from "@trailblaze/scripting";
 
 const client = new Client({ name: "${tool.name}-test", version: "0.1.0" });
 const context: TrailblazeContext = {
+  sessionId: "test-session",
+  invocationId: "test-call-1",
   memory: {},
   device: { platform: "ANDROID", widthPixels: 1080, heightPixels: 2400, driverType: "android-ondevice-accessibility" },
 };
