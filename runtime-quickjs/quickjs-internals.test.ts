@@ -8,6 +8,7 @@ import {
   contextPointer,
   forgetRuntime,
   installedQuickJsVersions,
+  liveHeapViews,
   nextHostRefId,
   QUICKJS_EMSCRIPTEN_VERSION,
   runtimePointer,
@@ -60,6 +61,25 @@ describe("quickjs-emscripten internals", () => {
     runtime.dispose();
   });
 
+  test("a promise job that grows the instance's memory: the runtime keeps its one context and frees without a leak", async () => {
+    const module = await newQuickJsInstance({ variant: "release", memoryLimitBytes: 64 * 1024 * 1024 });
+    const runtime = module.newRuntime();
+    const vm = runtime.newContext();
+    liveHeapViews(runtime, vm);
+    const contexts = (runtime as unknown as { contextMap: Map<number, unknown> }).contextMap;
+    const linear = () => module.getWasmMemory().buffer.byteLength;
+    const before = linear();
+    vm.unwrapResult(vm.evalCode(`Promise.resolve().then(() => { globalThis.big = "x".repeat(24 * 1024 * 1024); })`)).dispose();
+    const jobs = runtime.executePendingJobs();
+    expect(jobs.error).toBeUndefined();
+    expect(jobs.unwrap()).toBe(1);
+    expect(linear()).toBeGreaterThan(before);
+    // Read through a view made before the job, the job's context was taken for none and a new one made.
+    expect([...contexts.keys()]).toEqual([contextPointer(vm)]);
+    vm.dispose();
+    expect(() => runtime.dispose()).not.toThrow();
+  });
+
   test("a field of another shape is the upgrade error, naming the field", () => {
     const stale = {
       rt: { value: "0x10" },
@@ -85,6 +105,10 @@ describe("quickjs-emscripten internals", () => {
       [
         () => adoptHandle(stale as unknown as QuickJSContext, 8),
         "QuickJSContext.memory is an object with no own fields, expected a ContextMemory with heapValueHandle",
+      ],
+      [
+        () => liveHeapViews(stale as unknown as QuickJSRuntime, stale as unknown as QuickJSContext),
+        "QuickJSRuntime.memory is an object with no own fields, expected a ModuleMemory with newTypedArray and module.HEAPU8",
       ],
       [
         () => forgetRuntime(stale as unknown as QuickJSWASMModule, stale as unknown as QuickJSRuntime),

@@ -1,6 +1,7 @@
 // The one file that reaches inside quickjs-emscripten: fields and a constructor its types mark
-// `@private`, which restoring sandbox images (sandbox-image.ts), reusing instances (sandbox.ts)
-// and making instances from a compiled module (quickjs-module.ts) need. Read off
+// `@private`, which restoring sandbox images (sandbox-image.ts), reusing instances (sandbox.ts),
+// making instances from a compiled module (quickjs-module.ts) and keeping its views of an
+// instance's memory current when the memory grows (sandbox.ts) need. Read off
 // quickjs-emscripten 0.32.0: the first use checks that the installed package is that version,
 // and every use that the field it reads has the shape read here, so an upgrade fails loudly with
 // what to check instead of restoring a sandbox wrongly.
@@ -22,7 +23,9 @@ export const QUICKJS_EMSCRIPTEN_VERSION = "0.32.0";
 /** What to do when a check fails: part of every message of this file. */
 const ON_UPGRADE =
   "On an upgrade, check in quickjs-emscripten-core's dist/index.d.ts that QuickJSRuntime still has rt (a Lifetime), contextMap (a Map by context pointer) " +
-  "and hostRefs (nextId, freelist), QuickJSContext ctx (a Lifetime) and memory.heapValueHandle(pointer), QuickJSWASMModule callbacks " +
+  "and hostRefs (nextId, freelist), QuickJSContext ctx (a Lifetime) and memory.heapValueHandle(pointer), both memory fields' " +
+  "newTypedArray(kind, length) (a Lifetime of { typedArray, ptr }) over module.HEAPU8, and whether executePendingJobs and newPromise still read " +
+  "their out-pointers through a view made before the call (then liveHeapViews is still needed), QuickJSWASMModule callbacks " +
   '(deleteRuntime, deleteContext) and a (module, ffi) constructor, and that newQuickJSWASMModuleFromVariant still sets the module\'s type to "sync"; ' +
   "then adapt runtime-quickjs/quickjs-internals.ts, run bun test runtime-quickjs, and set QUICKJS_EMSCRIPTEN_VERSION there to the new version";
 
@@ -139,6 +142,44 @@ export function forgetRuntime(module: QuickJSWASMModule, runtime: QuickJSRuntime
   );
   for (const context of contexts.keys()) callbacks.deleteContext(context);
   callbacks.deleteRuntime(runtimePointer(runtime));
+}
+
+/** What `liveHeapViews` reads of a runtime's or context's `memory` (quickjs-emscripten's ModuleMemory). */
+interface HeapMemory {
+  module: { HEAPU8: Uint8Array };
+  newTypedArray(kind: Int32ArrayConstructor, length: number): { value: { typedArray: Int32Array; ptr: number } };
+}
+
+/**
+ * Makes the typed arrays quickjs-emscripten reads results through a view of the instance's memory
+ * as it is when read. It makes them (ModuleMemory.newTypedArray, under newMutablePointerArray)
+ * before the call that fills them, as views of the memory's buffer then; a call that grows the
+ * memory (a promise job that allocates megabytes) detaches that buffer, and the view reads
+ * `undefined`. `executePendingJobs` then takes the job's context pointer for none and makes a new
+ * context for it, which nothing frees: closing the runtime then fails QuickJS's leak assertion
+ * (`list_empty(&rt->gc_obj_list)`, quickjs-emscripten issues #235 and #269); `newPromise` would
+ * lose its resolvers the same way. The context's own `uint32Out` (getLength, getOwnPropertyNames)
+ * is made with the context, before this, and is not used here.
+ */
+export function liveHeapViews(runtime: QuickJSRuntime, vm: QuickJSContext): void {
+  const isHeapMemory = (value: unknown) =>
+    hasMethods(value, "newTypedArray") &&
+    isObject((value as { module?: unknown }).module) &&
+    "HEAPU8" in (value as { module: object }).module;
+  for (const [owner, path] of [
+    [runtime, "QuickJSRuntime"],
+    [vm, "QuickJSContext"],
+  ] as const) {
+    const memory = field<HeapMemory>(owner, path, "memory", "a ModuleMemory with newTypedArray and module.HEAPU8", isHeapMemory);
+    const make = memory.newTypedArray;
+    memory.newTypedArray = function (this: HeapMemory, kind, length) {
+      const made = make.call(this, kind, length);
+      const { ptr } = made.value;
+      const module = this.module;
+      Object.defineProperty(made.value, "typedArray", { get: () => new kind(module.HEAPU8.buffer, ptr, length) });
+      return made;
+    };
+  }
 }
 
 /** A sync variant's FFI class. */

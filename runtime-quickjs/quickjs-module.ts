@@ -10,7 +10,14 @@
 // the WebAssembly.Memory maximum; a server that exhausts it cannot touch any other server.
 import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { DEBUG_SYNC, RELEASE_SYNC, newVariant, type QuickJSSyncVariant, type QuickJSWASMModule } from "quickjs-emscripten";
+import {
+  DEBUG_SYNC,
+  RELEASE_SYNC,
+  newVariant,
+  type CustomizeVariantOptions,
+  type QuickJSSyncVariant,
+  type QuickJSWASMModule,
+} from "quickjs-emscripten";
 import * as quickjsNgPackage from "@jitl/quickjs-ng-wasmfile-release-sync";
 import { SandboxError } from "../src/errors.ts";
 import { wasmModuleOf } from "./quickjs-internals.ts";
@@ -131,6 +138,13 @@ export interface InstanceOptions {
   initialBytes?: number;
 }
 
+/**
+ * Emscripten writes to stderr itself (console.error) only the text of an abort (a QuickJS assertion,
+ * such as its leak check when a runtime is freed) before throwing the same text as a RuntimeError;
+ * the sandbox turns that error into a SandboxError, so the terminal gets nothing raw.
+ */
+const QUIET_EMSCRIPTEN = { printErr: () => {} };
+
 /** Each build's Emscripten loader and FFI class, imported once per thread. */
 const loaded = new Map<BuildKey, Promise<{ FFI: Awaited<ReturnType<QuickJSSyncVariant["importFFI"]>>; variant: QuickJSSyncVariant }>>();
 
@@ -165,7 +179,11 @@ export async function newQuickJsInstance(opts: InstanceOptions): Promise<QuickJS
           initial: Math.ceil(Math.max(MIN_MEMORY_BYTES, opts.initialBytes ?? 0) / PAGE),
           maximum: Math.ceil(opts.memoryLimitBytes / PAGE),
         });
-  const load = await newVariant(variant, { wasmModule, ...(wasmMemory ? { wasmMemory } : {}) }).importModuleLoader();
+  const load = await newVariant(variant, {
+    wasmModule,
+    ...(wasmMemory ? { wasmMemory } : {}),
+    emscriptenModule: QUIET_EMSCRIPTEN as CustomizeVariantOptions["emscriptenModule"],
+  }).importModuleLoader();
   // The loader newVariant wraps (the base builds' loader is the module's default export, unwrapped).
   const emscripten = await (load as Extract<typeof load, (...args: never[]) => unknown>)();
   return wasmModuleOf(emscripten, FFI);

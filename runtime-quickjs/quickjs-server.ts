@@ -278,7 +278,9 @@ class QuickJsServerImpl implements QuickJsServer {
       callInFlight: () => this.callInFlight()?.label,
       onLog: (level, text) => this.log(level, text),
       onExecute: opts.onExecute,
+      maxMessageBytes: this.maxMessageBytes,
       onGuestMessage: (json) => this.fromGuest(json),
+      onUnsentMessage: (reason, leastBytes, id) => this.unsent(reason, leastBytes, id),
       onDetach: () => void this.close(),
       onAsyncDelivery: (delivery, what, source) => this.afterDelivery(delivery, what, undefined, source),
     });
@@ -530,14 +532,35 @@ class QuickJsServerImpl implements QuickJsServer {
   /**
    * A message over maxMessageBytes: refused as the host agent refuses a stdio server's (the same
    * words, the same limit and setting), and the server stopped; its guest code is cut short.
+   * `least`: the guest could not make the message, and `bytes` is a lower bound of its size.
    */
-  private tooLarge(bytes: number): void {
+  private tooLarge(bytes: number, least = false): void {
     const message =
-      `MCP server ${this.opts.name} wrote a message of more than ${this.maxMessageBytes} bytes to the host (${bytes} bytes; ` +
+      `MCP server ${this.opts.name} wrote a message of more than ${this.maxMessageBytes} bytes to the host (${least ? "at least " : ""}${bytes} bytes; ` +
       `limit: max_message_bytes, default ${DEFAULT_MAX_MESSAGE_BYTES}); the server was stopped. ` +
       `Return less (a summary, or where to find the data), or raise max_message_bytes on the server's entry in the target`;
     this.fatalWithoutTail = true;
     this.stop(new SandboxError(message, "message-too-large"), "free");
+  }
+
+  /**
+   * A message the guest's transport could not serialize (JSON.stringify threw), answered at once
+   * rather than at the call's timeout: over maxMessageBytes by its lower bound it is too large; out
+   * of memory stops the server as any guest allocation does; anything else (a cycle, a BigInt)
+   * fails the request it answers, and the server keeps serving.
+   */
+  private unsent(reason: string, leastBytes: number, id: RequestId | undefined): void {
+    if (this.fatal) return;
+    if (leastBytes > this.maxMessageBytes) return this.tooLarge(leastBytes, true);
+    const pending = id === undefined ? undefined : this.inFlight.get(id);
+    const during = `serializing its answer to ${pending?.label ?? "a request"} (at least ${leastBytes} bytes)`;
+    if (isOutOfMemoryText(reason)) {
+      this.stop(this.describe({ kind: "out-of-memory", name: "InternalError", message: reason, stack: "" }, during), "abandon");
+      return;
+    }
+    const error = new ProtocolError(`${this.label} failed ${during}: ${reason.slice(0, 500)}`);
+    if (pending && id !== undefined) this.failRequest(id, ErrorCode.InternalError, error.message);
+    this.transport.error(error);
   }
 
   /**

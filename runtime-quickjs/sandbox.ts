@@ -15,7 +15,7 @@ import {
   type InstanceLayout,
   type SandboxImage,
 } from "./sandbox-image.ts";
-import { adoptHandle, forgetRuntime } from "./quickjs-internals.ts";
+import { adoptHandle, forgetRuntime, liveHeapViews } from "./quickjs-internals.ts";
 
 /** Timers a guest may have pending at once: a loop that never clears them cannot exhaust the host. */
 const MAX_PENDING_TIMERS = 10_000;
@@ -66,8 +66,15 @@ interface SandboxOptions {
   callInFlight?: () => string | undefined;
   onLog: (level: LogLevel, text: string) => void;
   onExecute: ((name: string, args: Record<string, unknown>) => Promise<unknown>) | undefined;
+  /**
+   * Largest message the guest may send, in UTF-8 bytes: one longer than this in UTF-16 units (each
+   * at least a byte) goes to onUnsentMessage as too large, without being copied out of the guest.
+   */
+  maxMessageBytes: number;
   /** A guest→host MCP message (JSON). Called synchronously from guest code. */
   onGuestMessage: (json: string) => void;
+  /** A message the guest could not serialize (see HostBridge.unsent). Called synchronously from guest code. */
+  onUnsentMessage: (reason: string, leastBytes: number, id: string | number | undefined) => void;
   /** The guest transport closed itself (the author called `server.close()`). */
   onDetach: () => void;
   /**
@@ -136,6 +143,7 @@ export class Sandbox {
     runtime.setMaxStackSize(opts.stackLimitBytes);
     runtime.setInterruptHandler(() => this.shouldInterrupt());
     this.live = { module, runtime, vm: runtime.newContext() };
+    liveHeapViews(runtime, this.live.vm);
     this.installBridge();
   }
 
@@ -209,7 +217,20 @@ export class Sandbox {
     });
     fn("send", (json) => {
       this.sends++;
-      this.opts.onGuestMessage(vm.getString(json));
+      using length = vm.getProp(json, "length");
+      const units = vm.typeof(length) === "number" ? vm.getNumber(length) : 0;
+      if (units > this.opts.maxMessageBytes) return this.opts.onUnsentMessage("too large", units, undefined);
+      const text = vm.getString(json);
+      // Copying a string out that is not all ASCII takes memory in the guest; without it QuickJS gives none.
+      if (text === "" && units > 0) return this.opts.onUnsentMessage("InternalError: out of memory", units, undefined);
+      this.opts.onGuestMessage(text);
+    });
+    fn("unsent", (reason, leastBytes, id) => {
+      // Checked as anything else from the guest: a number of bytes, a request id or none.
+      const bytes = vm.typeof(leastBytes) === "number" ? vm.getNumber(leastBytes) : 0;
+      const kind = id === undefined ? "undefined" : vm.typeof(id);
+      const requestId = kind === "string" ? vm.getString(id) : kind === "number" ? vm.getNumber(id) : undefined;
+      this.opts.onUnsentMessage(vm.getString(reason), Number.isFinite(bytes) ? bytes : 0, requestId);
     });
     fn("attach", (receive) => {
       if (this.receive) throw new Error("Only one StdioServerTransport can be connected per QuickJS server");

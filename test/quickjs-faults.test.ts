@@ -1,5 +1,6 @@
 // Faults inside QuickJS, with real bundles: handlers that never return, a handler that swallows
-// interrupts, a memory bomb, bundles that throw or never connect, and memory over many calls.
+// interrupts, a memory bomb, answers too large or impossible to send, bundles that throw or never
+// connect, and memory over many calls.
 import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -96,6 +97,43 @@ describe("a memory bomb", () => {
     expect(text(await neighbour.client.callTool({ name: "echo", arguments: { text: "fine" } }))).toBe("fine");
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(256 * 1024 * 1024);
     await neighbour.client.close();
+  });
+});
+
+describe("answers the guest cannot send", () => {
+  const big = { name: "big" };
+  test("one over maxMessageBytes fails its call at once with its size, whether the guest could make it or not; the runtime frees without a leak", async () => {
+    const code = await bundled("unsendable-server.ts");
+    const advice =
+      "limit: max_message_bytes, default 10485760); the server was stopped. Return less (a summary, or where to find the data), or raise max_message_bytes on the server's entry in the target";
+    // 3 MB is made and refused (a job that grew the memory, once what left QuickJS's leak check failing);
+    // 30 MiB never becomes JSON in 64 MiB (JSON.stringify runs out of memory): the guest counts it.
+    for (const [bytes, limit, shown] of [
+      [3_000_000, 1_000_000, "at least 3000073"],
+      [31_457_280, undefined, "at least 314573"],
+    ] as const) {
+      const { server, client, errors } = await connect(code, { ...big, ...(limit ? { maxMessageBytes: limit } : {}) });
+      const error = await rejection(client.callTool({ name: "big", arguments: { bytes } }));
+      expect(error.message).toStartWith(
+        `MCP error -32000: MCP server big wrote a message of more than ${limit ?? 10485760} bytes to the host (${shown}`,
+      );
+      expect(error.message).toEndWith(advice);
+      expect(errors).toEqual([error.message.slice("MCP error -32000: ".length)]);
+      expect(server.stopped?.kind).toBe("message-too-large");
+      // Freed inside the instance (a stopped server's is not reset): QuickJS's leak check passes.
+      await server.close();
+    }
+  });
+
+  test("one JSON.stringify refuses (a BigInt) fails its call at once, naming why; the server keeps serving", async () => {
+    const { client, errors } = await connect(await bundled("unsendable-server.ts"), big);
+    const error = await rejection(client.callTool({ name: "bigint", arguments: {} }));
+    expect(error.message).toMatch(
+      /^MCP error -32603: QuickJS server "big" failed serializing its answer to tools\/call "bigint" \(at least \d+ bytes\): TypeError: \S/,
+    );
+    expect(errors).toEqual([error.message.slice("MCP error -32603: ".length)]);
+    expect(text(await client.callTool({ name: "echo", arguments: { text: "still here" } }))).toBe("still here");
+    await client.close();
   });
 });
 

@@ -13,6 +13,13 @@ export interface HostBridge {
   clearTimer(id: number): void;
   /** Guest→host MCP message, one JSON-RPC message serialized with JSON.stringify. */
   send(json: string): void;
+  /**
+   * A message the guest transport could not serialize (JSON.stringify threw: out of memory, a
+   * cycle, a BigInt): `reason` is the error's text, `leastBytes` a lower bound of its size as
+   * JSON in UTF-8 bytes, `id` the request it answers (if it is a response). The host decides:
+   * over maxMessageBytes it is too large, out of memory stops the server, else the request fails.
+   */
+  unsent(reason: string, leastBytes: number, id: string | number | undefined): void;
   /** Registers the guest transport: the host delivers messages by calling `receive(json)`. */
   attach(receive: (json: string) => void): void;
   /** The guest transport closed (the author called `server.close()`); the host closes too. */
