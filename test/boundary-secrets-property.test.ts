@@ -8,9 +8,9 @@
 // stdout, stderr and an MCP log message, returns it as a value, a key, JSON text and lines, copies
 // it in memory, and writes a transformed value, an object and a number into the secret's key.
 //
-// A trace is any run of 12 or more ASCII letters and digits of a secret (or of what was written
-// into its key): every encoding a writer may use (JSON, XML, HTML, the terminal's escapes) leaves
-// such a run as it is, and a random one cannot appear by chance.
+// A trace is any 12 ASCII letters and digits in a row of a secret (or of what was written into its
+// key): every encoding a writer may use (JSON, XML, HTML, the terminal's escapes) leaves them as
+// they are, a cut keeps some, and a random run of 12 cannot appear by chance.
 
 import { afterAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
@@ -71,11 +71,14 @@ const secretText = fc
   // Placeholder syntax would make a secret's value a placeholder of its own; the trail is not what is tested.
   .filter((text) => !text.includes("{{") && !text.includes("${"));
 
-const secretSet = fc.tuple(
-  fc.array(secretText, { minLength: SECRETS, maxLength: SECRETS }),
-  fc.array(
-    fc.maxSafeNat().map((n) => 100_000_000_000 + (n % 800_000_000_000)),
-    { minLength: SECRETS, maxLength: SECRETS },
+// Unbiased: fast-check's small and repeated values would make secrets that are not random.
+const secretSet = fc.noBias(
+  fc.tuple(
+    fc.array(secretText, { minLength: SECRETS, maxLength: SECRETS }),
+    fc.array(
+      fc.maxSafeNat().map((n) => 100_000_000_000 + (n % 800_000_000_000)),
+      { minLength: SECRETS, maxLength: SECRETS },
+    ),
   ),
 );
 
@@ -176,7 +179,8 @@ function writeTrails(root: string, numbers: number[]): void {
 const MODEL_TURNS: Turn[] = [
   { calls: [{ tool: "hostile_leak", args: { text: "{{S0}}", copy: "MODELCOPY" } }] },
   // The target's own tool pads the copy (rememberValue is not offered to models, as upstream's agent has no such tool).
-  { calls: [{ tool: "hostile_leak", args: { text: `${"A".repeat(110)}{{S1}}`, copy: "PADDED" } }] },
+  // Memory values are cut at 120 characters in the prompt: the pad leaves the secret's first 19 inside the cut.
+  { calls: [{ tool: "hostile_leak", args: { text: `${"_".repeat(100)}{{S1}}`, copy: "PADDED" } }] },
   { calls: [{ tool: "dumpMemory", args: {} }] },
   { calls: [{ tool: "objectiveStatus", args: { status: "COMPLETED", explanation: "done" } }] },
 ];
@@ -189,15 +193,26 @@ function everyFile(dir: string): Record<string, string> {
   );
 }
 
-/** What of `secret` would show it: its runs of 12 or more ASCII letters and digits. */
-const tracesOf = (secret: string): string[] => secret.match(/[A-Za-z0-9]{12,}/g) ?? [];
+/** A trace: this many ASCII letters and digits in a row, as they stand in a secret. */
+const TRACE = 12;
 
-/** Where among `texts` a trace of any of `secrets` is, as `where: trace`. */
+/** Every run of TRACE letters and digits in `secrets` (a cut copy shows only some of a run). */
+function tracesOf(secrets: readonly string[]): Set<string> {
+  const traces = new Set<string>();
+  for (const run of secrets.flatMap((secret) => secret.match(/[A-Za-z0-9]{12,}/g) ?? []))
+    for (let at = 0; at + TRACE <= run.length; at++) traces.add(run.slice(at, at + TRACE));
+  return traces;
+}
+
+/** Where among `texts` a trace of any of `secrets` is, as `where: trace` (the first of each text). */
 function leaks(texts: Record<string, string>, secrets: readonly string[]): string[] {
-  const traces = secrets.flatMap(tracesOf);
-  return Object.entries(texts).flatMap(([where, text]) =>
-    traces.filter((trace) => text.includes(trace)).map((trace) => `${where}: ${trace}`),
-  );
+  const traces = tracesOf(secrets);
+  return Object.entries(texts).flatMap(([where, text]) => {
+    for (const run of text.match(/[A-Za-z0-9]{12,}/g) ?? [])
+      for (let at = 0; at + TRACE <= run.length; at++)
+        if (traces.has(run.slice(at, at + TRACE))) return [`${where}: ${run.slice(at, at + TRACE)}`];
+    return [];
+  });
 }
 
 /** What each session must leave no trace of: the secrets, what was written into their keys (reversed), and the numbers. */
