@@ -3,12 +3,13 @@
 // tool that echoes it to stderr, to an MCP log message, to its result (as a value and as a key)
 // and writes it (and a transformed value) back into memory; then dumps memory and fails with the
 // new value in its message. On both agents, and over `mcp --record` with a client that tries the
-// same, nothing the CLI prints, reports, logs or records holds either value.
+// same, nothing the CLI prints, reports, logs or records holds either value. A secret of one to
+// three characters is masked where it stands alone, not inside words, and the run says so.
 
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliProcess, REPO, tempDir } from "./support/cli.ts";
+import { cli, cliProcess, REPO, tempDir } from "./support/cli.ts";
 import { serve, testEnv } from "./support/mcp-serve.ts";
 
 const SECRET = "hunter2-s3cr3t-value";
@@ -180,4 +181,29 @@ describe("a hostile MCP client cannot read a secret back", () => {
       ).toEqual([]);
     });
   }
+});
+
+describe("a secret of 1-3 characters (issue 52: a test key `x`)", () => {
+  test("is masked where it stands alone, not inside words; the run warns once that it is too short to mask inside text", async () => {
+    const logs = tempDir("boundary-secrets-short-logs");
+    const run = await cli(["run", "trails/memory.trail.yaml", "--secret", "apiToken=t", "--reporter", "json", "--logs", logs], {
+      cwd: join(REPO, "fixtures/run"),
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      "warning: secret apiToken has a value of fewer than 4 characters: it is masked only where it stands alone (a whole value, or a word of its own), not inside other words, so the output stays readable; a value this short is easy to guess, use a longer one\n",
+    );
+    const report = JSON.parse(run.stdout);
+    const [trail] = report.trails;
+    // Titles, tool names and messages keep every `t`; the value itself, where it stands alone, is masked.
+    expect(trail.steps.map((step: { title: string }) => step.title)).toEqual([
+      "Remember through a tool's memoryDelta",
+      "Interpolate inside nested objects and arrays",
+      "Use the secret",
+    ]);
+    expect(trail.steps[2].tools[0]).toMatchObject({ name: "probe_echo", args: { text: "token=***" } });
+    const calls = readFileSync(join(logs, readdirSync(logs)[0]!, "calls.jsonl"), "utf8");
+    expect(calls).toContain('"tool":"probe_context"');
+    expect(calls).toContain('"args":{"text":"token=***"}');
+  });
 });
