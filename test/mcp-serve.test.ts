@@ -147,6 +147,18 @@ describe("tools/call", () => {
     });
   });
 
+  test("{{KEY}} in arguments is replaced from --secret and memory as in a trail, the secret masked in the answer; an unknown key is refused", async () => {
+    const served = await serveHost("--secret", "API_TOKEN=tok-51x9", "--memory", "greeting=hello");
+    const call = (args: Record<string, unknown>) => served.client.callTool({ name: "fixture_echo", arguments: args });
+    expect(text(await call({ text: "{{greeting}} ${greeting}" }))).toBe("echo: hello hello");
+    // The tool got the secret's value (not the placeholder), which the answer masks.
+    expect(text(await call({ text: "Bearer {{API_TOKEN}}" }))).toBe("echo: Bearer ***");
+    const unknown = await call({ text: "{{NOPE}}" });
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown)).toBe('fixture_echo: unknown key "NOPE" in {{NOPE}}; known keys, closest first: greeting, API_TOKEN');
+    expect(text(await call({ text: "after" }))).toBe("echo: after");
+  });
+
   test("an unknown, skipped or hidden tool is an error result naming why, and the server keeps serving", async () => {
     const served = await serveHost();
     const call = (name: string) => served.client.callTool({ name, arguments: {} });

@@ -33,6 +33,12 @@ interface ServeOptions {
   recording?: RecordingMode;
 }
 
+/** What `{{KEY}}` reads without a recording: the session's memory, its secrets included. */
+function memoryPlaceholders(session: Session): ReturnType<RecordingMode["placeholders"]> {
+  const { memory } = session;
+  return { lookup: (key) => memory.lookup(key), knownKeys: () => memory.keys() };
+}
+
 /** The SDK Server for a session; connect it to a transport with `server.connect`. */
 function createSessionServer(session: Session, options: ServeOptions = {}): Server {
   const { spec, registry } = session;
@@ -75,18 +81,18 @@ function createSessionServer(session: Session, options: ServeOptions = {}): Serv
       options.log?.(`call ${name} refused: ${refused}`);
       return refusedResult(refused);
     }
-    if (!recording) return toCallToolResult(await session.call(name, args, { signal }));
-    // Recording: {{KEY}} placeholders (a --secret, a memory value, with --trail {{args.NAME}}) are replaced as a trail's are, and recorded as written.
+    // {{KEY}} placeholders (a --secret, a memory value; with --trail, {{args.NAME}}) are replaced as a trail's are,
+    // whether or not the session records; a recording keeps them as written.
     let dispatched: Record<string, unknown>;
     try {
-      const { lookup, knownKeys } = recording.placeholders();
+      const { lookup, knownKeys } = recording?.placeholders() ?? memoryPlaceholders(session);
       dispatched = interpolate(args, lookup, { knownKeys, context: name }) as Record<string, unknown>;
     } catch (error) {
       if (!(error instanceof InterpolationError)) throw error;
       return refusedResult(error.message);
     }
     const result = await session.call(name, dispatched, { signal });
-    await recording.called(name, args, result);
+    await recording?.called(name, args, result);
     return toCallToolResult(result);
   };
   // A secret's value never reaches the client: every answer and every error is masked, as logs and reports are.

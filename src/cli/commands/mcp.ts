@@ -31,7 +31,8 @@ stdout carries only the protocol; warnings and notices go to stderr.
   tools/list   the session's tools, except those with _meta["trailblaze/isForLlm"]: false;
                names, input schemas, descriptions and annotations as advertised, plus
                _meta "trailblaze/source" and "trailblaze/toolset"
-  tools/call   dispatched with _trailblazeContext injected, as a trail step would be; the
+  tools/call   dispatched with _trailblazeContext injected, as a trail step would be:
+               {{KEY}} in arguments (a --secret or memory key) is replaced first; the
                memory a successful call writes persists for later calls; the result
                variant is in _meta.trailblaze.variant
   prompts/list the record-trail prompt: how an agent records a trail with this server
@@ -49,9 +50,9 @@ recording, replayed later by \`trailblaze run FILE\` with the same session flags
                   waypoint); the calls after it are written as that step's recording by
                   trailblaze_completeStep (comments and layout of FILE kept), which goes
                   on to the next. Other tools are refused until a step is open
-  While recording, arguments may hold {{KEY}} placeholders (a --secret or memory key, and
-  {{args.NAME}} with --trail), replaced before the call and recorded as written; a --secret value typed out is
-  recorded as {{KEY}}; a failed call is not recorded.
+  While recording, {{KEY}} placeholders (and {{args.NAME}} with --trail) are replaced before
+  the call and recorded as written; a --secret value typed out is recorded as {{KEY}}; a
+  failed call is not recorded.
 
 Closing stdin or SIGTERM stops every server of the session, then exits 0.
 
