@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { generateText, jsonSchema, tool } from "ai";
 import { runObjective } from "../../src/agent/agent-loop.ts";
+import { callPolicy } from "../../src/agent/call-guard.ts";
 import { SYSTEM_PROMPT } from "../../src/agent/agent-prompt.ts";
 import { offeredTools, toOffered } from "../../src/agent/agent-tools.ts";
 import { startSession } from "../../src/cli/open-session.ts";
@@ -192,6 +193,9 @@ export async function a2LoopTurn(reps: number): Promise<ScenarioResult> {
               maxCalls: turns,
               memory: session.memory,
               secrets: new Secrets(),
+              lookup: (key) => session.memory.lookup(key),
+              knownKeys: () => session.memory.keys(),
+              policy: callPolicy(session),
               call,
             });
             if (outcome.status !== "completed" || outcome.turns.length !== turns)

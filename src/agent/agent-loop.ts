@@ -1,17 +1,21 @@
 // The built-in agent's loop for one objective (a trail step in words, `step`, `verify`): each
 // turn builds a fresh request (objective, calls so far, the screen now), the model answers with a
-// tool call, the call runs through the session, and the screen is shown again. objectiveStatus
-// ends it; so do a failing assertion in a step that verifies, the cap on model calls, and the
-// tokens the trail may spend (checked after every answer, before its call runs). The successful
-// recordable calls, as the model wrote them (placeholders kept), are the recording; a call by ref
-// is recorded as the durable call its tool names (`recordAs`: the node's selector).
+// tool call, its placeholders are resolved and the call is checked (call-guard.ts: a refused call
+// does not run, and the model reads why), the call runs through the session, and the screen is
+// shown again. objectiveStatus ends it; so do a failing assertion in a step that verifies, the cap
+// on model calls, and the tokens the trail may spend (checked after every answer, before its call
+// runs). The successful recordable calls, as the model wrote them (placeholders kept), are the
+// recording; a call by ref is recorded as the durable call its tool names (`recordAs`: the node's
+// selector).
 
-import { LlmError } from "../errors.ts";
+import { InterpolationError, LlmError } from "../errors.ts";
 import { isSuccess, type ToolResult } from "../core/tool-result.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { askModel, type AgentModel, type ModelAnswer } from "../llm/ask-model.ts";
 import type { Memory } from "../session/memory.ts";
 import type { Session } from "../session/session.ts";
+import { interpolate, type Lookup } from "../trail/interpolate.ts";
+import { pageUrl, refusal, type CallPolicy } from "./call-guard.ts";
 import { promptText, SYSTEM_PROMPT, type DoneCall } from "./agent-prompt.ts";
 import { showScreen } from "./agent-screen.ts";
 import { asserts, OBJECTIVE_STATUS, offeredTools, toOffered } from "./agent-tools.ts";
@@ -34,6 +38,8 @@ export interface AgentTurn {
   /** What the call returned (or why it did not run). */
   outcome?: string;
   ok?: boolean;
+  /** The call was refused before it ran (call-guard.ts); `outcome` says why. */
+  refused?: boolean;
   tokens: { input: number; output: number };
   /** USD, when the model's prices are configured. */
   costUsd?: number;
@@ -87,7 +93,13 @@ interface ObjectiveOptions {
   tokenBudget?: TokenBudget;
   memory: Memory;
   secrets: Secrets;
-  /** Runs one call with the arguments as the model wrote them (the caller resolves placeholders and reports it). */
+  /** Resolves the placeholders the model writes (`{{key}}`, `{{args.NAME}}` in a trail). */
+  lookup: Lookup;
+  /** Keys offered when a placeholder names an unknown one. */
+  knownKeys(): Iterable<string>;
+  /** Where the model's calls may go (call-guard.ts). */
+  policy: CallPolicy;
+  /** Runs one call, its placeholders resolved and the call checked (the caller reports it). */
   call(tool: string, args: Record<string, unknown>): Promise<ToolResult>;
   signal?: AbortSignal;
   /** Each turn as it ends (live output). */
@@ -115,6 +127,8 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
   let asserted = false;
   let note: string | undefined;
   const vision = agent.choice.model.vision !== false;
+  // A placeholder names a secret by its key, or as upstream writes memory keys, `memory.KEY`.
+  const isSecretKey = (key: string) => memory.isSecret(key) || (key.startsWith("memory.") && memory.isSecret(key.slice(7)));
   // The offer is the session's tools, the same every turn unless a server registers more or the device reaches another waypoint.
   const offers = new Map<string, { tools: ReturnType<typeof toOffered>[]; bytes: number }>();
   const finish = (status: ObjectiveOutcome["status"], message: string, error?: LlmError): ObjectiveOutcome => {
@@ -233,7 +247,30 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
       continue;
     }
 
-    const result = await options.call(first.tool, first.args);
+    let resolved: Record<string, unknown>;
+    try {
+      resolved = interpolate(first.args, options.lookup, { knownKeys: options.knownKeys }) as Record<string, unknown>;
+    } catch (error) {
+      if (!(error instanceof InterpolationError)) throw error;
+      const outcome = secrets.mask(error.message);
+      Object.assign(turn, { outcome, ok: false });
+      done.push({ tool: first.tool, args: written, outcome, ok: false });
+      end(undefined);
+      continue;
+    }
+    const refused = refusal(
+      options.policy,
+      { tool: first.tool, written, resolved, sensitiveArgs: session.registry.get(first.tool)?.meta.sensitiveArgs ?? [] },
+      { secrets, isSecretKey, pageUrl: await pageUrl(session) },
+    );
+    if (refused !== undefined) {
+      Object.assign(turn, { outcome: refused, ok: false, refused: true });
+      done.push({ tool: first.tool, args: written, outcome: refused, ok: false });
+      end(undefined);
+      continue;
+    }
+
+    const result = await options.call(first.tool, resolved);
     const ok = isSuccess(result);
     const outcome = secrets.mask(result.message);
     Object.assign(turn, { outcome, ok });

@@ -37,6 +37,16 @@ interface WebPageOptions {
 
 const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
 
+/** A URL as `web_navigate` takes it: with a scheme as is, else a path, looked up in `baseDirs` first, else against `cwd`, as a file: URL. */
+export function resolvePageUrl(url: string, baseDirs: readonly string[], cwd: string): string {
+  if (SCHEME.test(url) && !/^[a-zA-Z]:[\\/]/.test(url)) return url;
+  for (const dir of baseDirs) {
+    const file = resolve(dir, url);
+    if (existsSync(file)) return pathToFileURL(file).href;
+  }
+  return pathToFileURL(resolve(cwd, url)).href;
+}
+
 export class WebPage implements AsyncDisposable {
   readonly findTimeoutMs: number;
   readonly checkTimeoutMs: number;
@@ -88,12 +98,7 @@ export class WebPage implements AsyncDisposable {
 
   /** A URL as `web_navigate` takes it: with a scheme as is, else a path, looked up in the base folders first. */
   resolveUrl(url: string): string {
-    if (SCHEME.test(url) && !/^[a-zA-Z]:[\\/]/.test(url)) return url;
-    for (const dir of this.#options.baseDirs) {
-      const file = resolve(dir, url);
-      if (existsSync(file)) return pathToFileURL(file).href;
-    }
-    return pathToFileURL(resolve(this.#options.cwd, url)).href;
+    return resolvePageUrl(url, this.#options.baseDirs, this.#options.cwd);
   }
 
   /** The page's state now, for a report; undefined when no tool has opened the page. */

@@ -22,7 +22,8 @@ export const DEVICE_ACTIONS = {
   inputText: {
     description: "Types `text` into the focused field (hideKeyboardAfter default true). Simulated: appended to the focused field's text.",
     args: () => ({ text: str(), ...reasoning, hideKeyboardAfter: withDefault(bool(), true) }),
-    meta,
+    // Typing into the focused field is how a secret is entered on a device: `text` may carry one.
+    meta: { ...meta, "trailblaze/sensitiveArgs": ["text"] },
   },
   inputTextRandom: {
     description: 'Types `prefix` (default "TBZ-") and `digitCount` (default 6) random digits, and remembers the value as `variable`.',

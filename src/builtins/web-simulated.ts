@@ -106,7 +106,12 @@ export const SIMULATED_WEB_RUNS: BuiltinRuns<typeof WEB_TOOLS, SimulatedDevice> 
     device.record("web_requestDetails", { include }, `next snapshot with ${include.join(", ") || "no extra detail"}`),
   web_assertNetworkEvent: (_device, { eventName }) => unverified("no network traffic is simulated", `would look for ${show(eventName)}`),
   web_evaluate: () => unverified("no page is simulated", "the script was not run"),
-  web_fillSecret: (device, { ref }) => device.record("web_fillSecret", { ref, value: "***" }, `filled ref ${show(ref)} with a secret`),
+  // The value is never recorded or shown: only that a secret went into the field.
+  web_fillSecret: onScreenElement({
+    find: (a, screen) => screen.findByRef(a.ref),
+    what: (a) => `ref ${show(a.ref)}`,
+    record: (a) => ({ details: { ref: a.ref }, summary: `fill ref ${show(a.ref)} with a secret` }),
+  }),
   web_click: onScreenElement({
     precheck: (a) => needsTarget(a),
     find: (a, screen) => findTarget(a, screen),

@@ -84,9 +84,12 @@ export const WEB_TOOLS = {
     meta: notForLlm,
   },
   web_fillSecret: {
-    description: "Fills the field `ref` with a secret `value` (never shown).",
+    description:
+      "Fills the field `ref` (element id, ARIA descriptor or css=selector) with a secret: write its placeholder as `value` (e.g. {{password}}). The value is never shown or logged; a secret goes into no other tool's arguments." +
+      SIMULATED_ELEMENT,
     args: () => ({ ref: str(1), value: str() }),
-    meta: notForLlm,
+    // Upstream offers it to the model (surface_to_llm: true); `value` is the one argument a secret may fill.
+    meta: { ...web, "trailblaze/sensitiveArgs": ["value"] },
   },
   web_click: {
     description:

@@ -11,6 +11,7 @@ import { isPlainMap, valueAt } from "../core/describe.ts";
 import { validateWith } from "./validate.ts";
 import type { Validated } from "./validate.ts";
 import { locate, parseYaml, problemAt } from "../core/yaml-file.ts";
+import { allowedOriginEntry } from "../core/url-places.ts";
 import type { FieldPath, Where, YamlFile } from "../core/yaml-file.ts";
 
 export type PlatformKey = "android" | "ios" | "web";
@@ -64,6 +65,11 @@ export interface TargetPlatform {
   toolSets: string[];
   /** `base_url:` (upstream's): where the app under test is served; tools read it as `ctx.target.resolveBaseUrl()`. */
   baseUrls?: string[];
+  /**
+   * `allowed_origins:` (ours): where the built-in agent's calls may go besides `base_url` and the
+   * trail's recorded URLs: http(s) origins, and deep-link schemes (`myapp:`), as checked place keys.
+   */
+  allowedOrigins?: string[];
   /** Driver yaml keys (normalized from enum names). */
   drivers?: string[];
   /**
@@ -154,6 +160,7 @@ const platformSchema = z
     drivers: stringList,
     excluded_tools: stringList,
     base_url: z.string().min(1).optional(),
+    allowed_origins: stringList,
   })
   .nullable();
 
@@ -269,6 +276,27 @@ export function platformDriverProblems(yaml: YamlFile, path: FieldPath, platform
   return problems;
 }
 
+/** The `allowed_origins:` entries of the platform section at `path` that are not an http(s) origin or a deep-link scheme. */
+export function allowedOriginProblems(yaml: YamlFile, path: FieldPath): ConfigProblem[] {
+  const entries = valueAt(yaml.data, [...path, "allowed_origins"]);
+  if (!Array.isArray(entries)) return [];
+  const problems: ConfigProblem[] = [];
+  entries.forEach((entry, i) => {
+    if (typeof entry !== "string") return;
+    const read = allowedOriginEntry(entry);
+    if ("problem" in read) problems.push(problemAt(yaml, [...path, "allowed_origins", i], "value", read.problem));
+  });
+  return problems;
+}
+
+/** The checked place keys of an `allowed_origins:` list that has no problems. */
+export function allowedOriginKeys(entries: readonly string[]): string[] {
+  return entries.flatMap((entry) => {
+    const read = allowedOriginEntry(entry);
+    return "key" in read ? [read.key] : [];
+  });
+}
+
 /** Rules zod cannot express per field: script vs command, platform names, drivers per platform. */
 function crossFieldProblems(yaml: YamlFile): ConfigProblem[] {
   const problems = serverEntryProblems(yaml, ["mcp_servers"]);
@@ -281,7 +309,7 @@ function crossFieldProblems(yaml: YamlFile): ConfigProblem[] {
         problems.push(problemAt(yaml, ["platforms", name], "key", unknownNameMessage("platform", name, PLATFORM_KEYS), ["platforms"]));
         continue;
       }
-      problems.push(...platformDriverProblems(yaml, ["platforms", name], platform));
+      problems.push(...platformDriverProblems(yaml, ["platforms", name], platform), ...allowedOriginProblems(yaml, ["platforms", name]));
     }
   }
   return problems;
@@ -404,6 +432,7 @@ export function readTargetConfig(yaml: YamlFile, path: string): Validated<Target
       appIds: body?.app_ids ?? [],
       toolSets: body?.tool_sets ?? [],
       ...(body?.base_url ? { baseUrls: [body.base_url] } : {}),
+      ...(body?.allowed_origins ? { allowedOrigins: allowedOriginKeys(body.allowed_origins) } : {}),
       ...(drivers ? { drivers } : {}),
       ...(excluded
         ? { excludedTools: excluded, excludedToolWheres: excluded.map((_, i) => locate(yaml, ["platforms", name, "excluded_tools", i])) }

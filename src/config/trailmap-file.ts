@@ -8,7 +8,14 @@ import type { Platform } from "../core/drivers.ts";
 import { findDriver } from "../core/drivers.ts";
 import { unknownNameMessage } from "../core/did-you-mean.ts";
 import { isPlainMap, valueAt } from "../core/describe.ts";
-import { platformDriverProblems, serverEntryProblems, serverSchema, toServerEntry } from "./target-config.ts";
+import {
+  allowedOriginKeys,
+  allowedOriginProblems,
+  platformDriverProblems,
+  serverEntryProblems,
+  serverSchema,
+  toServerEntry,
+} from "./target-config.ts";
 import type { PlatformKey, ServerEntry, ToolRef } from "./target-config.ts";
 import { validateWith } from "./validate.ts";
 import type { Validated } from "./validate.ts";
@@ -33,6 +40,8 @@ export interface TrailmapPlatform {
   drivers?: string[];
   /** `base_url:`, as one list entry (the envelope's `baseUrls`). */
   baseUrls?: string[];
+  /** `allowed_origins:`, as checked place keys (TargetPlatform.allowedOrigins). */
+  allowedOrigins?: string[];
   where: Where;
 }
 
@@ -89,6 +98,7 @@ const platformSchema = z
     excluded_tools: names,
     drivers: names,
     base_url: z.string().optional(),
+    allowed_origins: names,
     // Accepted as upstream writes them; nothing here uses them.
     min_build_version: z.union([z.string(), z.number()]).optional(),
     icon: z.string().optional(),
@@ -134,7 +144,7 @@ function platformProblems(yaml: YamlFile, base: FieldPath): ConfigProblem[] {
       problems.push(problemAt(yaml, [...base, name], "key", unknownNameMessage("platform", name, Object.keys(TRAILMAP_PLATFORMS)), base));
       continue;
     }
-    problems.push(...platformDriverProblems(yaml, [...base, name], platform));
+    problems.push(...platformDriverProblems(yaml, [...base, name], platform), ...allowedOriginProblems(yaml, [...base, name]));
   }
   return problems;
 }
@@ -210,6 +220,7 @@ function toPlatforms(raw: RawPlatforms, yaml: YamlFile, base: FieldPath, toolsDi
         : {}),
       ...(body?.drivers ? { drivers: [...new Set(body.drivers.map((d) => findDriver(d)!.key))] } : {}),
       ...(body?.base_url ? { baseUrls: [body.base_url] } : {}),
+      ...(body?.allowed_origins ? { allowedOrigins: allowedOriginKeys(body.allowed_origins) } : {}),
       where: locate(yaml, at),
     };
   }

@@ -37,6 +37,7 @@ export function overlay(base: TrailmapPlatform, fill: TrailmapPlatform | undefin
     ...(excluded ? { excludedTools: excluded.excludedTools!, excludedToolWheres: excluded.excludedToolWheres! } : {}),
     ...((base.drivers ?? fill.drivers) ? { drivers: base.drivers ?? fill.drivers! } : {}),
     ...((base.baseUrls ?? fill.baseUrls) ? { baseUrls: base.baseUrls ?? fill.baseUrls! } : {}),
+    ...((base.allowedOrigins ?? fill.allowedOrigins) ? { allowedOrigins: base.allowedOrigins ?? fill.allowedOrigins! } : {}),
     where: base.where,
   };
 }

@@ -136,6 +136,7 @@ function toTargetPlatform(p: TrailmapPlatform): TargetPlatform {
     ...(p.drivers ? { drivers: p.drivers } : {}),
     ...(p.excludedTools ? { excludedTools: p.excludedTools, excludedToolWheres: p.excludedToolWheres! } : {}),
     ...(p.baseUrls ? { baseUrls: p.baseUrls } : {}),
+    ...(p.allowedOrigins ? { allowedOrigins: p.allowedOrigins } : {}),
     where: p.where,
   };
 }

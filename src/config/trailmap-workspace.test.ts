@@ -191,6 +191,33 @@ describe("targets from trailmaps", () => {
     expect(targets.get("other")!.platforms.web?.baseUrls).toEqual(["https://kit.example.test/"]);
   });
 
+  test("allowed_origins: a target's own, else the nearest dependency's default; an entry that is not an origin is located", async () => {
+    const root = workspace({
+      "trails/config/trailblaze.yaml": "targets: [site, other]\n",
+      "trails/config/trailmaps/site/trailmap.yaml":
+        "id: site\ndependencies: [kit]\ntarget:\n  display_name: Site\n  platforms:\n    web: { allowed_origins: [https://SSO.example.test/, myapp://] }\n",
+      "trails/config/trailmaps/other/trailmap.yaml":
+        "id: other\ndependencies: [kit]\ntarget:\n  display_name: Other\n  platforms:\n    web: {}\n",
+      "trails/config/trailmaps/kit/trailmap.yaml": "id: kit\ndefaults:\n  web: { allowed_origins: [https://kit.example.test] }\n",
+    });
+    const { targets } = await load(root);
+    expect(targets.get("site")!.platforms.web?.allowedOrigins).toEqual(["https://sso.example.test", "myapp:"]);
+    expect(targets.get("other")!.platforms.web?.allowedOrigins).toEqual(["https://kit.example.test"]);
+
+    const bad = workspace({
+      "trails/config/trailblaze.yaml": "targets: [site]\n",
+      "trails/config/trailmaps/site/trailmap.yaml":
+        "id: site\ntarget:\n  display_name: Site\n  platforms:\n    web:\n      allowed_origins:\n        - https://sso.example.test/login\n        - file:///home\n",
+    });
+    const message = await problems(bad);
+    expect(message).toContain(
+      'trailmaps/site/trailmap.yaml:7:11 target.platforms.web.allowed_origins[0]: "https://sso.example.test/login" has more than an origin: write https://sso.example.test',
+    );
+    expect(message).toContain(
+      'trailmaps/site/trailmap.yaml:8:11 target.platforms.web.allowed_origins[1]: "file:///home": file: URLs are never opened',
+    );
+  });
+
   test("a library trailmap's top-level platforms: tool_sets join its dependents' own, on declared platforms, once each", async () => {
     const root = workspace({
       "trails/config/trailblaze.yaml": "targets: [shop]\n",

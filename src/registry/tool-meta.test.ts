@@ -19,6 +19,7 @@ describe("readToolMeta", () => {
       "trailblaze/supportedPlatforms": ["ios", "WEB"],
       "trailblaze/toolset": "auth",
       "trailblaze/requiresContext": true,
+      "trailblaze/sensitiveArgs": ["password"],
       "other/key": 1,
     });
     expect(warnings).toEqual([]);
@@ -30,6 +31,7 @@ describe("readToolMeta", () => {
       supportedPlatforms: ["IOS", "WEB"],
       toolset: "auth",
       requiresContext: true,
+      sensitiveArgs: ["password"],
     });
   });
 
@@ -39,15 +41,18 @@ describe("readToolMeta", () => {
       "trailblaze/supportedPlatforms": "IOS",
       "trailblaze/toolset": 3,
       "trailblaze/requiresHots": true,
+      "trailblaze/sensitiveArgs": "password",
     });
     expect(meta.requiresHost).toBe(false);
     expect(meta.supportedPlatforms).toBeUndefined();
     expect(meta.toolset).toBeUndefined();
+    expect(meta.sensitiveArgs).toBeUndefined();
     expect(warnings).toEqual([
       `_meta["trailblaze/requiresHost"] should be a boolean, got a string ("yes"); using false`,
       `_meta["trailblaze/supportedPlatforms"] should be an array of strings, got a string ("IOS"); treating it as unrestricted`,
+      `_meta["trailblaze/sensitiveArgs"] should be an array of strings, got a string ("password"); no argument may carry a secret`,
       `_meta["trailblaze/toolset"] should be a toolset id string, got a number (3); ignoring it`,
-      `_meta["trailblaze/requiresHots"] is not a known trailblaze key (known: trailblaze/isForLlm, trailblaze/surfaceToLlm, trailblaze/isRecordable, trailblaze/requiresHost, trailblaze/supportedDrivers, trailblaze/supportedPlatforms, trailblaze/toolset, trailblaze/requiresContext)`,
+      `_meta["trailblaze/requiresHots"] is not a known trailblaze key (known: trailblaze/isForLlm, trailblaze/surfaceToLlm, trailblaze/isRecordable, trailblaze/requiresHost, trailblaze/supportedDrivers, trailblaze/supportedPlatforms, trailblaze/toolset, trailblaze/requiresContext, trailblaze/sensitiveArgs)`,
     ]);
   });
 });

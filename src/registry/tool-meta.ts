@@ -19,6 +19,8 @@ export interface TrailblazeToolMeta {
   toolset?: string;
   /** UX hint only; never a filter. Default false. */
   requiresContext: boolean;
+  /** Top-level arguments that may carry a secret the agent fills in; undefined: none. */
+  sensitiveArgs?: string[];
 }
 
 /** The keys by short name: the author package's own table (one definition for authors and the runtime). */
@@ -60,11 +62,11 @@ export function readToolMeta(raw: unknown): MetaReading {
   flag("requiresHost");
   flag("requiresContext");
 
-  const list = (key: string): string[] | undefined => {
+  const list = (key: string, otherwise = "treating it as unrestricted"): string[] | undefined => {
     const value = source[key];
     if (value === undefined) return undefined;
     if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value;
-    warnings.push(`_meta["${key}"] should be an array of strings, got ${describe(value)}; treating it as unrestricted`);
+    warnings.push(`_meta["${key}"] should be an array of strings, got ${describe(value)}; ${otherwise}`);
     return undefined;
   };
 
@@ -88,6 +90,9 @@ export function readToolMeta(raw: unknown): MetaReading {
         );
     }
   }
+
+  const sensitive = list(META_KEYS.sensitiveArgs, "no argument may carry a secret");
+  if (sensitive) meta.sensitiveArgs = sensitive;
 
   const toolset = source[META_KEYS.toolset];
   if (typeof toolset === "string" && toolset !== "") meta.toolset = toolset;

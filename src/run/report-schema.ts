@@ -84,6 +84,7 @@ const agentTurn = z.object({
   text: text.optional(),
   outcome: text.optional(),
   ok: z.boolean().optional(),
+  refused: z.boolean().optional(),
   tokens,
   costUsd: z.number().nonnegative().optional(),
   durationMs: ms,

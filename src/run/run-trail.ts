@@ -15,6 +15,7 @@ import { interpolate } from "../trail/interpolate.ts";
 import { skipReason } from "../trail/select-recording.ts";
 import type { Trail } from "../trail/trail-types.ts";
 import { runObjective, TokenBudget, type RecordedAgentCall } from "../agent/agent-loop.ts";
+import { callPolicy, recordedUrls } from "../agent/call-guard.ts";
 import type { AgentModel } from "../llm/ask-model.ts";
 import { RecordedFile } from "../trail/recorded-file.ts";
 import { spliceRecording } from "../trail/trail-record.ts";
@@ -442,17 +443,11 @@ export class TrailRun {
       ...(this.#tokenBudget ? { tokenBudget: this.#tokenBudget } : {}),
       memory,
       secrets: this.#options.secrets,
+      lookup,
+      knownKeys,
+      policy: callPolicy(session, recordedUrls(this.trail.steps, lookup)),
       signal: this.#options.signal,
-      call: async (tool, written) => {
-        let args: Record<string, unknown>;
-        try {
-          args = interpolate(written, lookup, { knownKeys }) as Record<string, unknown>;
-        } catch (error) {
-          if (!(error instanceof InterpolationError)) throw error;
-          return exceptionThrown(error.message);
-        }
-        return (await this.#call(current, session, tool, args)).result;
-      },
+      call: async (tool, args) => (await this.#call(current, session, tool, args)).result,
     });
     current.agent = {
       model: model.choice.label,

@@ -44,6 +44,11 @@ export type TrailblazeToolMeta = {
   "trailblaze/toolset"?: string;
   /** UX hint only: the tool needs the Trailblaze context to be useful. Never a registration filter. Default `false`. */
   "trailblaze/requiresContext"?: boolean;
+  /**
+   * Top-level arguments that carry a secret (upstream's `sensitiveArgNames`): the built-in agent may
+   * fill a secret (`{{password}}`) into these and no other argument of the tool. Default: none.
+   */
+  "trailblaze/sensitiveArgs"?: readonly string[];
 };
 
 /** Every key of TrailblazeToolMeta, by short name; the runtime reads tools' `_meta` with this table (src/registry/tool-meta.ts). */
@@ -57,4 +62,5 @@ export const TRAILBLAZE_META_KEYS = {
   supportedPlatforms: "trailblaze/supportedPlatforms",
   toolset: "trailblaze/toolset",
   requiresContext: "trailblaze/requiresContext",
+  sensitiveArgs: "trailblaze/sensitiveArgs",
 } as const satisfies Record<string, keyof TrailblazeToolMeta>;

@@ -40,6 +40,7 @@ function metaOf(spec: TypedToolSpec, tool: ServedTool): TrailblazeToolMeta {
   if (spec.requiresContext) meta["trailblaze/requiresContext"] = true;
   if (spec.surfaceToLlm === false) meta["trailblaze/surfaceToLlm"] = false;
   if (spec.isRecordable === false) meta["trailblaze/isRecordable"] = false;
+  if (spec.sensitiveArgs?.length) meta["trailblaze/sensitiveArgs"] = spec.sensitiveArgs;
   return meta;
 }
 

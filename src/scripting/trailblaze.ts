@@ -37,6 +37,8 @@ export interface TypedToolSpec {
   surfaceToLlm?: boolean;
   /** Written into recordings (default true). */
   isRecordable?: boolean;
+  /** Arguments that carry a secret: the built-in agent may fill `{{password}}` into these and no other (default none). */
+  sensitiveArgs?: readonly string[];
   /** JSON Schema of the input. Default: a `<name>.yaml` sidecar's, else derived from the input type. */
   inputSchema?: Record<string, unknown>;
 }

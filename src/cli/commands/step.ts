@@ -6,10 +6,8 @@
 import { stringify } from "yaml";
 import { LlmError, UsageError } from "../../errors.ts";
 import { Secrets } from "../../core/secrets.ts";
-import { interpolate } from "../../trail/interpolate.ts";
 import { runObjective, TokenBudget, type AgentTurn } from "../../agent/agent-loop.ts";
-import { exceptionThrown } from "../../core/tool-result.ts";
-import { InterpolationError } from "../../errors.ts";
+import { callPolicy } from "../../agent/call-guard.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { chosenModel, MODEL_FLAG_OPTIONS, MODEL_FLAGS_HELP } from "../agent-flags.ts";
@@ -83,7 +81,6 @@ function agentCommand(verify: boolean): Command {
       }
       await using opened = await openCommandSession(values, io, { secrets });
       const { session } = opened;
-      const lookup = (key: string) => session.memory.lookup(key);
       const outcome = await runObjective({
         session,
         agent: model,
@@ -94,16 +91,11 @@ function agentCommand(verify: boolean): Command {
         ...(maxTokens !== undefined ? { tokenBudget: new TokenBudget(maxTokens, "this objective") } : {}),
         memory: session.memory,
         secrets,
-        call: async (tool, written) => {
-          let args: Record<string, unknown>;
-          try {
-            args = interpolate(written, lookup, { knownKeys: () => session.memory.keys() }) as Record<string, unknown>;
-          } catch (error) {
-            if (!(error instanceof InterpolationError)) throw error;
-            return exceptionThrown(error.message);
-          }
-          return session.call(tool, args);
-        },
+        lookup: (key) => session.memory.lookup(key),
+        knownKeys: () => session.memory.keys(),
+        // No trail: the model goes where the target's platform names, nowhere else.
+        policy: callPolicy(session),
+        call: (tool, args) => session.call(tool, args),
         ...(values.json ? {} : { onTurn: (turn: AgentTurn) => io.stderr(turnLine(turn)) }),
       });
       if (values.json) {

@@ -206,8 +206,11 @@ export class ListReporter implements Reporter {
       if (agent.recordingFailure)
         lines.push(c.dim(`      the recording failed: ${oneLine(cleanText(agent.recordingFailure.message), 120)}`));
       // The attempts that failed (a call refused or failing, an answer with no call): what the model tried before it got there.
+      // A refused one (call-guard.ts) is marked apart: a sign the page or screen tried to steer the model.
       for (const turn of agent.turns) {
-        if (turn.ok === false)
+        if (turn.refused)
+          lines.push(`      ${c.yellow(`⊘ ${turn.called?.tool ?? "?"}: ${oneLine(cleanText(turn.outcome ?? "refused"), 160)}`)}`);
+        else if (turn.ok === false)
           lines.push(`      ${c.red("✗")} ${c.dim(`${turn.called?.tool ?? "?"}: ${oneLine(cleanText(turn.outcome ?? ""), 100)}`)}`);
         else if (turn.called === undefined) lines.push(`      ${c.red("✗")} ${c.dim("no tool call in the answer")}`);
       }
