@@ -1,6 +1,6 @@
 // A trail's config.devices: decides its driver, as upstream resolves the pin of the device under
 // test: a plain run simulates one of the pinned devices and uses its driver; --driver still
-// overrides a pin; --all-devices runs each pinned platform on its pin. On a workspace shaped like
+// overrides a pin; --device and --all-devices run each pinned platform on its pin. On a workspace shaped like
 // upstream's trails/ (fixtures/upstream-devices).
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -54,6 +54,23 @@ describe("config.devices: decides the driver", () => {
       ["contacts/multi-platform [android]", "passed", "android-ondevice-instrumentation", "android"],
       ["contacts/multi-platform [ios]", "passed", "ios-host", "ios"],
       ["contacts/open-contacts-app [android]", "passed", "android-ondevice-instrumentation", "android-phone"],
+    ]);
+  });
+
+  test("--device runs each named platform on the trail's pin for it, as a plain run does; an unpinned one on its default driver", async () => {
+    expect(await sessions(MULTI, OPEN, SEARCH, "--device", "android,ios")).toEqual([
+      ["contacts/multi-platform [android]", "passed", "android-ondevice-instrumentation", "android"],
+      ["contacts/multi-platform [ios]", "passed", "ios-host", "ios"],
+      // Two android pins: the first in file order, whose recordings are under its device key.
+      ["contacts/open-contacts-app [android]", "passed", "android-ondevice-instrumentation", "android-phone"],
+      // No ios pin and no ios recording: iOS's default driver, and the step has nothing to replay.
+      ["contacts/open-contacts-app [ios]", "failed", "ios-host", "-"],
+      ["contacts/search [android]", "passed", "android-ondevice-instrumentation", "android-phone"],
+      ["contacts/search [ios]", "failed", "ios-host", "-"],
+    ]);
+    // A device named with an id is the same kind of device.
+    expect(await sessions(IOS, "--device", "ios/iphone-15")).toEqual([
+      ["contacts/ios-recorded [ios/iphone-15]", "passed", "ios-axe", "ios"],
     ]);
   });
 

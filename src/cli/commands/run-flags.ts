@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { displayPath } from "../../config/config-files.ts";
 import { ConfigError, UsageError } from "../../errors.ts";
-import { findDriver } from "../../core/drivers.ts";
+import { type DriverInfo, findDriver } from "../../core/drivers.ts";
 import type { Workspace } from "../../config/workspace.ts";
 import { locate, parseYaml } from "../../core/yaml-file.ts";
 import type { SuiteEntry } from "../../run/run-suite.ts";
@@ -92,20 +92,32 @@ export function parseDevices(values: readonly string[] | undefined): Device[] | 
     });
 }
 
-/** The platforms a trail supports: its devices' drivers, else its recording keys, else its target's platforms. */
-function supportedDevices(trail: Trail, workspace: Workspace | undefined): Device[] {
-  const fromDevices = Object.values(trail.devices)
+/** What a driver runs as among --device's names: `desktop` for Compose, else its platform. */
+function deviceKind(driver: DriverInfo): string {
+  return driver.key === CLASSIFIER_DRIVERS.desktop ? "desktop" : driver.platform.toLowerCase();
+}
+
+/** The drivers the trail's `config.devices` pins, in file order. */
+function pinnedDrivers(trail: Trail): DriverInfo[] {
+  return Object.values(trail.devices)
     .map((key) => findDriver(key))
     .filter((driver) => driver !== undefined);
-  if (fromDevices.length > 0)
-    return [
-      ...new Map(
-        fromDevices.map((d) => [
-          d.key,
-          { label: d.key === CLASSIFIER_DRIVERS.desktop ? "desktop" : d.platform.toLowerCase(), driver: d.key },
-        ]),
-      ).values(),
-    ];
+}
+
+/**
+ * The driver a device named `label` (`android`, `android/pixel-8`, `desktop`…) runs on for `trail`:
+ * the trail's pin of that kind of device, the first in file order, as a plain run uses its pin;
+ * else `fallback`, the platform's default driver.
+ */
+function driverFor(trail: Trail, label: string, fallback: string): string {
+  const kind = label.split("/")[0]!.toLowerCase();
+  return pinnedDrivers(trail).find((driver) => deviceKind(driver) === kind)?.key ?? fallback;
+}
+
+/** The platforms a trail supports: its devices' drivers, else its recording keys, else its target's platforms. */
+function supportedDevices(trail: Trail, workspace: Workspace | undefined): Device[] {
+  const fromDevices = pinnedDrivers(trail);
+  if (fromDevices.length > 0) return [...new Map(fromDevices.map((d) => [d.key, { label: deviceKind(d), driver: d.key }])).values()];
   const classifiers = new Set(trail.steps.flatMap((step) => Object.keys(step.recordings)).map((key) => key.toLowerCase()));
   const recorded = Object.keys(CLASSIFIER_DRIVERS).filter((key) => classifiers.has(key));
   if (recorded.length > 0) return recorded.map((label) => ({ label, driver: driverOfClassifier(label)! }));
@@ -157,6 +169,7 @@ export function checkDevicesOnTargets(
 /**
  * One entry per trail and device: `devices` for every trail (--device), or each trail's own
  * supported platforms (--all-devices; a trail that names none runs once, as without the flag).
+ * A device runs on the trail's `config.devices` pin for its kind when the trail has one.
  */
 export function perDevice(
   entries: readonly SuiteEntry[],
@@ -169,7 +182,7 @@ export function perDevice(
     return chosen.map((device) => ({
       ...entry,
       trail: { ...entry.trail, id: `${entry.trail.id} [${device.label}]` },
-      driver: device.driver,
+      driver: driverFor(entry.trail, device.label, device.driver),
     }));
   });
 }

@@ -62,7 +62,8 @@ Options:
   --tags T1,T2          only trails whose config.tags hold any of these (repeatable; untagged
                         trails are left out)
   --device P1,P2        run each trail once per platform: android, ios, web, desktop, or
-                        platform/id (repeatable); each result is labelled "<id> [<device>]"
+                        platform/id (repeatable), on the trail's devices: pin for it, else
+                        the platform's default driver; each result is labelled "<id> [<device>]"
   --all-devices         run each trail once per platform it supports (its devices:, else its
                         recording keys, else its target's platforms)
   --test-name NAME      seed of each session id (<NAME>-<generated>), as CI names a test
