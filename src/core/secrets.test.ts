@@ -57,6 +57,15 @@ describe("Secrets: every form a writer may put a value in", () => {
     expect(secrets.mask("abc")).toBe("abc");
   });
 
+  test("with hundreds of forms (a long secret of many lines) the same: each form masked, the longest where two start at one place", () => {
+    const lines = Array.from({ length: 150 }, (_, i) => `line-${i}-of-the-key-${"q".repeat(i % 7)}`);
+    const secrets = new Secrets({ KEY: lines.join("\n"), PREFIX: "line-1-of" });
+    expect(secrets.mask(`a ${lines[42]} b ${JSON.stringify(lines.join("\n"))} c line-1-of d line-1-of-the-key-q e`)).toBe(
+      'a *** b "***" c *** d *** e',
+    );
+    expect(secrets.mask("nothing here")).toBe("nothing here");
+  });
+
   test("a number or an object written to a secret's key: its JSON, and each number and string in it", () => {
     const secrets = new Secrets();
     secrets.add("OTP", 987654);
