@@ -170,7 +170,8 @@ export async function run(options: { name?: string; version?: string } = {}): Pr
     const call = async (args: Record<string, unknown>, extra: Parameters<typeof sessionClient>[0]) => {
       const ctx = callContextOf(args, extra, name);
       const result = await handler(args, ctx, sessionClient(extra));
-      return ctx && result.isError !== true ? withMemory(result, ctx.memory.changes()) : result;
+      const ok = typeof result === "object" && result !== null && result.isError !== true;
+      return ctx && ok ? withMemory(result, ctx.memory.changes()) : result;
     };
     if (spec.inputSchema) server.registerTool(name, { ...config, inputSchema: spec.inputSchema }, call as never);
     else server.registerTool(name, config, (extra) => call({}, extra));
