@@ -28,7 +28,7 @@ interface ToolInvocation {
   signal?: AbortSignal;
   /** Progress the tool reports while it runs (MCP `notifications/progress`). */
   onProgress?(progress: ToolProgress): void;
-  /** The run's secrets masked out of a text: what a tool in process (a built-in) formats its messages from. */
+  /** The run's secrets masked out of a text: what a tool in process (a built-in) masks a value with before its message quotes and cuts it. */
   mask?(text: string): string;
 }
 
