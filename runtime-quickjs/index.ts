@@ -9,6 +9,7 @@ export {
   type QuickJsServerOptions,
 } from "./quickjs-server.ts";
 export type { LogLevel } from "./sandbox.ts";
+export { guestGlobals } from "./guest-globals.ts";
 export {
   BUDGET_ENV,
   DEFAULT_IDLE_CPU_MS,

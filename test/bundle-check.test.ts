@@ -261,6 +261,22 @@ describe("bun trailblaze check-bundle", () => {
     expect(fsRun.out).toContain(fix);
     expect(fsRun.out).not.toContain("trailblaze-check-bundle-");
   });
+
+  test("a locale the guest ignores is a warning naming the call, exit 0, without the advice to run the tool on the host", async () => {
+    mkdirSync(join(TMP, "tools"), { recursive: true });
+    const price = author(
+      "tools/shop_price.ts",
+      'import { trailblaze } from "@trailblaze/scripting";\n\nexport const shop_price = trailblaze.tool(async () => (1234.5).toLocaleString("de-DE"));\n',
+    );
+    expect(await runCommand(["check-bundle", price])).toEqual({
+      code: 0,
+      out:
+        `✓ ${price} runs on-device: 1 tool(s) (shop_price)\n` +
+        `  ! locale: ${price}:3:56: calls toLocaleString("de-DE"), whose locale and options the guest ignores (QuickJS has no Intl): ` +
+        "on-device the text differs from the host's; format it without a locale for the same text on both agents\n",
+      err: "",
+    });
+  });
 });
 
 test("bundle and check-bundle are commands of the real CLI", async () => {

@@ -1,6 +1,7 @@
 // The guest prelude: evaluated in every QuickJS context before the bundle. Installs the web
 // globals the MCP SDK and zod need (console, timers, AbortController, atob/btoa, URL,
-// queueMicrotask) and `trailblaze.execute`, all on top of the host bridge. Nothing here reaches
+// queueMicrotask), UTF-8 TextEncoder/TextDecoder (libraries such as faker use them unguarded)
+// and `trailblaze.execute`, all on top of the host bridge. Nothing here reaches
 // the host except through that bridge.
 import { AbortController, AbortSignal } from "./abort.ts";
 import { atob, btoa } from "./base64.ts";
@@ -8,6 +9,7 @@ import { makeConsole } from "./console.ts";
 import { installSeededRandom } from "./random.ts";
 import { DOMException } from "./dom-exception.ts";
 import { GUEST_GLOBAL, hostBridge, type GuestHooks } from "./host-bridge.ts";
+import { TextDecoder, TextEncoder } from "./text-coding.ts";
 import { makeTimers } from "./timers.ts";
 import { URL, URLSearchParams } from "./url.ts";
 
@@ -35,6 +37,8 @@ const globals: Record<string, unknown> = {
   btoa,
   URL,
   URLSearchParams,
+  TextEncoder,
+  TextDecoder,
   trailblaze,
   // zod 4 reads its settings from this shared object. By default it compiles each object schema's
   // parser with `new Function` on first use; under QuickJS compiling costs more than it saves

@@ -1,6 +1,7 @@
 // check-bundle: can this server run on-device? For a `.ts` entry a static pass names every use of
-// a host-only global (fetch, process, Buffer...) with its source file, then the real thing runs:
-// bundle, evaluate in bare QuickJS, initialize, tools/list. A `.js` bundle gets the run only.
+// a global the guest lacks (fetch, process, Buffer...) that runs on-device, and every locale the
+// guest ignores, with its source file; then the real thing runs: bundle, evaluate in bare QuickJS,
+// initialize, tools/list. A `.js` bundle gets the run only.
 import { readFileSync } from "node:fs";
 import { extname, relative, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -12,8 +13,11 @@ import { HOST_ONLY_FIX } from "./node-builtins-plugin.ts";
 import { scanHostGlobals, type HostGlobalUse } from "./host-globals-scan.ts";
 
 export interface CheckProblem {
-  /** `bundle` (esbuild failed), `host-global` (a host-only global is used), `run` (QuickJS evaluation or handshake failed). */
-  kind: "bundle" | "host-global" | "run";
+  /**
+   * `bundle` (esbuild failed), `host-global` (a global the guest lacks is used), `locale` (a
+   * locale the guest ignores: the output differs), `run` (QuickJS evaluation or handshake failed).
+   */
+  kind: "bundle" | "host-global" | "locale" | "run";
   message: string;
   /** The source file the problem is in, relative to the working directory, when known. */
   source?: string;
@@ -38,17 +42,23 @@ export interface CheckOptions extends Pick<BundleOptions, "cacheDir" | "cacheRoo
 
 const BUNDLE_EXTENSIONS = new Set([".js", ".mjs", ".cjs"]);
 
+/** What each kind of finding does on-device, in words. */
+const WHAT: Record<HostGlobalUse["kind"], (name: string) => string> = {
+  missing: (name) => `uses ${name}, which does not exist on-device`,
+  require: () => "calls require() with a computed name; esbuild could not bundle it and it throws on-device",
+  import: () => "uses a dynamic import() that esbuild could not bundle; QuickJS has no module loader on-device",
+  throws: (test) => `throws on-device, where \`${test}\` takes the branch to this throw`,
+  locale: (call) =>
+    `calls ${call}, whose locale and options the guest ignores (QuickJS has no Intl): on-device the text differs from the host's`,
+};
+
 function describeUse(use: HostGlobalUse): string {
-  const what =
-    use.name === "import()"
-      ? "uses a dynamic import() that esbuild could not bundle; QuickJS has no module loader on-device"
-      : use.name === "require"
-        ? "calls require() with a computed name; esbuild could not bundle it and it throws on-device"
-        : `uses ${use.name}, which does not exist on-device`;
-  // After a feature test of something else the scan cannot tell whether the use runs.
-  if (use.featureTested)
-    return `${use.source}:${use.line}:${use.column}: ${what}, in a branch after a feature test; it throws if that branch runs on-device: call the tool on-device to be sure`;
-  return `${use.source}:${use.line}:${use.column}: ${what}; ${HOST_ONLY_FIX}`;
+  const at = `${use.source}:${use.line}:${use.column}: ${WHAT[use.kind](use.name)}`;
+  if (use.kind === "locale") return `${at}; format it without a locale for the same text on both agents`;
+  // A feature test the scan cannot decide: the use runs, and throws, only if it goes one way.
+  if (use.undecided !== undefined)
+    return `${at}; it runs only as \`${use.undecided}\` turns out there, which the scan cannot tell: call the tool on-device to be sure`;
+  return `${at}; ${HOST_ONLY_FIX}`;
 }
 
 /** The file named by an esbuild-derived BundleError message (`file:line:col: ...`). */
@@ -98,7 +108,8 @@ export async function checkBundle(pathOrEntry: string, opts: CheckOptions = {}):
   const callDeadlineMs = opts.callDeadlineMs ?? 10_000;
   const problems: CheckProblem[] = [];
   let hostGlobals: CheckProblem[] = [];
-  let featureTested: CheckProblem[] = [];
+  /** Uses after a feature test the scan cannot decide, and locales the guest ignores: warnings. */
+  let uncertain: CheckProblem[] = [];
   let code: string | undefined;
   let sourceMap: string | undefined;
 
@@ -110,10 +121,15 @@ export async function checkBundle(pathOrEntry: string, opts: CheckOptions = {}):
     }
   } else {
     try {
-      const uses = (await scanHostGlobals(file, cwd, opts.cacheRoot)).filter((use) => !use.guarded);
-      const found = (use: HostGlobalUse): CheckProblem => ({ kind: "host-global", message: describeUse(use), source: use.source });
-      hostGlobals = uses.filter((use) => !use.featureTested).map(found);
-      featureTested = uses.filter((use) => use.featureTested).map(found);
+      const uses = await scanHostGlobals(file, cwd, opts.cacheRoot);
+      const found = (use: HostGlobalUse): CheckProblem => ({
+        kind: use.kind === "locale" ? "locale" : "host-global",
+        message: describeUse(use),
+        source: use.source,
+      });
+      const certain = (use: HostGlobalUse) => use.kind !== "locale" && use.undecided === undefined;
+      hostGlobals = uses.filter(certain).map(found);
+      uncertain = uses.filter((use) => !certain(use)).map(found);
       ({ code, sourceMap } = await bundleEntry(file, {
         cwd,
         ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
@@ -137,9 +153,8 @@ export async function checkBundle(pathOrEntry: string, opts: CheckOptions = {}):
       problems.push({ kind: "run", message: error instanceof Error ? error.message : String(error), source: shown });
     }
   }
-  // With host-only tools in the server, a host global may well be used only by them. A use after
-  // a feature test (a UMD wrapper's fallback to `self`) is a warning: the scan cannot tell the branch.
-  const warnings = [...(hostOnlyTools.length > 0 ? hostGlobals : []), ...featureTested];
+  // With host-only tools in the server, a host global may well be used only by them.
+  const warnings = [...(hostOnlyTools.length > 0 ? hostGlobals : []), ...uncertain];
   if (hostOnlyTools.length === 0) problems.unshift(...hostGlobals);
   return { ok: problems.length === 0, tools, hostOnlyTools, problems, warnings };
 }

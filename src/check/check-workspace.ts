@@ -397,8 +397,9 @@ async function checkBundles(targets: TargetConfig[], findings: Findings, cwd: st
         ["warning", result.warnings],
       ] as const) {
         for (const item of items) {
-          // A script esbuild cannot bundle gets the same fix as the session that failed on it.
-          const message = item.kind === "bundle" || server.perFile ? withHostOnlyFix(item.message, server) : item.message;
+          // A script esbuild cannot bundle gets the same fix as the session that failed on it; a locale the guest ignores gets none.
+          const fix = item.kind === "bundle" || (server.perFile && item.kind !== "locale");
+          const message = fix ? withHostOnlyFix(item.message, server) : item.message;
           if (findings.says(message)) continue;
           findings.add({ severity, kind: "bundle", message, ...(item.source ? { file: item.source } : {}) });
         }

@@ -21,13 +21,13 @@ interface CliModule {
 }
 
 /** Bump when the build settings below change. */
-const CLI_BUNDLER_VERSION = 5;
+const CLI_BUNDLER_VERSION = 6;
 const SOURCE_FOLDERS = ["src", "runtime-quickjs"];
 /** `$TRAILBLAZE_CLI_CACHE`, else `.cache/trailblaze-cli` in the package. */
 const CACHE = process.env.TRAILBLAZE_CLI_CACHE || join(PACKAGE_ROOT, ".cache", "trailblaze-cli");
 /**
- * Left to node_modules: native binaries, WebAssembly, compilers, the browser driver and the model
- * providers (the AI SDK: as large as the rest of the CLI), loaded only when a command needs them.
+ * Left to node_modules: native binaries, WebAssembly, compilers and parsers, the browser driver and
+ * the model providers (the AI SDK: as large as the rest of the CLI), loaded only when a command needs them.
  */
 const EXTERNAL = [
   "playwright-core",
@@ -38,6 +38,9 @@ const EXTERNAL = [
   "ts-json-schema-generator",
   "typescript",
   "tsx",
+  "acorn",
+  "acorn-walk",
+  "eslint-scope",
   "ai",
   "@ai-sdk/*",
 ];

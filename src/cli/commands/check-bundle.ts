@@ -15,14 +15,16 @@ import type { Command } from "../command.ts";
 const HELP = `Usage: trailblaze check-bundle <bundle.js|entry.ts|tool.ts> [--json]
 
 Checks that an MCP server, or a per-file tool, runs on-device. For a .ts entry: a static pass
-names every use of a host-only global (fetch, process, Buffer, require...) with its source file
-and line, then the server is bundled, evaluated in bare QuickJS, initialized and asked for
-tools/list. For a .js bundle: the QuickJS run only. For a per-file tool script (one that declares
-\`export const name = trailblaze.tool(…)\`, or that a sidecar names): the same checks on the
-server a session makes of its tools; tools marked \`requiresHost: true\` run on the host and
-are not bundled. Uses that a file guards with \`typeof X\` are allowed; when the server has tools
-marked "trailblaze/requiresHost" (skipped on-device), host-global uses are reported as warnings,
-since they may belong to those tools.
+reads the bundled code and names, with its source file and line, every use of a global the guest
+lacks (fetch, process, Buffer, Intl, require...) that runs on-device, deciding each branch by what
+the code tests (typeof X, globalThis.X, try/catch) against the guest's real globals, and warns
+where a locale the guest ignores changes the output; then the server is bundled, evaluated in
+bare QuickJS, initialized and asked for tools/list. For a .js bundle: the QuickJS run only. For a
+per-file tool script (one that declares \`export const name = trailblaze.tool(…)\`, or that a
+sidecar names): the same checks on the server a session makes of its tools; tools marked
+\`requiresHost: true\` run on the host and are not bundled. When the server has tools marked
+"trailblaze/requiresHost" (skipped on-device), host-global uses are reported as warnings, since
+they may belong to those tools.
 Exit code: 0 no problems, 1 any problem, 2 usage.
 
 Options:
@@ -48,11 +50,15 @@ async function checkFile(target: string, cwd: string): Promise<CheckResult> {
     const result = await checkBundle(perFile.entry, { cwd, cacheRoot });
     // Problems are told about the author's script, never the generated entry.
     const entry = relative(cwd, perFile.entry);
-    const own = (item: CheckProblem): CheckProblem => ({
-      ...item,
-      message: withPerFileFix(item.message.replaceAll(perFile.entry, target).replaceAll(entry, target), target),
-      ...(item.source === undefined ? {} : { source: item.source === entry ? target : item.source }),
-    });
+    const own = (item: CheckProblem): CheckProblem => {
+      const message = item.message.replaceAll(perFile.entry, target).replaceAll(entry, target);
+      // A locale the guest ignores is no reason to run the tool on the host.
+      return {
+        ...item,
+        message: item.kind === "locale" ? message : withPerFileFix(message, target),
+        ...(item.source === undefined ? {} : { source: item.source === entry ? target : item.source }),
+      };
+    };
     return {
       ...result,
       hostOnlyTools: [...result.hostOnlyTools, ...perFile.hostOnly],
