@@ -58,6 +58,14 @@ describe("navigation", () => {
     expect(refused("intent://scan/#Intent;scheme=zxing;end", "openUrl")).toContain("intent: URLs are never opened");
   });
 
+  test("an action or URL the tool would read as a GOTO is checked as one", () => {
+    for (const action of [" goto ", "Goto", "SOMETHING"]) {
+      expect(refusal(policy, call("web_navigate", { action, url: "file:///etc/passwd" }), context)).toContain("is a local file");
+    }
+    // A number is a path to the tool: a local page the trail does not open.
+    expect(refusal(policy, call("web_navigate", { url: 123 }), context)).toContain('"123" is a local file');
+  });
+
   test("with nothing named, nothing is allowed, and the message says so", () => {
     const none: CallPolicy = { ...policy, places: new Map() };
     expect(refusal(none, call("web_navigate", { url: "https://shop.example.com/" }), context)).toContain(
@@ -91,6 +99,18 @@ describe("secrets", () => {
     expect(refusal(policy, call("web_fillSecret", { ref: "hunter2-SECRET", value: "x" }, ["value"]), context)).toContain(
       `web_fillSecret's "ref" would carry the secret {{pw}} (only its "value" may)`,
     );
+  });
+
+  test("a secret too short to be found inside other text is still refused where its placeholder is written", () => {
+    const short = new Secrets({ pin: "ab7" });
+    const shortContext = { secrets: short, isSecretKey: (key: string) => key === "pin" };
+    const resolved = { url: "https://shop.example.com/?d=xab7x" };
+    const message = refusal(
+      policy,
+      { tool: "web_navigate", resolved, written: { url: "https://shop.example.com/?d=x{{pin}}x" }, sensitiveArgs: [] },
+      shortContext,
+    );
+    expect(message).toContain(`web_navigate's "url" would carry the secret {{pin}}`);
   });
 
   test("are not typed while the real page is somewhere the target does not name", () => {

@@ -41,7 +41,13 @@ interface RecordedUrl {
   url: string;
 }
 
-const isGoto = (args: Record<string, unknown>) => String(args.action ?? "GOTO").toUpperCase() === "GOTO";
+/** Whether a web_navigate goes to its `url`: anything but BACK or FORWARD (as the tool reads them: any case, trimmed) is checked. */
+const isGoto = (args: Record<string, unknown>) =>
+  !["BACK", "FORWARD"].includes(
+    String(args.action ?? "GOTO")
+      .trim()
+      .toUpperCase(),
+  );
 
 /** The URLs every recording of the trail opens (every device's), placeholders resolved where they can be. */
 export function recordedUrls(steps: readonly TrailStep[], lookup: Lookup): RecordedUrl[] {
@@ -156,7 +162,11 @@ function whyNot(url: string): string {
 export function refusal(policy: CallPolicy, call: AgentCall, context: GuardContext): string | undefined {
   const { secrets } = context;
   const hint = `(the target adds places with platforms: ${policy.platform}: allowed_origins)`;
-  const carrying = Object.keys(call.resolved).filter((arg) => carriesSecret(call.resolved[arg], secrets));
+  // An argument carries a secret when its resolved text holds one, or when the model wrote a secret's
+  // placeholder into it (a secret too short to be found inside other text is still named there).
+  const carrying = Object.keys(call.resolved).filter(
+    (arg) => carriesSecret(call.resolved[arg], secrets) || placeholderKeys(call.written[arg]).some((key) => context.isSecretKey(key)),
+  );
   const stray = carrying.find((arg) => !call.sensitiveArgs.includes(arg));
   if (stray !== undefined) {
     const keys = placeholderKeys(call.written[stray]).filter((key) => context.isSecretKey(key));
@@ -175,8 +185,9 @@ export function refusal(policy: CallPolicy, call: AgentCall, context: GuardConte
   }
   const opens = OPENS_URL[call.tool];
   const url = opens ? call.resolved[opens.arg] : undefined;
-  if (opens && typeof url === "string" && url !== "" && (call.tool !== "web_navigate" || isGoto(call.resolved))) {
-    const goes = target(call.tool, url, policy);
+  // Any value is checked as the text the tool would take it as (a number is a path too); an empty one opens nothing.
+  if (opens && url !== undefined && url !== null && url !== "" && (call.tool !== "web_navigate" || isGoto(call.resolved))) {
+    const goes = target(call.tool, String(url), policy);
     if (!allows(policy, goes)) {
       const shown = clip(secrets.mask(String(call.written[opens.arg] ?? url)));
       return `refused: ${call.tool} goes only where the target says (${placesList(policy)}); "${shown}" is ${whyNot(goes)}. The call did not run ${hint}.`;
