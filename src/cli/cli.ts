@@ -1,8 +1,11 @@
 // The CLI: routes `trailblaze <command>` to a Command, turns errors into messages on stderr
-// with exit code 1 or 2, and reaps sessions on any exit path. main.ts starts it, precompiled when
+// with exit code 1 or 2, and reaps sessions on any exit path. Everything on stderr (errors,
+// warnings, notes, a step's model calls) is for a person: control characters in it are shown
+// escaped (core/terminal-text.ts), whatever text from outside it carries. main.ts starts it, precompiled when
 // it can (see precompiled-cli.ts); `bun src/cli/cli.ts …` runs it from the sources.
 
 import { didYouMean } from "../core/did-you-mean.ts";
+import { terminalText } from "../core/terminal-text.ts";
 import { PACKAGE_VERSION } from "../core/package-version.ts";
 import { exitCodeOf, TrailblazeError } from "../errors.ts";
 import type { CliIO, CommandEntry } from "./command.ts";
@@ -106,7 +109,7 @@ Exit codes: 0 ok · 1 a step, tool call or check failed · 2 usage, configuratio
 
 export async function runCli(argv: string[], given: CliIO): Promise<number> {
   const invocation = given.invocation ?? invocationOf(given.env);
-  const io: CliIO = { ...given, invocation };
+  const io: CliIO = { ...given, invocation, stderr: (text) => given.stderr(terminalText(text)) };
   const render = (text: string) => renderCommands(text, invocation);
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
@@ -168,7 +171,7 @@ export async function main(argv: string[]): Promise<void> {
     isTTY: Boolean(process.stdout.isTTY),
   };
   const code = await runCli(argv, io).catch(async (error) => {
-    process.stderr.write(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(terminalText(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`));
     await reapAll();
     return 1;
   });

@@ -56,7 +56,11 @@ export function tempDir(prefix: string): string {
   return dir;
 }
 
-export async function cli(argv: string[], options: { cwd: string; env?: Record<string, string | undefined> }): Promise<CliRun> {
+/** `isTTY`: run as if stdout were a terminal (the list's colours, unless NO_COLOR is set); default false. */
+export async function cli(
+  argv: string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; isTTY?: boolean },
+): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
   const code = await runCli(argv, {
@@ -64,7 +68,7 @@ export async function cli(argv: string[], options: { cwd: string; env?: Record<s
     stderr: (text) => void (stderr += text),
     cwd: options.cwd,
     env: { ...process.env, ...HOW_STARTED, PATH: TEST_PATH, ...options.env },
-    isTTY: false,
+    isTTY: options.isTTY ?? false,
   });
   return { code, stdout, stderr };
 }

@@ -9,6 +9,7 @@ import type { Command } from "../command.ts";
 import { openCommandSession } from "../open-session.ts";
 import { missingToolMessage } from "../../run/validate.ts";
 import { targetFlags, toolOwners } from "../../session/tool-owners.ts";
+import { terminalText } from "../../core/terminal-text.ts";
 
 const HELP = `Usage: trailblaze call <tool> [--args JSON] [session flags] [--json]
 
@@ -78,7 +79,9 @@ export const callCommand: Command = {
         );
     }
     const result = await session.call(tool, args, timeoutMs === undefined ? {} : { timeoutMs });
-    io.stdout(values.json ? `${JSON.stringify({ tool, result: resultToJson(result) }, null, 2)}\n` : resultText(tool, result));
+    io.stdout(
+      values.json ? `${JSON.stringify({ tool, result: resultToJson(result) }, null, 2)}\n` : terminalText(resultText(tool, result)),
+    );
     return isSuccess(result) ? 0 : 1;
   },
 };

@@ -11,6 +11,7 @@ import { perFileScriptEntry } from "../../servers/per-file-servers.ts";
 import { outputRootOf } from "../../config/workspace-root.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
+import { terminalText } from "../../core/terminal-text.ts";
 
 const HELP = `Usage: trailblaze check-bundle <bundle.js|entry.ts|tool.ts> [--json]
 
@@ -89,7 +90,7 @@ export const checkBundleCommand: Command = {
       const head = result.ok
         ? `✓ ${target} runs on-device: ${result.tools.length} tool(s)${tools}${hostOnly}\n`
         : `✗ ${target}: ${result.problems.length} problem(s); ${result.tools.length} tool(s) listed${tools}${hostOnly}\n`;
-      io.stdout(head + lines("✗", result.problems) + lines("!", result.warnings));
+      io.stdout(terminalText(head + lines("✗", result.problems) + lines("!", result.warnings)));
     }
     return result.ok ? 0 : 1;
   },

@@ -8,6 +8,7 @@ import { parseAgent } from "../../session/session-spec.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { configAbovePaths, startSession } from "../open-session.ts";
+import { terminalText } from "../../core/terminal-text.ts";
 
 const HELP = `Usage: trailblaze check [trail-file|dir]... [--config DIR] [--target ID] [--agent host|on-device] [--strict] [--json]
        trailblaze check [<trailmap-id> | --all] [--workspace DIR] [...]
@@ -142,7 +143,7 @@ export const checkCommand: Command = {
       },
       (spec, hooks) => startSession(spec, at, hooks),
     );
-    io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckReport(report));
+    io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : terminalText(formatCheckReport(report)));
     return report.ok ? 0 : 1;
   },
 };

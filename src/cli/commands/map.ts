@@ -9,6 +9,7 @@ import { checkAppMap, type MapFinding } from "../../screen/check-app-map.ts";
 import { mapHtml } from "../../screen/map-html.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
+import { terminalText } from "../../core/terminal-text.ts";
 
 const HELP = `Usage: trailblaze map <map dir> [--html FILE]
 
@@ -69,7 +70,7 @@ export const mapCommand: Command = {
         : `check: ${report.summary.errors} error(s), ${report.summary.warnings} warning(s)`,
     );
     lines.push(...report.findings.map(findingLine));
-    io.stdout(`${lines.join("\n")}\n`);
+    io.stdout(terminalText(`${lines.join("\n")}\n`));
     return 0;
   },
 };

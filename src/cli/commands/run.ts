@@ -28,6 +28,7 @@ import { configAbovePaths, loadCliWorkspace, startSession } from "../open-sessio
 import { onInterrupt } from "../reaper.ts";
 import { AGENT_FLAG_OPTIONS, AGENT_FLAGS_HELP, trailAgent } from "../agent-flags.ts";
 import { notRunReport, openReporters, parseReporterFlags, wantsPages } from "./report-output.ts";
+import { terminalText } from "../../core/terminal-text.ts";
 
 const HELP = `Usage: trailblaze run <trail-file|dir>... [session flags] [options]
 
@@ -150,7 +151,7 @@ async function listPlans(
       io.stderr(`error: ${file}: ${(error as Error).message}\n`);
     }
   }
-  if (blocks.length > 0) io.stdout(blocks.join("\n"));
+  if (blocks.length > 0) io.stdout(terminalText(blocks.join("\n")));
   if (problems.length > 0) io.stderr(`error: ${new ConfigError(problems).message}\n`);
   const notStarting = argsFailed > 0 ? `; ${argsFailed} trail(s) would not start: their args` : "";
   io.stdout(

@@ -15,6 +15,7 @@ import { wireframeOf, withScreenshot } from "../../screen/wireframe.ts";
 import { wireframeSvg } from "../../screen/wireframe-svg.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
+import { terminalText } from "../../core/terminal-text.ts";
 
 const HELP = `Usage: trailblaze screen <capture.json> [--selector JSON]... [--waypoint FILE] [--json] [--svg FILE]
 
@@ -142,7 +143,7 @@ export const screenCommand: Command = {
       else if (selectors.length === 0 && !check) parts.push(screenOutline(screen));
       matches.forEach((m, i) => parts.push(formatMatch(screen, m.text, m.selector, m.result, i + 1)));
       if (check) parts.push(formatWaypoint(check));
-      io.stdout(parts.join("\n"));
+      io.stdout(terminalText(parts.join("\n")));
     }
     return check && !check.ok ? 1 : 0;
   },

@@ -15,6 +15,7 @@ import { maskedIo } from "../masked-io.ts";
 import { openCommandSession } from "../open-session.ts";
 import { parseSecrets, SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../session-flags.ts";
 import { workspaceRootAbove } from "../../config/workspace-root.ts";
+import { terminalLine, terminalText } from "../../core/terminal-text.ts";
 
 function help(verify: boolean): string {
   const [name, words, example] = verify
@@ -40,9 +41,13 @@ model that cannot be used (no key, a key refused, an unknown model).
 ${SESSION_FLAGS_HELP}`;
 }
 
-function turnLine(turn: AgentTurn): string {
+/**
+ * A model call as it is printed: what the model wrote and what came back, each on this one line,
+ * masked, then escaped for the terminal (`line`).
+ */
+function turnLine(turn: AgentTurn, line: (text: string) => string): string {
   const what = turn.called ? `${turn.called.tool} ${JSON.stringify(turn.called.args)}` : `(no tool) ${JSON.stringify(turn.text ?? "")}`;
-  return `  ${turn.ok === false ? "✗" : "·"} ${turn.turn}. ${what}${turn.outcome ? ` -> ${turn.outcome}` : ""}\n`;
+  return `  ${turn.ok === false ? "✗" : "·"} ${turn.turn}. ${line(what)}${turn.outcome ? ` -> ${line(turn.outcome)}` : ""}\n`;
 }
 
 function agentCommand(verify: boolean): Command {
@@ -66,6 +71,8 @@ function agentCommand(verify: boolean): Command {
         warn: (message) => rawIo.stderr(`warning: ${message}\n`),
       });
       const io = maskedIo(rawIo, secrets);
+      // What the model and the tools wrote, masked before it is escaped (an escaped secret would no longer read as itself).
+      const line = (text: string) => terminalLine(secrets.mask(text));
       let chosen;
       try {
         chosen = chosenModel(values, workspaceRootAbove(io.cwd), { ...io, command: name }, secrets);
@@ -96,7 +103,7 @@ function agentCommand(verify: boolean): Command {
         // No trail: the model goes where the target's platform names, nowhere else.
         policy: callPolicy(session),
         call: (tool, args) => session.call(tool, args),
-        ...(values.json ? {} : { onTurn: (turn: AgentTurn) => io.stderr(turnLine(turn)) }),
+        ...(values.json ? {} : { onTurn: (turn: AgentTurn) => io.stderr(turnLine(turn, line)) }),
       });
       if (values.json) {
         io.stdout(
@@ -106,16 +113,21 @@ function agentCommand(verify: boolean): Command {
         const cost = outcome.costUsd !== undefined ? `, $${outcome.costUsd.toFixed(4)}` : "";
         const mark = outcome.status === "completed" ? "✓" : "✗";
         io.stdout(
-          `${mark} ${outcome.message} (${model.choice.label}: ${outcome.turns.length} model calls, ${outcome.tokens.input + outcome.tokens.output} tokens${cost})\n`,
+          `${mark} ${line(outcome.message)} (${model.choice.label}: ${outcome.turns.length} model calls, ${outcome.tokens.input + outcome.tokens.output} tokens${cost})\n`,
         );
         if (outcome.status === "completed" && outcome.recording.length > 0) {
+          // YAML writes a control character escaped in a double-quoted string; a bidi override it keeps.
           io.stdout(
-            `recording:\n  tools:\n${stringify(
-              outcome.recording.map((c) => ({ [c.tool]: c.args })),
-              { lineWidth: 0 },
-            )
-              .replace(/^/gm, "    ")
-              .trimEnd()}\n`,
+            `recording:\n  tools:\n${terminalText(
+              secrets.mask(
+                stringify(
+                  outcome.recording.map((c) => ({ [c.tool]: c.args })),
+                  { lineWidth: 0 },
+                )
+                  .replace(/^/gm, "    ")
+                  .trimEnd(),
+              ),
+            )}\n`,
           );
         }
       }

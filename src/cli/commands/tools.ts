@@ -8,6 +8,7 @@ import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { openCommandSession } from "../open-session.ts";
 import { formatTable } from "../format.ts";
+import { terminalText } from "../../core/terminal-text.ts";
 
 const HELP = `Usage: trailblaze tools [session flags] [--json]
 
@@ -91,7 +92,7 @@ export const toolsCommand: Command = {
     if (positionals.length > 0) throw new UsageError(`tools: unexpected argument "${positionals[0]}"; see --help`);
     await using opened = await openCommandSession(values, io, { listOnly: true });
     const { session } = opened;
-    io.stdout(values.json ? `${JSON.stringify(toolsJson(session), null, 2)}\n` : toolsText(session));
+    io.stdout(values.json ? `${JSON.stringify(toolsJson(session), null, 2)}\n` : terminalText(toolsText(session)));
     return 0;
   },
 };

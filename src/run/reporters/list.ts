@@ -4,12 +4,14 @@
 // One trail at a time prints live; with several workers each trail prints as a
 // block when it ends, so lines of parallel trails never interleave. `merge-reports` prints
 // the whole list at the end; with a file (`list=FILE`) the whole list is written there too.
+// Everything it prints goes through core/terminal-text.ts: what came from trails, tools, pages
+// and models shows its control characters escaped; only its own colours reach the terminal.
 
 import type { Reporter, ReporterOptions, RunBegin, TrailInfo } from "../reporter.ts";
 import type { RunReport, StepReport, TrailReport } from "../run-types.ts";
 import { writeReport, type ReportDestination } from "./document.ts";
 import { formatTrailProblem, oneLine } from "../validate.ts";
-import { cleanText } from "../../core/markup-text.ts";
+import { paint, toTerminal } from "../../core/terminal-text.ts";
 
 interface ListReporterOptions {
   /** ANSI colours; default false. */
@@ -27,10 +29,7 @@ interface ListReporterOptions {
 type Paint = (text: string) => string;
 
 function painter(enabled: boolean): Record<"green" | "red" | "yellow" | "dim" | "bold", Paint> {
-  const code =
-    (open: number, close: number): Paint =>
-    (text) =>
-      enabled ? `\u001B[${open}m${text}\u001B[${close}m` : text;
+  const code = (open: number, close: number): Paint => paint(enabled, open, close);
   return { green: code(32, 39), red: code(31, 39), yellow: code(33, 39), dim: code(2, 22), bold: code(1, 22) };
 }
 
@@ -56,7 +55,7 @@ export class ListReporter implements Reporter {
   readonly #open = new Map<number, TrailInfo>();
 
   constructor(out: (text: string) => void, options: ListReporterOptions = {}) {
-    this.#out = out;
+    this.#out = (text) => out(toTerminal(text));
     this.#options = options;
     this.#live = options.live ?? false;
     this.#c = painter(options.color ?? false);
@@ -95,7 +94,7 @@ export class ListReporter implements Reporter {
         .join("");
       this.#out(`${notRun}${this.#footer(report)}\n`);
     } else {
-      this.#out(this.formatTrail(report));
+      this.#out(this.#formatTrail(report));
     }
   }
 
@@ -105,18 +104,22 @@ export class ListReporter implements Reporter {
    */
   onEnd(run: RunReport): void {
     if (this.#merging) {
-      if (this.#options.file === undefined) this.#out(this.format(run));
+      if (this.#options.file === undefined) this.#out(this.#format(run));
     } else if (this.#began) {
       if (run.interrupted) this.#out(this.#cutShort(run));
-      this.#out(this.summary(run));
+      this.#out(this.#summary(run));
     }
     const file = this.#options.file;
     if (file) writeReport("list", this.format(run), file, this.#options.notice ?? this.#out);
   }
 
-  /** The whole run as one document: every trail as a block, then the summary. */
+  /** The whole run as one document: every trail as a block, then the summary (as it is printed). */
   format(run: RunReport): string {
-    return `${run.trails.map((trail) => this.formatTrail(trail)).join("\n")}${this.summary(run)}`;
+    return toTerminal(this.#format(run));
+  }
+
+  #format(run: RunReport): string {
+    return `${run.trails.map((trail) => this.#formatTrail(trail)).join("\n")}${this.#summary(run)}`;
   }
 
   #cutShort(run: RunReport): string {
@@ -133,19 +136,28 @@ export class ListReporter implements Reporter {
           .join("");
         text += `${rest}${this.#footer(report)}\n`;
       } else {
-        text += this.formatTrail(report);
+        text += this.#formatTrail(report);
       }
     }
     this.#open.clear();
     return text;
   }
 
-  /** A whole trail as a block: header, every step, footer. */
+  /** A whole trail as a block: header, every step, footer (as it is printed). */
   formatTrail(report: TrailReport): string {
+    return toTerminal(this.#formatTrail(report));
+  }
+
+  #formatTrail(report: TrailReport): string {
     return `${this.#header(report)}\n${report.steps.map((s) => this.#step(s, report.file)).join("")}${this.#footer(report)}\n`;
   }
 
+  /** The closing summary (as it is printed). */
   summary(run: RunReport): string {
+    return toTerminal(this.#summary(run));
+  }
+
+  #summary(run: RunReport): string {
     const { c } = { c: this.#c };
     const s = run.summary;
     const parts = [
@@ -161,7 +173,7 @@ export class ListReporter implements Reporter {
     const bad = run.trails.filter((t) => t.status === "failed" || t.status === "error");
     if (bad.length > 0) {
       lines.push(c.bold("Not passed:"));
-      for (const t of bad) lines.push(`  ${c.red("✗")} ${t.file} (${t.id}): ${oneLine(cleanText(t.error ?? t.status), 160)}`);
+      for (const t of bad) lines.push(`  ${c.red("✗")} ${t.file} (${t.id}): ${oneLine(t.error ?? t.status, 160)}`);
       lines.push("");
     }
     if (run.interrupted) lines.push(c.yellow(`Interrupted (${run.interrupted}); the report is partial.`));
@@ -173,7 +185,7 @@ export class ListReporter implements Reporter {
   }
 
   #header(trail: { file: string; id: string; title?: string }): string {
-    const title = trail.title ? ` — ${trail.title}` : "";
+    const title = trail.title ? ` — ${oneLine(trail.title, 200)}` : "";
     return `${this.#c.bold(trail.file)} ${this.#c.dim(`(${trail.id}${title})`)}`;
   }
 
@@ -203,15 +215,13 @@ export class ListReporter implements Reporter {
           `      agent ${agent.model} (${why}): ${agent.turns.length} model call${agent.turns.length === 1 ? "" : "s"}, ${agent.tokens.input + agent.tokens.output} tokens${cost}`,
         ),
       );
-      if (agent.recordingFailure)
-        lines.push(c.dim(`      the recording failed: ${oneLine(cleanText(agent.recordingFailure.message), 120)}`));
+      if (agent.recordingFailure) lines.push(c.dim(`      the recording failed: ${oneLine(agent.recordingFailure.message, 120)}`));
       // The attempts that failed (a call refused or failing, an answer with no call): what the model tried before it got there.
       // A refused one (call-guard.ts) is marked apart: a sign the page or screen tried to steer the model.
       for (const turn of agent.turns) {
-        if (turn.refused)
-          lines.push(`      ${c.yellow(`⊘ ${turn.called?.tool ?? "?"}: ${oneLine(cleanText(turn.outcome ?? "refused"), 160)}`)}`);
+        if (turn.refused) lines.push(`      ${c.yellow(`⊘ ${turn.called?.tool ?? "?"}: ${oneLine(turn.outcome ?? "refused", 160)}`)}`);
         else if (turn.ok === false)
-          lines.push(`      ${c.red("✗")} ${c.dim(`${turn.called?.tool ?? "?"}: ${oneLine(cleanText(turn.outcome ?? ""), 100)}`)}`);
+          lines.push(`      ${c.red("✗")} ${c.dim(`${turn.called?.tool ?? "?"}: ${oneLine(turn.outcome ?? "", 100)}`)}`);
         else if (turn.called === undefined) lines.push(`      ${c.red("✗")} ${c.dim("no tool call in the answer")}`);
       }
     }
@@ -222,13 +232,13 @@ export class ListReporter implements Reporter {
       const move = (structured?.screen as { message?: unknown } | undefined)?.message;
       let text = String(tool.result.message ?? "");
       if (typeof move === "string" && text.endsWith(`; ${move}`)) text = text.slice(0, -move.length - 2);
-      const message = oneLine(cleanText(text), 100);
+      const message = oneLine(text, 100);
       if (tool.result.unverified !== undefined) {
         lines.push(`      ${c.yellow(`↳ ${tool.name}: ${message}`)}`);
         continue;
       }
       lines.push(c.dim(`      ↳ ${structured?.simulatedDevice ? message : `${tool.name}${message ? `: ${message}` : ""}`}`));
-      if (typeof move === "string") lines.push(c.dim(`        ${oneLine(cleanText(move), 100)}`));
+      if (typeof move === "string") lines.push(c.dim(`        ${oneLine(move, 100)}`));
     }
     const f = step.failure;
     if (f) {
@@ -236,12 +246,12 @@ export class ListReporter implements Reporter {
       const at = f.line !== undefined ? c.dim(` (${file}:${f.line}:${f.col})`) : "";
       if (f.tool) lines.push(`      ${c.dim("tool:")}    ${f.tool}${at}`);
       if (f.args) lines.push(`      ${c.dim("args:")}    ${JSON.stringify(f.args)}`);
-      lines.push(`      ${c.dim("error:")}   ${c.red(indent(cleanText(`${f.variant ? `${f.variant}: ` : ""}${f.message}`), pad))}`);
+      lines.push(`      ${c.dim("error:")}   ${c.red(indent(`${f.variant ? `${f.variant}: ` : ""}${f.message}`, pad))}`);
       if (f.stderr) {
         lines.push(
           `      ${c.dim(`stderr of ${f.stderr.source} (last ${f.stderr.lines.length} line${f.stderr.lines.length === 1 ? "" : "s"}):`)}`,
         );
-        for (const line of f.stderr.lines) lines.push(`        ${c.dim("|")} ${cleanText(line)}`);
+        for (const line of f.stderr.lines) lines.push(`        ${c.dim("|")} ${line}`);
       }
     }
     return `${lines.join("\n")}\n`;
@@ -276,9 +286,9 @@ export class ListReporter implements Reporter {
       case "error": {
         const lines = [`  ${c.red(report.ran ? "error" : "error: not started")} after ${time}${session}`];
         const problems = report.problems?.map(formatTrailProblem) ?? (report.ran ? [] : [report.error ?? ""]);
-        for (const problem of problems) lines.push(`      ${c.red(indent(cleanText(problem), "      "))}`);
+        for (const problem of problems) lines.push(`      ${c.red(indent(problem, "      "))}`);
         if (report.ran && report.error && !report.steps.some((s) => s.failure))
-          lines.push(`      ${c.red(indent(cleanText(report.error), "      "))}`);
+          lines.push(`      ${c.red(indent(report.error, "      "))}`);
         return lines.join("\n");
       }
     }

@@ -305,7 +305,8 @@ describe("list", () => {
         "      tool:    assertEquals (trails/b & <c>.trail.yaml:9:11)",
         '      args:    {"actual":"<b>"}',
         `      error:   ExceptionThrown: expected "<b>&amp;" but was 'x'`,
-        `               \ttab \uFFFDbell red ✓ 🚀`,
+        // Shown escaped for the terminal; a colour code of the message dropped.
+        `               \ttab \\x01bell red ✓ 🚀`,
         "      stderr of tools/x.ts (last 1 line):",
         "        | boom & <bang>",
         "  - Log out (not run)",
@@ -327,6 +328,105 @@ describe("list", () => {
     const text = render(true);
     expect(text).toContain("  \u001b[31m✗\u001b[39m \u001b[2m[verify] \u001b[22mGreeting");
     expect(text).toContain("\u001b[32m1 passed\u001b[39m");
+  });
+});
+
+describe("list: what came from outside reaches the terminal escaped, the list's own colours do not", () => {
+  const OSC_TITLE = "\u001b]0;pwned\u0007";
+  const CLEAR = "\u001b[2J\u001b[H";
+  const hostile = trail({
+    file: `trails/${CLEAR}x.trail.yaml`,
+    id: `x${OSC_TITLE}`,
+    title: `Checkout ${OSC_TITLE}\n  ✓ fake line`,
+    status: "failed",
+    error: `step 1 failed: ${CLEAR}gone`,
+    steps: [
+      {
+        index: 1,
+        kind: "step",
+        title: `Pay ${OSC_TITLE}`,
+        status: "failed",
+        durationMs: 3,
+        line: 7,
+        col: 5,
+        agent: {
+          model: "local/scripted",
+          why: "no-recording",
+          tokens: { input: 1, output: 1 },
+          turns: [
+            {
+              turn: 1,
+              shown: "",
+              image: false,
+              requestBytes: 1,
+              called: { tool: `tap${CLEAR}`, args: {} },
+              outcome: `the model says ${OSC_TITLE}${CLEAR}\r✓ all good \u009b2J \u202eevil`,
+              ok: false,
+              tokens: { input: 1, output: 1 },
+              durationMs: 1,
+            },
+          ],
+        },
+        tools: [
+          {
+            name: "pay_now",
+            args: { card: "x" },
+            result: { status: "success", variant: "Success", message: `paid ${CLEAR}${OSC_TITLE}` },
+            startedAt: "2026-01-02T03:04:06.000Z",
+            durationMs: 1,
+          },
+        ],
+        failure: {
+          tool: "pay_now",
+          message: `declined${OSC_TITLE}\nsecond line \u001b[8mhidden`,
+          stderr: { source: "tools/pay.ts", lines: [`${CLEAR}log line \u001b[31mred\u001b[0m`] },
+        },
+      },
+    ],
+  });
+  const hostileRun: RunReport = {
+    trails: [hostile],
+    summary: { passed: 0, failed: 1, errors: 0, skipped: 0, unverified: 0, durationMs: 10 },
+  };
+
+  for (const [how, color, live] of [
+    ["coloured, live", true, true],
+    ["plain, as a block", false, false],
+  ] as const) {
+    test(`${how}: an OSC title, a clear screen, a carriage return, a C1 CSI and a bidi override in a trail's file, id and title, a step, a tool's message, the model's outcome, the error and a server's stderr`, () => {
+      let out = "";
+      const list = new ListReporter((text) => void (out += text), { color, live });
+      const info = { file: hostile.file, id: hostile.id, title: hostile.title!, index: 0 };
+      list.onBegin({ trails: [info], workers: live ? 1 : 2 });
+      list.onTrailBegin(info);
+      if (live) list.onStepEnd(info, hostile.steps[0]!);
+      list.onTrailEnd(info, hostile);
+      list.onEnd(hostileRun);
+      // No escape sequence but the list's own colours; nothing the terminal would act on.
+      const sequences = out.match(/\u001b[^m]*m?/g) ?? [];
+      expect(sequences.every((seq) => /^\u001b\[(1|2|22|31|32|33|39)m$/.test(seq))).toBe(true);
+      if (color) expect(sequences.length).toBeGreaterThan(0);
+      else expect(sequences).toEqual([]);
+      expect(out).not.toMatch(/[\u0007\r\u009b\u202e]/);
+      const plain = out.replace(/\u001b\[\d+m/g, "");
+      expect(plain).toContain("trails/\\x1b[2J\\x1b[Hx.trail.yaml (x\\x1b]0;pwned\\x07 — Checkout \\x1b]0;pwned\\x07 …)");
+      expect(plain).toContain("  ✗ Pay \\x1b]0;pwned\\x07 (3 ms)");
+      expect(plain).toContain(
+        "      ✗ tap\\x1b[2J\\x1b[H: the model says \\x1b]0;pwned\\x07\\x1b[2J\\x1b[H\\r✓ all good \\x9b2J \\u202eevil",
+      );
+      expect(plain).toContain("      ↳ pay_now: paid \\x1b[2J\\x1b[H\\x1b]0;pwned\\x07");
+      expect(plain).toContain("      error:   declined\\x1b]0;pwned\\x07\n               second line hidden");
+      expect(plain).toContain("        | \\x1b[2J\\x1b[Hlog line red");
+      expect(plain).toContain(": step 1 failed: \\x1b[2J\\x1b[Hgone");
+      // The trail's title is one line: its own newline cannot print a line of its own.
+      expect(plain).not.toContain("\n  ✓ fake line");
+    });
+  }
+
+  test("the list's summary and blocks, as methods, are what it prints", () => {
+    const list = new ListReporter(() => {}, { color: false });
+    expect(list.formatTrail(hostile)).not.toContain("\u001b");
+    expect(list.summary(hostileRun)).toContain("(x\\x1b]0;pwned\\x07): step 1 failed: \\x1b[2J\\x1b[Hgone");
   });
 });
 
