@@ -51,7 +51,7 @@ async function runJson(dir: string, args: string[], extra: Record<string, string
 const WORDS_TURNS: TurnSource[] = [
   (request) => {
     // The first request carries the objective and the screen the device is on, outlined.
-    expect(request.text).toContain("Objective: Open the navigation drawer");
+    expect(request.text).toContain("## Objective\nOpen the navigation drawer");
     expect(request.text).toContain('[n2] ImageButton "Open the calendar drawer"');
     // Of the map's shortcuts, only those from the waypoint the device is at are offered.
     const offered = (request.body.tools as { name?: string; function?: { name: string } }[]).map((t) => t.function?.name ?? t.name);
@@ -156,7 +156,7 @@ describe("self-heal", () => {
   const healTurns: TurnSource[] = [
     (request) => {
       // The model is told the objective and sees the screen where the recording failed.
-      expect(request.text).toContain("Objective: Open the navigation drawer");
+      expect(request.text).toContain("## Objective\nOpen the navigation drawer");
       return tapDrawer;
     },
     done("the drawer is open"),

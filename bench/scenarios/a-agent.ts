@@ -17,7 +17,6 @@ import { join, resolve } from "node:path";
 import { generateText, jsonSchema, tool } from "ai";
 import { runObjective } from "../../src/agent/agent-loop.ts";
 import { callPolicy } from "../../src/agent/call-guard.ts";
-import { SYSTEM_PROMPT } from "../../src/agent/agent-prompt.ts";
 import { offeredTools, toOffered } from "../../src/agent/agent-tools.ts";
 import { startSession } from "../../src/cli/open-session.ts";
 import { loadWorkspace } from "../../src/config/workspace.ts";
@@ -43,6 +42,12 @@ function upstreamDayView(): { text: string; from: string } | undefined {
   if (!existsSync(gitDir)) return undefined;
   const shown = spawnSync("git", ["--git-dir", gitDir, "show", `HEAD:${DAY_VIEW}`], { encoding: "utf8", maxBuffer: 64 << 20 });
   return shown.status === 0 ? { text: shown.stdout, from: `${gitDir} HEAD:${DAY_VIEW}` } : undefined;
+}
+
+/** The text of the system message an OpenAI chat completions request carries. */
+function systemText(body: Record<string, unknown>): string {
+  const message = (body.messages as { role: string; content: string | { text: string }[] }[]).find((m) => m.role === "system")!;
+  return typeof message.content === "string" ? message.content : message.content[0]!.text;
 }
 
 /** The text of the user message an OpenAI chat completions request carries. */
@@ -164,6 +169,7 @@ export async function a2LoopTurn(reps: number): Promise<ScenarioResult> {
   );
   // The bare calls send what the loop sent, turn by turn (the same prompt texts, growing history included).
   let texts: string[] = [];
+  let system = "";
   const withTools: number[] = [];
   try {
     const samples = await interleaved(
@@ -173,6 +179,7 @@ export async function a2LoopTurn(reps: number): Promise<ScenarioResult> {
           const sent: string[] = [];
           server.after = (request) => {
             sent.push(userText(request.body));
+            system = systemText(request.body);
             return ++n < turns ? (check as Exclude<TurnSource, Function>) : (done as Exclude<TurnSource, Function>);
           };
           texts = sent;
@@ -208,10 +215,10 @@ export async function a2LoopTurn(reps: number): Promise<ScenarioResult> {
           server.after = check;
           const ms = await timed(async () => {
             for (let i = 0; i < turns; i++) {
-              const text = texts[i] ?? "Objective: Check the month";
+              const text = texts[i] ?? "## Objective\nCheck the month";
               const result = await generateText({
                 model,
-                system: SYSTEM_PROMPT,
+                system,
                 messages: [{ role: "user", content: [{ type: "text", text }] }],
                 tools,
                 toolChoice: "required",

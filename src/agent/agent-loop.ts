@@ -16,7 +16,8 @@ import type { Memory } from "../session/memory.ts";
 import type { Session } from "../session/session.ts";
 import { interpolate, type Lookup } from "../trail/interpolate.ts";
 import { pageUrl, refusal, type CallPolicy } from "./call-guard.ts";
-import { promptText, SYSTEM_PROMPT, type DoneCall } from "./agent-prompt.ts";
+import { signatureOf, STUCK_WINDOW, stuckHint } from "./agent-progress.ts";
+import { promptText, systemPrompt, type DoneCall } from "./agent-prompt.ts";
 import { showScreen } from "./agent-screen.ts";
 import { asserts, OBJECTIVE_STATUS, offeredTools, toOffered } from "./agent-tools.ts";
 
@@ -88,6 +89,10 @@ interface ObjectiveOptions {
   objective: string;
   /** A step that verifies: it must end with an assertion, and a failing one ends it. */
   verify: boolean;
+  /** The trail's `config.context`, for the system prompt. */
+  context?: string | undefined;
+  /** The trail's objectives done before this one, in order. */
+  earlier?: readonly string[] | undefined;
   maxCalls: number;
   /** The trail's token cap, when there is one: every answer's tokens count against it. */
   tokenBudget?: TokenBudget;
@@ -112,6 +117,13 @@ const clipped = (text: string, max = 300) => {
   return line.length > max ? `${line.slice(0, max)}…` : line;
 };
 
+/** The device as the system prompt names it: `Android device (1080x2400 pixels, driver android-ondevice-accessibility)`; for a browser, its viewport. */
+function deviceDescription(session: Session): string {
+  const { driver, screen } = session.spec;
+  if (driver.platform === "WEB") return `viewport ${screen.width}x${screen.height}, driver ${driver.key}`;
+  return `${driver.platform === "IOS" ? "iOS" : "Android"} device (${screen.width}x${screen.height} pixels, driver ${driver.key})`;
+}
+
 function costOf(agent: AgentModel, tokens: { input: number; output: number }): number | undefined {
   const cost = agent.choice.model.cost;
   if (cost?.inputPerMillion === undefined && cost?.outputPerMillion === undefined) return undefined;
@@ -126,6 +138,12 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
   const tokens = { input: 0, output: 0 };
   let asserted = false;
   let note: string | undefined;
+  /** The status the model last reported with objectiveStatus (IN_PROGRESS…). */
+  let lastStatus: string | undefined;
+  /** The signatures of the calls so far (the last STUCK_WINDOW), and the warning for the next request. */
+  const signatures: string[] = [];
+  let stuck: string | undefined;
+  const system = systemPrompt({ platform: session.spec.driver.platform, device: deviceDescription(session), context: options.context });
   const vision = agent.choice.model.vision !== false;
   // A placeholder names a secret by its key, or as upstream writes memory keys, `memory.KEY`.
   const isSecretKey = (key: string) => memory.isSecret(key) || (key.startsWith("memory.") && memory.isSecret(key.slice(7)));
@@ -162,6 +180,9 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     const text = promptText({
       objective: secrets.mask(options.objective),
       verify: options.verify,
+      earlier: options.earlier,
+      lastStatus,
+      stuck,
       // Secret keys are named, never valued: the model writes their placeholders.
       memory: { ...memory.snapshot(), ...Object.fromEntries(secretKeys.map((key) => [key, undefined])) },
       secretKeys,
@@ -171,7 +192,8 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
       mask: (value) => secrets.maskValue(value),
     });
     note = undefined;
-    const request = { system: SYSTEM_PROMPT, text: secrets.mask(text), tools, ...(screen.image ? { image: screen.image } : {}) };
+    stuck = undefined;
+    const request = { system: secrets.mask(system), text: secrets.mask(text), tools, ...(screen.image ? { image: screen.image } : {}) };
     const requestBytes = Buffer.byteLength(request.system) + Buffer.byteLength(request.text) + offer.bytes;
     let answer: ModelAnswer;
     try {
@@ -216,6 +238,15 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     }
     if (answer.calls.length > 1)
       note = `you called ${answer.calls.length} tools at once; only the first (${first.tool}) ran. Call one tool per turn.`;
+    // Stuck detection: a loop long past any legitimate repetition ends the objective; a shorter one is told next turn.
+    signatures.push(signatureOf(first.tool, written));
+    if (signatures.length > STUCK_WINDOW) signatures.shift();
+    const hint = stuckHint(signatures);
+    if (hint?.level === "critical") {
+      Object.assign(turn, { outcome: `not run: ${hint.message}`, ok: false });
+      return end(finish("failed", `the agent is stuck: ${hint.message}`))!;
+    }
+    stuck = hint?.message;
 
     if (first.invalid !== undefined || !tools.some((t) => t.name === first.tool)) {
       // A tool offered whose call the SDK refused: its arguments did not parse as JSON.
@@ -242,6 +273,7 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
       Object.assign(turn, { outcome: `${status.toLowerCase() || "no status"}: ${explanation}`, ok: status !== "FAILED" });
       if (status === "COMPLETED") return end(finish("completed", explanation || "completed"))!;
       if (status === "FAILED") return end(finish("failed", `the agent gave up: ${explanation}`))!;
+      lastStatus = status || "(no status)";
       done.push({ tool: first.tool, args: written, outcome: "in progress noted; go on", ok: true });
       end(undefined);
       continue;

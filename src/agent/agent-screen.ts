@@ -62,8 +62,17 @@ function outlineLine(node: ScreenNode): string {
 const flag = (detail: DriverDetail, field: string): boolean | undefined =>
   typeof detail[field] === "boolean" ? (detail[field] as boolean) : undefined;
 
-/** The capture as compact lines: kept nodes only, each indented by its kept ancestors. */
+/** Outlines by screen: a capture is never changed once loaded, and a device that moves shows another Screen. */
+const outlines = new WeakMap<Screen, string>();
+
+/** The capture as compact lines: kept nodes only, each indented by its kept ancestors (made once per screen). */
 function compactOutline(screen: Screen): string {
+  let outline = outlines.get(screen);
+  if (outline === undefined) outlines.set(screen, (outline = outlineOf(screen)));
+  return outline;
+}
+
+function outlineOf(screen: Screen): string {
   const lines: string[] = [];
   const depthOf = new Map<ScreenNode, number>();
   for (const node of screen.nodes) {

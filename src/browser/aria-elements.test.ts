@@ -63,6 +63,14 @@ describe("ariaElements", () => {
     });
     expect(parseAriaLine("- generic [active] [ref=e2]:")).toEqual({ indent: 2, role: "generic", kind: "generic" });
     expect(parseAriaLine("  - text: Cable")).toEqual({ indent: 4, role: "text", kind: "generic", name: "Cable" });
+    // A value with a colon is quoted in the snapshot; the name is what the page shows.
+    expect(parseAriaLine('  - paragraph: "Items in basket: 0"')).toEqual({
+      indent: 4,
+      role: "paragraph",
+      kind: "paragraph",
+      name: "Items in basket: 0",
+    });
+    expect(parseAriaLine('  - paragraph: "Say \\"hi\\": now"')).toMatchObject({ name: 'Say "hi": now' });
   });
 
   test("an empty snapshot, and one with nothing to number", () => {

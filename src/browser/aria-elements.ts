@@ -66,6 +66,16 @@ const QUOTED = /^(\w+)\s+"(.+?)".*$/;
 const COLON = /^(\w+)(?:\s*\[[^\]]*])*:\s*(.+)$/;
 const CONTAINER = /^(\w+)(?:\s*\[[^\]]*])*:?\s*$/;
 
+/** A colon value as Playwright writes it: quoted (YAML's double quotes, JSON's escapes) when it holds a colon or quote. */
+function yamlScalar(text: string): string {
+  if (!/^".*"$/.test(text)) return text;
+  try {
+    return JSON.parse(text) as string;
+  } catch {
+    return text;
+  }
+}
+
 /** Reads one snapshot line: `- button "Submit"`, `- paragraph: Some text`, `- navigation:`. */
 export function parseAriaLine(line: string): Line {
   const indent = line.search(/[^ -]/);
@@ -79,7 +89,7 @@ export function parseAriaLine(line: string): Line {
   const quoted = QUOTED.exec(body);
   if (quoted) return as(quoted[1]!, quoted[2]!);
   const colon = COLON.exec(body);
-  if (colon) return as(colon[1]!, colon[2]!);
+  if (colon) return as(colon[1]!, yamlScalar(colon[2]!));
   const container = CONTAINER.exec(body);
   if (container) return as(container[1]!);
   return { indent, role: "text", kind: "generic", ...(body ? { name: body } : {}) };

@@ -439,6 +439,9 @@ export class TrailRun {
       agent: model,
       objective: step.title,
       verify: step.kind === "verify",
+      // What the model is told of the trail: its context, and the objectives already done (recorded or not).
+      context: this.trail.context,
+      earlier: this.#steps.filter((s) => s.status === "passed" || s.status === "healed" || s.status === "unverified").map((s) => s.title),
       maxCalls: agent.maxCalls,
       ...(this.#tokenBudget ? { tokenBudget: this.#tokenBudget } : {}),
       memory,
