@@ -108,14 +108,9 @@ const UPSTREAM_WEB = [
   "rememberWithAi",
   "objectiveStatus",
 ];
-/**
- * Where ours differs, and why: the AI tools would always fail here (they need a model of their
- * own, which built-ins do not have); web_fillSecret is not yet offered (its built-in still sets
- * `_meta["trailblaze/isForLlm"]: false`).
- */
+/** Where ours differs, and why: the AI tools would always fail here (they need a model of their own, which built-ins do not have). */
 const NOT_OFFERED_HERE = new Set(["assertWithAi", "rememberWithAi"]);
-const expected = (upstream: string[], notYet: string[] = []) =>
-  upstream.filter((name) => !NOT_OFFERED_HERE.has(name) && !notYet.includes(name)).sort();
+const expected = (upstream: string[]) => upstream.filter((name) => !NOT_OFFERED_HERE.has(name)).sort();
 
 describe("the tools the agent offers, as upstream's agent is offered them", () => {
   test("an android step: the android drivers' toolsets, less the tools hidden from models", () => {
@@ -146,8 +141,7 @@ describe("the tools the agent offers, as upstream's agent is offered them", () =
 
   test("a web step: the web toolsets, no mobile tool", () => {
     const offered = offeredTools(registry(), { driver: driver("playwright-native"), verify: false });
-    const notYet = offered.some((t) => t.name === "web_fillSecret") ? [] : ["web_fillSecret"];
-    expect(names(offered)).toEqual(expected(UPSTREAM_WEB, notYet));
+    expect(names(offered)).toEqual(expected(UPSTREAM_WEB));
     expect(offered.some((t) => ["tap", "launchApp", "pressBack", "inputText"].includes(t.name))).toBe(false);
   });
 
