@@ -1,7 +1,7 @@
 // The installed `trailblaze` command (src/cli/launcher.sh) finds the Bun its package installed the
 // way Node resolves packages, whatever PATH holds: a stand-in bun records how it was started.
-import { expect, test } from "bun:test";
-import { chmodSync, copyFileSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO, tempDir } from "./support/cli.ts";
 
@@ -20,9 +20,21 @@ function layout(root: string, pkg: string, bunAt?: string): string {
   return join(root, pkg, "src/cli/launcher.sh");
 }
 
-function start(file: string, args: string[]): { code: number; out: string; err: string } {
-  const run = Bun.spawnSync([file, ...args], { env: { PATH: "/usr/bin:/bin" } });
-  return { code: run.exitCode, out: run.stdout.toString(), err: run.stderr.toString() };
+/**
+ * Runs `file` (by its #! line, or under `shell`) with PATH set. A launcher that loops (as one did
+ * without dirname on PATH, printing `dirname: not found` for ever) is killed after 60 s and fails.
+ */
+function start(file: string, args: string[], PATH = "/usr/bin:/bin", shell?: string): { code: number; out: string; err: string } {
+  const run = Bun.spawnSync([...(shell ? [shell] : []), file, ...args], { env: { PATH }, timeout: 60_000 });
+  expect(run.exitedDueToTimeout).toBeFalsy();
+  return { code: run.exitCode ?? -1, out: run.stdout.toString(), err: run.stderr.toString() };
+}
+
+/** A PATH holding only node (a folder with nothing else in it): no dirname, readlink, head or tr. */
+function nodeOnlyPath(): string {
+  const dir = tempDir("launcher-path");
+  symlinkSync(Bun.which("node")!, join(dir, "node"));
+  return dir;
 }
 
 test("npm's layout: the hoisted bun, through the .bin symlink, arguments intact", () => {
@@ -91,5 +103,74 @@ test("bun's install script not run (--ignore-scripts, npm 11's allowScripts): ex
       "Approve and run the install scripts of bun and esbuild, in your project:\n" +
       "  npm install-scripts approve bun esbuild && npm rebuild bun esbuild\n" +
       "(npm 10 and earlier: npm rebuild bun esbuild), or install again without --ignore-scripts.\n",
+  });
+});
+
+describe("with no coreutils on PATH (only node), it starts or says why, exit 2", () => {
+  const shells = ["/bin/sh", "/bin/bash", "/bin/dash"].filter((shell) => existsSync(shell));
+
+  for (const shell of shells) {
+    test(`npm's layout, through the .bin symlink, under ${shell}`, () => {
+      const root = tempDir("launcher-bare-npm");
+      layout(root, "node_modules/trailblaze-ts", "node_modules/bun/bin/bun.exe");
+      mkdirSync(join(root, "node_modules/.bin"));
+      symlinkSync("../trailblaze-ts/src/cli/launcher.sh", join(root, "node_modules/.bin/trailblaze"));
+      const bin = join(root, "node_modules/.bin/trailblaze");
+      expect(start(bin, ["run", "my trails"], nodeOnlyPath(), shell)).toEqual({
+        code: 0,
+        out: `${join(root, "node_modules/bun/bin/bun.exe")}|--no-install|${join(root, "node_modules/trailblaze-ts/src/cli/main.ts")}|run|my trails|${bin}|`,
+        err: "",
+      });
+    });
+  }
+
+  test("a global install: prefix/bin/trailblaze into prefix/lib/node_modules, the bun installed with it", () => {
+    const root = tempDir("launcher-bare-global");
+    layout(root, "lib/node_modules/trailblaze-ts", "lib/node_modules/trailblaze-ts/node_modules/bun/bin/bun.exe");
+    mkdirSync(join(root, "bin"));
+    symlinkSync("../lib/node_modules/trailblaze-ts/src/cli/launcher.sh", join(root, "bin/trailblaze"));
+    expect(start(join(root, "bin/trailblaze"), ["--version"], nodeOnlyPath()).out).toStartWith(
+      `${join(root, "lib/node_modules/trailblaze-ts/node_modules/bun/bin/bun.exe")}|--no-install|${join(root, "lib/node_modules/trailblaze-ts/src/cli/main.ts")}|--version|`,
+    );
+  });
+
+  test("a symlink it cannot follow without readlink: exit 2, naming what to do", () => {
+    const root = tempDir("launcher-bare-link");
+    const launcher = layout(root, "pkg", "node_modules/bun/bin/bun.exe");
+    mkdirSync(join(root, "my/bin"), { recursive: true });
+    symlinkSync(launcher, join(root, "my/bin/tb"));
+    const path = nodeOnlyPath();
+    expect(start(join(root, "my/bin/tb"), ["--help"], path)).toEqual({
+      code: 2,
+      out: "",
+      err:
+        `error: trailblaze cannot tell where ${join(root, "my/bin/tb")} leads: it is a symlink, and readlink is not on PATH (${path}) to follow it.\n` +
+        "Run the package's src/cli/launcher.sh itself, or put readlink (coreutils) on PATH.\n",
+    });
+  });
+
+  test("no bun anywhere: exit 2 and what to do", () => {
+    const root = tempDir("launcher-bare-none");
+    expect(start(layout(root, "node_modules/trailblaze-ts"), ["--help"], nodeOnlyPath())).toEqual({
+      code: 2,
+      out: "",
+      err: "error: trailblaze needs Bun, which installs with it: run `npm install` in your project (or put bun on PATH)\n",
+    });
+  });
+
+  test("bun's install script not run: told by running the placeholder, exit 2 with the same advice", () => {
+    const root = tempDir("launcher-bare-placeholder");
+    layout(root, "node_modules/trailblaze-ts");
+    mkdirSync(join(root, "node_modules/bun/bin"), { recursive: true });
+    writeFileSync(join(root, "node_modules/bun/bin/bun.exe"), BUN_PLACEHOLDER);
+    chmodSync(join(root, "node_modules/bun/bin/bun.exe"), 0o755);
+    mkdirSync(join(root, "node_modules/.bin"));
+    symlinkSync("../trailblaze-ts/src/cli/launcher.sh", join(root, "node_modules/.bin/trailblaze"));
+    const result = start(join(root, "node_modules/.bin/trailblaze"), ["--help"], nodeOnlyPath());
+    expect(result.code).toBe(2);
+    expect(result.err).toStartWith(
+      "error: trailblaze needs Bun, and the bun package it installed is not set up: its install script did not run\n" +
+        `(npm install --ignore-scripts, or npm 11 skipping install scripts it was not told to allow), so ${join(root, "node_modules/bun/bin/bun.exe")} is still its placeholder.\n`,
+    );
   });
 });
