@@ -167,7 +167,8 @@ export function onDeviceUses(code: string, guest: ReadonlyMap<string, string>): 
         // Object.defineProperty(globalThis, "X", …) defines X; Object.defineProperty(G, "x", …), G.x.
         const [target, key] = n.arguments;
         if (method === "defineProperty" && target && key?.type === "Literal" && typeof key.value === "string") {
-          const owner = target.type === "Identifier" && target.name === "globalThis" ? "" : guestGlobalName(target, facts);
+          const owner =
+            target.type === "Identifier" && target.name === "globalThis" && facts.isGlobal(target) ? "" : guestGlobalName(target, facts);
           if (owner !== undefined) defines(owner ? `${owner}.${key.value}` : key.value, ancestors);
         }
         const locale = LOCALE_ARGUMENT.get(method);
