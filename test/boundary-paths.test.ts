@@ -423,3 +423,61 @@ describe("--test-name seeds a valid session id", () => {
     });
   }
 });
+
+describe("screenshots beside captures through a symbolic link", () => {
+  /** A copy of the report fixture's calendar map whose day view screenshot links to a picture outside it, and settings' to one inside. */
+  function linkedMap() {
+    const ws = realpathSync(tempDir("boundary-shots"));
+    cpSync(join(REPO, "fixtures/report"), ws, { recursive: true });
+    const waypoints = join(ws, "maps/calendar/waypoints");
+    // A real picture outside the map (a WebP: it would be embedded if the link were followed).
+    const outside = realpathSync(tempDir("boundary-shots-outside"));
+    const picture = join(outside, "private.webp");
+    cpSync(join(waypoints, "calendar_android_day_view.example.webp"), picture);
+    writeFileSync(picture, Buffer.concat([readFileSync(picture), Buffer.from("PRIVATE-PICTURE-BYTES")]));
+    rmSync(join(waypoints, "calendar_android_day_view.example.webp"));
+    symlinkSync(picture, join(waypoints, "calendar_android_day_view.example.webp"));
+    // A link that stays inside the map is followed as before.
+    mkdirSync(join(ws, "maps/calendar/pictures"));
+    renameSync(join(waypoints, "calendar_android_settings_root.example.webp"), join(ws, "maps/calendar/pictures/settings.webp"));
+    symlinkSync("../pictures/settings.webp", join(waypoints, "calendar_android_settings_root.example.webp"));
+    return { ws, secret: readFileSync(picture).toString("base64").slice(-40) };
+  }
+  const NOTE =
+    "screenshot calendar_android_day_view.example.webp left out: it is a symbolic link that leads outside the map's folder; only pictures inside it are embedded";
+
+  test("map --html leaves out a screenshot that links out of the map, with a note; one linked inside it is shown", async () => {
+    const { ws, secret } = linkedMap();
+    const mapped = await cli(["map", "maps/calendar", "--html", "map.html"], { cwd: ws });
+    expect(mapped.code).toBe(0);
+    const page = readFileSync(join(ws, "map.html"), "utf8");
+    expect(page).not.toContain(secret);
+    expect(page).toContain(NOTE);
+    const inside = readFileSync(join(ws, "maps/calendar/pictures/settings.webp")).toString("base64");
+    expect(page).toContain(inside.slice(-40));
+  });
+
+  test("run's reports leave it out the same way: the JSON report's screens and the HTML report hold none of its bytes", async () => {
+    const { ws, secret } = linkedMap();
+    const flags = [
+      "--map",
+      "maps/calendar",
+      "--start",
+      "calendar/android/day_view",
+      "--no-logging",
+      "--secret",
+      "calendarPassword=hunter2",
+    ];
+    const run = await cli(["run", "trails/theme-picker.trail.yaml", ...flags, "--reporter", "json=out/report.json,html=out"], { cwd: ws });
+    expect(run.code).toBe(0);
+    const report = readFileSync(join(ws, "out/report.json"), "utf8");
+    const screens = Object.values(
+      (JSON.parse(report) as { screens: Record<string, { waypoint?: string; screenshotNote?: string }> }).screens,
+    );
+    expect(screens.find((s) => s.waypoint === "calendar/android/day_view")?.screenshotNote).toBe(NOTE);
+    for (const text of [report, readFileSync(join(ws, "out/index.html"), "utf8")]) {
+      expect(text).not.toContain(secret);
+      expect(text).toContain(NOTE);
+    }
+  });
+});

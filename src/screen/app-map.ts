@@ -149,7 +149,8 @@ export async function readAppMap(dir: string, cwd: string = process.cwd()): Prom
     let screen = captures.get(id);
     if (!screen) {
       const file = waypoints.get(id)?.capture;
-      screen = file ? loadCapture(file, shown(file)) : Promise.resolve(undefined);
+      // A screenshot beside a capture is embedded only from inside the map's folder.
+      screen = file ? loadCapture(file, shown(file), { folder: dir, what: "the map's folder" }) : Promise.resolve(undefined);
       captures.set(id, screen);
     }
     return screen;

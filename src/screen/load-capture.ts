@@ -2,9 +2,11 @@
 // Maestro-shaped view hierarchy, or a waypoint's *.example.json — into one Screen; a malformed
 // capture is a CaptureError naming the file and the JSON path of the first bad value. A capture
 // read from a file notes the screenshot beside it (the `screenshotFile` a waypoint capture names,
-// else `<name>.example.webp`/`.png`), when there is one.
+// else `<name>.example.webp`/`.png`), when there is one, and one that leads out of the map or the
+// capture's folder through a symbolic link as left out.
 
 import { readFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import type { z } from "zod";
 import { CaptureError } from "../errors.ts";
 import {
@@ -18,7 +20,7 @@ import {
 } from "./capture-schema.ts";
 import type { Bounds, CaptureFormat, DriverDetail, Screen, ScreenNode } from "./screen-model.ts";
 import { isPlainMap } from "../core/describe.ts";
-import { screenshotBeside } from "./screenshot.ts";
+import { screenshotBeside, screenshotOutside } from "./screenshot.ts";
 
 const LEGACY_KEYS = ["text", "resourceId", "accessibilityText", "className", "x1", "y1", "x2", "y2", "centerPoint", "bounds", "clickable"];
 
@@ -53,7 +55,15 @@ export function parseCapture(file: string, text: string): Screen {
   return captureFromJson(file, data);
 }
 
-export async function loadCapture(file: string, displayName: string = file): Promise<Screen> {
+/**
+ * `within`: the folder a screenshot beside the capture must really be in, and what it is called in
+ * the note when it is not (default: the capture's own folder).
+ */
+export async function loadCapture(
+  file: string,
+  displayName: string = file,
+  within: { folder: string; what: string } = { folder: dirname(file), what: "the capture's folder" },
+): Promise<Screen> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -64,7 +74,11 @@ export async function loadCapture(file: string, displayName: string = file): Pro
   }
   const screen = parseCapture(displayName, text);
   const screenshot = screenshotBeside(file, screen.screenshotFile);
-  if (screenshot !== undefined) screen.screenshot = screenshot;
+  if (screenshot !== undefined) {
+    const outside = screenshotOutside(screenshot, within.folder, within.what);
+    if (outside === undefined) screen.screenshot = screenshot;
+    else screen.screenshotNote = outside;
+  }
   return screen;
 }
 

@@ -54,6 +54,8 @@ export interface Screen {
   screenshotFile?: string;
   /** The screenshot beside the capture (the one it names, else `<name>.example.webp`/`.png`), when it was loaded from a file that has one. */
   screenshot?: string;
+  /** Why the screenshot beside the capture is left out before it is read (a link out of the map or capture folder). */
+  screenshotNote?: string;
 }
 
 function str(detail: DriverDetail, field: string): string | undefined {

@@ -1,11 +1,12 @@
 // Screenshots beside captures: found by name, sniffed by their bytes, embedded as data: URLs under
-// the cap, and left out with a note otherwise; loadCapture notes the one beside a capture.
+// the cap, and left out with a note otherwise (one that links out of its folder too); loadCapture
+// notes the one beside a capture.
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadCapture } from "./load-capture.ts";
-import { embedScreenshot, imageMime, isImageDataUrl, screenshotBeside, SCREENSHOT_CAP_BYTES } from "./screenshot.ts";
+import { embedScreenshot, imageMime, isImageDataUrl, screenshotBeside, screenshotOutside, SCREENSHOT_CAP_BYTES } from "./screenshot.ts";
 import { wireframeOf, withScreenshot } from "./wireframe.ts";
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
@@ -111,5 +112,39 @@ describe("screenshots beside captures", () => {
     const bare = await loadCapture(join(dir, "bare.example.json"));
     expect(bare.screenshot).toBeUndefined();
     expect(withScreenshot(wireframeOf(bare), bare)).toEqual(wireframeOf(bare));
+  });
+});
+
+describe("a screenshot that is a symbolic link", () => {
+  test("one leading out of the capture's folder (or the map's) is left out with a note before it is read; one staying inside is used", async () => {
+    const outside = folder({ "private.png": PNG });
+    const dir = folder({ "home.example.json": CAPTURE, "inner.png": PNG, "near.example.json": CAPTURE });
+    symlinkSync(join(outside, "private.png"), join(dir, "home.example.png"));
+    symlinkSync("inner.png", join(dir, "near.example.png"));
+    const note =
+      "screenshot home.example.png left out: it is a symbolic link that leads outside the capture's folder; only pictures inside it are embedded";
+    expect(screenshotOutside(join(dir, "home.example.png"), dir, "the capture's folder")).toBe(note);
+    expect(screenshotOutside(join(dir, "near.example.png"), dir, "the capture's folder")).toBeUndefined();
+    expect(screenshotOutside(join(dir, "inner.png"), dir, "the capture's folder")).toBeUndefined();
+
+    const home = await loadCapture(join(dir, "home.example.json"));
+    expect({ screenshot: home.screenshot, note: home.screenshotNote }).toEqual({ screenshot: undefined, note });
+    expect(withScreenshot(wireframeOf(home), home)).toEqual({ ...wireframeOf(home), screenshotNote: note });
+    expect((await loadCapture(join(dir, "near.example.json"))).screenshot).toBe(join(dir, "near.example.png"));
+
+    // A map's capture in a folder of its own may use a picture elsewhere in the map, not outside it.
+    const map = folder({});
+    mkdirSync(join(map, "waypoints"));
+    mkdirSync(join(map, "pictures"));
+    writeFileSync(join(map, "pictures/home.png"), PNG);
+    writeFileSync(join(map, "waypoints/home.example.json"), CAPTURE);
+    symlinkSync("../pictures/home.png", join(map, "waypoints/home.example.png"));
+    const within = { folder: map, what: "the map's folder" };
+    expect((await loadCapture(join(map, "waypoints/home.example.json"), "home", within)).screenshot).toBe(
+      join(map, "waypoints/home.example.png"),
+    );
+    expect((await loadCapture(join(map, "waypoints/home.example.json"))).screenshotNote).toStartWith(
+      "screenshot home.example.png left out: it is a symbolic link that leads outside the capture's folder",
+    );
   });
 });

@@ -1,10 +1,14 @@
 // The screenshot upstream's trailmaps ship beside a capture (`<name>.example.webp` or `.png` beside
 // `<name>.example.json`, named by the capture's `screenshotFile`): finding it, and reading it into a `data:` URL that a page or an SVG can
 // embed as it is (no image library: the bytes are sniffed for WebP, PNG or JPEG and passed
-// through). One over SCREENSHOT_CAP_BYTES, or not an image, is left out with a note that says why.
+// through). One over SCREENSHOT_CAP_BYTES, or not an image, is left out with a note that says why;
+// so is one that leads out of the map or capture folder through a symbolic link (a picture of
+// anything on the machine would otherwise be embedded in a page that is shared), as logs and
+// recordings refuse such links.
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { escapesTo } from "../core/real-path.ts";
 
 /** The largest screenshot embedded, in bytes (upstream's are about 29 KB); a larger one is left out with a note. */
 export const SCREENSHOT_CAP_BYTES = 512 * 1024;
@@ -44,6 +48,17 @@ export function screenshotBeside(captureFile: string, named?: string): string | 
   const stem = captureFile.replace(/\.json$/i, "");
   if (stem === captureFile) return undefined;
   return EXTENSIONS.map((ext) => stem + ext).find(isFile);
+}
+
+/**
+ * Why the screenshot at `file` is not embedded when it leads out of `folder` (`where`: the map's
+ * folder, or the capture's own) through a symbolic link; undefined when it stays inside. The note
+ * goes into pages and reports, so it names the link, not where it leads.
+ */
+export function screenshotOutside(file: string, folder: string, where: string): string | undefined {
+  return escapesTo(folder, file) === undefined
+    ? undefined
+    : `screenshot ${basename(file)} left out: it is a symbolic link that leads outside ${where}; only pictures inside it are embedded`;
 }
 
 /** The image type of `bytes` by their signature (WebP, PNG, JPEG), or undefined. */

@@ -58,6 +58,7 @@ export function wireframeOf(screen: Screen, mask: (text: string) => string = (t)
 
 /** `wireframe` with the screenshot beside `screen`'s capture embedded (or the note saying why not); as it is when there is none. */
 export function withScreenshot(wireframe: WireframeScreen, screen: Screen): WireframeScreen {
+  if (screen.screenshotNote !== undefined) return { ...wireframe, screenshotNote: screen.screenshotNote };
   return screen.screenshot === undefined ? wireframe : { ...wireframe, ...embedScreenshot(screen.screenshot) };
 }
 
