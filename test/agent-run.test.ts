@@ -4,7 +4,7 @@
 // that never finishes; a refused key, a rate limit, an unknown tool and bad arguments each end the
 // way the docs say; the key and the secrets never reach the model, a report, a log or the trail.
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli, cliProcess, REPO, tempDir } from "./support/cli.ts";
 import { startLlmServer, type LlmServer, type Turn, type TurnSource } from "./support/llm-server.ts";
@@ -110,6 +110,32 @@ describe("steps in words on the calendar map", () => {
     expect(again.report.trails[0]!.status).toBe("passed");
     expect(again.report.trails[0]!.steps.every((s) => s.agent === undefined)).toBe(true);
     expect(server.requests).toHaveLength(8);
+  });
+
+  test("a trail whose recording cannot be saved (it links out of the workspace) is refused before the first model call; --no-save-recording runs it", async () => {
+    server = startLlmServer(WORDS_TURNS);
+    const dir = agentWorkspace("link-out", server);
+    const trail = "trails/calendar/theme-in-words.trail.yaml";
+    const outside = realpathSync(tempDir("agent-link-out"));
+    const real = join(outside, "theme-in-words.trail.yaml");
+    renameSync(join(dir, trail), real);
+    symlinkSync(real, join(dir, trail));
+    const before = readFileSync(real, "utf8");
+
+    const refused = await runJson(dir, [trail, ...CALENDAR_MAP]);
+    expect(refused.code).toBe(2);
+    expect(refused.report.trails[0]).toMatchObject({
+      status: "error",
+      error:
+        `run: the agent's recording cannot be saved in ${trail}: it leads to ${real} through a symbolic link, outside the workspace root ${realpathSync(dir)}, ` +
+        "and the trail is not written through it. Remove the link, or pass --no-save-recording to run it without saving",
+    });
+    expect(server.requests).toHaveLength(0);
+
+    const ran = await runJson(dir, [trail, ...CALENDAR_MAP, "--no-save-recording"]);
+    expect(ran.code).toBe(0);
+    expect(server.requests).toHaveLength(8);
+    expect(readFileSync(real, "utf8")).toBe(before);
   });
 
   test("the report shows each turn: the screen the model was shown, its call, tokens and cost", async () => {

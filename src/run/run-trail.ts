@@ -164,6 +164,8 @@ export class TrailRun {
   #current: CurrentStep | undefined;
   #ran = false;
   #final: TrailReport | undefined;
+  /** Where the agent's recordings are saved, settled before the session starts (see #recordingFile). */
+  #recordedFile: RecordedFile | undefined;
   readonly #screens: ScreenTable;
   /** What the trail's steps have spent on the model, against `--max-llm-tokens`. */
   #tokenBudget: TokenBudget | undefined;
@@ -253,6 +255,12 @@ export class TrailRun {
     }
 
     const plan = planTrail(trail, classifiers);
+    // Where the agent's recording will be saved is settled now, before a session or a model call is spent on it.
+    try {
+      this.#recordedFile = this.#recordingFile(plan, spec.root);
+    } catch (error) {
+      return this.#report("error", { error: messageOf(error), exitCode: exitCodeOf(error) });
+    }
     const callLog = new CallLog(spec.logsDir, secrets, { trail: trail.id });
     let session: Session;
     try {
@@ -467,6 +475,19 @@ export class TrailRun {
     return { failure, ...(outcome.error ? { broken: true, exitCode: outcome.error.exitCode } : {}) };
   }
 
+  /**
+   * The trail file the agent's recordings will be saved in, when they may be (a model is chosen,
+   * saving is on, and a step may go to it: one in words, --no-use-recorded-steps, --self-heal):
+   * a file that leads out of the workspace through a symbolic link is refused here, before the
+   * session starts, rather than once the model calls are spent.
+   */
+  #recordingFile(plan: TrailPlan, root: string): RecordedFile | undefined {
+    const { agent, io } = this.#options;
+    if (!agent?.saveRecording) return undefined;
+    const mayAsk = agent.useRecordedSteps === false || agent.selfHeal || plan.steps.some((planned) => planned.calls === undefined);
+    return mayAsk ? new RecordedFile("--save-recording", this.file, resolve(io.cwd, this.file), root, "run") : undefined;
+  }
+
   /** Writes the agent's recordings into the trail file, under the device's slot; the report says what was saved. */
   #saveRecordings(
     saved: { planned: PlannedStep; calls: RecordedAgentCall[] }[],
@@ -475,8 +496,8 @@ export class TrailRun {
   ): TrailReport["savedRecording"] {
     const slot = plan.classifiers.deviceKey ?? plan.classifiers.platform.toLowerCase();
     const { io } = this.#options;
-    const path = resolve(io.cwd, this.file);
-    const file = new RecordedFile("--save-recording", this.file, path, session.spec.root, "run");
+    const file =
+      this.#recordedFile ?? new RecordedFile("--save-recording", this.file, resolve(io.cwd, this.file), session.spec.root, "run");
     let text = file.read();
     for (const { planned, calls } of saved) text = spliceRecording(text, this.file, planned.step, calls, slot);
     file.write(text);

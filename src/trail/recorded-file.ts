@@ -37,9 +37,13 @@ export class RecordedFile {
   constructor(flag: string, file: string, path: string, root: string, command = "mcp") {
     const real = leadsTo(path);
     if ((isInside(root, path) || isLink(path)) && !isInside(realPathOf(root), real)) {
+      // `run` writes into the trail it runs, which it names; `mcp` into the FILE its flag names.
       throw new UsageError(
-        `${command}: ${flag} ${file} leads to ${real} through a symbolic link, outside the workspace root ${root}; the trail is not written through it. ` +
-          `Remove the link, or name the file where it really is (${flag} ${real})`,
+        command === "run"
+          ? `run: the agent's recording cannot be saved in ${file}: it leads to ${real} through a symbolic link, outside the workspace root ${root}, ` +
+              "and the trail is not written through it. Remove the link, or pass --no-save-recording to run it without saving"
+          : `${command}: ${flag} ${file} leads to ${real} through a symbolic link, outside the workspace root ${root}; the trail is not written through it. ` +
+              `Remove the link, or name the file where it really is (${flag} ${real})`,
       );
     }
     this.#flag = flag;
