@@ -567,7 +567,7 @@ describe("step and verify at the terminal", () => {
     expect(fails.stdout).toContain('✗ assertVisible: nothing on the screen matches ref "n9"');
   });
 
-  test("a model with vision also gets the screenshot beside the capture, where there is one", async () => {
+  test("a model with vision also gets the screenshot beside the capture, where there is one, with the refs drawn on it", async () => {
     server = startLlmServer([tapDrawer, done("the drawer is open")]);
     const dir = agentWorkspace("vision", server);
     const home = tempDir("agent-vision-home");
@@ -581,11 +581,9 @@ describe("step and verify at the terminal", () => {
       { cwd: dir, env: { HOME: home } },
     );
     expect(code).toBe(0);
-    // The day view has a WebP beside its capture ("RIFF" in base64); the drawer's capture has none.
-    expect(server.requests.map((r) => r.images.map((image) => image.replace(/^data:image\/webp;base64,/, "").slice(0, 5)))).toEqual([
-      ["UklGR"],
-      [],
-    ]);
+    // The day view has a WebP beside its capture, sent with the outline's refs drawn on it (set-of-mark:
+    // a JPEG, "/9j/" in base64); the drawer's capture has no screenshot.
+    expect(server.requests.map((r) => r.images.map((image) => image.slice(0, 27)))).toEqual([["data:image/jpeg;base64,/9j/"], []]);
   });
 
   test("with no model chosen, step says how to choose one (exit 2)", async () => {

@@ -3,9 +3,14 @@
 // the ref `tap` and `assertVisible` accept: `[n12] Button "Sign in"`) and, for a model with
 // vision, the screenshot beside the capture when there is one; or the real page's element list
 // (`[e5] button "Add one"`: the refs the web_* tools accept) and, for a model with vision, its
-// screenshot. Sent afresh with every request. Every secret value is masked before it leaves.
+// screenshot. Either screenshot has the refs drawn on it (set-of-mark, browser/set-of-mark.ts).
+// Sent afresh with every request. Every secret value is masked before it leaves (a screenshot is
+// pixels, and is not).
 
 import { ariaElements } from "../browser/aria-elements.ts";
+import { sharedBrowser } from "../browser/chromium-browser.ts";
+import { findChromium } from "../browser/find-chromium.ts";
+import { markedCapture, type Mark } from "../browser/set-of-mark.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { embedScreenshot } from "../screen/screenshot.ts";
 import {
@@ -72,8 +77,9 @@ function compactOutline(screen: Screen): string {
   return outline;
 }
 
-function outlineOf(screen: Screen): string {
-  const lines: string[] = [];
+/** The nodes the outline shows, each with its depth among them (indented by its shown ancestors). */
+function shownNodes(screen: Screen): { node: ScreenNode; depth: number }[] {
+  const shown: { node: ScreenNode; depth: number }[] = [];
   const depthOf = new Map<ScreenNode, number>();
   for (const node of screen.nodes) {
     let ancestor = node.parent;
@@ -81,20 +87,66 @@ function outlineOf(screen: Screen): string {
     const depth = ancestor ? depthOf.get(ancestor)! + 1 : 0;
     if (!worthShowing(node)) continue;
     depthOf.set(node, depth);
-    lines.push(`${"  ".repeat(depth)}${outlineLine(node)}`);
+    shown.push({ node, depth });
   }
+  return shown;
+}
+
+function outlineOf(screen: Screen): string {
+  const lines = shownNodes(screen).map(({ node, depth }) => `${"  ".repeat(depth)}${outlineLine(node)}`);
   return `${screen.width}x${screen.height}, ${lines.length} of ${screen.nodes.length} nodes shown ([ref] = what tap and assertVisible take; * = can be acted on):\n${lines.join("\n")}`;
 }
 
-/** A capture's screenshot (the file beside it), read once per process. */
-const screenshots = new Map<string, ShownScreen["image"]>();
+/** A capture's screenshot (the file beside it) as a data URL, read once per process. */
+const screenshots = new Map<string, string | undefined>();
 
-function screenshotOf(file: string): ShownScreen["image"] {
+function screenshotOf(file: string): string | undefined {
   if (!screenshots.has(file)) {
     const embedded = embedScreenshot(file);
-    screenshots.set(file, "screenshot" in embedded ? dataUrl(embedded.screenshot) : undefined);
+    screenshots.set(file, "screenshot" in embedded ? embedded.screenshot : undefined);
   }
   return screenshots.get(file);
+}
+
+/** Marked screenshots by screen (a capture's never changes): drawn once. */
+const marked = new WeakMap<Screen, Promise<ShownScreen["image"]>>();
+
+/**
+ * The capture's screenshot with the outline's refs drawn on it (set-of-mark), by Chromium: the
+ * session's, else the one on this machine; where none can start, the screenshot as it is.
+ */
+function markedScreenshotOf(session: Session, screen: Screen, file: string): Promise<ShownScreen["image"]> {
+  let image = marked.get(screen);
+  if (image === undefined) {
+    const plain = screenshotOf(file);
+    const marks: Mark[] = shownNodes(screen).flatMap(({ node }) =>
+      node.bounds
+        ? [
+            {
+              ref: refOf(node),
+              box: {
+                x: node.bounds.left,
+                y: node.bounds.top,
+                width: node.bounds.right - node.bounds.left,
+                height: node.bounds.bottom - node.bounds.top,
+              },
+            },
+          ]
+        : [],
+    );
+    image = (async () => {
+      if (plain === undefined) return undefined;
+      try {
+        const browser = await sharedBrowser(session.spec.browser?.executable ?? findChromium());
+        const jpeg = await markedCapture(browser, plain, { width: screen.width, height: screen.height }, marks);
+        return { data: Buffer.from(jpeg).toString("base64"), mediaType: "image/jpeg" };
+      } catch {
+        return dataUrl(plain);
+      }
+    })();
+    marked.set(screen, image);
+  }
+  return image;
 }
 
 function dataUrl(url: string): ShownScreen["image"] {
@@ -106,16 +158,18 @@ export async function showScreen(session: Session, secrets: Secrets, options: { 
   const state = session.screen;
   if (state) {
     const where = state.waypoint !== undefined ? `The device is at waypoint ${state.waypoint}.\n` : "";
-    const image = options.vision && state.screen.screenshot !== undefined ? screenshotOf(state.screen.screenshot) : undefined;
+    const file = state.screen.screenshot;
+    const image = options.vision && file !== undefined ? await markedScreenshotOf(session, state.screen, file) : undefined;
     return { outline: secrets.mask(`${where}${compactOutline(state.screen)}`), ...(image ? { image } : {}) };
   }
   if (session.web) {
-    const page = await session.pageSnapshot({ screenshot: options.vision });
+    const page = await session.pageSnapshot({ screenshot: false });
     if (page) {
-      const image = page.screenshot ? dataUrl(page.screenshot) : undefined;
-      // The page's elements numbered as the web_* tools' `ref` reads them ([e5]).
-      const elements = ariaElements(page.outline).text;
-      return { outline: secrets.mask(`Page ${page.url} "${page.title}":\n${elements}`), ...(image ? { image } : {}) };
+      // The page's elements numbered as the web_* tools' `ref` reads them ([e5]), and drawn on its screenshot.
+      const elements = ariaElements(page.outline);
+      const shot = options.vision ? await session.web.markedScreenshot(elements) : undefined;
+      const image = shot ? dataUrl(shot) : undefined;
+      return { outline: secrets.mask(`Page ${page.url} "${page.title}":\n${elements.text}`), ...(image ? { image } : {}) };
     }
     return { outline: "The browser has no page open yet: open one with web_navigate." };
   }

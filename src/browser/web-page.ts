@@ -1,6 +1,7 @@
 // One session's page in the real browser: its own browser context (cookies, storage and pages
 // never shared), opened on first use and closed with the session; the element list of the page
-// as it is now, URL resolution against the trail's folder, and the page's state for reports.
+// as it is now, URL resolution against the trail's folder, the page's state for reports, and its
+// screenshot with the elements' refs marked for a model with vision.
 
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -9,6 +10,7 @@ import type { BrowserContext, Locator, Page } from "playwright-core";
 import { ariaElements, type AriaElementList } from "./aria-elements.ts";
 import type { ChromiumBrowser } from "./chromium-browser.ts";
 import { locate, type ElementTarget } from "./locate.ts";
+import { markedPageScreenshot, type Mark } from "./set-of-mark.ts";
 
 /** The page's state at a step, for reports. */
 export interface WebPageSnapshot {
@@ -36,6 +38,8 @@ interface WebPageOptions {
 }
 
 const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
+/** The most elements a marked screenshot marks (the first in the list): more boxes hide the page. */
+const MAX_MARKS = 150;
 
 /** A URL as `web_navigate` takes it: with a scheme as is, else a path, looked up in `baseDirs` first, else against `cwd`, as a file: URL. */
 export function resolvePageUrl(url: string, baseDirs: readonly string[], cwd: string): string {
@@ -115,6 +119,35 @@ export class WebPage implements AsyncDisposable {
       if (jpeg) snapshot.screenshot = `data:image/jpeg;base64,${Buffer.from(jpeg).toString("base64")}`;
     }
     return snapshot;
+  }
+
+  /**
+   * The page's screenshot with each of `list`'s elements marked by its ref (set-of-mark: what a
+   * model with vision sees beside the element list), as a JPEG data URL; undefined when no tool has
+   * opened the page. An element that is not on the page now, or not in view, is left unmarked.
+   */
+  async markedScreenshot(list: AriaElementList): Promise<string | undefined> {
+    if (!this.#opening || this.#closed) return undefined;
+    const { page } = await this.#opening;
+    const { width, height } = this.#options.viewport;
+    const boxes = await Promise.all(
+      list.elements.slice(0, MAX_MARKS).map(async (element): Promise<Mark | undefined> => {
+        const found = await locate(page, { ref: element.ref }, async () => list, 0, false).catch(() => undefined);
+        if (found === undefined || typeof found === "string") return undefined;
+        const box = await found
+          .first()
+          .boundingBox({ timeout: 2000 })
+          .catch(() => null);
+        if (!box || box.x + box.width < 0 || box.y + box.height < 0 || box.x > width || box.y > height) return undefined;
+        return { ref: element.ref, box };
+      }),
+    );
+    const jpeg = await markedPageScreenshot(
+      page,
+      boxes.filter((mark) => mark !== undefined),
+      this.checkTimeoutMs,
+    ).catch(() => undefined);
+    return jpeg ? `data:image/jpeg;base64,${Buffer.from(jpeg).toString("base64")}` : undefined;
   }
 
   /** Closes the session's browser context (the browser stays for other sessions); idempotent. */
