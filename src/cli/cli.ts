@@ -21,6 +21,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/run.ts")).runCommand,
   },
   {
+    name: "eval",
+    summary: "measure models on your trails: every step through the agent, N runs each (list, json, html)",
+    load: async () => (await import("./commands/eval.ts")).evalCommand,
+  },
+  {
     name: "merge-reports",
     summary: "join the JSON reports of sharded runs into one report (list, json, junit, html)",
     load: async () => (await import("./commands/merge-reports.ts")).mergeReportsCommand,

@@ -3,7 +3,7 @@
 
 import type { Trail } from "../trail/trail-types.ts";
 import { generateSessionId } from "../session/session-spec.ts";
-import { TrailRun, type TrailRunOptions } from "./run-trail.ts";
+import { TrailRun, type TrailAgent, type TrailRunOptions } from "./run-trail.ts";
 import { summarize, type RunReport, type TrailReport } from "./run-types.ts";
 import { ScreenTable } from "./screen-table.ts";
 import type { Shard } from "./shard.ts";
@@ -14,6 +14,8 @@ export interface SuiteEntry {
   trail: Trail;
   /** The driver this entry's session runs on (`--device`), over the run's own flags. */
   driver?: string;
+  /** The built-in agent this entry's steps go to (`eval`: each entry's model), over the run's own. */
+  agent?: TrailAgent;
 }
 
 interface SuiteOptions extends Omit<TrailRunOptions, "index" | "sessionId" | "signal"> {
@@ -56,6 +58,7 @@ export class SuiteRun {
       const run = new TrailRun(entry.file, entry.trail, {
         ...this.#options,
         ...(entry.driver !== undefined ? { flags: { ...this.#options.flags, driver: entry.driver } } : {}),
+        ...(entry.agent !== undefined ? { agent: entry.agent } : {}),
         ...(id !== undefined ? { sessionId: id } : {}),
         signal: this.#abort.signal,
         index,

@@ -17,28 +17,35 @@ import type { CliIO } from "../command.ts";
 
 type Command = ReporterOptions["command"];
 
-/** One reporter of `--reporter`: a built-in or the path of the user's own, and its output as written. */
-interface ReporterChoice {
+/** One reporter of `--reporter`: a built-in (of `run`'s table, or another command's) or the path of the user's own, and its output as written. */
+interface ReporterChoice<B extends { name: string } = BuiltinReporter> {
   /** As written: `json`, `./reporters/slack.ts`. */
   name: string;
-  builtin?: BuiltinReporter;
+  builtin?: B;
   /** Its output as written: `NAME=PATH`, or `--output` when it is the one reporter that flag means. */
   output?: string;
 }
 
 /** How an example names each reporter's output, in messages. */
 const EXAMPLE_OUTPUT: Record<string, string> = { list: "list.txt", json: "report.json", junit: "junit.xml", html: "html-report" };
-const example = (choice: ReporterChoice) => `${choice.name}=${EXAMPLE_OUTPUT[choice.name] ?? "PATH"}`;
+const example = (choice: { name: string }) => `${choice.name}=${EXAMPLE_OUTPUT[choice.name] ?? "PATH"}`;
 
 /**
  * `--reporter` values (default `list`) as reporters with their outputs: `NAME` or `PATH`, each
  * optionally `=OUTPUT`, comma-separated and/or repeated. `--output` goes to the one reporter
  * chosen, or with several to the one besides list without an `=OUTPUT` of its own; when it could
- * mean two, or none, it is a usage error.
+ * mean two, or none, it is a usage error. `table` is the command's built-ins (default `run`'s);
+ * `ownReporters: false` refuses a path (a command whose reporters are its own kind, as `eval`'s).
  */
-export function parseReporterFlags(command: Command, flags: readonly string[] | undefined, output: string | undefined): ReporterChoice[] {
+export function parseReporterFlags<B extends { name: string } = BuiltinReporter>(
+  command: Command | "eval",
+  flags: readonly string[] | undefined,
+  output: string | undefined,
+  table: readonly B[] = REPORTERS as unknown as readonly B[],
+  ownReporters = true,
+): ReporterChoice<B>[] {
   const written = (flags ?? ["list"]).join(",");
-  const choices: ReporterChoice[] = [];
+  const choices: ReporterChoice<B>[] = [];
   for (const item of written.split(",").map((text) => text.trim())) {
     const at = item.indexOf("=");
     const name = at < 0 ? item : item.slice(0, at);
@@ -47,10 +54,11 @@ export function parseReporterFlags(command: Command, flags: readonly string[] | 
       throw new UsageError(`${command}: --reporter ${written}: a reporter is missing (an empty name between commas, or before =)`);
     if (out === "")
       throw new UsageError(`${command}: --reporter ${item}: name its output after =, e.g. ${name}=${EXAMPLE_OUTPUT[name] ?? "PATH"}`);
-    const builtin = findReporter(name);
-    if (!builtin && !isReporterPath(name)) {
+    const builtin = table.find((reporter) => reporter.name === name);
+    if (!builtin && !(ownReporters && isReporterPath(name))) {
+      const names = table.map((r) => r.name).join(", ");
       throw new UsageError(
-        `${command}: --reporter expects ${REPORTERS.map((r) => r.name).join(", ")} or the path of your own reporter (./my-reporter.ts), got "${name}"`,
+        `${command}: --reporter expects ${ownReporters ? `${names} or the path of your own reporter (./my-reporter.ts)` : `one of ${names}`}, got "${name}"`,
       );
     }
     if (choices.some((c) => c.name === name))
@@ -93,7 +101,7 @@ export function reportDestination(
 }
 
 /** Whether the html report (or another that shows web pages) is among the choices: the run then takes each web step's page. */
-export function wantsPages(choices: readonly ReporterChoice[]): boolean {
+export function wantsPages(choices: readonly ReporterChoice<{ name: string; pages?: boolean }>[]): boolean {
   return choices.some((c) => c.builtin?.pages === true);
 }
 

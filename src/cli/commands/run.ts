@@ -85,15 +85,16 @@ function parsePairs(flag: string, entries: string[] | undefined): [string, strin
   return (entries ?? []).map((entry) => parseKeyValue(flag, entry));
 }
 
-function parseWorkers(text: string | undefined): number {
+export function parseWorkers(text: string | undefined, command = "run"): number {
   if (text === undefined) return 1;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`run: --workers expects a whole number from 1 to 64, got "${text}"`);
+  if (!Number.isInteger(n) || n < 1 || n > 64)
+    throw new UsageError(`${command}: --workers expects a whole number from 1 to 64, got "${text}"`);
   return n;
 }
 
 /** Identical warning/note lines (one per session otherwise) are printed once per run. */
-function onceStderr(io: CliIO): CliIO {
+export function onceStderr(io: CliIO): CliIO {
   const seen = new Set<string>();
   return {
     ...io,
@@ -108,7 +109,11 @@ function onceStderr(io: CliIO): CliIO {
 }
 
 /** `--args-file` then `--arg` (which wins), and where each value came from, as `--list` shows it. */
-function givenArgs(values: { arg?: string[] | undefined; "args-file"?: string | undefined }, cwd: string, secrets: Secrets): GivenArgs {
+export function givenArgs(
+  values: { arg?: string[] | undefined; "args-file"?: string | undefined },
+  cwd: string,
+  secrets: Secrets,
+): GivenArgs {
   const file = values["args-file"];
   const fromFile = file === undefined ? {} : readArgsFile(file, cwd);
   const fromFlags = Object.fromEntries(parsePairs("--arg", values.arg));
@@ -190,7 +195,7 @@ export function quickJsThreadsFor(workers: number, cores: number, env: Record<st
  * compilation, as soon as the run knows it has on-device trails, so that they load while the
  * workspace is read.
  */
-function startQuickJsThreads(threads: number, env: Record<string, string | undefined>): void {
+export function startQuickJsThreads(threads: number, env: Record<string, string | undefined>): void {
   setQuickJsThreads(threads);
   let engine: QuickJsEngine;
   try {

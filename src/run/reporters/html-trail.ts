@@ -166,7 +166,8 @@ function shownStatus(trail: TrailReport): string {
   return trail.status === "passed" && trail.unverified > 0 ? "unverified" : trail.status;
 }
 
-export function trailHtml(trail: TrailReport, index: number): Html {
+/** One trail as a <details>; a failed one is open unless `open` says otherwise (a page of many failed runs). */
+export function trailHtml(trail: TrailReport, index: number, options: { open?: boolean } = {}): Html {
   const status = shownStatus(trail);
   const tags = trail.tags ?? [];
   const target = trail.session?.target ?? "";
@@ -202,6 +203,6 @@ export function trailHtml(trail: TrailReport, index: number): Html {
     html`<div class="mem">memory at the end: <code>${json(trail.memory)}</code></div>`;
   const steps = trail.steps.length > 0 && html`<ol class="steps">${trail.steps.map((s) => step(s, trail.file))}</ol>`;
   // A failed trail opens by default: its failing step's screens are the first thing to look at.
-  const open = (trail.status === "failed" || trail.status === "error") && html` open=""`;
+  const open = (options.open ?? (trail.status === "failed" || trail.status === "error")) && html` open=""`;
   return html`<details class="trail ${status}"${open} id="${`trail-${index + 1}`}" data-status="${status}" data-target="${target}" data-tags="${JSON.stringify(tags)}"><summary>${summary}</summary><div class="tbody">${kv}${problems}${error}${skip}${steps}${memory}</div></details>`;
 }

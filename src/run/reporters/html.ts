@@ -74,7 +74,8 @@ function filters(run: RunReport): Html {
   return html`<div class="filters"><button type="button" data-status="" aria-pressed="true">all</button>${buttons}${select("f-tag", "tag", tags)}${select("f-target", "target", targets)}<input id="f-text" type="search" placeholder="search trails" aria-label="search trails"><span class="count" id="count">${run.trails.length} of ${run.trails.length} trails</span></div>`;
 }
 
-function screenTemplates(run: RunReport): Html {
+/** The screens a page's steps are drawn from, once each, as <template>s its script clones. */
+export function screenTemplates(run: Pick<RunReport, "screens">): Html {
   const templates = Object.entries(run.screens ?? {}).map(
     ([id, screen]) =>
       html`<template id="${`screen-${id}`}">${wireframeSvgHtml(screen, { standalone: false, displayWidth: 190 })}${screen.screenshotNote !== undefined && html`<div class="cap">${screen.screenshotNote}</div>`}</template>`,

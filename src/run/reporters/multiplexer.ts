@@ -16,7 +16,7 @@ export interface NamedReporter {
 type Event = "onBegin" | "onTrailBegin" | "onStepEnd" | "onTrailEnd" | "onEnd" | "onError" | "printsToStdio";
 
 /** `error: reporter NAME failed in EVENT: message`, and where it was thrown (its stack's first frame). */
-function reporterFailure(name: string, event: Event, error: unknown): string {
+export function reporterFailure(name: string, event: string, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const at = error instanceof Error ? error.stack?.split("\n").find((line) => /^\s+at /.test(line)) : undefined;
   return `error: reporter ${name} failed in ${event}: ${message}${at ? `\n  ${at.trim()}` : ""}\n`;
