@@ -17,15 +17,15 @@ export interface PlannedCall {
   args?: Record<string, unknown>;
 }
 
-/** The user message's text: the objective, the calls so far, the screen. */
-const objectiveOf = (request: SeenRequest) => /^(?:Objective|Verify): (.*)$/m.exec(request.text)?.[1]?.trim() ?? "";
+/** The objective, as the request's "## Objective" section gives it. */
+const objectiveOf = (request: SeenRequest) => /^## Objective\n(.*)$/m.exec(request.text)?.[1]?.trim() ?? "";
 
-/** How many calls of this objective succeeded so far (the prompt's "Done so far" lines that say ok). */
+/** How many calls of this objective succeeded so far (the lines of "## Done so far for this objective" that say ok). */
 const succeeded = (request: SeenRequest) => (request.text.match(/^\d+\. \S+ .* -> ok:/gm) ?? []).length;
 
 /** The ref of the first element whose text is exactly `words` on the screen shown (`[n7] TextView "Settings"`, `[e5] link "Counter"`). */
 export function refOn(request: SeenRequest, words: string): string | undefined {
-  const screen = request.text.slice(request.text.indexOf("Screen now:"));
+  const screen = request.text.slice(request.text.indexOf("## The screen now"));
   const quoted = JSON.stringify(words);
   for (const line of screen.split("\n")) {
     const match = /^\s*\[([a-z]\d+)\]\s+(.*)$/.exec(line);
@@ -62,7 +62,7 @@ export function capable(
 /** A model that cannot drive the app: it taps an element that is not on the screen, then gives up. */
 export function hopeless(tap = "tap", usage = { input: 500, output: 40 }): (request: SeenRequest) => Turn {
   return (request) =>
-    request.text.includes("Done so far")
+    request.text.includes("## Done so far for this objective")
       ? { calls: [{ tool: "objectiveStatus", args: { status: "FAILED", explanation: "I cannot find what the objective names" } }], usage }
       : { calls: [{ tool: tap, args: { ref: tap === "tap" ? "n999" : "e999", reasoning: "a guess" } }], usage };
 }

@@ -2,10 +2,11 @@
 // cost and time, and the step it failed at), then a table a person reads at a glance: per model and
 // trail the runs passed, pass rate, a run's calls, tokens and cost (means) and time (median), each
 // model's total; then the steps that failed most with their last error. Every text that comes from
-// outside (a file name, a model's label, a step's words, an error) has its control characters
-// replaced, as the run's list does. With a file (`list=FILE`) the table is written there too.
+// outside (a file name, a model's label, a step's words, an error) has its control characters shown
+// escaped and only the list's own colours are real, as in the run's list (core/terminal-text.ts).
+// With a file (`list=FILE`) the table is written there too.
 
-import { cleanText } from "../../core/markup-text.ts";
+import { paint, terminalText, toTerminal } from "../../core/terminal-text.ts";
 import { writeReport, type ReportDestination } from "../reporters/document.ts";
 import { formatDuration } from "../reporters/list.ts";
 import { oneLine } from "../validate.ts";
@@ -15,12 +16,15 @@ import type { EvalModel, EvalReport, EvalResult, EvalRun } from "./eval-types.ts
 
 type Paint = (text: string) => string;
 
+/** The list's own colours, marked so that only `toTerminal` makes them real (core/terminal-text.ts). */
 function painter(enabled: boolean): Record<"green" | "red" | "yellow" | "dim" | "bold", Paint> {
-  const code =
-    (open: number, close: number): Paint =>
-    (text) =>
-      enabled ? `\u001B[${open}m${text}\u001B[${close}m` : text;
-  return { green: code(32, 39), red: code(31, 39), yellow: code(33, 39), dim: code(2, 22), bold: code(1, 22) };
+  return {
+    green: paint(enabled, 32, 39),
+    red: paint(enabled, 31, 39),
+    yellow: paint(enabled, 33, 39),
+    dim: paint(enabled, 2, 22),
+    bold: paint(enabled, 1, 22),
+  };
 }
 
 /** A step's failure without the model's name, which the eval's lines already give (`the agent (openai/gpt-4.1): …`). */
@@ -28,13 +32,11 @@ const withoutModel = (message: string, model: string) =>
   message.startsWith(`the agent (${model}): `) ? message.slice(`the agent (${model}): `.length) : message;
 
 /**
- * Text from outside, on one line: ANSI sequences dropped, control characters replaced (a carriage
- * return or a C1 control could move the cursor over what the line says), cut at `max`.
+ * Text from outside, on one line, cut at `max`, its control characters shown escaped (they could
+ * set the window title or move the cursor over what the line says): escaped before the table
+ * measures it, so its columns line up as printed.
  */
-const shown = (text: string, max = 120) =>
-  oneLine(cleanText(text), max)
-    .replace(/[\t\r]/g, " ")
-    .replace(/[\u0080-\u009F]/g, "\uFFFD");
+const shown = (text: string, max = 120) => terminalText(oneLine(text, max));
 
 export const percent = (rate: number) => `${Math.round(rate * 100)}%`;
 export const usd = (value: number) => `$${value.toFixed(4)}`;
@@ -76,7 +78,7 @@ export class EvalListReporter implements EvalReporter {
   readonly #c: ReturnType<typeof painter>;
 
   constructor(out: (text: string) => void, options: ListOptions) {
-    this.#out = out;
+    this.#out = (text) => out(toTerminal(text));
     this.#options = options;
     this.#c = painter(options.color);
   }
@@ -100,7 +102,7 @@ export class EvalListReporter implements EvalReporter {
   onEnd(result: EvalResult): void {
     this.#out(`\n${this.format(result.report)}`);
     const file = this.#options.file;
-    if (file) writeReport("list", this.format(result.report), file, this.#options.notice ?? this.#out);
+    if (file) writeReport("list", toTerminal(this.format(result.report)), file, this.#options.notice ?? this.#out);
   }
 
   /** `  ✓ theme-in-words [gateway/good #2]  4 calls · 1,320 tokens · $0.0031 · 1.2 s`, and where a failed run failed. */

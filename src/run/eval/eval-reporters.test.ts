@@ -75,11 +75,13 @@ const result = evalResult(runs, plan, {}, 50);
 const CONTROL = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F]/;
 
 describe("the list", () => {
-  test("replaces the control characters of everything from outside, in the run lines and the table", () => {
+  test("shows the control characters of everything from outside escaped, in the run lines and the table", () => {
     const list = new EvalListReporter(() => {}, { color: false });
     const text = [list.runLine(runs[0]!), list.runLine(runs[1]!), list.format(result.report)].join("\n");
     expect(text).not.toMatch(CONTROL);
-    expect(text).toContain("<img src=x onerror=alert(1)>");
+    // Shown escaped, as the run's list shows them: the title sequence reads as its characters.
+    expect(text).toContain("x\\x1b[2J\\x1b]0;pwned\\x07<img src=x onerror=alert(1)>");
+    expect(text).toContain('"\\r\\b\\x9b2Jy');
     expect(text).toContain("below 50%");
   });
 
