@@ -227,6 +227,36 @@ describe.skipIf(noChromium)("web_* on a real page", () => {
     expect(snapshot.screenshot).toStartWith("data:image/jpeg;base64,/9j/");
     expect(snapshot.screenshot!.length).toBeLessThan(200_000);
   });
+
+  test("web_assertNetworkEvent passes on an event in a request's URL or body, and fails saying how many requests it saw", async () => {
+    // A page on a local server that sends an analytics beacon (a body) and a pixel (a URL).
+    using server = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (request) =>
+        new URL(request.url).pathname === "/"
+          ? new Response(
+              `<!doctype html><title>Checkout</title><img src="/pixel?e=Page-View" alt=""><button onclick="navigator.sendBeacon('/collect', 'event=checkout-started')">Pay</button>`,
+              { headers: { "content-type": "text/html" } },
+            )
+          : new Response(""),
+    });
+    await using s = await session(null);
+    await s.call("web_navigate", { url: `http://127.0.0.1:${server.port}/` });
+    expect(ok(await s.call("web_assertNetworkEvent", { eventName: "page-view" }))).toEqual(
+      passed(`Network event "page-view" seen in a request to http://127.0.0.1:${server.port}/pixel?e=Page-View.`),
+    );
+    expect(ok(await s.call("web_click", { ref: 'button "Pay"' }))).toMatchObject({ variant: "Success" });
+    expect(ok(await s.call("web_assertNetworkEvent", { eventName: "checkout-started" }))).toEqual(
+      passed(`Network event "checkout-started" seen in a request to http://127.0.0.1:${server.port}/collect.`),
+    );
+    expect(ok(await s.call("web_assertNetworkEvent", { eventName: "refund-issued", timeoutMs: 300 }))).toEqual(
+      failed(
+        `web_assertNetworkEvent: no request of this session carried "refund-issued" in its URL or body (${s.web.requests.length} requests seen, waited 300 ms)`,
+      ),
+    );
+    expect(s.web.requests.length).toBeGreaterThanOrEqual(3);
+  });
 });
 
 describe("launching", () => {

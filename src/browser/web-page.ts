@@ -1,7 +1,7 @@
 // One session's page in the real browser: its own browser context (cookies, storage and pages
 // never shared), opened on first use and closed with the session; the element list of the page
-// as it is now, URL resolution against the trail's folder, the page's state for reports, and its
-// screenshot with the elements' refs marked for a model with vision.
+// as it is now, URL resolution against the trail's folder, the requests its pages sent, the page's
+// state for reports, and its screenshot with the elements' refs marked for a model with vision.
 
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -38,6 +38,8 @@ interface WebPageOptions {
 }
 
 const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
+/** The most requests a session keeps for web_assertNetworkEvent: a long session's first ones go. */
+const MAX_REQUESTS = 5000;
 /** The most elements a marked screenshot marks (the first in the list): more boxes hide the page. */
 const MAX_MARKS = 150;
 
@@ -57,6 +59,7 @@ export class WebPage implements AsyncDisposable {
   readonly #options: WebPageOptions;
   #opening: Promise<{ context: BrowserContext; page: Page }> | undefined;
   #closed: Promise<void> | undefined;
+  readonly #requests: { url: string; body: string }[] = [];
 
   constructor(options: WebPageOptions) {
     this.#options = options;
@@ -74,6 +77,11 @@ export class WebPage implements AsyncDisposable {
     this.#opening ??= (async () => {
       const browser = await this.#options.browser();
       const context = await browser.newContext(this.#options.viewport);
+      // Every request the session's pages send, for web_assertNetworkEvent (upstream's network capture).
+      context.on("request", (request) => {
+        if (this.#requests.length >= MAX_REQUESTS) this.#requests.shift();
+        this.#requests.push({ url: request.url(), body: request.postData() ?? "" });
+      });
       return { context, page: await context.newPage() };
     })();
     this.#opening.catch(() => (this.#opening = undefined));
@@ -87,6 +95,11 @@ export class WebPage implements AsyncDisposable {
 
   async context(): Promise<BrowserContext> {
     return (await this.#open()).context;
+  }
+
+  /** The requests the session's pages sent so far (the last MAX_REQUESTS), URL and body, oldest first. */
+  get requests(): readonly { url: string; body: string }[] {
+    return this.#requests;
   }
 
   /** The page's numbered elements as they are now (upstream's element ids: what `ref: e5` means). */

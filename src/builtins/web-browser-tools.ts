@@ -1,8 +1,8 @@
 // The real browser's runs of the web_* tools (web-tool-definitions.ts), for the playwright-native
 // driver with a browser: each acts on the session's WebPage; the checks (web-browser-checks.ts) pass
 // or fail on what the page shows; nothing here is unverified. Tools with nothing real to do here
-// (web_wait, web_requestDetails, web_assertNetworkEvent, playwright_desktop_launchGoose) are run by
-// the simulated page (web-simulated.ts) in every session.
+// (web_wait, web_requestDetails, playwright_desktop_launchGoose) are run by the simulated page
+// (web-simulated.ts) in every session.
 
 import type { WebPage } from "../browser/web-page.ts";
 import { exceptionThrown, success } from "../core/tool-result.ts";
@@ -53,6 +53,19 @@ export const BROWSER_WEB_RUNS: Partial<BuiltinRuns<typeof WEB_TOOLS, WebPage>> =
     if (await eventually(async () => regex.test(page.url()), timeoutMs))
       return success(page.url(), { structuredContent: { url: page.url() } });
     return exceptionThrown(`web_waitForUrl: the page URL ${show(page.url())} did not match ${show(pattern)} within ${timeoutMs} ms`);
+  },
+  // As upstream: the event name anywhere in a request's URL or body (any case), polled up to timeoutMs, one scan at least.
+  web_assertNetworkEvent: async (web, { eventName, timeoutMs }) => {
+    const wanted = eventName.toLowerCase();
+    let found: { url: string } | undefined;
+    await eventually(async () => {
+      found = web.requests.find((r) => r.url.toLowerCase().includes(wanted) || r.body.toLowerCase().includes(wanted));
+      return found !== undefined;
+    }, timeoutMs);
+    if (found) return success(`Network event ${show(eventName)} seen in a request to ${found.url}.`);
+    return exceptionThrown(
+      `web_assertNetworkEvent: no request of this session carried ${show(eventName)} in its URL or body (${web.requests.length} requests seen, waited ${timeoutMs} ms)`,
+    );
   },
   web_resize: async (web, { width, height }) => {
     await (await web.page()).setViewportSize({ width, height });

@@ -74,7 +74,7 @@ export const WEB_TOOLS = {
   },
   web_assertNetworkEvent: {
     description:
-      "Asserts that `eventName` appeared in the session's network traffic (timeoutMs default 5000). No traffic is recorded yet, on the simulated page or a real one: unverified.",
+      "Asserts that a request the session's pages sent carries `eventName` in its URL or body (any case), waiting up to timeoutMs (default 5000) for it. The simulated page sends no requests: unverified.",
     args: () => ({ eventName: str(1), timeoutMs: withDefault(int(0), 5000), ...reasoning }),
     meta: web,
   },
