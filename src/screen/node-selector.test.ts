@@ -2,7 +2,11 @@
 // captures it finds that node alone; it prefers a developer id to text, quotes text a pattern
 // would read wider, and falls back to the node's index among equals.
 import { describe, expect, test } from "bun:test";
-import { screenFixture } from "../../test/support/screens.ts";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SCREENS, screenFixture } from "../../test/support/screens.ts";
+import { loadCapture } from "./load-capture.ts";
 import { nodeSelectorFor } from "./node-selector.ts";
 import { resolveSelector } from "./resolve-selector.ts";
 import { nodesByRef, refOf, type Screen } from "./screen-model.ts";
@@ -43,6 +47,41 @@ describe("nodeSelectorFor", () => {
     const screen = await screenFixture("android-login.json");
     const bare = { ...node(screen, 7), detail: { class: "androidAccessibility" as const } };
     expect(nodeSelectorFor(screen, bare)).toBeUndefined();
+  });
+});
+
+describe("a recording made by ref replays when ids move", () => {
+  test("each selector, made on one capture, finds the same element on the capture taken again with other ids and a banner on top", async () => {
+    const before = await screenFixture("android-login.json");
+    // The same screen captured again: every node id moved, and a new first child (a banner) shifts the order.
+    type Json = { nodeId: number; children?: Json[]; driverDetail: Record<string, unknown>; bounds?: unknown };
+    const tree = JSON.parse(readFileSync(join(SCREENS, "android-login.json"), "utf8")) as Json;
+    const renumber = (node: Json) => {
+      node.nodeId += 500;
+      for (const child of node.children ?? []) renumber(child);
+    };
+    renumber(tree);
+    tree.children = [
+      {
+        nodeId: 1,
+        bounds: { left: 0, top: 0, right: 1080, bottom: 30 },
+        driverDetail: { class: "androidAccessibility", className: "android.widget.TextView", text: "Offline" },
+      },
+      ...(tree.children ?? []),
+    ];
+    const file = join(mkdtempSync(join(tmpdir(), "node-selector-")), "again.json");
+    writeFileSync(file, JSON.stringify(tree));
+    const after = await loadCapture(file);
+    let checked = 0;
+    for (const node of before.nodes) {
+      const raw = nodeSelectorFor(before, node);
+      // Only selectors that name the node by its own properties are durable; an index among equals moves with a new equal.
+      if (raw === undefined || "index" in raw) continue;
+      const found = resolveSelector(after, parseSelector(raw, "replay", "node")).nodes;
+      expect(found.map((n) => n.id)).toEqual([node.id + 500]);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(10);
   });
 });
 
