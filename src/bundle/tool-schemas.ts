@@ -42,7 +42,11 @@ interface Declaration {
 const require = createRequire(import.meta.url);
 const GENERATOR = "ts-json-schema-generator";
 
-/** The TypeScript compiler ts-json-schema-generator is built on (the project's own may be TS 7, which has no JS API). */
+/**
+ * The TypeScript compiler ts-json-schema-generator is built on (the project's own may be TS 7, which
+ * has no JS API), resolved from this source file's place (import.meta.url is the source's in the
+ * precompiled CLI too).
+ */
 function typescript(): typeof TS {
   return createRequire(require.resolve(GENERATOR))("typescript") as typeof TS;
 }
@@ -111,9 +115,9 @@ interface Probe {
  * need deriving. The copies live only while generating.
  */
 async function schemasOf(probes: readonly Probe[]): Promise<Map<string, Record<string, unknown> | Error>> {
-  const { createFormatter, createParser, DEFAULT_CONFIG, SchemaGenerator } = (await import(
-    GENERATOR
-  )) as typeof import("ts-json-schema-generator");
+  // A literal specifier: the precompiled CLI (precompiled-cli.ts) imports it by its path in this
+  // package, so it loads wherever the CLI's bundle is cached ($TRAILBLAZE_CLI_CACHE).
+  const { createFormatter, createParser, DEFAULT_CONFIG, SchemaGenerator } = await import("ts-json-schema-generator");
   const ts = typescript();
   const out = new Map<string, Record<string, unknown> | Error>();
   const copies = probes.map((probe, i) => {
