@@ -110,9 +110,16 @@ describe("a hostile trail and tool cannot unmask a secret", () => {
 
       const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8"));
       const [trail] = report.trails;
-      // The report keeps its shape: the trail failed at step 5, as the run said.
+      // The report keeps its shape: the trail failed at step 5, as the run said (the steps that only
+      // write or read memory checked nothing: unverified).
       expect(trail.status).toBe("failed");
-      expect(trail.steps.map((step: { status: string }) => step.status)).toEqual(["passed", "passed", "passed", "passed", "failed"]);
+      expect(trail.steps.map((step: { status: string }) => step.status)).toEqual([
+        "unverified",
+        "unverified",
+        "passed",
+        "unverified",
+        "failed",
+      ]);
       expect(trail.error).toBe("step 5 failed: hostile_fail: failed with ***");
       // The copy and the tool's copy are in memory, masked; the secret's key is not in it at all.
       expect(trail.memory).toEqual({ COPY: "***", STOLEN: "***" });

@@ -9,7 +9,7 @@
 // selector).
 
 import { InterpolationError, LlmError } from "../errors.ts";
-import { isSuccess, type ToolResult } from "../core/tool-result.ts";
+import { callCheck, isSuccess, type ToolResult } from "../core/tool-result.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { askModel, type AgentModel, type ModelAnswer } from "../llm/ask-model.ts";
 import type { Memory } from "../session/memory.ts";
@@ -41,6 +41,11 @@ export interface AgentTurn {
   ok?: boolean;
   /** The call was refused before it ran (call-guard.ts); `outcome` says why. */
   refused?: boolean;
+  /**
+   * For a call that succeeded without checking anything for real: why (a check it could not make,
+   * or an action with nothing to check it against). A step whose calls all have one is unverified.
+   */
+  unverified?: string;
   tokens: { input: number; output: number };
   /** USD, when the model's prices are configured. */
   costUsd?: number;
@@ -306,6 +311,8 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     const ok = isSuccess(result);
     const outcome = secrets.mask(result.message);
     Object.assign(turn, { outcome, ok });
+    const check = ok ? callCheck(result) : undefined;
+    if (check && check.kind !== "checked") turn.unverified = secrets.mask(check.reason);
     done.push({ tool: first.tool, args: written, outcome, ok });
     if (ok) {
       // What the recording keeps: the durable form a call by ref names (recordAs), else the call as written if recordable.

@@ -2,7 +2,6 @@
 // actions and checks are recorded and unverified without a screen; compose_wait waits.
 
 import { z } from "zod";
-import { success } from "../core/tool-result.ts";
 import { anyCase, bool, int, str, withDefault } from "./arg-types.ts";
 import type { BuiltinRuns, BuiltinTable } from "./define-builtin.ts";
 import { onScreenElement, UNVERIFIED_ACTION } from "./element-run.ts";
@@ -129,7 +128,7 @@ export const COMPOSE_RUNS: BuiltinRuns<typeof COMPOSE_TOOLS, SimulatedDevice> = 
   compose_wait: async (device, { seconds }) => {
     const capped = Math.min(30, Math.max(1, seconds));
     await device.sleep(capped * 1000);
-    return success(`Waited ${capped} seconds.`);
+    return device.waited(`Waited ${capped} seconds.`);
   },
   compose_request_details: (device, { include }) =>
     device.record("compose_request_details", { include }, `next view hierarchy with ${include.join(", ") || "no extra detail"}`),

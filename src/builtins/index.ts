@@ -52,5 +52,5 @@ export function frameworkTools(device: SimulatedDevice, web?: WebPage): Register
 /** A fresh set per session: the simulated device keeps per-session state, and `web` is the session's page. */
 export function builtinTools(options: SimulatedDeviceOptions & { web?: WebPage } = {}): RegisteredTool[] {
   const { web, ...device } = options;
-  return frameworkTools(new SimulatedDevice(device), web);
+  return frameworkTools(new SimulatedDevice({ ...device, realPage: web !== undefined }), web);
 }

@@ -1,6 +1,6 @@
-// Session memory: remember values (ours: rememberValue, forgetValue; upstream's dumpMemory),
-// read them from the screen (rememberText, rememberNumber), or with an AI (rememberWithAi,
-// which needs an agent).
+// Session memory: remember values (ours: rememberValue, forgetValue; upstream's dumpMemory:
+// unchecked, as they check nothing), read them from the screen (rememberText, rememberNumber),
+// or with an AI (rememberWithAi, which needs an agent).
 
 import { z } from "zod";
 import { exceptionThrown, success } from "../core/tool-result.ts";
@@ -57,10 +57,14 @@ function rememberFromScreen(number: boolean): BuiltinRun<{ prompt: string; varia
     });
 }
 
+/** Why writing or reading memory is no check: it does what it is told, whatever the app shows. */
+const MEMORY_ONLY = "only used session memory";
+
 export const MEMORY_RUNS: BuiltinRuns<typeof MEMORY_TOOLS, SimulatedDevice> = {
-  rememberValue: (_device, { key, value }) => success(`remembered ${key}`, { memoryDelta: { [key]: value } }),
-  forgetValue: (_device, { key }) => success(`forgot ${key}`, { memoryDeletions: [key] }),
-  dumpMemory: (_device, _args, context) => success(JSON.stringify(context.memory), { structuredContent: { memory: context.memory } }),
+  rememberValue: (_device, { key, value }) => success(`remembered ${key}`, { memoryDelta: { [key]: value }, unchecked: MEMORY_ONLY }),
+  forgetValue: (_device, { key }) => success(`forgot ${key}`, { memoryDeletions: [key], unchecked: MEMORY_ONLY }),
+  dumpMemory: (_device, _args, context) =>
+    success(JSON.stringify(context.memory), { structuredContent: { memory: context.memory }, unchecked: MEMORY_ONLY }),
   rememberText: rememberFromScreen(false),
   rememberNumber: rememberFromScreen(true),
   rememberWithAi: (_device, { prompt, variable }) =>

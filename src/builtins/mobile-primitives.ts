@@ -3,7 +3,7 @@
 // Each run is performed on the simulated device's state; nothing runs on a real device or on the host.
 
 import { z } from "zod";
-import { exceptionThrown, success } from "../core/tool-result.ts";
+import { exceptionThrown } from "../core/tool-result.ts";
 import { parse as parseYamlText } from "yaml";
 import { bool, int, str, strings, withDefault } from "./arg-types.ts";
 import type { BuiltinRuns, BuiltinTable } from "./define-builtin.ts";
@@ -126,11 +126,11 @@ export const MOBILE_PRIMITIVE_RUNS: BuiltinRuns<typeof MOBILE_PRIMITIVES, Simula
   },
   mobile_listInstalledApps: (device) => {
     const appIds = [...device.installedApps].sort();
-    return success(JSON.stringify({ appIds }), { structuredContent: { appIds } });
+    return device.answer(JSON.stringify({ appIds }), { structuredContent: { appIds } });
   },
   mobile_listInstalledAppsDetailed: (device) => {
     const apps = [...device.installedApps].sort().map((appId) => ({ appId }));
-    return success(JSON.stringify({ apps }), { structuredContent: { apps } });
+    return device.answer(JSON.stringify({ apps }), { structuredContent: { apps } });
   },
   mobile_clearAppData: (device, { appId }) => {
     device.permissions.delete(appId);

@@ -237,3 +237,39 @@ describe("framework tools on the simulated device", () => {
     });
   });
 });
+
+describe("what a call checked", () => {
+  const checkOf = (result: unknown) => {
+    const r = result as { variant: string; unverified?: string; unchecked?: string };
+    return r.unverified !== undefined ? `unverified: ${r.unverified}` : r.unchecked !== undefined ? `unchecked: ${r.unchecked}` : r.variant;
+  };
+
+  test("with no screen: actions and answers from the device's state are unchecked, screen checks unverified, assertions on memory checked", async () => {
+    const { call } = device({ installedApps: ["com.example.myapp"] });
+    const acted = "unchecked: acted on a simulated device with no screen loaded";
+    expect(checkOf(await call("launchApp", { appId: "com.example.myapp" }))).toBe(acted);
+    expect(checkOf(await call("tapOnPoint", { x: 10, y: 20 }))).toBe(acted);
+    expect(checkOf(await call("swipe", { direction: "UP" }))).toBe(acted);
+    expect(checkOf(await call("wait", { timeToWaitInSeconds: 0 }))).toBe(acted);
+    expect(checkOf(await call("mobile_listInstalledApps"))).toBe("unchecked: answered from a simulated device with no screen loaded");
+    expect(checkOf(await call("rememberValue", { key: "k", value: 1 }))).toBe("unchecked: only used session memory");
+    expect(checkOf(await call("objectiveStatus", { status: "COMPLETED", explanation: "done" }))).toBe("unchecked: only reported a status");
+    expect(checkOf(await call("assertVisibleWithText", { text: "Hello" }))).toBe("unverified: no screen loaded");
+    expect(checkOf(await call("assertEquals", { actual: "a", expected: "a" }))).toBe("Success");
+  });
+
+  test("with a screen loaded, the same actions act on it: nothing is unchecked there but memory and status reports", async () => {
+    const { call } = device({ installedApps: ["com.example.myapp"], screen: fakeScreen({ a: "Hello" }) });
+    expect(checkOf(await call("launchApp", { appId: "com.example.myapp" }))).toBe("Success");
+    expect(checkOf(await call("tapOnPoint", { x: 10, y: 20 }))).toBe("Success");
+    expect(checkOf(await call("mobile_listInstalledApps"))).toBe("Success");
+    expect(checkOf(await call("assertVisibleWithText", { text: "Hello" }))).toBe("Success");
+    expect(checkOf(await call("rememberValue", { key: "k", value: 1 }))).toBe("unchecked: only used session memory");
+  });
+
+  test("a device backed by a real page (a browser driver) is no device without a screen", async () => {
+    const { call } = device({ realPage: true });
+    expect(checkOf(await call("wait", { timeToWaitInSeconds: 0 }))).toBe("Success");
+    expect(checkOf(await call("launchApp", { appId: "com.example.myapp" }))).toBe("Success");
+  });
+});

@@ -2,7 +2,8 @@
 // (foreground app, installed apps, focused field, clipboard, network, browser page…)
 // and every action so far, each with a timestamp. Tools that look at the screen go
 // through `screen-checks.ts`; `screen` is where a loaded screen plugs in (and moves on after
-// each action: see `movesTheScreen`).
+// each action: see `movesTheScreen`). With no screen loaded (and no real page) what it does is
+// checked by nothing: its answers are `unchecked`.
 
 import { success, type Success } from "../core/tool-result.ts";
 import type { DeviceAction, DeviceScreen } from "./device-screen.ts";
@@ -19,7 +20,14 @@ export interface SimulatedDeviceOptions {
   screen?: DeviceScreen;
   /** How waits wait; default a real timer. Tests pass a recorder. */
   sleep?: (ms: number) => Promise<void>;
+  /** A real page backs the session (a browser driver): what the device does there is not on a device with no screen. */
+  realPage?: boolean;
 }
+
+/** Why an action on a device with no screen checked nothing (`Success.unchecked`). */
+const ACTED_WITHOUT_SCREEN = "acted on a simulated device with no screen loaded";
+/** Why an answer read from a device with no screen checked nothing. */
+const READ_WITHOUT_SCREEN = "answered from a simulated device with no screen loaded";
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -28,6 +36,7 @@ export class SimulatedDevice {
   readonly actions: DeviceAction[] = [];
   readonly installedApps: Set<string>;
   readonly sleep: (ms: number) => Promise<void>;
+  readonly #realPage: boolean;
   /** The screen the device shows, when one is loaded; undefined: screen checks are unverified. */
   screen: DeviceScreen | undefined;
   foregroundApp: string | undefined;
@@ -55,9 +64,23 @@ export class SimulatedDevice {
     this.installedApps = new Set(options.installedApps ?? []);
     this.sleep = options.sleep ?? realSleep;
     this.screen = options.screen;
+    this.#realPage = options.realPage ?? false;
   }
 
-  /** Records an action and returns the Success every action tool answers with. */
+  /** Whether what the device does now has nothing to be checked against: no screen loaded, and no real page. */
+  get #nothingToCheck(): boolean {
+    return this.screen === undefined && !this.#realPage;
+  }
+
+  /** The Success a tool answers with from the device's state: unchecked on a device with no screen. */
+  answer(message: string, extra: Partial<Omit<Success, "variant" | "message">> = {}): Success {
+    return success(message, this.#nothingToCheck ? { ...extra, unchecked: READ_WITHOUT_SCREEN } : extra);
+  }
+
+  /**
+   * Records an action and returns the Success every action tool answers with: unchecked on a device
+   * with no screen (it did what it does, and nothing checked it).
+   */
   record(
     action: string,
     details: Record<string, unknown>,
@@ -65,7 +88,13 @@ export class SimulatedDevice {
     extra: Partial<Omit<Success, "variant" | "message">> = {},
   ): Success {
     const entry = this.note(action, details);
-    return success(`simulated device: ${summary}`, { structuredContent: { simulatedDevice: entry }, ...extra });
+    const unchecked = this.#nothingToCheck ? { unchecked: ACTED_WITHOUT_SCREEN } : {};
+    return success(`simulated device: ${summary}`, { structuredContent: { simulatedDevice: entry }, ...extra, ...unchecked });
+  }
+
+  /** A wait: unchecked on a device with no screen, like any action. */
+  waited(message: string): Success {
+    return success(message, this.#nothingToCheck ? { unchecked: ACTED_WITHOUT_SCREEN } : {});
   }
 
   /** Records an action without answering for it (the caller builds the result). */

@@ -3,7 +3,7 @@
 // on the page (click, type, verify…) is recorded, and unverified without a screen. A session with a
 // real browser uses these for the tools it has nothing real to do for (BROWSER_WEB_RUNS lacks them).
 
-import { exceptionThrown, success } from "../core/tool-result.ts";
+import { exceptionThrown } from "../core/tool-result.ts";
 import type { BuiltinRuns } from "./define-builtin.ts";
 import { onScreenElement } from "./element-run.ts";
 import { unverified, type DeviceScreen } from "./screen-checks.ts";
@@ -58,18 +58,19 @@ export const SIMULATED_WEB_RUNS: BuiltinRuns<typeof WEB_TOOLS, SimulatedDevice> 
       `${action === "GOTO" ? "navigate to" : action.toLowerCase()} ${page.url}`,
     );
   },
-  web_currentUrl: ({ page }) =>
-    page.url === undefined
+  web_currentUrl: (device) =>
+    device.page.url === undefined
       ? exceptionThrown("web_currentUrl: no page is open; navigate first with web_navigate")
-      : success(page.url, { structuredContent: { url: page.url } }),
-  web_waitForUrl: ({ page }, { pattern }) => {
+      : device.answer(device.page.url, { structuredContent: { url: device.page.url } }),
+  web_waitForUrl: (device, { pattern }) => {
+    const { page } = device;
     let regex: RegExp;
     try {
       regex = new RegExp(pattern);
     } catch (error) {
       return exceptionThrown(`web_waitForUrl: ${show(pattern)} is not a valid regular expression: ${(error as Error).message}`);
     }
-    if (page.url !== undefined && regex.test(page.url)) return success(page.url, { structuredContent: { url: page.url } });
+    if (page.url !== undefined && regex.test(page.url)) return device.answer(page.url, { structuredContent: { url: page.url } });
     return exceptionThrown(
       `web_waitForUrl: the page URL ${page.url === undefined ? "is not set (no page is open)" : show(page.url)} does not match ${show(pattern)}`,
     );
@@ -82,7 +83,7 @@ export const SIMULATED_WEB_RUNS: BuiltinRuns<typeof WEB_TOOLS, SimulatedDevice> 
   web_wait: async (device, { seconds }) => {
     const capped = Math.min(30, Math.max(1, seconds));
     await device.sleep(capped * 1000);
-    return success(`Waited ${capped} seconds.`);
+    return device.waited(`Waited ${capped} seconds.`);
   },
   web_snapshot: (device, { screenName }) => {
     device.snapshots.push(screenName);
@@ -100,7 +101,7 @@ export const SIMULATED_WEB_RUNS: BuiltinRuns<typeof WEB_TOOLS, SimulatedDevice> 
   },
   web_getStorageState: (device) => {
     const state = { cookies: device.cookies, origins: [] };
-    return success(JSON.stringify(state), { structuredContent: state });
+    return device.answer(JSON.stringify(state), { structuredContent: state });
   },
   web_requestDetails: (device, { include }) =>
     device.record("web_requestDetails", { include }, `next snapshot with ${include.join(", ") || "no extra detail"}`),

@@ -44,7 +44,9 @@ export const SESSION_FLAGS_HELP = `Session flags:
   --map DIR             a screen for the simulated device: an app map (waypoints/, shortcuts/); actions
                         that are a shortcut's move the device to its waypoint. Needs --start
   --start WAYPOINT_ID   the waypoint the device starts at, with --map or the target's simulation.map
-  --require-screen      a screen check with no screen loaded fails (default: the step is unverified)
+  --require-screen      a step that checked nothing for real fails: a screen check with no screen
+                        loaded, a step whose calls only acted on a device with no screen (default:
+                        the step is unverified)
   --browser chromium|none  web sessions on playwright-native: chromium drives a real headless
                         Chromium ($TRAILBLAZE_CHROMIUM, else chromium on PATH; an error when none
                         is found), none simulates the page (default: chromium when one is found,

@@ -30,6 +30,12 @@ export interface Success extends ResultBase {
    * node's selector, so the recording finds it when ids move. Absent: the call is recorded as made.
    */
   recordAs?: { tool: string; args: Record<string, unknown> };
+  /**
+   * Set when the call did what it does with nothing to check it against (an action on a simulated
+   * device with no screen loaded, a tool whose calls through ctx.tools were all such actions): why.
+   * It neither passes nor fails a step; a step none of whose calls checked anything is `unverified`.
+   */
+  unchecked?: string;
 }
 
 export interface ExceptionThrown extends ResultBase {
@@ -56,6 +62,19 @@ export type ToolResult = Success | ExceptionThrown | FatalError | MissingRequire
 
 export function isSuccess(result: ToolResult): result is Success {
   return result.variant === "Success";
+}
+
+/**
+ * What a call that did not fail checked: something for real (a check against a screen or a real
+ * page, a tool's own result, an assertion on memory), nothing (`unchecked`: it only acted), or a
+ * check it could not make (`unverified`); with why for the last two.
+ */
+export type CallCheck = { kind: "checked" } | { kind: "unchecked" | "unverified"; reason: string };
+
+export function callCheck(result: Success): CallCheck {
+  if (result.unverified !== undefined) return { kind: "unverified", reason: result.unverified };
+  if (result.unchecked !== undefined) return { kind: "unchecked", reason: result.unchecked };
+  return { kind: "checked" };
 }
 
 export function resultStatus(result: ToolResult): "success" | "error" {
@@ -89,6 +108,7 @@ export function resultToJson(result: ToolResult): Record<string, unknown> {
   };
   if (result.structuredContent !== undefined) json.structuredContent = result.structuredContent;
   if ("unverified" in result && result.unverified !== undefined) json.unverified = result.unverified;
+  if ("unchecked" in result && result.unchecked !== undefined) json.unchecked = result.unchecked;
   if ("code" in result && result.code !== undefined) json.code = result.code;
   return json;
 }

@@ -85,6 +85,7 @@ const agentTurn = z.object({
   outcome: text.optional(),
   ok: z.boolean().optional(),
   refused: z.boolean().optional(),
+  unverified: text.optional(),
   tokens,
   costUsd: z.number().nonnegative().optional(),
   durationMs: ms,

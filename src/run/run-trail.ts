@@ -24,6 +24,7 @@ import { CallLog } from "./call-log.ts";
 import { maskReport } from "./mask-report.ts";
 import { classifiersFor, needsAgentMessage, planTrail, trailHints, type PlannedStep, type TrailPlan } from "./plan.ts";
 import { ScreenTable } from "./screen-table.ts";
+import { uncheckedStep } from "./step-check.ts";
 import { memoryChanges, noteActivity, stepScreenOf } from "./step-record.ts";
 import type { Reporter, TrailInfo } from "./reporter.ts";
 import type {
@@ -102,10 +103,9 @@ export interface TrailAgent {
   saveRecording: boolean;
 }
 
-/** How a step ended. */
+/** How a step ended (what it checked is read from its calls when it ends: step-check.ts). */
 interface StepEnd {
   failure?: StepFailure;
-  unverified?: string;
   /** The session cannot go on (a server died, the run was interrupted, the model cannot be used). */
   broken?: boolean;
   /** The exit code of what broke it, when it was the model. */
@@ -304,16 +304,16 @@ export class TrailRun {
       const ended = await this.#runStep(current, plan, session, memory, lookup);
       // A step the agent completed with no call (a condition that did not hold) keeps no recording: the next run asks again.
       if (ended.recording && ended.recording.length > 0) saved.push({ planned, calls: ended.recording });
-      await this.#endStep(current, ended, session);
-      if (ended.failure) outcome = failedOutcome(planned, ended.failure, ended);
+      const failure = await this.#endStep(current, ended, session);
+      if (failure) outcome = failedOutcome(planned, failure, ended);
     }
     // A server stopped after the last call answered (a budget spent by a timer during a final wait) still fails the trail.
     if (!outcome && session.fatal) outcome = { status: "error", error: `the session failed after its last call: ${session.fatal.message}` };
     if (outcome) return this.#report(outcome.status, outcome);
     const savedRecording = saved.length > 0 && agent?.saveRecording ? this.#saveRecordings(saved, plan, session) : undefined;
-    // A trail whose every step had nothing to check against is not a pass: it ran with nothing verified.
-    const nothingVerified = this.#steps.length > 0 && this.#steps.every((step) => step.status === "unverified");
-    return this.#report(nothingVerified ? "unverified" : "passed", savedRecording ? { savedRecording } : {});
+    // A trail passes when a step checked something for real; with none, it ran with nothing verified.
+    const checked = this.#steps.some((step) => step.status === "passed" || step.status === "healed");
+    return this.#report(checked ? "passed" : "unverified", savedRecording ? { savedRecording } : {});
   }
 
   /** A step begins: its clock, and the memory and simulated screen it begins with. */
@@ -338,19 +338,29 @@ export class TrailRun {
     return this.#agentStep(current, session, memory, lookup, "self-heal", replayed.failure);
   }
 
-  /** A step ends: the page it ended on (for a report that shows it), its report, and the reporters told. */
-  async #endStep(current: CurrentStep, ended: StepEnd, session: Session): Promise<void> {
+  /**
+   * A step ends: the page it ended on (for a report that shows it), what it checked (unverified
+   * unless a call checked something for real; with `--require-screen`, failed), its report, and the
+   * reporters told. Returns its failure, when it failed.
+   */
+  async #endStep(current: CurrentStep, ended: StepEnd, session: Session): Promise<StepFailure | undefined> {
     if (this.#options.recordPages && current.screen === undefined) {
       const page = await session.pageSnapshot();
       if (page) current.screen = page;
     }
     this.#current = undefined;
-    const { failure, unverified } = ended;
-    const status = failure ? "failed" : ended.healed ? "healed" : unverified !== undefined ? "unverified" : "passed";
+    let failure = ended.failure;
+    let unverified = failure ? undefined : uncheckedStep(current.tools);
+    if (unverified !== undefined && this.#options.flags["require-screen"]) {
+      failure = { message: `unverified: ${unverified}, and --require-screen makes that a failure` };
+      unverified = undefined;
+    }
+    const status = failure ? "failed" : unverified !== undefined ? "unverified" : ended.healed ? "healed" : "passed";
     const step = this.#stepReport(current, status, failure);
-    if (!failure && unverified !== undefined) step.unverified = unverified;
+    if (unverified !== undefined) step.unverified = unverified;
     this.#steps.push(step);
     void this.#options.observer.onStepEnd?.(this.#info, maskReport(step, this.#options.secrets));
+    return failure;
   }
 
   /** Replays a step's recorded calls, up to the first that fails. */
@@ -361,7 +371,6 @@ export class TrailRun {
     { lookup, knownKeys }: TrailLookup,
   ): Promise<StepEnd> {
     const { signal } = this.#options;
-    let unverified: string | undefined;
     for (const call of calls) {
       if (signal.aborted) return { failure: { message: `interrupted before ${call.tool}` }, broken: true };
       if (session.fatal) return { failure: { tool: call.tool, message: session.fatal.message }, broken: true };
@@ -385,10 +394,7 @@ export class TrailRun {
           },
         };
       }
-      if (isSuccess(result)) {
-        unverified ??= result.unverified;
-        continue;
-      }
+      if (isSuccess(result)) continue;
       const broken = session.fatal !== undefined;
       const failure: StepFailure = { tool: call.tool, args, variant: result.variant, message: result.message, ...where };
       // What the server wrote while the call ran; a dead server's is in the failure's message already.
@@ -396,7 +402,7 @@ export class TrailRun {
       if (lines.length > 0) failure.stderr = { source: evidence.output!.source, lines };
       return { failure, broken };
     }
-    return unverified === undefined ? {} : { unverified };
+    return {};
   }
 
   /** One call of a step (recorded or the agent's): dispatched, timed and added to the step's report, what it did on the screen with it. */

@@ -7,14 +7,15 @@ import type { WireframeScreen } from "../screen/wireframe.ts";
 
 /**
  * `error`: the trail could not run as recorded (bad args, unknown tool, session start or death).
- * `unverified`: nothing failed, and nothing was checked either: every step it ran was `unverified`
- * (its screen actions and checks had no screen). It is not `passed`, and it does not fail the run
- * (exit 0) unless `--require-screen` makes each unverified step a failure.
+ * `unverified`: nothing failed, and no step was checked for real: every step it ran was `unverified`
+ * (its checks had no screen, its calls only acted on a device with none). It is not `passed`, and it
+ * does not fail the run (exit 0) unless `--require-screen` makes each unverified step a failure.
  */
 export type TrailStatus = "passed" | "unverified" | "failed" | "error" | "skipped";
 /**
  * `skipped`: not reached because an earlier step failed (or the run was interrupted).
- * `unverified`: nothing failed, but a check could not be made (a screen check with no screen loaded).
+ * `unverified`: nothing failed, and nothing was checked for real: a check could not be made (a screen
+ * check with no screen loaded), or its calls only acted with nothing to check them against (step-check.ts).
  * `healed`: its recording failed, and the agent (`--self-heal`) reached the step's objective on the
  * screen as it was: the trail goes on, but the step is not a plain pass.
  */
@@ -128,7 +129,7 @@ export interface StepReport {
   durationMs: number;
   tools: ToolCallReport[];
   failure?: StepFailure;
-  /** Why the step is unverified (the first unverified call's reason), when it is. */
+  /** Why the step is unverified (the first unverified call's reason, or `nothing checked: …`), when it is. */
   unverified?: string;
   /** What the step changed in session memory (values masked): keys set, keys deleted. */
   memory?: { set?: Record<string, unknown>; deleted?: string[] };

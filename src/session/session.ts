@@ -18,6 +18,7 @@ import type { ScreenState } from "../screen/screen-state.ts";
 import { sharedBrowser } from "../browser/chromium-browser.ts";
 import { WebPage, type WebPageSnapshot } from "../browser/web-page.ts";
 import type { Memory } from "./memory.ts";
+import { NestedChecks } from "./nested-checks.ts";
 import { navigationTools } from "./navigation-tools.ts";
 import { planFleet, ServerFleet } from "./server-fleet.ts";
 import { ServerLog, type ServerLogEntry } from "./server-log.ts";
@@ -94,8 +95,8 @@ export class Session implements AsyncDisposable {
   /** Started once the tools before them are registered; undefined until then. */
   #fleet: ServerFleet | undefined;
   readonly #abort = new AbortController();
-  /** For each top-level call in flight: the unverified checks its tool made through nested calls. */
-  readonly #callsInFlight = new Set<string[]>();
+  /** For each call in flight (top-level and nested): what the calls its tool made through ctx.tools checked. */
+  readonly #callsInFlight = new Set<NestedChecks>();
   #fatal: Error | undefined;
   readonly #fatalListeners: ((error: Error) => void)[] = [];
   #closed: Promise<void> | undefined;
@@ -234,28 +235,32 @@ export class Session implements AsyncDisposable {
     return { result, evidence };
   }
 
-  /** A top-level call: its nested calls' unverified checks make it unverified too. */
+  /** A top-level call: what its nested calls checked decides what it did (nested-checks.ts). */
   async #call(name: string, args: Record<string, unknown>, options: DispatchOptions): Promise<ToolResult> {
-    const nested: string[] = [];
+    const nested = new NestedChecks();
     this.#callsInFlight.add(nested);
-    let result: ToolResult;
     try {
-      result = await this.#dispatch(name, args, options);
+      return nested.apply(await this.#dispatch(name, args, options));
     } finally {
       this.#callsInFlight.delete(nested);
     }
-    // A check the tool made through ctx.tools that could not be verified leaves the call unverified too.
-    if (isSuccess(result) && result.unverified === undefined && nested.length > 0) result = { ...result, unverified: nested.join("; ") };
-    return result;
   }
 
-  /** A call a tool makes (ctx.tools, trailblaze.execute): as `call`, and its unverified checks count for the calls in flight. */
+  /**
+   * A call a tool makes (ctx.tools, trailblaze.execute): as `call`, and what it checked counts for
+   * the calls in flight; a tool that made calls of its own counts through them (they were noted).
+   */
   async #nestedCall(name: string, args: Record<string, unknown>): Promise<ToolResult> {
-    const result = await this.#dispatch(name, args);
-    if (isSuccess(result) && result.unverified !== undefined) {
-      for (const nested of this.#callsInFlight) nested.push(`${name} (through ctx.tools): ${result.unverified}`);
+    const own = new NestedChecks();
+    this.#callsInFlight.add(own);
+    let result: ToolResult;
+    try {
+      result = await this.#dispatch(name, args);
+    } finally {
+      this.#callsInFlight.delete(own);
     }
-    return result;
+    if (!own.noted) for (const nested of this.#callsInFlight) nested.note(name, result);
+    return own.apply(result);
   }
 
   /** Dispatches one call; a success's memory changes are applied as it settles (see the constructor), before it is logged. */

@@ -8,6 +8,8 @@ import { LlmError, UsageError } from "../../errors.ts";
 import { Secrets } from "../../core/secrets.ts";
 import { runObjective, TokenBudget, type AgentTurn } from "../../agent/agent-loop.ts";
 import { callPolicy } from "../../agent/call-guard.ts";
+import { resultToJson } from "../../core/tool-result.ts";
+import { uncheckedStep } from "../../run/step-check.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { chosenModel, MODEL_FLAG_OPTIONS, MODEL_FLAGS_HELP } from "../agent-flags.ts";
@@ -32,9 +34,11 @@ Example: trailblaze ${name} ${example} --map maps/calendar --start calendar/andr
 Options:
 ${MODEL_FLAGS_HELP}
   --secret KEY=VALUE    a memory value the agent writes as {{KEY}} and never sees (repeatable)
-  --json                print {"status","message","recording","turns","tokens","costUsd"?}
+  --json                print {"status","message","unverified"?,"recording","turns","tokens","costUsd"?}
   -h, --help            show this help
 
+Reached with nothing checked for real (no screen loaded: its checks unverified, its actions checked
+by nothing) prints ⚠ and why; --require-screen makes that exit 1.
 Exit codes: 0 reached · 1 not reached (or the model kept failing) · 2 usage, configuration, a
 model that cannot be used (no key, a key refused, an unknown model).
 
@@ -88,6 +92,8 @@ function agentCommand(verify: boolean): Command {
       }
       await using opened = await openCommandSession(values, io, { secrets });
       const { session } = opened;
+      // What each call checked, as a trail's step reads it (step-check.ts): a reached objective checked nothing unless one did.
+      const calls: { name: string; result: Record<string, unknown> }[] = [];
       const outcome = await runObjective({
         session,
         agent: model,
@@ -102,19 +108,25 @@ function agentCommand(verify: boolean): Command {
         knownKeys: () => session.memory.keys(),
         // No trail: the model goes where the target's platform names, nowhere else.
         policy: callPolicy(session),
-        call: (tool, args) => session.call(tool, args),
+        call: async (tool, args) => {
+          const result = await session.call(tool, args);
+          calls.push({ name: tool, result: resultToJson(result) });
+          return result;
+        },
         ...(values.json ? {} : { onTurn: (turn: AgentTurn) => io.stderr(turnLine(turn, line)) }),
       });
+      const unverified = outcome.status === "completed" ? uncheckedStep(calls) : undefined;
       if (values.json) {
         io.stdout(
-          `${JSON.stringify({ status: outcome.status, message: outcome.message, recording: outcome.recording, turns: outcome.turns, tokens: outcome.tokens, ...(outcome.costUsd !== undefined ? { costUsd: outcome.costUsd } : {}) }, null, 2)}\n`,
+          `${JSON.stringify({ status: outcome.status, message: outcome.message, ...(unverified !== undefined ? { unverified } : {}), recording: outcome.recording, turns: outcome.turns, tokens: outcome.tokens, ...(outcome.costUsd !== undefined ? { costUsd: outcome.costUsd } : {}) }, null, 2)}\n`,
         );
       } else {
         const cost = outcome.costUsd !== undefined ? `, $${outcome.costUsd.toFixed(4)}` : "";
-        const mark = outcome.status === "completed" ? "✓" : "✗";
+        const mark = outcome.status !== "completed" ? "✗" : unverified !== undefined ? "⚠" : "✓";
         io.stdout(
           `${mark} ${line(outcome.message)} (${model.choice.label}: ${outcome.turns.length} model calls, ${outcome.tokens.input + outcome.tokens.output} tokens${cost})\n`,
         );
+        if (unverified !== undefined) io.stdout(`unverified: ${line(unverified)}\n`);
         if (outcome.status === "completed" && outcome.recording.length > 0) {
           // YAML writes a control character escaped in a double-quoted string; a bidi override it keeps.
           io.stdout(
@@ -132,7 +144,8 @@ function agentCommand(verify: boolean): Command {
         }
       }
       if (outcome.error) throw outcome.error;
-      return outcome.status === "completed" ? 0 : 1;
+      // Reached with nothing checked for real: exit 0 as a run does, unless --require-screen fails it.
+      return outcome.status === "completed" && (unverified === undefined || !values["require-screen"]) ? 0 : 1;
     },
   };
 }

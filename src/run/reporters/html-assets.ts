@@ -57,7 +57,7 @@ li.step:first-child{border-top:0}
 .mem{margin:3px 0 0 24px;font-size:12.5px}
 .agent{margin:4px 0 0 24px;padding:5px 10px;background:#f3f0ff;border-left:3px solid #7048e8;border-radius:3px;font-size:12.5px}
 .agent .turns{margin:4px 0 0;padding-left:18px}.agent .turns li{margin:2px 0;overflow-wrap:anywhere}
-.agent .ok{color:var(--pass)}.agent .bad{color:var(--fail)}
+.agent .ok{color:var(--pass)}.agent .bad{color:var(--fail)}.unv,.variant.unv{color:var(--unv)}
 .agent details.shown summary{cursor:pointer;color:var(--dim);font-size:12px}
 .agent details.shown pre{max-height:16em;overflow:auto;background:#fff;border:1px solid var(--line);padding:4px 6px;margin:2px 0;font-size:11.5px}
 .status.healed,.chip.healed{color:#7048e8}.step.healed .mark{color:#7048e8}

@@ -24,13 +24,19 @@ const MARKS: Record<StepReport["status"], string> = {
 
 const json = (value: unknown) => JSON.stringify(value) ?? "undefined";
 
-/** A tool call: name, time, arguments, result (a failing call's message is in the failure box below it). */
+/**
+ * A tool call: name, time, arguments, result (a failing call's message is in the failure box below
+ * it); one that succeeded without checking anything for real is marked so, with why.
+ */
 function call(tool: ToolCallReport): Html {
   const variant = String(tool.result.variant ?? "");
   const ok = tool.result.status === "success";
+  const unchecked = ok && tool.result.unverified === undefined && tool.result.unchecked !== undefined && String(tool.result.unchecked);
+  const mood = !ok ? "bad" : tool.result.unverified !== undefined || unchecked ? "unv" : "ok";
   const args = Object.keys(tool.args).length > 0 && html`<code class="args">${json(tool.args)}</code>`;
   const message = tool.result.message !== undefined && ok && ` ${String(tool.result.message)}`;
-  return html`<div class="call"><code class="tool"><b>${tool.name}</b></code> <span class="meta">${formatDuration(tool.durationMs)}</span> ${args} <span class="variant ${ok ? "ok" : "bad"}">${variant}</span>${message}</div>`;
+  const note = unchecked && html` <span class="unv">⚠ nothing checked: ${unchecked}</span>`;
+  return html`<div class="call"><code class="tool"><b>${tool.name}</b></code> <span class="meta">${formatDuration(tool.durationMs)}</span> ${args} <span class="variant ${mood}">${variant}</span>${message}${note}</div>`;
 }
 
 function failure(step: StepReport, file: string): Html | "" {
@@ -147,9 +153,11 @@ function agent(s: StepReport): Html | "" {
     const called = t.called
       ? html`<code>${t.called.tool}</code> <code class="args">${json(t.called.args)}</code>`
       : html`<i>no tool</i>${t.text ? html` <code>${t.text}</code>` : ""}`;
-    const outcome = t.outcome !== undefined && html` <span class="${t.ok === false ? "bad" : "ok"}">→ ${t.outcome}</span>`;
+    const mood = t.ok === false ? "bad" : t.unverified !== undefined ? "unv" : "ok";
+    const outcome = t.outcome !== undefined && html` <span class="${mood}">→ ${t.outcome}</span>`;
+    const unverified = t.unverified !== undefined && html` <span class="unv">⚠ ${t.unverified}</span>`;
     const tokens = html`<span class="meta">${t.tokens.input} in · ${t.tokens.output} out${t.costUsd !== undefined ? ` · $${t.costUsd.toFixed(4)}` : ""}${t.image ? " · screenshot" : ""} · ${formatDuration(t.durationMs)}</span>`;
-    return html`<li><b>${t.turn}</b> ${called}${outcome} ${tokens}<details class="shown"><summary>what the model was shown</summary><pre>${t.shown}</pre></details></li>`;
+    return html`<li><b>${t.turn}</b> ${called}${outcome}${unverified} ${tokens}<details class="shown"><summary>what the model was shown</summary><pre>${t.shown}</pre></details></li>`;
   });
   return html`<div class="agent"><div class="agent-head">agent <b>${a.model}</b> (${why}) · ${a.turns.length} model call${a.turns.length === 1 ? "" : "s"} · ${a.tokens.input + a.tokens.output} tokens${cost}</div>${recordingFailure}<ol class="turns">${turns}</ol></div>`;
 }
@@ -161,14 +169,10 @@ function step(s: StepReport, file: string): Html {
   return html`<li class="step ${s.status}"><div class="step-main"><div class="step-head"><span class="mark" title="${s.status}">${MARKS[s.status]}</span><b>${s.index}</b><span class="kind">${s.kind}</span><span>${s.title}</span><span class="status ${s.status}">${s.status}</span><span class="meta">${formatDuration(s.durationMs)} · line ${s.line}</span></div>${s.tools.map(call)}${failure(s, file)}${unverified}${agent(s)}${memory(s)}${where}</div>${picture}</li>`;
 }
 
-/** The trail's status for filters and colour: `unverified` is a trail with nothing verified, or a passed one with unverified steps. */
-function shownStatus(trail: TrailReport): string {
-  return trail.status === "passed" && trail.unverified > 0 ? "unverified" : trail.status;
-}
-
 /** One trail as a <details>; a failed one is open unless `open` says otherwise (a page of many failed runs). */
 export function trailHtml(trail: TrailReport, index: number, options: { open?: boolean } = {}): Html {
-  const status = shownStatus(trail);
+  // A passed trail checked something for real; its unverified steps have their own count beside it.
+  const status = trail.status;
   const tags = trail.tags ?? [];
   const target = trail.session?.target ?? "";
   const why = trail.error ?? trail.skipReason;

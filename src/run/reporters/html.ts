@@ -58,13 +58,7 @@ function banners(run: RunReport): Html {
 }
 
 function filters(run: RunReport): Html {
-  const statuses = ["failed", "error", "passed", "unverified", "skipped"].filter((status) =>
-    run.trails.some((t) =>
-      status === "unverified"
-        ? t.status === "unverified" || (t.status === "passed" && t.unverified > 0)
-        : t.status === status && !(status === "passed" && t.unverified > 0),
-    ),
-  );
+  const statuses = ["failed", "error", "passed", "unverified", "skipped"].filter((status) => run.trails.some((t) => t.status === status));
   const tags = [...new Set(run.trails.flatMap((t) => t.tags ?? []))].sort();
   const targets = [...new Set(run.trails.map((t) => t.session?.target).filter((t): t is string => t !== undefined))].sort();
   const select = (id: string, label: string, values: string[]) =>
@@ -85,7 +79,12 @@ export function screenTemplates(run: Pick<RunReport, "screens">): Html {
 
 export function formatHtmlReport(run: RunReport): string {
   const bad = run.summary.failed + run.summary.errors;
-  const title = run.problems?.length ? "not run" : bad > 0 ? `${bad} of ${run.trails.length} failed` : `${run.summary.passed} passed`;
+  const nothing = run.summary.unverifiedTrails ?? 0;
+  const title = run.problems?.length
+    ? "not run"
+    : bad > 0
+      ? `${bad} of ${run.trails.length} failed`
+      : `${run.summary.passed} passed${nothing > 0 ? `, ${nothing} with nothing verified` : ""}`;
   const started = run.trails[0]?.startedAt;
   const shard = run.shard && ` · shard ${run.shard.index}/${run.shard.total}`;
   const trails = joinHtml(

@@ -34,7 +34,7 @@ function stepLog(step: StepReport): string[] {
   }
   for (const tool of step.tools) {
     lines.push(
-      `  ${str(tool.startedAt)} ${str(tool.name)} ${JSON.stringify(tool.args)} -> ${str(tool.result.variant)}: ${str(tool.result.message)} (${finite(tool.durationMs)} ms)`,
+      `  ${str(tool.startedAt)} ${str(tool.name)} ${JSON.stringify(tool.args)} -> ${str(tool.result.variant)}: ${str(tool.result.message)} (${finite(tool.durationMs)} ms)${tool.result.unchecked !== undefined ? ` nothing checked: ${str(tool.result.unchecked)}` : ""}`,
     );
   }
   return lines;
@@ -79,12 +79,14 @@ function testcase(trail: TrailReport): Html {
     body.push(xml`      <skipped message="${str(trail.skipReason)}"/>`);
   } else if (trail.status === "unverified") {
     // Not a pass and not a failure: CI tools show a skipped test apart from the green ones.
-    body.push(xml`      <skipped message="nothing verified: every step had nothing to check against (no screen loaded)"/>`);
+    body.push(
+      xml`      <skipped message="nothing verified: no step checked anything for real (${unverified} unverified step${unverified === 1 ? "" : "s"})"/>`,
+    );
   }
   const log = [
     ...(unverified > 0
       ? [
-          `UNVERIFIED ${unverified} step${unverified === 1 ? "" : "s"}: screen checks made with no screen loaded (--require-screen fails them)`,
+          `UNVERIFIED ${unverified} step${unverified === 1 ? "" : "s"}: nothing checked for real, or a check that could not be made (--require-screen fails them)`,
         ]
       : []),
     ...(healed > 0

@@ -1,5 +1,5 @@
 // `--reporter list` (default): a line per step as it finishes (✓/⚠/✗, duration),
-// simulated-device actions under their step, a readable failure block (tool,
+// simulated-device actions under their step, why a step is unverified, a readable failure block (tool,
 // masked args, message, the server's stderr tail), and a closing summary.
 // One trail at a time prints live; with several workers each trail prints as a
 // block when it ends, so lines of parallel trails never interleave. `merge-reports` prints
@@ -240,6 +240,9 @@ export class ListReporter implements Reporter {
       lines.push(c.dim(`      ↳ ${structured?.simulatedDevice ? message : `${tool.name}${message ? `: ${message}` : ""}`}`));
       if (typeof move === "string") lines.push(c.dim(`        ${oneLine(move, 100)}`));
     }
+    // Why the step checked nothing, when no call's line says it already (its calls only acted, or it made none).
+    if (step.unverified !== undefined && !step.tools.some((tool) => tool.result.unverified !== undefined))
+      lines.push(`      ${c.yellow(`⚠ ${oneLine(step.unverified, 140)}`)}`);
     const f = step.failure;
     if (f) {
       const pad = "               ";
@@ -278,7 +281,7 @@ export class ListReporter implements Reporter {
         return `  ${c.green("passed")}${healed}${unverified} in ${time}${session}${saved}`;
       }
       case "unverified":
-        return `  ${c.yellow("nothing verified")}: every step had nothing to check against (${report.unverified} unverified step${report.unverified === 1 ? "" : "s"}; load a screen with --capture, --map or simulation:) in ${time}${session}`;
+        return `  ${c.yellow("nothing verified")}: no step checked anything for real (${report.unverified} unverified step${report.unverified === 1 ? "" : "s"}; give the device a screen with --capture, --map or simulation:) in ${time}${session}`;
       case "skipped":
         return `  ${c.yellow("skipped")}: ${report.skipReason ?? ""}`;
       case "failed":

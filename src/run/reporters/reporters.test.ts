@@ -431,13 +431,31 @@ describe("list: what came from outside reaches the terminal escaped, the list's 
 });
 
 describe("unverified steps", () => {
-  const unverifiedTrail = trail({
+  const call = (name: string, args: Record<string, unknown>, result: Record<string, unknown>) => ({
+    name,
+    args,
+    result: { status: "success", variant: "Success", ...result },
+    startedAt: "2026-01-02T03:04:06.000Z",
+    durationMs: 1,
+  });
+  // A trail that passed: step 1 checked memory for real; step 2's screen check could not be made.
+  const partly = trail({
     file: "trails/u.trail.yaml",
     id: "u",
     unverified: 1,
     steps: [
       {
         index: 1,
+        kind: "step",
+        title: "The total adds up",
+        status: "passed",
+        durationMs: 1,
+        line: 3,
+        col: 5,
+        tools: [call("assertEquals", { actual: "3", expected: "3" }, { message: '"3" equals "3"' })],
+      },
+      {
+        index: 2,
         kind: "verify",
         title: "The greeting shows",
         status: "unverified",
@@ -446,62 +464,113 @@ describe("unverified steps", () => {
         line: 5,
         col: 5,
         tools: [
-          {
-            name: "assertVisibleWithText",
-            args: { text: "Hello" },
-            result: {
-              status: "success",
-              variant: "Success",
-              message: 'unverified: no screen loaded (would check that "Hello" is visible)',
-              unverified: "no screen loaded",
+          call(
+            "assertVisibleWithText",
+            { text: "Hello" },
+            { message: 'unverified: no screen loaded (would check that "Hello" is visible)', unverified: "no screen loaded" },
+          ),
+        ],
+      },
+    ],
+  });
+  // A trail that checked nothing: its one step only acted on a device with no screen.
+  const nothing = trail({
+    file: "trails/n.trail.yaml",
+    id: "n",
+    status: "unverified",
+    unverified: 1,
+    steps: [
+      {
+        index: 1,
+        kind: "trailhead",
+        title: "Launch",
+        status: "unverified",
+        unverified: "nothing checked: launchApp acted on a simulated device with no screen loaded",
+        durationMs: 2,
+        line: 2,
+        col: 3,
+        tools: [
+          call(
+            "launchApp",
+            { appId: "com.example" },
+            {
+              message: "simulated device: launchApp com.example (REINSTALL)",
+              unchecked: "acted on a simulated device with no screen loaded",
+              structuredContent: { simulatedDevice: { action: "launchApp" } },
             },
-            startedAt: "2026-01-02T03:04:06.000Z",
-            durationMs: 1,
-          },
+          ),
         ],
       },
     ],
   });
   const unverifiedRun: RunReport = {
-    trails: [unverifiedTrail],
-    summary: { passed: 1, failed: 0, errors: 0, skipped: 0, unverified: 1, durationMs: 10 },
+    trails: [partly, nothing],
+    summary: { passed: 1, failed: 0, errors: 0, skipped: 0, unverified: 2, unverifiedTrails: 1, durationMs: 10 },
   };
 
-  test("list: a ⚠ step with the reason, the count after passed and in the summary", () => {
+  test("list: a ⚠ step with the reason (the call's line, or a line of its own when its calls only acted), the trail's footer and the summary", () => {
     let out = "";
     const list = new ListReporter((text) => void (out += text), { live: false });
-    list.onTrailEnd({ file: unverifiedTrail.file, id: unverifiedTrail.id, index: 0 }, unverifiedTrail);
+    list.onTrailEnd({ file: partly.file, id: partly.id, index: 0 }, partly);
+    list.onTrailEnd({ file: nothing.file, id: nothing.id, index: 1 }, nothing);
     out += list.summary(unverifiedRun);
     expect(out).toBe(
       [
         "trails/u.trail.yaml (u)",
+        "  ✓ The total adds up (1 ms)",
+        '      ↳ assertEquals: "3" equals "3"',
         "  ⚠ [verify] The greeting shows (2 ms)",
         '      ↳ assertVisibleWithText: unverified: no screen loaded (would check that "Hello" is visible)',
         "  passed (1 unverified step) in 1.2 s",
+        "trails/n.trail.yaml (n)",
+        "  ⚠ [trailhead] Launch (2 ms)",
+        "      ↳ simulated device: launchApp com.example (REINSTALL)",
+        "      ⚠ nothing checked: launchApp acted on a simulated device with no screen loaded",
+        "  nothing verified: no step checked anything for real (1 unverified step; give the device a screen with --capture, --map or simulation:) in 1.2 s",
         "",
-        "1 passed, 0 failed, 1 unverified step (1 trail) in 10 ms",
+        "1 passed, 1 ran with nothing verified, 0 failed, 2 unverified steps (2 trails) in 10 ms",
         "",
       ].join("\n"),
     );
   });
 
-  test("json: trails[].unverified, summary.unverified and the step's reason", () => {
+  test("json: trails[].unverified, summary.unverified and unverifiedTrails, the step's reason and the call's", () => {
     const doc = runToJson(unverifiedRun) as {
-      trails: { unverified: number; steps: Record<string, unknown>[] }[];
+      trails: { status: string; unverified: number; steps: { tools: { result: Record<string, unknown> }[] }[] }[];
       summary: Record<string, number>;
     };
-    expect(doc.summary.unverified).toBe(1);
-    expect(doc.trails[0]!.unverified).toBe(1);
-    expect(doc.trails[0]!.steps[0]).toMatchObject({ status: "unverified", unverified: "no screen loaded" });
+    expect(doc.summary).toMatchObject({ passed: 1, unverified: 2, unverifiedTrails: 1 });
+    expect(doc.trails.map((t) => [t.status, t.unverified])).toEqual([
+      ["passed", 1],
+      ["unverified", 1],
+    ]);
+    expect(doc.trails[0]!.steps[1]).toMatchObject({ status: "unverified", unverified: "no screen loaded" });
+    expect(doc.trails[1]!.steps[0]).toMatchObject({
+      status: "unverified",
+      unverified: "nothing checked: launchApp acted on a simulated device with no screen loaded",
+    });
+    expect(doc.trails[1]!.steps[0]!.tools[0]!.result.unchecked).toBe("acted on a simulated device with no screen loaded");
   });
 
-  test("junit: a property and a system-out line; the testcase passes", () => {
-    const testcase = childrenNamed(childrenNamed(parseXml(formatJunitReport(unverifiedRun)), "testsuite")[0]!, "testcase")[0]!;
-    expect(childrenNamed(testcase, "failure")).toEqual([]);
-    const properties = childrenNamed(childrenNamed(testcase, "properties")[0]!, "property");
+  test("junit: the passed trail has a property and a system-out line; the one that checked nothing is skipped, saying so", () => {
+    const suites = childrenNamed(parseXml(formatJunitReport(unverifiedRun)), "testsuite");
+    const [passed, skipped] = suites.map((suite) => childrenNamed(suite, "testcase")[0]!);
+    expect(childrenNamed(passed!, "failure")).toEqual([]);
+    expect(childrenNamed(passed!, "skipped")).toEqual([]);
+    const properties = childrenNamed(childrenNamed(passed!, "properties")[0]!, "property");
     expect(properties.map((p) => p.attrs)).toEqual([{ name: "unverified", value: "1" }]);
-    expect(childrenNamed(testcase, "system-out")[0]!.text).toStartWith(
-      "UNVERIFIED 1 step: screen checks made with no screen loaded (--require-screen fails them)\nUNVERIFIED step 1 [verify] The greeting shows (2 ms) unverified: no screen loaded",
+    expect(childrenNamed(passed!, "system-out")[0]!.text).toContain(
+      "UNVERIFIED 1 step: nothing checked for real, or a check that could not be made (--require-screen fails them)\nPASSED  step 1 [step] The total adds up (1 ms)",
     );
+    expect(childrenNamed(passed!, "system-out")[0]!.text).toContain(
+      "UNVERIFIED step 2 [verify] The greeting shows (2 ms) unverified: no screen loaded",
+    );
+    expect(childrenNamed(skipped!, "skipped").map((e) => e.attrs)).toEqual([
+      { message: "nothing verified: no step checked anything for real (1 unverified step)" },
+    ]);
+    expect(childrenNamed(skipped!, "system-out")[0]!.text).toContain(
+      "-> Success: simulated device: launchApp com.example (REINSTALL) (1 ms) nothing checked: acted on a simulated device with no screen loaded",
+    );
+    expect(suites.map((suite) => suite.attrs.skipped)).toEqual(["0", "1"]);
   });
 });
