@@ -558,7 +558,14 @@ class QuickJsServerImpl implements QuickJsServer {
       this.stop(this.describe({ kind: "out-of-memory", name: "InternalError", message: reason, stack: "" }, during), "abandon");
       return;
     }
-    const error = new ProtocolError(`${this.label} failed ${during}: ${reason.slice(0, 500)}`);
+    // JSON.stringify's own words; a guest that calls the bridge itself may say more: masked before it is cut.
+    const why =
+      reason.length <= 500
+        ? reason
+        : this.opts.maskedOnHost
+          ? `(${reason.length} chars, not quoted: a worker thread cannot mask them)`
+          : (this.opts.mask?.(reason) ?? reason).slice(0, 500);
+    const error = new ProtocolError(`${this.label} failed ${during}: ${why}`);
     if (pending && id !== undefined) this.failRequest(id, ErrorCode.InternalError, error.message);
     this.transport.error(error);
   }

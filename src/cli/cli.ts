@@ -1,8 +1,8 @@
 // The CLI: routes `trailblaze <command>` to a Command, turns errors into messages on stderr
 // with exit code 1 or 2, and reaps sessions on any exit path. Everything on stderr (errors,
 // warnings, notes, a step's model calls) is for a person: control characters in it are shown
-// escaped (core/terminal-text.ts), whatever text from outside it carries. main.ts starts it, precompiled when
-// it can (see precompiled-cli.ts); `bun src/cli/cli.ts …` runs it from the sources.
+// escaped (core/terminal-text.ts), whatever text from outside it carries. main.ts starts it,
+// precompiled when it can (see precompiled-cli.ts); `bun src/cli/cli.ts …` runs it from the sources.
 
 import { didYouMean } from "../core/did-you-mean.ts";
 import { terminalText } from "../core/terminal-text.ts";

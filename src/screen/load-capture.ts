@@ -2,8 +2,8 @@
 // Maestro-shaped view hierarchy, or a waypoint's *.example.json — into one Screen; a malformed
 // capture is a CaptureError naming the file and the JSON path of the first bad value. A capture
 // read from a file notes the screenshot beside it (the `screenshotFile` a waypoint capture names,
-// else `<name>.example.webp`/`.png`), when there is one, and one that leads out of the map or the
-// capture's folder through a symbolic link as left out.
+// else `<name>.example.webp`/`.png`), when there is one; one that leads out of the map's or the
+// capture's folder through a symbolic link is noted as left out instead.
 
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
