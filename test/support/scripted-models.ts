@@ -12,7 +12,7 @@ import type { LlmServer, SeenRequest, Turn } from "./llm-server.ts";
 /** One action of a plan: a tool and the words of the element it acts on (looked up in the outline), or its own arguments. */
 export interface PlannedCall {
   tool: string;
-  /** The element's words as the outline shows them (`"Settings"`); its ref goes into `ref`. */
+  /** The element's words as the outline shows them (`Settings`), or a descriptor (`link "Counter"`); its ref goes into `ref`. */
   on?: string;
   args?: Record<string, unknown>;
 }
@@ -23,13 +23,22 @@ const objectiveOf = (request: SeenRequest) => /^## Objective\n(.*)$/m.exec(reque
 /** How many calls of this objective succeeded so far (the lines of "## Done so far for this objective" that say ok). */
 const succeeded = (request: SeenRequest) => (request.text.match(/^\d+\. \S+ .* -> ok:/gm) ?? []).length;
 
-/** The ref of the first element whose text is exactly `words` on the screen shown (`[n7] TextView "Settings"`, `[e5] link "Counter"`). */
+/** What the last call of this objective answered, when it failed. */
+const lastFailure = (request: SeenRequest) => {
+  const lines = request.text.match(/^\d+\. \S+ .* -> (?:ok|FAILED): .*$/gm) ?? [];
+  return /-> FAILED: (.*)$/.exec(lines.at(-1) ?? "")?.[1];
+};
+
+/**
+ * The ref of the first element on the screen shown whose text is exactly `words`
+ * (`[n7] TextView "Settings"`), or that a descriptor names (`link "Counter"`: `[e5] link "Counter"`).
+ */
 export function refOn(request: SeenRequest, words: string): string | undefined {
   const screen = request.text.slice(request.text.indexOf("## The screen now"));
-  const quoted = JSON.stringify(words);
+  const wanted = words.includes('"') ? words : JSON.stringify(words);
   for (const line of screen.split("\n")) {
     const match = /^\s*\[([a-z]\d+)\]\s+(.*)$/.exec(line);
-    if (match && match[2]!.includes(quoted)) return match[1]!;
+    if (match && match[2]!.includes(wanted)) return match[1]!;
   }
   return undefined;
 }
@@ -37,9 +46,9 @@ export function refOn(request: SeenRequest, words: string): string | undefined {
 const done = (explanation: string): Turn => ({ calls: [{ tool: "objectiveStatus", args: { status: "COMPLETED", explanation } }] });
 
 /**
- * A model that can drive the app: for each objective (its words, as the trail writes them) a plan;
- * the k-th call that has not succeeded yet is made, then objectiveStatus COMPLETED. An objective it
- * has no plan for, or an element it cannot find, makes it give up.
+ * A model that drives the app by a plan for each objective (its words, as the trail writes them):
+ * the calls one after another, then objectiveStatus COMPLETED. An objective it has no plan for, an
+ * element it cannot find, or a call that failed makes it give up (FAILED, saying why).
  */
 export function capable(
   plans: Readonly<Record<string, readonly PlannedCall[]>>,
@@ -50,6 +59,8 @@ export function capable(
     const plan = plans[objective];
     if (!plan)
       return { calls: [{ tool: "objectiveStatus", args: { status: "FAILED", explanation: `no plan for "${objective}"` } }], usage };
+    const failed = lastFailure(request);
+    if (failed !== undefined) return { calls: [{ tool: "objectiveStatus", args: { status: "FAILED", explanation: failed } }], usage };
     const next = plan[succeeded(request)];
     if (!next) return { ...done("done"), usage };
     const ref = next.on === undefined ? undefined : refOn(request, next.on);

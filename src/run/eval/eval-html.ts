@@ -14,7 +14,10 @@ import { MODEL_COLOURS, passRateChart } from "./eval-chart.ts";
 import { percent, usd } from "./eval-list.ts";
 import type { EvalModel, EvalResult } from "./eval-types.ts";
 
-const EVAL_CSS = `.models{display:grid;grid-template-columns:repeat(auto-fill,minmax(230px,1fr));gap:10px;margin:12px 0}
+const EVAL_CSS = `.overview{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,680px);gap:12px;align-items:start;margin:12px 0}
+@media (max-width:1100px){.overview{grid-template-columns:minmax(0,1fr)}}
+.overview section.block{margin:0}
+.models{display:grid;grid-template-columns:repeat(auto-fill,minmax(210px,1fr));gap:10px}
 .card{background:#fff;border:1px solid var(--line);border-top:5px solid var(--skip);border-radius:6px;padding:10px 14px}
 .card h2{font-size:14px;margin:0 0 4px;overflow-wrap:anywhere}
 .card .rate{font-size:30px;font-weight:700;line-height:1.1}
@@ -122,8 +125,8 @@ ${inlineCode("style", STYLE)}
 <h1>Trailblaze eval</h1>
 <div class="sub">${plural(report.models.length, "model")} · ${plural(trails, "trail")} · ${plural(report.repeat, "run")} of each per model · every step through the agent · ${formatDuration(report.durationMs)}</div>
 ${report.interrupted !== undefined && html`<div class="banner"><h2>Partial eval</h2>${report.interrupted}: runs that had not ended are left out.</div>`}
-<div class="models">${report.models.map((m, i) => card(m, i, report.minPassRate))}</div>
-<section class="block" id="chart"><h2>Pass rate against cost per run</h2>${passRateChart(report.models)}</section>
+<div class="overview"><div class="models">${report.models.map((m, i) => card(m, i, report.minPassRate))}</div>
+<section class="block" id="chart"><h2>Pass rate against cost per run</h2>${passRateChart(report.models)}</section></div>
 <section class="block" id="by-trail"><h2>Each trail, by model</h2>${byModelTable(report.models)}</section>
 ${failedMost(report.models)}
 ${failedRuns(result)}
