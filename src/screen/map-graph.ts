@@ -129,12 +129,15 @@ function waypointNode(kind: GraphNodeKind, id: string, label: string, ratio: num
   };
 }
 
+/** A laid-out edge's entry: the edge and its dagre node keys (from, to). */
+interface KeyedEdge {
+  edge: GraphEdge;
+  v: string;
+  w: string;
+}
+
 /** Lays out one connected part with dagre; node positions are left relative to the part's own origin. */
-function layoutPart(
-  keys: string[],
-  nodes: Map<string, GraphNode>,
-  edges: { edge: GraphEdge; v: string; w: string }[],
-): { width: number; height: number } {
+function layoutPart(keys: string[], nodes: Map<string, GraphNode>, edges: readonly KeyedEdge[]): { width: number; height: number } {
   const g = new dagre.graphlib.Graph({ multigraph: true });
   g.setGraph({ rankdir: "TB", nodesep: 36, ranksep: 70, edgesep: 16, marginx: 0, marginy: 0 });
   g.setDefaultEdgeLabel(() => ({}));
@@ -182,26 +185,24 @@ function shift(node: GraphNode, dx: number, dy: number): void {
   node.y += dy;
 }
 
-/** The graph of `input`, laid out. Edges keep the order of `input` (shortcuts, then trailheads). */
-export function layoutMapGraph(input: GraphInput): MapGraph {
+/** The nodes (waypoints, ids a shortcut names that are not in the map, the start) and edges of `input`, not yet placed. */
+function graphElements(input: GraphInput, waypointPrefix: string): { nodes: Map<string, GraphNode>; edges: KeyedEdge[] } {
   const known = new Set(input.waypoints.map((w) => w.id));
-  const waypointPrefix = commonPrefix(input.waypoints.map((w) => w.id));
   const edgePrefix = commonPrefix([...input.shortcuts, ...input.trailheads].map((s) => s.id));
-  const short = (id: string, prefix: string) => (id.startsWith(prefix) ? id.slice(prefix.length) : id);
   const max = GRAPH_SIZES.edgeChars;
   const edgeLabel = (id: string) => {
-    const label = short(id, edgePrefix);
+    const label = withoutPrefix(id, edgePrefix);
     return label.length > max ? `${label.slice(0, max - 1)}…` : label;
   };
   const nodes = new Map<string, GraphNode>();
   for (const w of input.waypoints)
-    if (!nodes.has(keyOf(w.id))) nodes.set(keyOf(w.id), waypointNode("waypoint", w.id, short(w.id, waypointPrefix), w.ratio));
+    if (!nodes.has(keyOf(w.id))) nodes.set(keyOf(w.id), waypointNode("waypoint", w.id, withoutPrefix(w.id, waypointPrefix), w.ratio));
   const missing = (id: string) => {
     if (!known.has(id) && !nodes.has(keyOf(id)))
-      nodes.set(keyOf(id), waypointNode("missing", id, `${short(id, waypointPrefix)} (not in the map)`, undefined));
+      nodes.set(keyOf(id), waypointNode("missing", id, `${withoutPrefix(id, waypointPrefix)} (not in the map)`, undefined));
     return keyOf(id);
   };
-  const edges: { edge: GraphEdge; v: string; w: string }[] = [];
+  const edges: KeyedEdge[] = [];
   const blank = { points: [], labelAt: { x: 0, y: 0 } };
   for (const s of input.shortcuts) {
     edges.push({
@@ -216,8 +217,15 @@ export function layoutMapGraph(input: GraphInput): MapGraph {
   }
   for (const t of input.trailheads)
     edges.push({ edge: { kind: "trailhead", id: t.id, from: "", to: t.to, label: edgeLabel(t.id), ...blank }, v: START, w: missing(t.to) });
+  return { nodes, edges };
+}
 
-  // Connected parts (edges taken as undirected), each in the order its first node appears.
+function withoutPrefix(id: string, prefix: string): string {
+  return id.startsWith(prefix) ? id.slice(prefix.length) : id;
+}
+
+/** Connected parts (edges taken as undirected), each in the order its first node appears; nodes no edge touches apart. */
+function connectedParts(nodes: Map<string, GraphNode>, edges: readonly KeyedEdge[]): { connected: string[][]; alone: string[] } {
   const part = new Map<string, string>([...nodes.keys()].map((k) => [k, k]));
   const root = (k: string): string => {
     while (part.get(k) !== k) k = part.get(k)!;
@@ -226,21 +234,28 @@ export function layoutMapGraph(input: GraphInput): MapGraph {
   for (const { v, w } of edges) part.set(root(v), root(w));
   const groups = new Map<string, string[]>();
   for (const key of nodes.keys()) groups.set(root(key), [...(groups.get(root(key)) ?? []), key]);
-  const connected = [...groups.values()].filter((keys) => keys.length > 1);
-  const alone = [...groups.values()].filter((keys) => keys.length === 1).map((keys) => keys[0]!);
+  return {
+    connected: [...groups.values()].filter((keys) => keys.length > 1),
+    alone: [...groups.values()].filter((keys) => keys.length === 1).map((keys) => keys[0]!),
+  };
+}
 
+/**
+ * Lays out each connected part and packs them in rows as wide as the largest part (at least a
+ * screenful), largest first, left to right; returns the size they cover and the row width.
+ */
+function packParts(
+  connected: readonly string[][],
+  nodes: Map<string, GraphNode>,
+  edges: readonly KeyedEdge[],
+): { width: number; height: number; rowWidth: number } {
   const { gap } = GRAPH_SIZES;
   const laid = connected.map((keys) => {
     const inPart = new Set(keys);
-    const size = layoutPart(
-      keys,
-      nodes,
-      edges.filter((e) => inPart.has(e.v)),
-    );
-    return { keys, ...size, edges: edges.filter((e) => inPart.has(e.v)) };
+    const partEdges = edges.filter((e) => inPart.has(e.v));
+    return { keys, ...layoutPart(keys, nodes, partEdges), edges: partEdges };
   });
   laid.sort((a, b) => b.keys.length - a.keys.length || b.width * b.height - a.width * a.height);
-  // Rows as wide as the largest part (at least a screenful), parts placed left to right.
   const rowWidth = Math.max(1200, ...laid.map((p) => p.width));
   let x = 0;
   let y = 0;
@@ -261,36 +276,55 @@ export function layoutMapGraph(input: GraphInput): MapGraph {
     width = Math.max(width, x - gap);
     rowHeight = Math.max(rowHeight, p.height);
   }
-  let height = laid.length > 0 ? y + rowHeight : 0;
-  let unconnected: MapGraph["unconnected"];
-  if (alone.length > 0) {
-    // Below the connected parts; beside them when they are taller than wide (a screen is wide).
-    const cellWidth = GRAPH_SIZES.nodeWidth + 24;
-    const beside = height > width && width > 0;
-    const left = beside ? width + gap * 2 : 0;
-    const top = beside || height === 0 ? 0 : height + gap;
-    const columns = beside
-      ? Math.max(1, Math.ceil(Math.sqrt(alone.length / 2)))
-      : Math.max(1, Math.floor((Math.max(width, rowWidth) + 24) / cellWidth));
-    unconnected = { x: left, y: top, count: alone.length };
-    let rowTop = top + GRAPH_SIZES.caption;
-    for (let i = 0; i < alone.length; i += columns) {
-      const row = alone.slice(i, i + columns).map((k) => nodes.get(k)!);
-      row.forEach((node, j) => {
-        node.x = left + j * cellWidth;
-        node.y = rowTop;
-      });
-      rowTop += Math.max(...row.map((n) => n.height)) + 28;
-      width = Math.max(width, left + row.length * cellWidth - 24);
-    }
-    height = Math.max(height, rowTop - 28);
+  return { width, height: laid.length > 0 ? y + rowHeight : 0, rowWidth };
+}
+
+/**
+ * Places the waypoints no edge touches in a grid under a caption: below the connected parts, or
+ * beside them when they are taller than wide (a screen is wide). Returns the drawing's new size
+ * and where the grid starts.
+ */
+function placeUnconnected(
+  alone: readonly string[],
+  nodes: Map<string, GraphNode>,
+  packed: { width: number; height: number; rowWidth: number },
+): { width: number; height: number; unconnected: NonNullable<MapGraph["unconnected"]> } {
+  const { gap } = GRAPH_SIZES;
+  let { width, height } = packed;
+  const cellWidth = GRAPH_SIZES.nodeWidth + 24;
+  const beside = height > width && width > 0;
+  const left = beside ? width + gap * 2 : 0;
+  const top = beside || height === 0 ? 0 : height + gap;
+  const columns = beside
+    ? Math.max(1, Math.ceil(Math.sqrt(alone.length / 2)))
+    : Math.max(1, Math.floor((Math.max(width, packed.rowWidth) + 24) / cellWidth));
+  let rowTop = top + GRAPH_SIZES.caption;
+  for (let i = 0; i < alone.length; i += columns) {
+    const row = alone.slice(i, i + columns).map((k) => nodes.get(k)!);
+    row.forEach((node, j) => {
+      node.x = left + j * cellWidth;
+      node.y = rowTop;
+    });
+    rowTop += Math.max(...row.map((n) => n.height)) + 28;
+    width = Math.max(width, left + row.length * cellWidth - 24);
   }
+  height = Math.max(height, rowTop - 28);
+  return { width, height, unconnected: { x: left, y: top, count: alone.length } };
+}
+
+/** The graph of `input`, laid out. Edges keep the order of `input` (shortcuts, then trailheads). */
+export function layoutMapGraph(input: GraphInput): MapGraph {
+  const waypointPrefix = commonPrefix(input.waypoints.map((w) => w.id));
+  const { nodes, edges } = graphElements(input, waypointPrefix);
+  const { connected, alone } = connectedParts(nodes, edges);
+  const packed = packParts(connected, nodes, edges);
+  const placed = alone.length > 0 ? placeUnconnected(alone, nodes, packed) : packed;
   return {
-    width: Math.ceil(width),
-    height: Math.ceil(height),
+    width: Math.ceil(placed.width),
+    height: Math.ceil(placed.height),
     nodes: [...nodes.values()],
     edges: edges.map((e) => e.edge),
     waypointPrefix,
-    ...(unconnected ? { unconnected } : {}),
+    ...("unconnected" in placed ? { unconnected: placed.unconnected } : {}),
   };
 }
