@@ -14,6 +14,18 @@ export class TrailblazeError extends Error {
   }
 }
 
+/**
+ * The base of one kind of error: its stable `code` and its exit code, so that a class reads
+ * `class UsageError extends errorKind("USAGE", 2) {}`. A class whose exit code depends on the case
+ * (ServerExitedError, SandboxError, SessionStartError, LlmError) sets it in its constructor.
+ */
+function errorKind<Code extends string>(code: Code, exitCode: ExitCode) {
+  return class extends TrailblazeError {
+    override readonly code: Code = code;
+    override readonly exitCode: ExitCode = exitCode;
+  };
+}
+
 /** One problem at a place in a YAML (or other text) file. */
 export interface ConfigProblem {
   file: string;
@@ -31,9 +43,7 @@ export function formatProblem(p: ConfigProblem): string {
 }
 
 /** Configuration is invalid; carries every problem found, not just the first. */
-export class ConfigError extends TrailblazeError {
-  override readonly code = "CONFIG_INVALID";
-  override readonly exitCode = 2;
+export class ConfigError extends errorKind("CONFIG_INVALID", 2) {
   readonly problems: readonly ConfigProblem[];
   constructor(problems: readonly ConfigProblem[], options?: { cause?: unknown }) {
     const lines = problems.map(formatProblem);
@@ -43,28 +53,16 @@ export class ConfigError extends TrailblazeError {
 }
 
 /** Bad command-line input. */
-export class UsageError extends TrailblazeError {
-  override readonly code = "USAGE";
-  override readonly exitCode = 2;
-}
+export class UsageError extends errorKind("USAGE", 2) {}
 
 /** Neither bun nor node+tsx could be found to run a TypeScript server. */
-export class RuntimeNotFoundError extends TrailblazeError {
-  override readonly code = "RUNTIME_NOT_FOUND";
-  override readonly exitCode = 2;
-}
+export class RuntimeNotFoundError extends errorKind("RUNTIME_NOT_FOUND", 2) {}
 
 /** No Chromium to run the real browser on: the message says what to install or set. */
-export class BrowserNotFoundError extends TrailblazeError {
-  override readonly code = "BROWSER_NOT_FOUND";
-  override readonly exitCode = 2;
-}
+export class BrowserNotFoundError extends errorKind("BROWSER_NOT_FOUND", 2) {}
 
 /** Chromium was found but did not start (or the browser went away); the message carries Chromium's words. */
-export class BrowserLaunchError extends TrailblazeError {
-  override readonly code = "BROWSER_LAUNCH";
-  override readonly exitCode = 1;
-}
+export class BrowserLaunchError extends errorKind("BROWSER_LAUNCH", 1) {}
 
 /** Facts about a finished (or killed) child process. */
 export interface ProcessExit {
@@ -84,10 +82,7 @@ export function withTail(message: string, tail: readonly string[], what = "stder
 }
 
 /** The process could not be started at all (ENOENT, EACCES...). */
-export class SpawnError extends TrailblazeError {
-  override readonly code = "SPAWN_FAILED";
-  override readonly exitCode = 2;
-}
+export class SpawnError extends errorKind("SPAWN_FAILED", 2) {}
 
 /** What a server that never connected its MCP transport is told to do, on either agent. */
 const CONNECT_FIX = "make sure it calls server.connect(new StdioServerTransport())";
@@ -98,20 +93,16 @@ const CONNECT_FIX = "make sure it calls server.connect(new StdioServerTransport(
  * the handshake, which is exit 2 on both agents (`neverConnected`; on-device: SandboxError
  * `not-connected`).
  */
-export class ServerExitedError extends TrailblazeError {
-  override readonly code = "SERVER_EXITED";
+export class ServerExitedError extends errorKind("SERVER_EXITED", 1) {
   override readonly exitCode: ExitCode;
-  readonly server: string;
-  readonly exit: ProcessExit;
-  readonly stderrTail: readonly string[];
   /** One line, for reporters. */
   readonly shortMessage: string;
   /** It exited cleanly at startup having written no MCP message: it never connected its transport. */
   readonly neverConnected: boolean;
   constructor(
-    server: string,
-    exit: ProcessExit,
-    stderrTail: readonly string[],
+    readonly server: string,
+    readonly exit: ProcessExit,
+    readonly stderrTail: readonly string[],
     during: string,
     hint?: string,
     options?: { neverConnected?: boolean },
@@ -121,9 +112,6 @@ export class ServerExitedError extends TrailblazeError {
     const why = neverConnected ? `it wrote no MCP message, so it never answered the handshake: ${CONNECT_FIX}` : undefined;
     const advice = [why, hint].filter((part) => part !== undefined).join("; ");
     super(withTail(advice ? `${short}; ${advice}` : short, stderrTail));
-    this.server = server;
-    this.exit = exit;
-    this.stderrTail = stderrTail;
     this.shortMessage = short;
     this.neverConnected = neverConnected;
     this.exitCode = neverConnected ? 2 : 1;
@@ -131,12 +119,14 @@ export class ServerExitedError extends TrailblazeError {
 }
 
 /** A server did not finish the MCP handshake (initialize + tools/list) in time. */
-export class HandshakeTimeoutError extends TrailblazeError {
-  override readonly code = "HANDSHAKE_TIMEOUT";
-  override readonly exitCode = 2;
-  readonly stderrTail: readonly string[];
+export class HandshakeTimeoutError extends errorKind("HANDSHAKE_TIMEOUT", 2) {
   /** @param what what the tail holds: `stderr` (default) or `guest console` */
-  constructor(server: string, timeoutMs: number, stderrTail: readonly string[], what = "stderr") {
+  constructor(
+    server: string,
+    timeoutMs: number,
+    readonly stderrTail: readonly string[],
+    what = "stderr",
+  ) {
     super(
       withTail(
         `MCP server ${server} did not complete initialize + tools/list within ${timeoutMs} ms; it was stopped. ` +
@@ -145,62 +135,53 @@ export class HandshakeTimeoutError extends TrailblazeError {
         what,
       ),
     );
-    this.stderrTail = stderrTail;
   }
 }
 
 /** A server started but broke the protocol (bad tools/list, endless pagination...). */
-export class ProtocolError extends TrailblazeError {
-  override readonly code = "PROTOCOL";
-  override readonly exitCode = 2;
-}
+export class ProtocolError extends errorKind("PROTOCOL", 2) {}
 
 /** A tool name was asked for that the session does not have. */
-export class ToolNotFoundError extends TrailblazeError {
-  override readonly code = "TOOL_NOT_FOUND";
-  override readonly exitCode = 2;
-  readonly tool: string;
-  readonly suggestions: readonly string[];
-  constructor(tool: string, suggestions: readonly string[], registeredCount: number) {
+export class ToolNotFoundError extends errorKind("TOOL_NOT_FOUND", 2) {
+  constructor(
+    readonly tool: string,
+    readonly suggestions: readonly string[],
+    registeredCount: number,
+  ) {
     const hint = suggestions.length
       ? `did you mean ${suggestions.map((s) => `"${s}"`).join(", ")}?`
       : `run \`trailblaze tools\` to list the ${registeredCount} registered tool(s)`;
     super(`Unknown tool "${tool}": no registered tool has that name; ${hint}`);
-    this.tool = tool;
-    this.suggestions = suggestions;
   }
 }
 
 /** Two sources advertise the same tool name. */
-export class ToolCollisionError extends TrailblazeError {
-  override readonly code = "TOOL_COLLISION";
-  override readonly exitCode = 2;
-  readonly tool: string;
+export class ToolCollisionError extends errorKind("TOOL_COLLISION", 2) {
   readonly sources: readonly [string, string];
-  constructor(tool: string, first: string, second: string) {
+  constructor(
+    readonly tool: string,
+    first: string,
+    second: string,
+  ) {
     super(
       `Tool name collision: "${tool}" is advertised by both ${first} and ${second}. ` +
         `Tool names are global and registered exactly as advertised; rename the tool in one of the sources.`,
     );
-    this.tool = tool;
     this.sources = [first, second];
   }
 }
 
 /** A source advertises tool names no LLM or MCP client accepts; every bad name of the source is listed. */
-export class ToolNameError extends TrailblazeError {
-  override readonly code = "TOOL_NAME";
-  override readonly exitCode = 2;
-  readonly source: string;
-  readonly problems: readonly string[];
-  constructor(source: string, problems: readonly string[]) {
+export class ToolNameError extends errorKind("TOOL_NAME", 2) {
+  constructor(
+    readonly source: string,
+    readonly problems: readonly string[],
+  ) {
     super(
       problems.length === 1
         ? `${source}: ${problems[0]}`
         : `${source} advertises ${problems.length} invalid tool names:\n  ${problems.join("\n  ")}`,
     );
-    this.source = source;
-    this.problems = problems;
   }
 }
 
@@ -234,21 +215,20 @@ export type SandboxFailureKind =
  * Something went wrong inside the QuickJS sandbox itself (not in a tool). Exit 1, except
  * `not-connected`: a server that never answered the handshake is exit 2, as on the host.
  */
-export class SandboxError extends TrailblazeError {
-  override readonly code = "SANDBOX";
+export class SandboxError extends errorKind("SANDBOX", 1) {
   override readonly exitCode: ExitCode;
-  readonly kind: SandboxFailureKind;
-  constructor(message: string, kind: SandboxFailureKind, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly kind: SandboxFailureKind,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
-    this.kind = kind;
     this.exitCode = kind === "not-connected" ? 2 : 1;
   }
 }
 
 /** esbuild failed, or a bundle uses something the on-device runtime cannot provide. */
-export class BundleError extends TrailblazeError {
-  override readonly code = "BUNDLE";
-  override readonly exitCode = 1;
+export class BundleError extends errorKind("BUNDLE", 1) {
   /** Every problem is a Node built-in or API the host has: the code runs as a host subprocess. */
   readonly hostOnly: boolean;
   constructor(message: string, options?: ErrorOptions & { hostOnly?: boolean }) {
@@ -258,14 +238,11 @@ export class BundleError extends TrailblazeError {
 }
 
 /** Several servers of one session failed to start; each failure is kept. */
-export class SessionStartError extends TrailblazeError {
-  override readonly code = "SESSION_START";
+export class SessionStartError extends errorKind("SESSION_START", 1) {
   override readonly exitCode: ExitCode;
-  readonly errors: readonly unknown[];
-  constructor(errors: readonly unknown[]) {
+  constructor(readonly errors: readonly unknown[]) {
     const lines = errors.map((e) => (e instanceof Error ? e.message : String(e)).replaceAll("\n", "\n    "));
     super(`${errors.length} MCP servers failed to start:\n  - ${lines.join("\n  - ")}`);
-    this.errors = errors;
     this.exitCode = errors.some((e) => exitCodeOf(e) === 2) ? 2 : 1;
   }
 }
@@ -276,22 +253,17 @@ export function exitCodeOf(error: unknown): ExitCode {
 }
 
 /** No config folder was given or found, or the one given does not exist. */
-export class ConfigNotFoundError extends TrailblazeError {
-  override readonly code = "CONFIG_NOT_FOUND";
-  override readonly exitCode = 2;
-}
+export class ConfigNotFoundError extends errorKind("CONFIG_NOT_FOUND", 2) {}
 
 /** A `{{key}}` / `${key}` placeholder in a recorded argument names a key memory does not have. */
-export class InterpolationError extends TrailblazeError {
-  override readonly code = "UNKNOWN_PLACEHOLDER";
-  override readonly exitCode = 1;
-  readonly key: string;
-  /** Known keys, closest to `key` first. */
-  readonly known: readonly string[];
-  constructor(message: string, key: string, known: readonly string[]) {
+export class InterpolationError extends errorKind("UNKNOWN_PLACEHOLDER", 1) {
+  constructor(
+    message: string,
+    readonly key: string,
+    /** Known keys, closest to `key` first. */
+    readonly known: readonly string[],
+  ) {
     super(message);
-    this.key = key;
-    this.known = known;
   }
 }
 
@@ -299,69 +271,64 @@ export class InterpolationError extends TrailblazeError {
  * The runtime stopped a server that broke a limit (e.g. a message over `max_message_bytes`), or
  * gave up restarting it. The session treats it like a server that exited.
  */
-export class ServerFailedError extends TrailblazeError {
-  override readonly code = "SERVER_FAILED";
-  override readonly exitCode = 1;
-  readonly server: string;
-  constructor(server: string, message: string, options?: { cause?: unknown }) {
+export class ServerFailedError extends errorKind("SERVER_FAILED", 1) {
+  constructor(
+    readonly server: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
-    this.server = server;
   }
 }
 
 /** `init-tool` would overwrite or duplicate something that already exists; nothing was written. */
-export class ScaffoldError extends TrailblazeError {
-  override readonly code = "SCAFFOLD_EXISTS";
-  override readonly exitCode = 2;
-}
+export class ScaffoldError extends errorKind("SCAFFOLD_EXISTS", 2) {}
 
 /** A screen capture (TrailblazeNode tree, legacy view hierarchy or waypoint capture) is not valid JSON or has the wrong shape. */
-export class CaptureError extends TrailblazeError {
-  override readonly code = "CAPTURE_INVALID";
-  readonly file: string;
-  /** JSON path of the offending value, such as `$.trailblazeNodeTree.children[2].bounds.left`; `$` for the whole document. */
-  readonly jsonPath: string;
-  constructor(file: string, jsonPath: string, problem: string, options?: { cause?: unknown }) {
+export class CaptureError extends errorKind("CAPTURE_INVALID", 2) {
+  constructor(
+    readonly file: string,
+    /** JSON path of the offending value, such as `$.trailblazeNodeTree.children[2].bounds.left`; `$` for the whole document. */
+    readonly jsonPath: string,
+    problem: string,
+    options?: { cause?: unknown },
+  ) {
     super(`${file}: ${jsonPath}: ${problem}`, options);
-    this.file = file;
-    this.jsonPath = jsonPath;
   }
 }
 
 /** A selector (from `--selector`, a waypoint, a shortcut or a recorded tool call) has the wrong shape. */
-export class SelectorError extends TrailblazeError {
-  override readonly code = "SELECTOR_INVALID";
-  /** Where the selector came from (`--selector #1`, a waypoint file...). */
-  readonly source: string;
-  /** The message without the source: `$.androidAccessibility.textRegx: unknown … field`. */
-  readonly problem: string;
-  constructor(source: string, problem: string) {
+export class SelectorError extends errorKind("SELECTOR_INVALID", 2) {
+  constructor(
+    /** Where the selector came from (`--selector #1`, a waypoint file...). */
+    readonly source: string,
+    /** The message without the source: `$.androidAccessibility.textRegx: unknown … field`. */
+    readonly problem: string,
+  ) {
     super(`${source}: ${problem}`);
-    this.source = source;
-    this.problem = problem;
   }
 }
 
 /** A file given to `merge-reports` is not a `run --reporter json` report. */
-export class ReportFileError extends TrailblazeError {
-  override readonly code = "REPORT_INVALID";
-  override readonly exitCode = 2;
-  readonly file: string;
-  constructor(file: string, problem: string, options?: { cause?: unknown }) {
+export class ReportFileError extends errorKind("REPORT_INVALID", 2) {
+  constructor(
+    readonly file: string,
+    problem: string,
+    options?: { cause?: unknown },
+  ) {
     super(`${file}: ${problem}`, options);
-    this.file = file;
   }
 }
 
 /** A reporter given by its path (`--reporter ./my-reporter.ts`) that cannot be used: missing, not loading, no default-exported class. */
-export class ReporterLoadError extends TrailblazeError {
-  override readonly code = "REPORTER_LOAD";
-  override readonly exitCode = 2;
-  /** The path as given. */
-  readonly file: string;
-  constructor(file: string, problem: string, options?: { cause?: unknown }) {
+export class ReporterLoadError extends errorKind("REPORTER_LOAD", 2) {
+  constructor(
+    /** The path as given. */
+    readonly file: string,
+    problem: string,
+    options?: { cause?: unknown },
+  ) {
     super(`reporter ${file}: ${problem}`, options);
-    this.file = file;
   }
 }
 
@@ -370,8 +337,7 @@ export class ReporterLoadError extends TrailblazeError {
  * provider refused (exit 2: fix the configuration), or a provider that kept failing or a model
  * that never finished (exit 1). The message names the provider and model, never the key.
  */
-export class LlmError extends TrailblazeError {
-  override readonly code = "LLM";
+export class LlmError extends errorKind("LLM", 1) {
   override readonly exitCode: ExitCode;
   constructor(message: string, exitCode: ExitCode, options?: { cause?: unknown }) {
     super(message, options);
