@@ -183,6 +183,7 @@ describe("a folder of trails, one session each", () => {
       "args",
       "at",
       "durationMs",
+      "invocationId",
       "message",
       "status",
       "step",
@@ -198,6 +199,9 @@ describe("a folder of trails, one session each", () => {
       message: "echo token=***",
     });
     expect(Number.isNaN(Date.parse(lines[2].at))).toBe(false);
+    // Each call's own id, as its envelope carried it (a UUID, one per call).
+    expect(new Set(lines.map((l) => l.invocationId)).size).toBe(lines.length);
+    expect(lines[2].invocationId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
 
   test("no server outlives the run", async () => {
