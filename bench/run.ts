@@ -25,6 +25,7 @@ import { w1CliVsRawClient, w2OnDeviceVsHost } from "./scenarios/w-whole-process.
 import { w3WebTrail } from "./scenarios/w3-web-trail.ts";
 import { w4EditLoop } from "./scenarios/w4-edit-loop.ts";
 import { a1RequestBytes, a2LoopTurn } from "./scenarios/a-agent.ts";
+import { a3EvalOverhead } from "./scenarios/a3-eval.ts";
 
 /**
  * The QuickJS scenarios again on the engine that is not the default, in the same run (ids with a
@@ -67,6 +68,7 @@ const SCENARIOS: { id: string; reps: number; run(reps: number): Promise<Scenario
   { id: "S4", reps: 3, run: s4MainThread },
   { id: "A1", reps: 3, run: a1RequestBytes },
   { id: "A2", reps: 15, run: a2LoopTurn },
+  { id: "A3", reps: 3, run: a3EvalOverhead },
 ];
 
 const RESULTS_FILE = resolve(import.meta.dir, "results.json");

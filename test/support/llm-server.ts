@@ -1,7 +1,9 @@
 // A local model provider for tests: speaks OpenAI chat completions and Anthropic messages (JSON
 // and server-sent events) on 127.0.0.1 and answers each request with the next scripted turn. No
 // test reaches a real provider. Every request is kept (body and headers) for the test to read. A
-// turn may also be a provider that never answers, or one that trickles a byte at a time forever.
+// turn may also be a provider that never answers, or one that trickles a byte at a time forever;
+// an answer may take its time (`delayMs`, the benchmarks' stand-in for a provider's latency), and
+// each request's time to its answer is kept.
 
 import type { Server } from "bun";
 
@@ -15,8 +17,8 @@ export interface ScriptedCall {
 
 /** What the server answers one request with. */
 export type Turn =
-  | { calls: ScriptedCall[]; text?: string; usage?: { input: number; output: number } }
-  | { text: string; usage?: { input: number; output: number } }
+  | { calls: ScriptedCall[]; text?: string; usage?: { input: number; output: number }; delayMs?: number }
+  | { text: string; usage?: { input: number; output: number }; delayMs?: number }
   | { status: number; body?: unknown; headers?: Record<string, string> }
   /** Takes the request and never answers (the connection stays open until the server stops). */
   | { hang: true }
@@ -40,6 +42,8 @@ export interface SeenRequest {
   images: string[];
   /** The raw body as sent, for byte counts. */
   raw: string;
+  /** Ms from the request's arrival to its answer (a turn's `delayMs` included): the model's own time. */
+  servedMs?: number;
 }
 
 export interface LlmServer {
@@ -263,6 +267,7 @@ export function startLlmServer(turns: TurnSource[]): LlmServer {
     // A turn that hangs keeps its connection open for as long as the client waits (Bun's default cuts it at 10 s).
     idleTimeout: 0,
     async fetch(request) {
+      const arrived = performance.now();
       const url = new URL(request.url);
       const wire = url.pathname.endsWith("/messages") ? "anthropic" : "openai";
       const raw = await request.text();
@@ -299,8 +304,14 @@ export function startLlmServer(turns: TurnSource[]): LlmServer {
         return Response.json(errorBody, { status: turn.status, headers: turn.headers ?? {} });
       }
       const model = String(body.model ?? "test-model");
-      if (body.stream === true) return sse(wire === "anthropic" ? anthropicEvents(turn, model) : openaiEvents(turn, model));
-      return Response.json(wire === "anthropic" ? anthropicJson(turn, model) : openaiJson(turn, model));
+      // A model that takes its time to answer (the benchmarks' stand-in for a provider's latency).
+      if (turn.delayMs) await Bun.sleep(turn.delayMs);
+      const answer =
+        body.stream === true
+          ? sse(wire === "anthropic" ? anthropicEvents(turn, model) : openaiEvents(turn, model))
+          : Response.json(wire === "anthropic" ? anthropicJson(turn, model) : openaiJson(turn, model));
+      seen.servedMs = performance.now() - arrived;
+      return answer;
     },
   });
   handle.url = `http://127.0.0.1:${server.port}`;
