@@ -119,6 +119,15 @@ describe("a static capture", () => {
       '✓ assertVisibleWithText: "Hello Test" is visible (#3 TextView "Hello Test" id=com.example.myapp:id/greeting [60,360][1020,440])\n',
     );
   });
+
+  test("call says ✓ only for what it checked: with no screen loaded the same check, and an action, read ⚠ with why", async () => {
+    const dir = mapWorkspace("");
+    const check = await cli(["call", "assertVisibleWithText", "--args", '{"text":"Hello Test"}', "--no-logging"], { cwd: dir });
+    const act = await cli(["call", "launchApp", "--args", '{"appId":"com.example.myapp"}', "--no-logging"], { cwd: dir });
+    expect([check.code, act.code]).toEqual([0, 0]);
+    expect(check.stdout).toMatch(/^⚠ assertVisibleWithText: .*\n {2}unverified: no screen loaded/);
+    expect(act.stdout).toMatch(/^⚠ launchApp: .*\n {2}nothing checked: .*no screen loaded/);
+  });
 });
 
 describe("flag and YAML mistakes", () => {

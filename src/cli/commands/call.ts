@@ -2,7 +2,7 @@
 // the same dispatcher trails use, print the mapped result, tear down.
 
 import { UsageError } from "../../errors.ts";
-import { resultToJson, isSuccess, type ToolResult } from "../../core/tool-result.ts";
+import { callCheck, resultToJson, isSuccess, type ToolResult } from "../../core/tool-result.ts";
 import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../session-flags.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
@@ -15,6 +15,8 @@ const HELP = `Usage: trailblaze call <tool> [--args JSON] [session flags] [--jso
 
 Starts a session, calls one tool with _trailblazeContext injected (exactly as a trail
 step would), prints the result and stops every server.
+Prints ✓ when the call checked something, ⚠ and why when it succeeded with nothing checked
+(an action on a simulated device with no screen loaded) or could not make its check.
 Exit code: 0 when the result is Success, 1 for any error variant, 2 for usage or
 configuration problems (unknown tool, bad JSON, bad config).
 
@@ -40,8 +42,15 @@ function parseToolArgs(text: string | undefined): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+/** ✓ for a call that checked something; ⚠ and why for one that only acted or could not make its check, as a step's list line says. */
 function resultText(tool: string, result: ToolResult): string {
-  const head = isSuccess(result) ? `✓ ${tool}: ${result.message || "(no text)"}` : `✗ ${tool} ${result.variant}: ${result.message}`;
+  const check = isSuccess(result) ? callCheck(result) : undefined;
+  const head =
+    check === undefined
+      ? `✗ ${tool} ${result.variant}: ${result.message}`
+      : check.kind === "checked"
+        ? `✓ ${tool}: ${result.message || "(no text)"}`
+        : `⚠ ${tool}: ${result.message || "(no text)"}\n  ${check.kind === "unchecked" ? "nothing checked" : "unverified"}: ${check.reason}`;
   const structured = result.structuredContent === undefined ? "" : `\n${JSON.stringify(result.structuredContent, null, 2)}`;
   return `${head}${structured}\n`;
 }
