@@ -586,6 +586,35 @@ describe("step and verify at the terminal", () => {
     expect(server.requests.map((r) => r.images.map((image) => image.slice(0, 27)))).toEqual([["data:image/jpeg;base64,/9j/"], []]);
   });
 
+  test("with --browser none no Chromium starts: the capture's screenshot goes as it is, unmarked", async () => {
+    server = startLlmServer([tapDrawer, done("the drawer is open")]);
+    const dir = agentWorkspace("vision-no-browser", server);
+    const home = tempDir("agent-vision-home");
+    mkdirSync(join(home, ".trailblaze"));
+    writeFileSync(
+      join(home, ".trailblaze/trailblaze.yaml"),
+      `llm:\n  providers:\n    seeing:\n      type: openai_compatible\n      base_url: ${server.url}/v1\n      auth: { required: false }\n      models: [{ id: eyes }]\n`,
+    );
+    const { code } = await cli(
+      [
+        "step",
+        "Open the navigation drawer",
+        "--target",
+        "calendar",
+        ...CALENDAR_MAP,
+        "--llm",
+        "seeing/eyes",
+        "--browser",
+        "none",
+        "--no-logging",
+      ],
+      { cwd: dir, env: { HOME: home } },
+    );
+    expect(code).toBe(0);
+    // The WebP beside the day view's capture, as upstream ships it: no marks drawn, as drawing them needs Chromium.
+    expect(server.requests.map((r) => r.images.map((image) => image.slice(0, 23)))).toEqual([["data:image/webp;base64,"], []]);
+  });
+
   test("with no model chosen, step says how to choose one (exit 2)", async () => {
     const dir = workspaceCopy(AGENT_FIXTURE, "agent-step-no-model");
     const { code, stderr } = await cli(["step", "Open Settings", "--target", "calendar", "--llm", "none"], { cwd: dir, env: agentEnv() });

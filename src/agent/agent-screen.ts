@@ -113,7 +113,8 @@ const marked = new WeakMap<Screen, Promise<ShownScreen["image"]>>();
 
 /**
  * The capture's screenshot with the outline's refs drawn on it (set-of-mark), by Chromium: the
- * session's, else the one on this machine; where none can start, the screenshot as it is.
+ * session's, else the one on this machine; where none can start, or the session was told
+ * `--browser none`, the screenshot as it is.
  */
 function markedScreenshotOf(session: Session, screen: Screen, file: string): Promise<ShownScreen["image"]> {
   let image = marked.get(screen);
@@ -136,6 +137,7 @@ function markedScreenshotOf(session: Session, screen: Screen, file: string): Pro
     );
     image = (async () => {
       if (plain === undefined) return undefined;
+      if (session.spec.noBrowser) return dataUrl(plain);
       try {
         const browser = await sharedBrowser(session.spec.browser?.executable ?? findChromium());
         const jpeg = await markedCapture(browser, plain, { width: screen.width, height: screen.height }, marks);

@@ -59,6 +59,8 @@ export interface SessionSpec {
    */
   browser?: { executable: string };
   browserNote?: string;
+  /** `--browser none`: no Chromium starts in this session, for a page or for a capture's marked screenshot. */
+  noBrowser?: true;
   /** The trail file's folder, when the session is for a trail: relative web_navigate URLs look there first. */
   trailDir?: string;
   /** Memory the session starts with (trail `config.memory`, then `--memory`); the session owns the live Memory. */
@@ -421,6 +423,7 @@ export function resolveSessionSpec(
   const id = flags["session-id"] ?? generateSessionId();
   checkSessionId(id);
   const browser = resolveBrowser(flags, driver, simulation, context.env);
+  if (parseBrowser(flags.browser) === "none") browser.noBrowser = true;
   return {
     id,
     cwd: context.cwd,
@@ -460,7 +463,7 @@ function resolveBrowser(
   driver: DriverInfo,
   simulation: SimulationSpec | undefined,
   env: Record<string, string | undefined>,
-): Pick<SessionSpec, "browser" | "browserNote"> {
+): Pick<SessionSpec, "browser" | "browserNote" | "noBrowser"> {
   const wanted = parseBrowser(flags.browser);
   if (wanted === "none" || driver.key !== "playwright-native" || simulation !== undefined) return {};
   try {
