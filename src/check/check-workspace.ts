@@ -224,7 +224,7 @@ function planSessions(
   options: CheckOptions,
   logsDir: string,
   findings: Findings,
-  scope?: { targets: ReadonlySet<string>; leftOut: Set<string> },
+  scope?: TrailmapScope,
 ): SessionPlan[] {
   const plans = new Map<string, SessionPlan>();
   // The session a trail (or, without one, the target alone) gets, as `run` would resolve it.
@@ -408,150 +408,208 @@ async function checkBundles(targets: TargetConfig[], findings: Findings, cwd: st
   }
 }
 
+/** A trailmap scope: its targets, the trails left out because they run on others, and whether it is a library. */
+interface TrailmapScope {
+  targets: ReadonlySet<string>;
+  leftOut: Set<string>;
+  /** No loaded target comes from the trailmap itself: its targets are those that depend on it. */
+  library: boolean;
+}
+
+/** What the sessions of a check saw: each session, the tools and toolsets registered or skipped, the targets that started. */
+interface SessionsSeen {
+  sessions: CheckedSession[];
+  tools: Set<string>;
+  toolsets: Set<string>;
+  started: Set<string>;
+}
+
+/** The workspace, or undefined when its configuration does not load (its problems are findings). */
+async function loadForCheck(options: CheckOptions, findings: Findings): Promise<Workspace | undefined> {
+  try {
+    return await loadWorkspace(options.configDir, { cwd: options.cwd });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    for (const problem of error.problems) findings.problem("error", "config", problem);
+    return undefined;
+  }
+}
+
+/** `options` with `target` as the id of the target it names (by id or app id); an unknown one is a usage error. */
+function withTargetId(options: CheckOptions, workspace: Workspace): CheckOptions {
+  const wanted = options.target;
+  if (wanted === undefined || workspace.targets.has(wanted)) return options;
+  try {
+    return { ...options, target: findTarget(workspace, wanted).id };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    throw new UsageError(`check: unknown target "${wanted}"${didYouMean(wanted, workspace.targets.keys())}`);
+  }
+}
+
+/** The targets of the trailmap `check <trailmap-id>` names; a trailmap nothing loads is a warning. */
+function trailmapScope(workspace: Workspace, options: CheckOptions, id: string, findings: Findings): TrailmapScope {
+  const scope = {
+    targets: new Set(trailmapTargets(workspace, id)),
+    leftOut: new Set<string>(),
+    library: ![...workspace.targets.values()].some((t) => t.trailmap === id),
+  };
+  if (scope.targets.size === 0) {
+    findings.add({
+      severity: "warning",
+      kind: "config",
+      message:
+        `trailmap ${id} is not a target this workspace loads, and no target depends on it, so nothing of it runs and nothing was checked; ` +
+        `list it under targets: in ${displayPath(join(options.configDir, "trailblaze.yaml"), options.cwd)} (a trailmap with a target: block), or add it to a target's dependencies:`,
+    });
+  }
+  return scope;
+}
+
+/** Starts each planned session in turn (list only), records what it registers, checks its trails, and closes it. */
+async function checkSessions(
+  plans: readonly SessionPlan[],
+  startSession: (spec: SessionSpec, hooks: CheckSessionHooks) => Promise<Session>,
+  seen: SessionsSeen,
+  findings: Findings,
+): Promise<void> {
+  for (const plan of plans) {
+    const label = sessionLabel(plan.spec);
+    const checked: CheckedSession = {
+      target: plan.spec.target.id,
+      driver: plan.spec.driver.key,
+      agent: plan.spec.agent,
+      trails: plan.trails.map((t) => t.file),
+      started: false,
+      tools: 0,
+      skipped: 0,
+    };
+    seen.sessions.push(checked);
+    let session: Session;
+    try {
+      session = await startSession(plan.spec, sessionHooks(label, findings));
+    } catch (error) {
+      findings.error(error, label);
+      continue;
+    }
+    try {
+      checked.started = true;
+      seen.started.add(plan.spec.target.id);
+      checked.tools = session.registry.list().length;
+      checked.skipped = session.registry.skipped().length;
+      for (const name of session.registry.names()) seen.tools.add(name);
+      for (const skipped of session.registry.skipped()) seen.tools.add(skipped.name);
+      for (const toolset of session.registry.toolsets()) seen.toolsets.add(toolset.id);
+      checkTrails(plan, session, label, findings);
+    } finally {
+      await session.close();
+    }
+  }
+}
+
+/** How a session of the check reports its warnings: as findings of that session. */
+function sessionHooks(label: string, findings: Findings): CheckSessionHooks {
+  return {
+    onWarning: (message, kind) => {
+      // Toolset findings are judged across every session below, not one at a time; map
+      // warnings come from the map's own check (kind waypoint), once, not per session.
+      if (kind !== "toolset" && kind !== "map")
+        findings.add({ severity: "warning", kind: kind === "meta" ? "meta" : "session", message, session: label });
+    },
+    onNameWarning: (finding, source) =>
+      findings.add({
+        severity: "warning",
+        kind: finding.rule.startsWith("trailmap") ? "trailmap-scope" : "name",
+        message: formatNameFinding(finding, source),
+        session: label,
+      }),
+    listOnly: true,
+  };
+}
+
+/** What is judged across every session: the targets' simulated screens, the toolsets, and the on-device bundles. */
+async function checkAcrossSessions(
+  workspace: Workspace,
+  options: CheckOptions,
+  scope: TrailmapScope | undefined,
+  seen: SessionsSeen,
+  findings: Findings,
+): Promise<void> {
+  const checkedTargets = [...workspace.targets.values()].filter(
+    (target) => (options.target === undefined || target.id === options.target) && (scope === undefined || scope.targets.has(target.id)),
+  );
+  for (const finding of await checkSimulations(checkedTargets, workspace.root, options.cwd)) findings.add(finding);
+  const unstarted = new Set([...workspace.targets.keys()].filter((id) => !seen.started.has(id)));
+  // A trailmap scope judges the toolsets its targets use (or every target uses) and their exclusions only.
+  const used = new Set(checkedTargets.flatMap((t) => Object.values(t.platforms).flatMap((p) => p?.toolSets ?? [])));
+  const toolsets = [...workspace.toolsets.values()].filter((t) => scope === undefined || t.alwaysEnabled || used.has(t.id));
+  checkToolsets(
+    { targets: scope ? checkedTargets : [...workspace.targets.values()], toolsets },
+    seen.tools,
+    seen.toolsets,
+    unstarted,
+    findings,
+  );
+  const onDevice = new Set(seen.sessions.filter((s) => s.agent === "on-device").map((s) => s.target));
+  await checkBundles(
+    [...onDevice].map((id) => workspace.targets.get(id)!),
+    findings,
+    options.cwd,
+    workspace.root,
+  );
+}
+
+/** The report of what was checked: with `--strict` every warning counts as an error. */
+function checkReport(
+  options: CheckOptions,
+  files: readonly string[],
+  findings: Findings,
+  checked?: { workspace: Workspace; scope: TrailmapScope | undefined; sessions: CheckedSession[] },
+): CheckReport {
+  const list = findings.list.map((f) => (options.strict && f.severity === "warning" ? { ...f, severity: "error" as const } : f));
+  const errors = list.filter((f) => f.severity === "error").length;
+  const scope = checked?.scope;
+  return {
+    ok: errors === 0,
+    configDir: displayPath(options.configDir, options.cwd),
+    ...(options.trailmap
+      ? { trailmap: { ...options.trailmap, targets: [...(scope?.targets ?? [])], library: scope === undefined || scope.library } }
+      : {}),
+    targets: checked ? [...checked.workspace.targets.keys()] : [],
+    toolsets: checked ? [...checked.workspace.toolsets.keys()] : [],
+    trails: scope ? files.filter((file) => !scope.leftOut.has(file)) : [...files],
+    sessions: checked?.sessions ?? [],
+    findings: list,
+    summary: { errors, warnings: list.length - errors },
+  };
+}
+
 /**
  * Checks a workspace. `startSession` starts (and tracks) one session; the check closes each
  * one before starting the next, so at most one set of servers runs at a time.
  */
 export async function checkWorkspace(
-  options: CheckOptions,
+  given: CheckOptions,
   startSession: (spec: SessionSpec, hooks: CheckSessionHooks) => Promise<Session>,
 ): Promise<CheckReport> {
   const findings = new Findings();
-  const files = await trailFiles(options);
-  const { trails, problems } = await readTrailFiles(files, options.cwd);
+  const files = await trailFiles(given);
+  const { trails, problems } = await readTrailFiles(files, given.cwd);
   for (const problem of problems) findings.problem("error", "trail", problem);
-
-  // A trailmap scope: its targets, and the trails left out because they run on others.
-  let scope: { targets: ReadonlySet<string>; leftOut: Set<string> } | undefined;
-  let own = false;
-  const report = (workspace: Workspace | undefined, sessions: CheckedSession[]): CheckReport => {
-    const list = findings.list.map((f) => (options.strict && f.severity === "warning" ? { ...f, severity: "error" as const } : f));
-    const errors = list.filter((f) => f.severity === "error").length;
-    return {
-      ok: errors === 0,
-      configDir: displayPath(options.configDir, options.cwd),
-      ...(options.trailmap ? { trailmap: { ...options.trailmap, targets: [...(scope?.targets ?? [])], library: !own } } : {}),
-      targets: workspace ? [...workspace.targets.keys()] : [],
-      toolsets: workspace ? [...workspace.toolsets.keys()] : [],
-      trails: scope ? files.filter((file) => !scope!.leftOut.has(file)) : files,
-      sessions,
-      findings: list,
-      summary: { errors, warnings: list.length - errors },
-    };
-  };
-
-  let workspace: Workspace;
-  try {
-    workspace = await loadWorkspace(options.configDir, { cwd: options.cwd });
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    for (const problem of error.problems) findings.problem("error", "config", problem);
-    return report(undefined, []);
-  }
-  const wanted = options.target;
-  if (wanted !== undefined && !workspace.targets.has(wanted)) {
-    try {
-      options = { ...options, target: findTarget(workspace, wanted).id };
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      throw new UsageError(`check: unknown target "${wanted}"${didYouMean(wanted, workspace.targets.keys())}`);
-    }
-  }
+  const workspace = await loadForCheck(given, findings);
+  if (workspace === undefined) return checkReport(given, files, findings);
+  const options = withTargetId(given, workspace);
   for (const warning of workspace.warnings) {
     findings.problem("warning", warning.message.startsWith(SCOPING_TAG) ? "trailmap-scope" : "config", warning);
   }
-  if (options.trailmap) {
-    const id = options.trailmap.id;
-    scope = { targets: new Set(trailmapTargets(workspace, id)), leftOut: new Set() };
-    own = [...workspace.targets.values()].some((t) => t.trailmap === id);
-    if (scope.targets.size === 0) {
-      findings.add({
-        severity: "warning",
-        kind: "config",
-        message:
-          `trailmap ${id} is not a target this workspace loads, and no target depends on it, so nothing of it runs and nothing was checked; ` +
-          `list it under targets: in ${displayPath(join(options.configDir, "trailblaze.yaml"), options.cwd)} (a trailmap with a target: block), or add it to a target's dependencies:`,
-      });
-    }
-  }
-  const inScope = (target: TargetConfig) =>
-    (options.target === undefined || target.id === options.target) && (scope === undefined || scope.targets.has(target.id));
-  const checkedTargets = [...workspace.targets.values()].filter(inScope);
-
+  const scope = options.trailmap ? trailmapScope(workspace, options, options.trailmap.id, findings) : undefined;
   const logsDir = options.logsDir ?? (await mkdtemp(join(tmpdir(), "trailblaze-check-")));
-  const sessions: CheckedSession[] = [];
-  const seenTools = new Set<string>();
-  const seenToolsets = new Set(workspace.toolsets.keys());
-  const started = new Set<string>();
+  const seen: SessionsSeen = { sessions: [], tools: new Set(), toolsets: new Set(workspace.toolsets.keys()), started: new Set() };
   try {
-    for (const plan of planSessions(workspace, trails, options, logsDir, findings, scope)) {
-      const label = sessionLabel(plan.spec);
-      const checked: CheckedSession = {
-        target: plan.spec.target.id,
-        driver: plan.spec.driver.key,
-        agent: plan.spec.agent,
-        trails: plan.trails.map((t) => t.file),
-        started: false,
-        tools: 0,
-        skipped: 0,
-      };
-      sessions.push(checked);
-      let session: Session;
-      try {
-        session = await startSession(plan.spec, {
-          onWarning: (message, kind) => {
-            // Toolset findings are judged across every session below, not one at a time; map
-            // warnings come from the map's own check (kind waypoint), once, not per session.
-            if (kind !== "toolset" && kind !== "map")
-              findings.add({ severity: "warning", kind: kind === "meta" ? "meta" : "session", message, session: label });
-          },
-          onNameWarning: (finding, source) =>
-            findings.add({
-              severity: "warning",
-              kind: finding.rule.startsWith("trailmap") ? "trailmap-scope" : "name",
-              message: formatNameFinding(finding, source),
-              session: label,
-            }),
-          listOnly: true,
-        });
-      } catch (error) {
-        findings.error(error, label);
-        continue;
-      }
-      try {
-        checked.started = true;
-        started.add(plan.spec.target.id);
-        checked.tools = session.registry.list().length;
-        checked.skipped = session.registry.skipped().length;
-        for (const name of session.registry.names()) seenTools.add(name);
-        for (const skipped of session.registry.skipped()) seenTools.add(skipped.name);
-        for (const toolset of session.registry.toolsets()) seenToolsets.add(toolset.id);
-        checkTrails(plan, session, label, findings);
-      } finally {
-        await session.close();
-      }
-    }
-    for (const finding of await checkSimulations(checkedTargets, workspace.root, options.cwd)) findings.add(finding);
-    const unstarted = new Set([...workspace.targets.keys()].filter((id) => !started.has(id)));
-    // A trailmap scope judges the toolsets its targets use (or every target uses) and their exclusions only.
-    const used = new Set(checkedTargets.flatMap((t) => Object.values(t.platforms).flatMap((p) => p?.toolSets ?? [])));
-    const toolsets = [...workspace.toolsets.values()].filter((t) => scope === undefined || t.alwaysEnabled || used.has(t.id));
-    checkToolsets(
-      { targets: scope ? checkedTargets : [...workspace.targets.values()], toolsets },
-      seenTools,
-      seenToolsets,
-      unstarted,
-      findings,
-    );
-    const onDevice = new Set(sessions.filter((s) => s.agent === "on-device").map((s) => s.target));
-    await checkBundles(
-      [...onDevice].map((id) => workspace.targets.get(id)!),
-      findings,
-      options.cwd,
-      workspace.root,
-    );
+    await checkSessions(planSessions(workspace, trails, options, logsDir, findings, scope), startSession, seen, findings);
+    await checkAcrossSessions(workspace, options, scope, seen, findings);
   } finally {
     if (options.logsDir === undefined) await rm(logsDir, { recursive: true, force: true });
   }
-  return report(workspace, sessions);
+  return checkReport(options, files, findings, { workspace, scope, sessions: seen.sessions });
 }
