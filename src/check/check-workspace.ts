@@ -8,72 +8,24 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { checkBundle } from "../bundle/check-bundle.ts";
-import { withHostOnlyFix } from "../servers/host-only-fix.ts";
 import { didYouMean } from "../core/did-you-mean.ts";
-import {
-  displayPath,
-  loadWorkspace,
-  unknownToolsetRefs,
-  type TargetConfig,
-  type ToolsetConfig,
-  type Workspace,
-} from "../config/workspace.ts";
-import {
-  BundleError,
-  ConfigError,
-  SessionStartError,
-  ToolCollisionError,
-  ToolNameError,
-  UsageError,
-  formatProblem,
-  type ConfigProblem,
-} from "../errors.ts";
+import { displayPath, loadWorkspace, type Workspace } from "../config/workspace.ts";
+import { ConfigError, UsageError } from "../errors.ts";
 import { formatNameFinding, SCOPING_TAG, type NameFinding } from "../core/tool-names.ts";
-import { classifiersFor, needsAgentMessage, planTrail, trailHints } from "../run/plan.ts";
+import { classifiersFor, needsAgentMessage, planTrail } from "../run/plan.ts";
 import { formatTrailProblem, validatePlan } from "../run/validate.ts";
-import type { ResolvedServer } from "../config/script-paths.ts";
 import type { Session } from "../session/session.ts";
 import type { SessionWarningKind } from "../session/tool-assembly.ts";
-import { findTarget, resolveSessionSpec, type SessionSpec } from "../session/session-spec.ts";
+import { findTarget, type SessionSpec } from "../session/session-spec.ts";
 import type { AgentMode } from "../core/server-kinds.ts";
 import { discoverTrails } from "../trail/discover.ts";
 import { readTrailFiles } from "../trail/trail-file.ts";
 import { skipReason } from "../trail/select-recording.ts";
-import type { Trail } from "../trail/trail-types.ts";
-import { targetServers } from "../servers/per-file-servers.ts";
+import { checkBundles } from "./check-bundles.ts";
+import { Findings, type CheckFinding } from "./check-findings.ts";
+import { planSessions, sessionLabel, trailmapTargets, type SessionPlan, type TrailmapScope } from "./check-plan.ts";
 import { checkSimulations } from "./check-simulations.ts";
-
-type CheckKind =
-  | "config" // a target, toolset or server entry is invalid (or a script is missing)
-  | "trail" // a trail file does not parse, or names a target/driver that does not exist
-  | "name" // a tool name breaks the wire rule (error) or the convention / length margin (warning)
-  | "trailmap-scope" // [TrailmapScopingCheck]: target id or tool prefix (warning)
-  | "collision" // two sources advertise one name
-  | "toolset" // a toolset entry no server advertises; a tool_sets id no toolset defines; an excluded_tools entry no source advertises
-  | "meta" // a wrong-typed _meta["trailblaze/*"] value
-  | "trail-tool" // a trail calls a tool its session does not register
-  | "trail-args" // a recorded call's arguments do not match its tool's input schema
-  | "trail-step" // a step has no recording for its session (it needs an agent)
-  | "bundle" // the server cannot run on-device
-  | "waypoint" // a target's simulation.map: a waypoint's capture fails its own selectors, or the start is not in the map
-  | "shortcut" // a target's simulation.map: a shortcut's first selector does not resolve on its `from` capture
-  | "trailhead" // a target's simulation.map: a trailhead that does not parse or lands on an unknown waypoint
-  | "session"; // a session could not start for another reason
-
-export interface CheckFinding {
-  severity: "error" | "warning";
-  kind: CheckKind;
-  /** One line (or a few, for a server's stderr tail), with its location first when it has one. */
-  message: string;
-  file?: string;
-  line?: number;
-  col?: number;
-  /** The tool a `trail-tool` or `trail-args` finding is about. */
-  tool?: string;
-  /** The session it was found in: `<target> · <driver> · <agent>`. */
-  session?: string;
-}
+import { checkToolsets } from "./check-toolsets.ts";
 
 interface CheckedSession {
   target: string;
@@ -143,63 +95,6 @@ interface CheckSessionHooks {
   listOnly: true;
 }
 
-/** What one session of the check is for: a target, a driver and an agent mode, and its trails. */
-interface SessionPlan {
-  spec: SessionSpec;
-  trails: Trail[];
-}
-
-class Findings {
-  readonly list: CheckFinding[] = [];
-  readonly #seen = new Set<string>();
-
-  add(finding: CheckFinding): void {
-    const key = `${finding.severity}|${finding.kind}|${finding.message}`;
-    if (this.#seen.has(key)) return;
-    this.#seen.add(key);
-    this.list.push(finding);
-  }
-
-  /** Some finding of any kind already says `message` (a server's start-up failure, met by its session first). */
-  says(message: string): boolean {
-    return this.list.some((finding) => finding.message === message);
-  }
-
-  problem(severity: CheckFinding["severity"], kind: CheckKind, problem: ConfigProblem, session?: string): void {
-    this.add({
-      severity,
-      kind,
-      message: formatProblem(problem),
-      file: problem.file,
-      ...(problem.line > 0 ? { line: problem.line, col: problem.col } : {}),
-      ...(session ? { session } : {}),
-    });
-  }
-
-  /** Why a session could not start, split into findings by kind. */
-  error(error: unknown, session: string): void {
-    if (error instanceof SessionStartError) {
-      for (const inner of error.errors) this.error(inner, session);
-    } else if (error instanceof ConfigError) {
-      for (const problem of error.problems) this.problem("error", "config", problem, session);
-    } else {
-      const kind: CheckKind =
-        error instanceof ToolCollisionError
-          ? "collision"
-          : error instanceof ToolNameError
-            ? "name"
-            : error instanceof BundleError
-              ? "bundle" // the same message check-bundle gives: reported once
-              : "session";
-      this.add({ severity: "error", kind, message: error instanceof Error ? error.message : String(error), session });
-    }
-  }
-}
-
-function sessionLabel(spec: SessionSpec): string {
-  return `${spec.target.id} · ${spec.driver.key} · ${spec.agent}`;
-}
-
 async function trailFiles(options: CheckOptions): Promise<string[]> {
   if (options.paths && options.paths.length > 0) return discoverTrails(options.paths, options.cwd);
   const parent = dirname(options.configDir);
@@ -211,84 +106,6 @@ async function trailFiles(options: CheckOptions): Promise<string[]> {
     if (error instanceof ConfigError) return [];
     throw error;
   }
-}
-
-/**
- * Groups trails by the session they would run in; targets no trail uses get a host session.
- * With `scope`, only its targets and the trails that run on them (a trail that does not resolve
- * is reported when the target it names is in scope).
- */
-function planSessions(
-  workspace: Workspace,
-  trails: Trail[],
-  options: CheckOptions,
-  logsDir: string,
-  findings: Findings,
-  scope?: TrailmapScope,
-): SessionPlan[] {
-  const plans = new Map<string, SessionPlan>();
-  // The session a trail (or, without one, the target alone) gets, as `run` would resolve it.
-  const specFor = (trail: Trail | undefined, target = options.target, agent = options.agent): SessionSpec => {
-    const flags = { "session-id": `check-${plans.size + 1}`, logs: logsDir, ...(target ? { target } : {}), ...(agent ? { agent } : {}) };
-    // Sessions are checked without their simulated screen: the screen is checked on its own (check-simulations.ts).
-    const { simulation: _, ...spec } = resolveSessionSpec(workspace, flags, {
-      cwd: options.cwd,
-      env: options.env,
-      ...(trail ? { trail: trailHints(trail) } : {}),
-    });
-    return spec;
-  };
-  for (const trail of trails) {
-    let spec: SessionSpec;
-    try {
-      spec = specFor(trail);
-    } catch (error) {
-      if (!(error instanceof UsageError || error instanceof ConfigError)) throw error;
-      if (scope && !namesTargetIn(workspace, trail, scope.targets)) {
-        scope.leftOut.add(trail.file);
-        continue;
-      }
-      findings.add({ severity: "error", kind: "trail", message: `${trail.file}: ${error.message}`, file: trail.file });
-      continue;
-    }
-    if (scope && !scope.targets.has(spec.target.id)) {
-      scope.leftOut.add(trail.file);
-      continue;
-    }
-    const key = sessionLabel(spec);
-    const plan = plans.get(key) ?? { spec, trails: [] };
-    plan.trails.push(trail);
-    plans.set(key, plan);
-  }
-  // Every target is checked in each agent mode it can run in, with or without trails.
-  const covered = new Set([...plans.values()].map((p) => `${p.spec.target.id}/${p.spec.agent}`));
-  for (const [id, target] of workspace.targets) {
-    if (options.target !== undefined && id !== options.target) continue;
-    if (scope && !scope.targets.has(id)) continue;
-    const portable = target.mcpServers.some((entry) => entry.kind === "script" && !entry.requiresHost);
-    const agents: AgentMode[] = options.agent ? [options.agent] : portable ? ["host", "on-device"] : ["host"];
-    for (const agent of agents) {
-      if (covered.has(`${id}/${agent}`)) continue;
-      const spec = specFor(undefined, id, agent);
-      plans.set(sessionLabel(spec), { spec, trails: [] });
-    }
-  }
-  return [...plans.values()];
-}
-
-/** Whether the target a trail names (by id or app id) is one of `scope`. */
-function namesTargetIn(workspace: Workspace, trail: Trail, scope: ReadonlySet<string>): boolean {
-  if (trail.target === undefined) return false;
-  try {
-    return scope.has(findTarget(workspace, trail.target).id);
-  } catch {
-    return false;
-  }
-}
-
-/** The targets a trailmap scope checks: the trailmap's own, or (a library) those that depend on it. */
-function trailmapTargets(workspace: Workspace, id: string): string[] {
-  return [...workspace.targets.values()].filter((t) => t.trailmap === id || (t.dependencies ?? []).includes(id)).map((t) => t.id);
 }
 
 function checkTrails(plan: SessionPlan, session: Session, label: string, findings: Findings): void {
@@ -332,88 +149,6 @@ function checkTrails(plan: SessionPlan, session: Session, label: string, finding
       });
     }
   }
-}
-
-/**
- * Toolset entries that no session registered or skipped, target tool_sets ids nothing defines,
- * and excluded_tools entries no session saw advertised. `unstarted` names targets whose servers
- * did not run in this check (they failed to start, or `--target` left them out): their tools are
- * unknown, so a missing toolset entry is then only a warning.
- */
-function checkToolsets(
-  checked: { targets: TargetConfig[]; toolsets: ToolsetConfig[] },
-  seenTools: Set<string>,
-  seenToolsets: Set<string>,
-  unstarted: Set<string>,
-  findings: Findings,
-): void {
-  const caveat =
-    unstarted.size > 0 ? ` (not certain: ${[...unstarted].join(", ")} did not run in this check, so their tools are unknown)` : "";
-  for (const toolset of checked.toolsets) {
-    toolset.tools.forEach((name, i) => {
-      if (seenTools.has(name)) return;
-      const where = toolset.toolWheres[i] ?? toolset.where;
-      findings.problem(caveat ? "warning" : "error", "toolset", {
-        ...where,
-        path: `tools[${i}]`,
-        message: `toolset ${toolset.id} lists ${name}, which no server of any target advertises${didYouMean(name, seenTools)}${caveat}`,
-      });
-    });
-  }
-  for (const problem of unknownToolsetRefs(checked.targets, seenToolsets)) findings.problem("warning", "toolset", problem);
-  for (const target of checked.targets) {
-    for (const [platform, section] of Object.entries(target.platforms)) {
-      section?.excludedTools?.forEach((name, i) => {
-        if (seenTools.has(name)) return;
-        findings.problem("warning", "toolset", {
-          ...(section.excludedToolWheres?.[i] ?? section.where ?? target.where),
-          // A trailmap's entry may be its own (target.platforms) or a dependency's (defaults): the location tells.
-          path: target.trailmap === undefined ? `platforms.${platform}.excluded_tools` : "excluded_tools",
-          message: `target ${target.id} excludes ${name} on ${platform}, but no source of any session advertises a tool of that name, so it excludes nothing${didYouMean(name, seenTools)}${caveat}`,
-        });
-      });
-    }
-  }
-}
-
-/** check-bundle for every script server of the targets some trail runs on-device. */
-async function checkBundles(targets: TargetConfig[], findings: Findings, cwd: string, root: string): Promise<void> {
-  const checked = new Set<string>();
-  for (const target of targets) {
-    let servers: ResolvedServer[];
-    try {
-      servers = await targetServers(target, root, cwd);
-    } catch {
-      continue; // missing scripts were reported by the session that tried to start them
-    }
-    for (const server of servers) {
-      if (server.kind !== "script" || server.requiresHost || server.perFile?.runtime === "subprocess") continue;
-      const file = server.bundle ?? server.script;
-      if (checked.has(file)) continue;
-      checked.add(file);
-      const result = await checkBundle(file, { cwd, cacheRoot: root });
-      for (const [severity, items] of [
-        ["error", result.problems],
-        ["warning", result.warnings],
-      ] as const) {
-        for (const item of items) {
-          // A script esbuild cannot bundle gets the same fix as the session that failed on it; a locale the guest ignores gets none.
-          const fix = item.kind === "bundle" || (server.perFile && item.kind !== "locale");
-          const message = fix ? withHostOnlyFix(item.message, server) : item.message;
-          if (findings.says(message)) continue;
-          findings.add({ severity, kind: "bundle", message, ...(item.source ? { file: item.source } : {}) });
-        }
-      }
-    }
-  }
-}
-
-/** A trailmap scope: its targets, the trails left out because they run on others, and whether it is a library. */
-interface TrailmapScope {
-  targets: ReadonlySet<string>;
-  leftOut: Set<string>;
-  /** No loaded target comes from the trailmap itself: its targets are those that depend on it. */
-  library: boolean;
 }
 
 /** What the sessions of a check saw: each session, the tools and toolsets registered or skipped, the targets that started. */

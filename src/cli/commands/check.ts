@@ -2,7 +2,8 @@
 
 import { resolve } from "node:path";
 import { resolveCheckScope } from "../../check/check-scope.ts";
-import { checkWorkspace, type CheckedTrailmap, type CheckFinding, type CheckReport } from "../../check/check-workspace.ts";
+import type { CheckFinding } from "../../check/check-findings.ts";
+import { checkWorkspace, type CheckedTrailmap, type CheckReport } from "../../check/check-workspace.ts";
 import { findConfigDir } from "../../config/workspace.ts";
 import { parseAgent } from "../../session/session-spec.ts";
 import { parseCommandArgs } from "../args.ts";
