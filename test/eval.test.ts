@@ -5,9 +5,9 @@
 // --min-pass-rate fails the second, named; usage and configuration mistakes exit 2.
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { cli } from "./support/cli.ts";
+import { cli, cliUnderTestEnv, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
 import { agentEnv, CALENDAR_MAP } from "./support/agent-workspace.ts";
 import { startLlmServer, type LlmServer } from "./support/llm-server.ts";
 import { byModel, CALENDAR_PLANS, capable, evalWorkspace, hopeless } from "./support/scripted-models.ts";
@@ -179,6 +179,86 @@ describe("eval on a captured map", () => {
     });
     expect(met.stderr).toBe("");
     expect(met.code).toBe(0);
+  });
+});
+
+describe("runs are told apart by their place, not their labels", () => {
+  test("two trail files with one id are two trails of the eval, each with its own runs", async () => {
+    server = startLlmServer([]);
+    server.after = byModel({ "test-model": capable(CALENDAR_PLANS), "cheap-model": hopeless() });
+    const dir = evalWorkspace("eval-same-id", server);
+    mkdirSync(join(dir, "trails/again"));
+    copyFileSync(join(dir, TRAILS[0]), join(dir, "trails/again/drifted.trail.yaml"));
+    const run = await cli(
+      [
+        "eval",
+        TRAILS[0],
+        "trails/again/drifted.trail.yaml",
+        "--llm",
+        GOOD,
+        "--repeat",
+        "2",
+        ...CALENDAR_MAP,
+        "--reporter",
+        "json",
+        "--no-logging",
+      ],
+      { cwd: dir, env: agentEnv() },
+    );
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as EvalJson;
+    expect(report.models[0]!.trails.map((t) => [t.file, t.runs, t.passed])).toEqual([
+      [TRAILS[0], 2, 2],
+      ["trails/again/drifted.trail.yaml", 2, 2],
+    ]);
+  });
+});
+
+describe("an interrupted eval", () => {
+  test("SIGINT: the runs that ended are reported, the one cut short is not counted against its model, exit 130", async () => {
+    server = startLlmServer([]);
+    // The first run is answered; the second run's first request never is.
+    const drive = capable(CALENDAR_PLANS);
+    server.after = (request) => (server!.requests.length > 4 ? { hang: true } : drive(request));
+    const dir = evalWorkspace("eval-interrupt", server);
+    const out = join(tempDir("eval-interrupt"), "eval.json");
+    const child = Bun.spawn(
+      [
+        process.execPath,
+        join(REPO, "src/cli/main.ts"),
+        "eval",
+        TRAILS[0],
+        "--llm",
+        GOOD,
+        "--repeat",
+        "3",
+        ...CALENDAR_MAP,
+        "--reporter",
+        `list,json=${out}`,
+        "--no-logging",
+      ],
+      {
+        cwd: dir,
+        env: { ...process.env, ...agentEnv(), ...(await cliUnderTestEnv()), PATH: TEST_PATH, NO_COLOR: "1" },
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
+    let stdout = "";
+    const reader = child.stdout.getReader();
+    const decoder = new TextDecoder();
+    while (!stdout.includes("✓ drifted [gateway/test-model #1]")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      stdout += decoder.decode(value);
+    }
+    // The second run is waiting on the model.
+    while (server.requests.length < 5) await Bun.sleep(20);
+    child.kill("SIGINT");
+    expect(await child.exited).toBe(130);
+    const report = JSON.parse(readFileSync(out, "utf8")) as EvalJson & { interrupted?: string };
+    expect(report.interrupted).toBe("interrupted by SIGINT");
+    expect(report.models[0]).toMatchObject({ runs: 1, passed: 1, passRate: 1 });
   });
 });
 

@@ -20,7 +20,7 @@ import { maskReport } from "../../run/mask-report.ts";
 import type { Reporter, TrailInfo } from "../../run/reporter.ts";
 import { SuiteRun, type SuiteEntry } from "../../run/run-suite.ts";
 import type { StartTrailSession, TrailAgent } from "../../run/run-trail.ts";
-import { runExitCode, type RunReport, type TrailReport } from "../../run/run-types.ts";
+import { runExitCode, summarize, type RunReport, type TrailReport } from "../../run/run-types.ts";
 import { evalResult, type EvalPlan } from "../../run/eval/aggregate.ts";
 import { EvalReporters } from "../../run/eval/eval-reporter.ts";
 import { EVAL_REPORTERS } from "../../run/eval/eval-reporters.ts";
@@ -298,12 +298,16 @@ export const evalCommand: Command = {
     };
 
     reporters.onBegin({ models: plan.models.map((m) => m.model), trails: chosen.length, repeat, workers });
-    // Each run, as it ends, to the reporters (the list's live lines); the runs' own step events are the run's, not the eval's.
-    const byLabel = new Map(entries.map((entry, index) => [entry.trail.id, planned[index]!]));
+    // Each run as it ends, by its place in the plan (two trails may share an id): to the reporters
+    // (the list's live lines) and into the eval. A run an interrupt cuts short never ends here, so it
+    // is counted against no model. The runs' own step events are the run's, not the eval's.
+    const ended: (EvalRun | undefined)[] = planned.map(() => undefined);
     const observer: Reporter = {
       onTrailEnd: (info: TrailInfo, report: TrailReport) => {
-        const run = planned[info.index];
-        if (run) reporters.onRunEnd(evalRunOf(run, report));
+        const of = planned[info.index];
+        if (!of) return;
+        ended[info.index] = evalRunOf(of, report);
+        reporters.onRunEnd(ended[info.index]!);
       },
     };
     const startTrailSession: StartTrailSession = (spec, options) => startSession(spec, io, options);
@@ -319,15 +323,13 @@ export const evalCommand: Command = {
       observer,
       ...(id !== undefined ? { sessionId: id } : {}),
     });
-    const end = async (run: RunReport): Promise<EvalResult> => {
-      const masked = maskReport(run, secrets);
-      const runs = masked.trails.flatMap((report) => {
-        const of = byLabel.get(report.id);
-        return of ? [evalRunOf(of, report)] : [];
-      });
-      const result = evalResult(runs, plan, masked.screens ?? {}, masked.summary.durationMs, masked.interrupted);
+    // Screens and runs were masked as they were recorded; a value that became secret later is masked here.
+    const end = async (run: RunReport): Promise<{ result: EvalResult; runs: EvalRun[] }> => {
+      const runs = ended.flatMap((one) => (one ? [{ ...one, report: maskReport(one.report, secrets) }] : []));
+      const screens = maskReport(run.screens ?? {}, secrets);
+      const result = evalResult(runs, plan, screens, run.summary.durationMs, run.interrupted);
       await reporters.onEnd(result);
-      return result;
+      return { result, runs };
     };
     let interrupted = false;
     const stopListening = onInterrupt(async (signal) => {
@@ -343,8 +345,8 @@ export const evalCommand: Command = {
       stopListening();
     }
     if (interrupted) return 130;
-    const result = await end(run);
-    return evalExitCode(run, result.report, byLabel, io, reporters.failed);
+    const { result, runs } = await end(run);
+    return evalExitCode(runs, result.report, io, reporters.failed);
   },
 };
 
@@ -353,22 +355,18 @@ export const evalCommand: Command = {
  * no run got to start (the trails' configuration); then 1 for each model below --min-pass-rate
  * (named); 1 when a reporter failed; else 0: a model's failed runs are the eval's results.
  */
-function evalExitCode(
-  run: RunReport,
-  report: EvalReport,
-  byLabel: ReadonlyMap<string, PlannedRun>,
-  io: CliIO,
-  reportersFailed: boolean,
-): number {
+function evalExitCode(runs: readonly EvalRun[], report: EvalReport, io: CliIO, reportersFailed: boolean): number {
   for (const model of report.models) {
-    const own = run.trails.filter((t) => byLabel.get(t.id)?.model === model.model && t.status !== "skipped");
-    if (own.length > 0 && own.every((t) => t.exitCode === 2)) {
-      io.stderr(`error: eval: ${model.model} could not be used in any run: ${own.at(-1)!.error ?? "error"}\n`);
+    const own = runs.filter((run) => run.model === model.model && run.report.status !== "skipped");
+    if (own.length > 0 && own.every((run) => run.report.exitCode === 2)) {
+      io.stderr(`error: eval: ${model.model} could not be used in any run: ${own.at(-1)!.report.error ?? "error"}\n`);
       return 2;
     }
   }
-  if (!run.trails.some((t) => t.ran)) {
-    const code = runExitCode(run);
+  if (!runs.some((run) => run.report.ran)) {
+    // No run got to a step: the trails' own configuration (or a server's start) decides, as in run.
+    const trails = runs.map((run) => run.report);
+    const code = runExitCode({ trails, summary: summarize(trails, 0) });
     if (code !== 0) return code;
   }
   const below = report.models.filter((model) => model.belowMinPassRate);
