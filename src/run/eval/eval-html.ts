@@ -63,7 +63,7 @@ function card(model: EvalModel, index: number, gate: number | undefined): Html {
     (model.belowMinPassRate
       ? html`<span class="gate below">below --min-pass-rate ${percent(gate)}</span>`
       : html`<span class="gate met">meets --min-pass-rate ${percent(gate)}</span>`);
-  return html`<article class="${`card ${colourClass(index)}`}" data-model="${model.model}"><h2>${model.model}</h2><div class="rate ${rateClass(model.passRate, model.runs)}">${percent(model.passRate)}</div><div class="meta">${model.passed} of ${plural(model.runs, "run")} passed${model.skipped ? `, ${model.skipped} skipped` : ""}</div>${gated}<dl><dt>model calls a run</dt><dd>${model.calls.toFixed(1)}</dd><dt>tokens a run</dt><dd>${Math.round(model.tokens).toLocaleString("en-US")}</dd><dt>cost a run</dt><dd>${model.costUsd !== undefined ? usd(model.costUsd) : "no prices"}</dd><dt>time a run (median)</dt><dd>${model.runs > 0 ? formatDuration(model.durationMs) : "-"}</dd></dl></article>`;
+  return html`<article class="${`card ${colourClass(index)}`}"><h2>${model.model}</h2><div class="rate ${rateClass(model.passRate, model.runs)}">${percent(model.passRate)}</div><div class="meta">${model.passed} of ${plural(model.runs, "run")} passed${model.skipped ? `, ${model.skipped} skipped` : ""}</div>${gated}<dl><dt>model calls a run</dt><dd>${model.calls.toFixed(1)}</dd><dt>tokens a run</dt><dd>${Math.round(model.tokens).toLocaleString("en-US")}</dd><dt>cost a run</dt><dd>${model.costUsd !== undefined ? usd(model.costUsd) : "no prices"}</dd><dt>time a run (median)</dt><dd>${model.runs > 0 ? formatDuration(model.durationMs) : "-"}</dd></dl></article>`;
 }
 
 /** Each trail a row, each model a group of columns: passed, pass rate, calls, tokens, cost, time. */

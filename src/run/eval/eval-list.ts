@@ -102,7 +102,8 @@ export class EvalListReporter implements EvalReporter {
   onEnd(result: EvalResult): void {
     this.#out(`\n${this.format(result.report)}`);
     const file = this.#options.file;
-    if (file) writeReport("list", toTerminal(this.format(result.report)), file, this.#options.notice ?? this.#out);
+    // The file holds the table without colours: it is read in an editor, not a terminal.
+    if (file) writeReport("list", toTerminal(this.format(result.report, painter(false))), file, this.#options.notice ?? this.#out);
   }
 
   /** `  ✓ theme-in-words [gateway/good #2]  4 calls · 1,320 tokens · $0.0031 · 1.2 s`, and where a failed run failed. */
@@ -129,9 +130,8 @@ export class EvalListReporter implements EvalReporter {
     return `${line}\n      ${c.red(shown(why, 160))}`;
   }
 
-  /** The table, the steps that failed most, and a line per model. */
-  format(report: EvalReport): string {
-    const c = this.#c;
+  /** The table, the steps that failed most, and a line per model (in the list's colours, or `c`'s). */
+  format(report: EvalReport, c = this.#c): string {
     const rows: string[][] = [COLUMNS.map(([header]) => header)];
     const kinds: ("head" | "trail" | "total")[] = ["head"];
     const rates: number[] = [1];

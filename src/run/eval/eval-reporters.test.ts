@@ -2,6 +2,9 @@
 // file, id and step words (the trail), an error (a tool, a server, a model): the list replaces their
 // control characters, the page escapes them, the json keeps them as they are; and the table lines up.
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { TrailReport } from "../run-types.ts";
 import { evalResult, type EvalPlan } from "./aggregate.ts";
 import { EvalListReporter } from "./eval-list.ts";
@@ -107,6 +110,22 @@ describe("the list", () => {
     expect(out).toMatch(/\u001B\[32m +100%\u001B\[39m/);
     expect(out.replace(/\u001B\[\d+m/g, "")).not.toMatch(CONTROL);
   });
+});
+
+test("the list's file (list=FILE) holds the table without colours, and says where it went", () => {
+  const dir = mkdtempSync(join(tmpdir(), "eval-list-"));
+  try {
+    let out = "";
+    const path = join(dir, "eval.txt");
+    new EvalListReporter((text) => void (out += text), { color: true, file: { path, shown: "eval.txt" } }).onEnd(result);
+    const text = readFileSync(path, "utf8");
+    expect(text).toContain("pass rate");
+    expect(text).not.toContain("\u001B[");
+    expect(out).toContain("\u001B[");
+    expect(out).toEndWith("list report written to eval.txt\n");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 describe("the page", () => {
