@@ -2,7 +2,7 @@
 // author's import.meta and stack positions kept, Bun bytecode where the script allows it, the SDK's
 // stdio transport on Bun's own streams, and the source as the fallback with a note.
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -11,6 +11,7 @@ import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { pathToFileURL } from "node:url";
 import { hostBundle } from "../src/bundle/host-bundle.ts";
 import { BundleError } from "../src/errors.ts";
+import { MARKS_FAILED_ANSWERS } from "../src/core/answer-mark.ts";
 import { cli, REPO } from "./support/cli.ts";
 import { rejection } from "./support/rejection.ts";
 
@@ -122,6 +123,58 @@ describe("hostBundle", () => {
     expect(error).toBeInstanceOf(BundleError);
     expect(error.message).toStartWith("Cannot precompile tools/needs-missing.ts for the host: ");
     expect(error.message).toContain("trailblaze-no-such-package");
+  });
+});
+
+describe("a workspace outside this repository", () => {
+  // No node_modules above it: its tools import the SDK that trailblaze-ts supplies. A bun started
+  // without --no-install (as `bun path/to/main.ts` is) auto-installs what Bun.resolveSync finds in no
+  // node_modules folder, into its global cache: the patch must still find our copy, for every importer.
+  test("gets precompiled servers whose stdio transport is patched for every import of it, from a bun that auto-installs", async () => {
+    const outside = mkdtempSync(join(tmpdir(), "host-bundle-outside-"));
+    try {
+      expect(existsSync(join(dirname(outside), "node_modules"))).toBe(false);
+      const tools = join(outside, "tools");
+      mkdirSync(tools);
+      const server = (name: string, extra = "") =>
+        `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n` +
+        `import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n${extra}` +
+        `const server = new McpServer({ name: "${name}", version: "1.0.0" });\n` +
+        `server.registerTool("${name}_fail", { description: "fails" }, async () => ({ isError: true, content: [{ type: "text", text: "no" }] }));\n` +
+        "await server.connect(new StdioServerTransport());\n";
+      // The SDK alone (the build failed: "bunStdio did not apply"), and with the author package, whose
+      // own import of the transport was patched while the script's was not.
+      writeFileSync(join(tools, "sdk-only.ts"), server("sdkOnly"));
+      writeFileSync(join(tools, "with-scripting.ts"), server("withScripting", 'import "@trailblaze/scripting/serve-tools";\n'));
+      const build = join(outside, "build.ts");
+      writeFileSync(
+        build,
+        `import { hostBundle } from ${JSON.stringify(join(REPO, "src/bundle/host-bundle.ts"))};\n` +
+          `const out = [];\nfor (const name of ["sdk-only", "with-scripting"]) {\n` +
+          `  try { out.push(await hostBundle(${JSON.stringify(tools)} + "/" + name + ".ts", ${JSON.stringify(outside)})); }\n` +
+          "  catch (error) { out.push({ error: error.message }); }\n}\nconsole.log(JSON.stringify(out));\n",
+      );
+      // No --no-install, and no bunfig: this folder is not the repository's.
+      const child = Bun.spawnSync([process.execPath, build], {
+        cwd: outside,
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/" },
+      });
+      expect(child.stderr.toString()).toBe("");
+      const built = JSON.parse(child.stdout.toString()) as { file?: string; patches?: string[]; error?: string }[];
+      expect(built.map((b) => b.error ?? b.patches)).toEqual([
+        ["bunStdio", "ajvStandIn", "pureSchemas"],
+        ["bunStdio", "ajvStandIn", "pureSchemas"],
+      ]);
+      // Each server's transport is the patched one: it says, as it starts, that it marks failed answers.
+      for (const { file } of built) {
+        const run = Bun.spawn([process.execPath, file!], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+        await run.stdin.end();
+        expect(await run.exited).toBe(0);
+        expect(await new Response(run.stderr).text()).toBe(`${MARKS_FAILED_ANSWERS}\n`);
+      }
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });
 

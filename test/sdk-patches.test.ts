@@ -54,6 +54,18 @@ describe("SDK patches", () => {
     );
   });
 
+  test("a patch applied for one importer but gone past by another fails the build, naming that importer", async () => {
+    const stdio = join(REPO, "node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js");
+    const ledger = new SdkPatchLedger("host");
+    for (const id of ["bunStdio", "ajvStandIn", "pureSchemas"] as const) ledger.applied(id);
+    ledger.bypassed("bunStdio", stdio, join(work, "tools/echo.ts"));
+    const error = await rejection((async () => ledger.verify([echo, stdio], "Cannot precompile tools/echo.ts for the host"))());
+    expect(error).toBeInstanceOf(BundleError);
+    expect(error.message.split("\n")[1]).toBe(
+      `  the stdio server transport given Bun's stdin and stdout (bunStdio) did not apply to ${stdio} as ${join(work, "tools/echo.ts")} imports it`,
+    );
+  });
+
   test("each build checks only its own patches", () => {
     const ajv = join(work, "node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js");
     expect(new SdkPatchLedger("cli").missed([ajv]).map((m) => m.id)).toEqual(["lazyAjv"]);

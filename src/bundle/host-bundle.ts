@@ -14,7 +14,7 @@ import { BuildCache } from "./build-cache.ts";
 import { bytecodeBundle } from "./bytecode.ts";
 import { pureSchemasBunPlugin } from "./pure-schemas-plugin.ts";
 import { SDK_DIST, SDK_PATCHES, SdkPatchLedger, type SdkPatchId } from "./sdk-patches.ts";
-import { checkSuppliedFolders, resolveSupplied, suppliedIn, suppliedNodePath, suppliedPackagesBunPlugin } from "./supplied-packages.ts";
+import { checkSuppliedFolders, resolveForBundler, suppliedIn, suppliedNodePath, suppliedPackagesBunPlugin } from "./supplied-packages.ts";
 
 /** Bump when the build settings below change. */
 const HOST_BUNDLER_VERSION = 6;
@@ -48,15 +48,8 @@ const bunStdio = (root: string, ledger: SdkPatchLedger): Bun.BunPlugin => ({
     build.onResolve({ filter: /stdio(\.js)?$/ }, (args) => {
       // The wrapper's own import of the SDK's class is the real module.
       if (!args.importer || args.importer.startsWith(`${BUN_STDIO_NAMESPACE}:`)) return undefined;
-      let real: string;
-      try {
-        real = Bun.resolveSync(args.path, dirname(args.importer));
-      } catch {
-        const supplied = resolveSupplied(args.path, args.importer, suppliedNodePath(root));
-        if (supplied === undefined) return undefined;
-        real = supplied;
-      }
-      if (!SDK_PATCHES.bunStdio.target.test(real)) return undefined;
+      const real = resolveForBundler(args.path, args.importer, suppliedNodePath(root));
+      if (real === undefined || !SDK_PATCHES.bunStdio.target.test(real)) return undefined;
       ledger.applied("bunStdio");
       return { path: `${BUN_STDIO_NAMESPACE}:${real}`, namespace: BUN_STDIO_NAMESPACE };
     });
@@ -156,6 +149,13 @@ async function buildHostBundle(script: string, cwd: string): Promise<HostBundle>
     const inputs = Object.keys(result.metafile.inputs)
       .map((input) => resolve(input))
       .filter((input) => existsSync(input));
+    for (const [input, { imports }] of Object.entries(result.metafile.inputs)) {
+      if (input.startsWith(`${BUN_STDIO_NAMESPACE}:`)) continue;
+      // Only the wrapper imports the SDK's stdio transport itself: anything else went past the patch.
+      for (const { path } of imports)
+        if (!path.startsWith(`${BUN_STDIO_NAMESPACE}:`) && SDK_PATCHES.bunStdio.target.test(path))
+          ledger.bypassed("bunStdio", resolve(path), resolve(input));
+    }
     ledger.verify(inputs, `Cannot precompile ${relative(cwd, script) || script} for the host`);
     let file = await bytecodeBundle(output.path, outdir);
     if (!file) {

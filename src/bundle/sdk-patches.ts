@@ -87,6 +87,7 @@ export function sdkVersionOf(file: string): string {
 /** What one build's plugins applied; `verify` checks it against what went into the bundle. */
 export class SdkPatchLedger {
   readonly #applied = new Set<SdkPatchId>();
+  readonly #bypassed: { id: SdkPatchId; file: string; importer: string }[] = [];
 
   constructor(readonly build: SdkBuild) {}
 
@@ -95,14 +96,22 @@ export class SdkPatchLedger {
     this.#applied.add(id);
   }
 
+  /**
+   * `importer` imports the target of `id` itself, past the module that patches it: the patch
+   * applied to other importers, not to this one (a plugin that resolved its import differently).
+   */
+  bypassed(id: SdkPatchId, file: string, importer: string): void {
+    this.#bypassed.push({ id, file, importer });
+  }
+
   /** The patches applied, in table order. */
   get patches(): SdkPatchId[] {
     return (Object.keys(SDK_PATCHES) as SdkPatchId[]).filter((id) => this.#applied.has(id));
   }
 
   /** The patches of this build whose target file went into the bundle (`inputs`: absolute paths) without the patch. */
-  missed(inputs: readonly string[]): { id: SdkPatchId; file: string }[] {
-    const missed: { id: SdkPatchId; file: string }[] = [];
+  missed(inputs: readonly string[]): { id: SdkPatchId; file: string; importer?: string }[] {
+    const missed: { id: SdkPatchId; file: string; importer?: string }[] = [...this.#bypassed];
     for (const [id, patch] of Object.entries(SDK_PATCHES) as [SdkPatchId, SdkPatch][]) {
       if (!patch.builds.includes(this.build) || this.#applied.has(id)) continue;
       const file = inputs.find((input) => patch.target.test(input));
@@ -116,7 +125,9 @@ export class SdkPatchLedger {
     const missed = this.missed(inputs);
     if (missed.length === 0) return;
     const version = sdkVersionOf(missed[0]!.file);
-    const lines = missed.map(({ id, file }) => `${SDK_PATCHES[id].what} (${id}) did not apply to ${file}`);
+    const lines = missed.map(
+      ({ id, file, importer }) => `${SDK_PATCHES[id].what} (${id}) did not apply to ${file}${importer ? ` as ${importer} imports it` : ""}`,
+    );
     throw new BundleError(
       `${what}: @modelcontextprotocol/sdk ${version} is not laid out as trailblaze-ts expects:\n  ${lines.join("\n  ")}\n` +
         `Use the SDK version trailblaze-ts ships with (remove the workspace's own @modelcontextprotocol/sdk, or pin the version in trailblaze-ts's package.json), and report the version that failed.`,

@@ -128,6 +128,24 @@ export function resolveSupplied(specifier: string, importer: string, folder: str
   }
 }
 
+/**
+ * Where Bun's bundler finds `specifier` imported by `importer`: the installed copy Node's lookup
+ * finds from the importer, else ours for a supplied package (in `folder`, see suppliedNodePath);
+ * undefined when there is neither. Never Bun's auto-install: a bun started without --no-install
+ * resolves a package no node_modules folder above the importer holds into its global cache
+ * (~/.bun/install/cache/<name>@<version>/…), a file the bundler itself never uses.
+ */
+export function resolveForBundler(specifier: string, importer: string, folder: string): string | undefined {
+  const from = dirname(importer);
+  const bare = !/^(?:\.{1,2}(?:\/|$)|\/)/.test(specifier);
+  if (bare && installedFrom(packageOf(specifier), from) === undefined) return resolveSupplied(specifier, importer, folder);
+  try {
+    return Bun.resolveSync(specifier, from);
+  } catch {
+    return undefined;
+  }
+}
+
 /** For Bun's bundler (precompiled host servers): supplied packages, as esbuild's nodePaths gives them to the other builds. */
 export function suppliedPackagesBunPlugin(root: string): Bun.BunPlugin {
   return {
