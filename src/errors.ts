@@ -288,12 +288,12 @@ export class ScaffoldError extends errorKind("SCAFFOLD_EXISTS", 2) {}
 export class CaptureError extends errorKind("CAPTURE_INVALID", 2) {
   constructor(
     readonly file: string,
-    /** JSON path of the offending value, such as `$.trailblazeNodeTree.children[2].bounds.left`; `$` for the whole document. */
+    /** JSON path of the offending value, such as `$.trailblazeNodeTree.children[2].bounds.left`; `$` for the whole document, "" for the file itself (not found, unreadable). */
     readonly jsonPath: string,
     problem: string,
     options?: { cause?: unknown },
   ) {
-    super(`${file}: ${jsonPath}: ${problem}`, options);
+    super(jsonPath === "" ? `${file}: ${problem}` : `${file}: ${jsonPath}: ${problem}`, options);
   }
 }
 

@@ -93,6 +93,8 @@ selector 2: {"textRegex":"setings"}
       'error: --selector #1: $.web.ariaRol: unknown web field; did you mean "ariaRole"?\n',
     ],
     [["screen", HOME, "--waypoint", "nope.waypoint.yaml"], `error: ${join(REPO, "nope.waypoint.yaml")}: waypoint file not found\n`],
+    // The file itself, named as given and where it was looked for: not a place in its JSON.
+    [["screen", "nope.json"], `error: nope.json: file not found (looked for ${join(REPO, "nope.json")})\n`],
   ];
   for (const [argv, stderr] of USAGE) {
     test(`exit 2: ${argv.slice(1).join(" ") || "(no capture)"}`, async () => {

@@ -95,7 +95,7 @@ describe("loadCapture", () => {
         "a view hierarchy ({text, resourceId, className, x1, y1, x2, y2, children}) or a waypoint capture " +
         "({waypointId, deviceWidth, deviceHeight, trailblazeNodeTree, viewHierarchy})",
     ],
-    ["missing.json", "missing.json: $: file not found"],
+    ["missing.json", `missing.json: file not found (looked for ${join(SCREENS, "malformed", "missing.json")})`],
   ];
   for (const [file, message] of MALFORMED) {
     test(`malformed: ${file}`, async () => {

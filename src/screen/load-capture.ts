@@ -70,7 +70,8 @@ export async function loadCapture(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === "ENOENT" ? "file not found" : `cannot read the file (${code ?? String(error)})`;
-    throw new CaptureError(displayName, "$", why, { cause: error });
+    // The file itself, not a place in its JSON; where it was looked for when the name shown is not that path.
+    throw new CaptureError(displayName, "", displayName === file ? why : `${why} (looked for ${file})`, { cause: error });
   }
   const screen = parseCapture(displayName, text);
   const screenshot = screenshotBeside(file, screen.screenshotFile);
