@@ -54,8 +54,9 @@ describe("--llm-timeout", () => {
     const { code, stdout, stderr } = await step(dir, ["--llm-timeout", "1"], env);
     expect(code).toBe(1);
     const said = `gateway/test-model (openai_compatible at ${server.url}/v1) did not answer within 1 s (--llm-timeout 1)`;
-    expect(stdout).toContain(`✗ ${said}`);
-    expect(stderr).toContain(said);
+    // Said once, as the error; the result line counts what the objective cost.
+    expect(stdout).toBe("✗ not reached (gateway/test-model: 0 model calls, 0 tokens, $0.0000)\n");
+    expect(stderr).toEndWith(`error: ${said}; raise --llm-timeout or llm: defaults: timeout_seconds, or check that the provider is up\n`);
     // A request past its deadline is not retried.
     expect(server.requests).toHaveLength(1);
   });
@@ -71,7 +72,9 @@ describe("--llm-timeout", () => {
     expect(code).toBe(1);
     const trail = (JSON.parse(stdout) as Report).trails[0]!;
     expect(trail.error).toContain("gateway/test-model (openai_compatible at");
-    expect(trail.error).toContain("did not answer within 0.5 s (--llm-timeout 0.5)");
+    expect(trail.error).toContain(
+      "did not answer within 0.5 s (llm: defaults: timeout_seconds: 0.5 at trails/config/trailblaze.yaml:23:22)",
+    );
     expect(trail.steps.map((s) => s.status)).toEqual(["failed", "skipped", "skipped"]);
   });
 
@@ -144,7 +147,7 @@ describe("--max-llm-tokens", () => {
     );
     expect(capped.code).toBe(1);
     expect((JSON.parse(capped.stdout) as Report).trails[0]!.error).toContain(
-      "the model used 220 tokens in this trail, past --max-llm-tokens 200",
+      "the model used 220 tokens in this trail, past llm: defaults: max_tokens_per_trail: 200 at trails/config/trailblaze.yaml:23:27",
     );
     expect(server.requests).toHaveLength(2);
 

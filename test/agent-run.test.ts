@@ -293,7 +293,10 @@ describe("failures users can act on", () => {
     writeFileSync(anchor, `${readFileSync(anchor, "utf8")}defaults:\n  max-llm-calls: 3\n`);
     const { code, report } = await runJson(dir, ["trails/calendar/theme-in-words.trail.yaml", ...CALENDAR_MAP]);
     expect(code).toBe(1);
-    expect(report.trails[0]!.error).toContain("did not finish the objective in 3 calls");
+    // The message names where the cap was set.
+    expect(report.trails[0]!.error).toContain(
+      "did not finish the objective in 3 calls (defaults: max-llm-calls: 3 at trails/config/trailblaze.yaml:24:18)",
+    );
     expect(server.requests).toHaveLength(3);
   });
 
@@ -429,14 +432,16 @@ describe("failures users can act on", () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  test("--self-heal without a model is a usage error that says how to choose one", async () => {
+  test("--self-heal without a model is a usage error that says what turned it off", async () => {
     const dir = workspaceCopy(AGENT_FIXTURE, "agent-heal-no-model");
     const { code, stderr } = await cli(
       ["run", "trails/calendar/drifted.trail.yaml", ...CALENDAR_MAP, "--self-heal", "--llm", "none", "--no-logging"],
       { cwd: dir, env: agentEnv() },
     );
     expect(code).toBe(2);
-    expect(stderr).toContain("--self-heal needs a model for the agent: give --llm provider/model");
+    expect(stderr).toBe(
+      "error: run: --self-heal needs a model for the agent, and --llm none turns the built-in agent's model off: give --llm provider/model instead (docs/agent.md)\n",
+    );
   });
 });
 
@@ -615,11 +620,13 @@ describe("step and verify at the terminal", () => {
     expect(server.requests.map((r) => r.images.map((image) => image.slice(0, 23)))).toEqual([["data:image/webp;base64,"], []]);
   });
 
-  test("with no model chosen, step says how to choose one (exit 2)", async () => {
+  test("with the model turned off, step says what turned it off (exit 2)", async () => {
     const dir = workspaceCopy(AGENT_FIXTURE, "agent-step-no-model");
     const { code, stderr } = await cli(["step", "Open Settings", "--target", "calendar", "--llm", "none"], { cwd: dir, env: agentEnv() });
     expect(code).toBe(2);
-    expect(stderr).toContain("step: no model is chosen for the built-in agent: give --llm provider/model");
+    expect(stderr).toBe(
+      "error: step: --llm none turns the built-in agent's model off: give --llm provider/model instead (docs/agent.md)\n",
+    );
   });
 });
 

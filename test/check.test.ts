@@ -193,7 +193,7 @@ describe("bun trailblaze check", () => {
       [
         "warning",
         "trail-step",
-        'trails/planted/agent-only.trail.yaml:5:5 step 1 "Only recorded on iOS": this step needs an agent: it has recordings for ios only (this session replays android, all, tools), and no model is chosen for the built-in agent; give one with --llm provider/model (or llm: defaults.model in trailblaze.yaml, see docs/agent.md), or record tool calls for it under recording: tools:',
+        'trails/planted/agent-only.trail.yaml:5:5 step 1 "Only recorded on iOS": this step needs an agent: it has recordings for ios only (this session replays android, all, tools), and no model is chosen for the built-in agent: give --llm provider/model, set $TRAILBLAZE_DEFAULT_MODEL, or set llm: defaults: model in trailblaze-config/trailblaze.yaml (docs/agent.md); or record tool calls for it under recording: tools:',
       ],
       [
         "error",

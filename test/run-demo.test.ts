@@ -177,7 +177,7 @@ describe("run --list", () => {
         "  2. Generate a test user (recording: tools)",
         '       myapp_generateUser {"seed":1}',
         "  3. Log in with the generated e-mail",
-        "       (no recording for this session: needs an agent, none is built in)",
+        "       (no recording for this session: the built-in agent does it from its words, with a model)",
         "  4. [verify] The greeting names the user (recording: tools)",
         '       assertEquals {"actual":"{{greeting}}","expected":"Hello Grace.4323"}',
         '       assertEquals {"actual":"{{loggedInAs}}","expected":"${email}"}',

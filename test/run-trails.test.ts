@@ -103,7 +103,7 @@ describe("a folder of trails, one session each", () => {
     expect(t.steps.map((s: Json) => s.status)).toEqual(["passed", "failed", "skipped"]);
     expect(t.steps[1].failure).toEqual({
       message:
-        "this step needs an agent: it has no recording (this session replays android, all, tools), and no model is chosen for the built-in agent; give one with --llm provider/model (or llm: defaults.model in trailblaze.yaml, see docs/agent.md), or record tool calls for it under recording: tools:",
+        "this step needs an agent: it has no recording (this session replays android, all, tools), and no model is chosen for the built-in agent: give --llm provider/model, set $TRAILBLAZE_DEFAULT_MODEL, or set llm: defaults: model in trailblaze-config/trailblaze.yaml (docs/agent.md); or record tool calls for it under recording: tools:",
     });
   });
 

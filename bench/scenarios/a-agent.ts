@@ -197,7 +197,7 @@ export async function a2LoopTurn(reps: number): Promise<ScenarioResult> {
               agent,
               objective: "Check the month",
               verify: false,
-              maxCalls: turns,
+              maxCalls: { value: turns, from: "the scenario's turns" },
               memory: session.memory,
               secrets: new Secrets(),
               lookup: (key) => session.memory.lookup(key),

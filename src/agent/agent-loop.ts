@@ -12,6 +12,7 @@ import { InterpolationError, LlmError } from "../errors.ts";
 import { callCheck, isSuccess, type ToolResult } from "../core/tool-result.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { askModel, type AgentModel, type ModelAnswer } from "../llm/ask-model.ts";
+import type { Cap } from "../llm/llm-config.ts";
 import type { Memory } from "../session/memory.ts";
 import type { Session } from "../session/session.ts";
 import { interpolate, type Lookup } from "../trail/interpolate.ts";
@@ -54,21 +55,22 @@ export interface AgentTurn {
 
 /** The tokens a trail may spend on the model (`--max-llm-tokens`), shared by its steps' objectives. */
 export class TokenBudget {
-  readonly max: number;
+  /** The cap and where it was set (`--max-llm-tokens N`, or llm: defaults: max_tokens_per_trail at its line). */
+  readonly cap: Cap;
   /** What the budget is for, as the failure names it: `this trail`, or `this objective` (step, verify). */
   readonly scope: string;
   /** Tokens (input and output) spent so far. */
   spent = 0;
 
-  constructor(max: number, scope = "this trail") {
-    this.max = max;
+  constructor(cap: Cap, scope = "this trail") {
+    this.cap = cap;
     this.scope = scope;
   }
 
   /** Counts an answer's tokens; the failure message once the cap is passed, else undefined. */
   spend(tokens: { input: number; output: number }): string | undefined {
     this.spent += tokens.input + tokens.output;
-    return this.spent > this.max ? `the model used ${this.spent} tokens in ${this.scope}, past --max-llm-tokens ${this.max}` : undefined;
+    return this.spent > this.cap.value ? `the model used ${this.spent} tokens in ${this.scope}, past ${this.cap.from}` : undefined;
   }
 }
 
@@ -98,7 +100,8 @@ interface ObjectiveOptions {
   context?: string | undefined;
   /** The trail's objectives done before this one, in order. */
   earlier?: readonly string[] | undefined;
-  maxCalls: number;
+  /** Model calls per objective, and where that cap was set. */
+  maxCalls: Cap;
   /** The trail's token cap, when there is one: every answer's tokens count against it. */
   tokenBudget?: TokenBudget;
   memory: Memory;
@@ -167,7 +170,7 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     };
   };
 
-  for (let n = 1; n <= options.maxCalls; n++) {
+  for (let n = 1; n <= options.maxCalls.value; n++) {
     if (options.signal?.aborted) return finish("failed", "interrupted");
     const t0 = performance.now();
     const screen = await showScreen(session, secrets, { vision });
@@ -325,5 +328,6 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     end(undefined);
     if (session.fatal) return finish("failed", session.fatal.message);
   }
-  return finish("failed", `the model did not finish the objective in ${options.maxCalls} calls (--max-llm-calls ${options.maxCalls})`);
+  const { value, from } = options.maxCalls;
+  return finish("failed", `the model did not finish the objective in ${value} call${value === 1 ? "" : "s"} (${from})`);
 }

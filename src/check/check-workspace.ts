@@ -1,8 +1,10 @@
 // `trailblaze check`: one pass over a workspace that finds what would break a run, without
 // running a step. It loads every target, toolset and trail, starts each target's servers once
 // per (driver, agent mode) its trails use (host when no trail uses it), and reports config
-// errors, tool-name errors and warnings, collisions, toolset entries no server advertises,
-// trails calling unknown or host-only-on-device tools, and bundles that fail check-bundle.
+// errors (the llm: block's too, with the model it chooses), tool-name errors and warnings,
+// collisions, toolset entries no server advertises, trails calling unknown or host-only-on-device
+// tools, steps with no recording (given to the model, or failing for want of one), and bundles
+// that fail check-bundle.
 // Every session is closed before the report is returned.
 
 import { mkdtemp, rm } from "node:fs/promises";
@@ -12,7 +14,7 @@ import { didYouMean } from "../core/did-you-mean.ts";
 import { displayPath, loadWorkspace, type Workspace } from "../config/workspace.ts";
 import { ConfigError, UsageError } from "../errors.ts";
 import { formatNameFinding, SCOPING_TAG, type NameFinding } from "../core/tool-names.ts";
-import { classifiersFor, needsAgentMessage, planTrail } from "../run/plan.ts";
+import { agentStepMessage, classifiersFor, needsAgentMessage, planTrail } from "../run/plan.ts";
 import { formatTrailProblem, validatePlan } from "../run/validate.ts";
 import type { Session } from "../session/session.ts";
 import type { SessionWarningKind } from "../session/tool-assembly.ts";
@@ -24,6 +26,7 @@ import { skipReason } from "../trail/select-recording.ts";
 import { checkBundles } from "./check-bundles.ts";
 import { Findings, type CheckFinding } from "./check-findings.ts";
 import { planSessions, sessionLabel, trailmapTargets, type SessionPlan, type TrailmapScope } from "./check-plan.ts";
+import { checkLlm, type AgentForCheck } from "./check-llm.ts";
 import { checkSimulations } from "./check-simulations.ts";
 import { checkToolsets } from "./check-toolsets.ts";
 
@@ -108,7 +111,7 @@ async function trailFiles(options: CheckOptions): Promise<string[]> {
   }
 }
 
-function checkTrails(plan: SessionPlan, session: Session, label: string, findings: Findings): void {
+function checkTrails(plan: SessionPlan, session: Session, label: string, agent: AgentForCheck, findings: Findings): void {
   for (const trail of plan.trails) {
     const classifiers = classifiersFor(trail, plan.spec.driver);
     if (skipReason(trail, classifiers) !== undefined) continue;
@@ -131,7 +134,7 @@ function checkTrails(plan: SessionPlan, session: Session, label: string, finding
       if (step.calls !== undefined) continue;
       const where = step.step.where;
       const problem = {
-        message: needsAgentMessage(step, classifiers),
+        message: "model" in agent ? agentStepMessage(step, classifiers, agent.model) : needsAgentMessage(step, classifiers, agent.none),
         file: trail.file,
         line: where.line,
         col: where.col,
@@ -206,6 +209,7 @@ async function checkSessions(
   plans: readonly SessionPlan[],
   startSession: (spec: SessionSpec, hooks: CheckSessionHooks) => Promise<Session>,
   seen: SessionsSeen,
+  agent: AgentForCheck,
   findings: Findings,
 ): Promise<void> {
   for (const plan of plans) {
@@ -235,7 +239,7 @@ async function checkSessions(
       for (const name of session.registry.names()) seen.tools.add(name);
       for (const skipped of session.registry.skipped()) seen.tools.add(skipped.name);
       for (const toolset of session.registry.toolsets()) seen.toolsets.add(toolset.id);
-      checkTrails(plan, session, label, findings);
+      checkTrails(plan, session, label, agent, findings);
     } finally {
       await session.close();
     }
@@ -337,11 +341,15 @@ export async function checkWorkspace(
   for (const warning of workspace.warnings) {
     findings.problem("warning", warning.message.startsWith(SCOPING_TAG) ? "trailmap-scope" : "config", warning);
   }
+  // The llm: block as run reads it: its problems, and what run does with a step that goes to the agent.
+  const llm = checkLlm(workspace.root, options.cwd, options.env);
+  for (const problem of llm.problems) findings.problem("error", "config", problem);
+  for (const warning of llm.warnings) findings.problem("warning", "config", warning);
   const scope = options.trailmap ? trailmapScope(workspace, options, options.trailmap.id, findings) : undefined;
   const logsDir = options.logsDir ?? (await mkdtemp(join(tmpdir(), "trailblaze-check-")));
   const seen: SessionsSeen = { sessions: [], tools: new Set(), toolsets: new Set(workspace.toolsets.keys()), started: new Set() };
   try {
-    await checkSessions(planSessions(workspace, trails, options, logsDir, findings, scope), startSession, seen, findings);
+    await checkSessions(planSessions(workspace, trails, options, logsDir, findings, scope), startSession, seen, llm.agent, findings);
     await checkAcrossSessions(workspace, options, scope, seen, findings);
   } finally {
     if (options.logsDir === undefined) await rm(logsDir, { recursive: true, force: true });

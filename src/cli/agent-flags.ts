@@ -9,8 +9,9 @@ import { formatProblem } from "../errors.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { DEFAULT_MAX_LLM_CALLS } from "../agent/agent-loop.ts";
 import { agentModel, DEFAULT_LLM_TIMEOUT_SECONDS, type AgentModel } from "../llm/ask-model.ts";
-import { loadLlmConfig } from "../llm/load-llm-config.ts";
-import { chooseModel } from "../llm/model-choice.ts";
+import type { Cap } from "../llm/llm-config.ts";
+import { readLlmConfig } from "../llm/load-llm-config.ts";
+import { chooseModel, noModelReason } from "../llm/model-choice.ts";
 import type { TrailAgent } from "../run/run-trail.ts";
 
 export const MODEL_FLAG_OPTIONS = {
@@ -79,72 +80,79 @@ interface AgentIO {
   stderr(text: string): void;
 }
 
-function parseMaxCalls(command: string, text: string | undefined): number {
-  if (text === undefined) return DEFAULT_MAX_LLM_CALLS;
+function parseMaxCalls(command: string, text: string | undefined): Cap | undefined {
+  if (text === undefined) return undefined;
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`${command}: --max-llm-calls expects a positive whole number, got "${text}"`);
-  return n;
+  return { value: n, from: `--max-llm-calls ${n}` };
 }
 
 /** `--llm-timeout`: a positive number of seconds (`0.5` and `120` alike); undefined when not given. */
-function parseTimeout(command: string, text: string | undefined): number | undefined {
+function parseTimeout(command: string, text: string | undefined): Cap | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
   if (text.trim() === "" || !Number.isFinite(n) || n <= 0)
     throw new UsageError(`${command}: --llm-timeout expects a positive number of seconds (e.g. 120), got "${text}"`);
-  return n;
+  return { value: n, from: `--llm-timeout ${n}` };
 }
 
 /** `--max-llm-tokens`: a positive whole number; undefined when not given. */
-function parseMaxTokens(command: string, text: string | undefined): number | undefined {
+function parseMaxTokens(command: string, text: string | undefined): Cap | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1)
     throw new UsageError(`${command}: --max-llm-tokens expects a positive whole number of tokens (e.g. 200000), got "${text}"`);
-  return n;
+  return { value: n, from: `--max-llm-tokens ${n}` };
 }
 
-/** The caps the flags and config put on the model. */
+/** The caps when neither a flag nor the config sets them. */
+const DEFAULT_MAX_CALLS: Cap = { value: DEFAULT_MAX_LLM_CALLS, from: "the default cap; raise it with --max-llm-calls" };
+const DEFAULT_TIMEOUT: Cap = { value: DEFAULT_LLM_TIMEOUT_SECONDS, from: "the default timeout" };
+
+/** The caps the flags and config put on the model, each naming where it was set. */
 interface ModelCaps {
   /** Model calls per objective. */
-  maxCalls: number;
+  maxCalls: Cap;
   /** Tokens per trail; undefined: no cap. */
-  maxTokens?: number;
+  maxTokens?: Cap;
 }
 
 /**
  * The model the flags and config choose, its key added to the run's secrets (masked in every
- * output); undefined when none is chosen. Config warnings (unknown keys) go to stderr.
+ * output); without one, why (`noModel`: what turned it off, or how to choose one). Config warnings
+ * (unknown keys) go to stderr; its problems (wrong types and values) are a ConfigError.
  */
 export function chosenModel(
   values: ModelFlagValues,
   root: string | undefined,
   io: AgentIO,
   secrets: Secrets,
-): { model?: AgentModel } & ModelCaps {
-  const { config, warnings } = loadLlmConfig({ ...(root ? { root } : {}), ...(io.env.HOME ? { home: io.env.HOME } : {}), cwd: io.cwd });
+): ({ model: AgentModel } | { noModel: string }) & ModelCaps {
+  const { config, problems, warnings } = readLlmConfig({
+    ...(root ? { root } : {}),
+    ...(io.env.HOME ? { home: io.env.HOME } : {}),
+    cwd: io.cwd,
+  });
   for (const warning of warnings) io.stderr(`warning: ${formatProblem(warning)}\n`);
-  const maxCalls =
-    values["max-llm-calls"] === undefined && config.maxCalls !== undefined
-      ? config.maxCalls
-      : parseMaxCalls(io.command, values["max-llm-calls"]);
+  if (problems.length > 0) throw new ConfigError(problems);
+  const maxCalls = parseMaxCalls(io.command, values["max-llm-calls"]) ?? config.maxCalls ?? DEFAULT_MAX_CALLS;
   const maxTokens = parseMaxTokens(io.command, values["max-llm-tokens"]) ?? config.maxTokens;
-  const timeout = parseTimeout(io.command, values["llm-timeout"]) ?? config.timeoutSeconds ?? DEFAULT_LLM_TIMEOUT_SECONDS;
+  const timeout = parseTimeout(io.command, values["llm-timeout"]) ?? config.timeoutSeconds ?? DEFAULT_TIMEOUT;
   const caps = { maxCalls, ...(maxTokens !== undefined ? { maxTokens } : {}) };
   const choice = chooseModel(config, values, io.env);
-  if (choice === undefined) return caps;
+  if (choice === undefined) return { noModel: noModelReason(config, values, io.env), ...caps };
   if (choice.apiKey) secrets.add("llm api key", choice.apiKey);
-  return { model: agentModel(choice, io.env, timeout), ...caps };
+  return { model: agentModel(choice, io.env, timeout, (text) => secrets.mask(text)), ...caps };
 }
 
-/** `run`'s agent: undefined with no model, and an error for an agent flag that needs one. */
+/** `run`'s agent, or why there is none (a step in words then fails, saying so); an error for an agent flag that needs one. */
 export function trailAgent(
   command: string,
   values: AgentFlagValues,
   root: string | undefined,
   io: Omit<AgentIO, "command">,
   secrets: Secrets,
-): TrailAgent | undefined {
+): { agent: TrailAgent } | { noAgent: string } {
   if (values["use-recorded-steps"] && values["no-use-recorded-steps"])
     throw new UsageError(`${command}: --use-recorded-steps and --no-use-recorded-steps contradict each other; keep one`);
   if (values["save-recording"] && values["no-save-recording"])
@@ -157,35 +165,38 @@ export function trailAgent(
       throw new UsageError(
         `${command}: --use-recorded-steps replays recordings only, so --self-heal has no agent to hand a step to; keep one`,
       );
-    return undefined;
+    return { noAgent: "--use-recorded-steps replays recordings only (no model): run without it to give such a step to the built-in agent" };
   }
   const wants = values["self-heal"] ? "--self-heal" : values["no-use-recorded-steps"] ? "--no-use-recorded-steps" : undefined;
   const explicit = wants !== undefined || [values.llm, values["llm-provider"], values["llm-model"]].some((value) => value !== undefined);
-  let model: TrailAgent["model"] | undefined;
-  let caps: ModelCaps = { maxCalls: DEFAULT_MAX_LLM_CALLS };
+  let model: TrailAgent["model"];
+  let caps: ModelCaps = { maxCalls: DEFAULT_MAX_CALLS };
   try {
-    let chosen: AgentModel | undefined;
-    ({ model: chosen, ...caps } = chosenModel(values, root, { ...io, command }, secrets));
-    model = chosen;
+    const chosen = chosenModel(values, root, { ...io, command }, secrets);
+    if ("noModel" in chosen) {
+      if (wants) throw new UsageError(`${command}: ${wants} needs a model for the agent, and ${chosen.noModel}`);
+      return { noAgent: chosen.noModel };
+    }
+    ({ model, ...caps } = chosen);
   } catch (error) {
     if (!(error instanceof LlmError || error instanceof ConfigError)) throw error;
     const named = error instanceof LlmError ? new LlmError(`${command}: ${error.message}`, error.exitCode, { cause: error }) : error;
     // Asked for on the command line: it fails now. Chosen by config alone: only a step that needs it fails.
     if (explicit) throw named;
+    if (error instanceof ConfigError) {
+      // As unknown keys are: a run that replays recordings goes on, told what is wrong.
+      for (const problem of error.problems) io.stderr(`warning: ${formatProblem(problem)}\n`);
+      io.stderr("note: the built-in agent cannot use its model until llm: is fixed: a step that goes to it fails\n");
+    }
     model = { unusable: named };
   }
-  if (model === undefined) {
-    if (wants)
-      throw new UsageError(
-        `${command}: ${wants} needs a model for the agent: give --llm provider/model, or set llm: defaults.model in trails/config/trailblaze.yaml (see docs/agent.md)`,
-      );
-    return undefined;
-  }
   return {
-    model,
-    ...(values["no-use-recorded-steps"] ? { useRecordedSteps: false } : {}),
-    selfHeal: values["self-heal"] === true,
-    ...caps,
-    saveRecording: values["no-save-recording"] !== true,
+    agent: {
+      model,
+      ...(values["no-use-recorded-steps"] ? { useRecordedSteps: false } : {}),
+      selfHeal: values["self-heal"] === true,
+      ...caps,
+      saveRecording: values["no-save-recording"] !== true,
+    },
   };
 }

@@ -8,6 +8,7 @@
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import { LlmError } from "../errors.ts";
 import { languageModel } from "./language-model.ts";
+import type { Cap } from "./llm-config.ts";
 import type { ModelChoice } from "./model-choice.ts";
 
 type AiSdk = typeof import("ai");
@@ -32,16 +33,21 @@ export interface AgentModel {
   maxRetries: number;
   /** How long one request may take, its retries included, in ms (`--llm-timeout`, default 120 s). */
   timeoutMs: number;
+  /** Where the timeout was set, as its message names it (`--llm-timeout 30`, a file's line, the default). */
+  timeoutFrom: string;
+  /** The run's masking (Secrets.mask): what a provider answered is masked before it is cut into a message. */
+  mask: (text: string) => string;
 }
 
 /** Upstream's HTTP timeout for model requests: 120 s. */
 export const DEFAULT_LLM_TIMEOUT_SECONDS = 120;
 
-/** The agent's model for `choice`, with the environment's streaming and retry settings and the request deadline. */
+/** The agent's model for `choice`, with the environment's streaming and retry settings, the request deadline and the run's masking. */
 export function agentModel(
   choice: ModelChoice,
   env: Readonly<Record<string, string | undefined>>,
-  timeoutSeconds: number = DEFAULT_LLM_TIMEOUT_SECONDS,
+  timeout: Cap = { value: DEFAULT_LLM_TIMEOUT_SECONDS, from: "the default timeout" },
+  mask: (text: string) => string = (text) => text,
 ): AgentModel {
   const retries = Number(env.TRAILBLAZE_LLM_MAX_RETRIES ?? 3);
   if (!Number.isInteger(retries) || retries < 0)
@@ -53,7 +59,9 @@ export function agentModel(
     choice,
     stream: ["1", "true"].includes(env.TRAILBLAZE_LLM_STREAM ?? ""),
     maxRetries: retries,
-    timeoutMs: Math.round(timeoutSeconds * 1000),
+    timeoutMs: Math.round(timeout.value * 1000),
+    timeoutFrom: timeout.from,
+    mask,
   };
 }
 
@@ -132,21 +140,44 @@ const seconds = (ms: number) => String(ms / 1000);
 function timeoutError(agent: AgentModel, cause: unknown): LlmError {
   const s = seconds(agent.timeoutMs);
   return new LlmError(
-    `${whoOf(agent.choice)} did not answer within ${s} s (--llm-timeout ${s}); raise --llm-timeout or llm: defaults: timeout_seconds, or check that the provider is up`,
+    `${whoOf(agent.choice)} did not answer within ${s} s (${agent.timeoutFrom}); raise --llm-timeout or llm: defaults: timeout_seconds, or check that the provider is up`,
     1,
     { cause },
   );
 }
 
+/** The most of a provider's answer an error message quotes. */
+const QUOTED_BODY = 300;
+
+/** What a 2xx answer the SDK could not read is: not JSON at all, or JSON of another shape. */
+function unreadable(body: string | undefined, type: string): string {
+  if (!body) return "its body is empty";
+  try {
+    JSON.parse(body);
+    return `it is JSON, but not an answer of the ${type} API`;
+  } catch {
+    return "it is not JSON";
+  }
+}
+
 /** Turns what the SDK threw into an LlmError users can act on. */
-function modelError(error: unknown, choice: ModelChoice, { APICallError, RetryError }: AiSdk): Error {
+function modelError(error: unknown, agent: AgentModel, { APICallError, RetryError }: AiSdk): Error {
   if (error instanceof LlmError) return error;
+  const { choice } = agent;
   const cause = RetryError.isInstance(error) ? error.lastError : error;
   const tried = RetryError.isInstance(error) ? ` (after ${error.errors.length} attempts)` : "";
   const who = whoOf(choice);
   if (APICallError.isInstance(cause)) {
     const status = cause.statusCode;
-    const said = cause.responseBody ? `: ${cause.responseBody.slice(0, 300)}` : "";
+    // Masked, then cut: a secret the provider echoes is whole when masking looks for it.
+    const body = cause.responseBody ? agent.mask(cause.responseBody) : undefined;
+    const said = body ? `: ${body.length > QUOTED_BODY ? `${body.slice(0, QUOTED_BODY)}…` : body}` : "";
+    if (status !== undefined && status >= 200 && status < 300)
+      return new LlmError(
+        `${who} answered (HTTP ${status}), but the answer is unreadable: ${unreadable(cause.responseBody, choice.provider.type)}${said}; check that ${choice.provider.chatCompletionsPath ? "base_url and chat_completions_path lead" : "base_url leads"} to the provider's API (a proxy or a login page answers with a page of its own)`,
+        2,
+        { cause },
+      );
     if (status === 401 || status === 403) {
       const variable = choice.provider.keyVariable ?? "its key variable";
       return new LlmError(`${who} refused the API key (HTTP ${status})${said}; check the key in $${variable.replace(/^\$/, "")}`, 2, {
@@ -179,7 +210,6 @@ function modelError(error: unknown, choice: ModelChoice, { APICallError, RetryEr
  * a time: the answer is awaited against the deadline itself, not only through the SDK.
  */
 export async function askModel(agent: AgentModel, request: ModelRequest, signal?: AbortSignal): Promise<ModelAnswer> {
-  const { choice } = agent;
   const ai = await aiSdk();
   const model = await modelOf(agent);
   const deadline = new AbortController();
@@ -197,7 +227,7 @@ export async function askModel(agent: AgentModel, request: ModelRequest, signal?
     return await Promise.race([answer(agent, model, request, abortSignal, ai), expired]);
   } catch (error) {
     if (deadline.signal.aborted && !signal?.aborted) throw timeoutError(agent, error);
-    throw modelError(error, choice, ai);
+    throw modelError(error, agent, ai);
   } finally {
     clearTimeout(timer);
     abortSignal.removeEventListener("abort", onAbort);

@@ -101,7 +101,7 @@ describe("llm: as upstream writes it", () => {
       workspace("defaults:\n  llm: openai/gpt-anchor\n  max-llm-calls: 7\nllm:\n  defaults:\n    model: openai/gpt-block\n"),
     ).config;
     expect(chooseModel(both, {}, { OPENAI_API_KEY: "o" })?.label).toBe("openai/gpt-block");
-    expect(both.maxCalls).toBe(7);
+    expect(both.maxCalls).toEqual({ value: 7, from: "defaults: max-llm-calls: 7 at trails/config/trailblaze.yaml:3:18" });
     const anchorOnly = loadLlmConfig(workspace("defaults:\n  llm: openai/gpt-anchor\n")).config;
     expect(chooseModel(anchorOnly, {}, { OPENAI_API_KEY: "o" })?.label).toBe("openai/gpt-anchor");
   });
@@ -113,7 +113,10 @@ describe("llm: as upstream writes it", () => {
         "llm:\n  defaults:\n    timeout_seconds: 5\n    max_tokens_per_trail: 90000\n",
       ),
     );
-    expect(config).toMatchObject({ timeoutSeconds: 30, maxTokens: 90000 });
+    expect(config).toMatchObject({
+      timeoutSeconds: { value: 30, from: "llm: defaults: timeout_seconds: 30 at trails/config/trailblaze.yaml:3:22" },
+      maxTokens: { value: 90000, from: "llm: defaults: max_tokens_per_trail: 90000 at home/.trailblaze/trailblaze.yaml:4:27" },
+    });
     const bad = workspace("llm:\n  defaults:\n    timeout_seconds: -1\n    max_tokens_per_trail: 1.5\n");
     expect(() => loadLlmConfig(bad)).toThrow(/trailblaze\.yaml:3:22 llm\.defaults\.timeout_seconds/);
     expect(() => loadLlmConfig(bad)).toThrow(/trailblaze\.yaml:4:27 llm\.defaults\.max_tokens_per_trail/);

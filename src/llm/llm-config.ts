@@ -110,17 +110,34 @@ export interface ProviderConfig {
   where: Where;
 }
 
+/**
+ * A cap on the model and where it was set, as a message that hits it names it: `--max-llm-calls 3`,
+ * `defaults: max-llm-calls: 3 at trails/config/trailblaze.yaml:4:18`, or the default's words.
+ */
+export interface Cap {
+  value: number;
+  from: string;
+}
+
 /** The `llm:` settings of one or more files, later files overriding earlier ones. */
 export interface LlmConfig {
   providers: Map<string, ProviderConfig>;
-  /** `defaults.model`: `model`, or `provider/model` (or the anchor's own `defaults: llm:`). */
-  defaultModel?: { value: string; where: Where };
+  /** `defaults.model`: `model`, or `provider/model` (or the anchor's own `defaults: llm:`), and the key that gave it. */
+  defaultModel?: { value: string; where: Where; key: "llm: defaults: model" | "defaults: llm" };
   /** The anchor's `defaults: max-llm-calls:`, the cap when no --max-llm-calls gives one. */
-  maxCalls?: number;
+  maxCalls?: Cap;
   /** `defaults.timeout_seconds`: each model request's deadline when no --llm-timeout gives one. */
-  timeoutSeconds?: number;
+  timeoutSeconds?: Cap;
   /** `defaults.max_tokens_per_trail`: the tokens one trail may spend when no --max-llm-tokens gives a cap. */
-  maxTokens?: number;
+  maxTokens?: Cap;
+  /** The workspace's trailblaze.yaml as messages name it: the one read, or where one would be (load-llm-config.ts). */
+  file?: string;
+}
+
+/** A cap set in a file: its value and `key: value at file:line:col`. */
+function capAt(yaml: YamlFile, path: FieldPath, key: string, value: number): Cap {
+  const { file, line, col } = locate(yaml, path);
+  return { value, from: `${key}: ${value} at ${file}:${line}:${col}` };
 }
 
 export const emptyLlmConfig = (): LlmConfig => ({ providers: new Map() });
@@ -142,8 +159,9 @@ export function readLlmBlock(yaml: YamlFile, into: LlmConfig): { problems: Confi
   // The anchor's `defaults: {llm: provider/model, max-llm-calls: N}` (its schema checks their types).
   const anchorDefaults = isPlainMap(yaml.data) && isPlainMap(yaml.data.defaults) ? yaml.data.defaults : {};
   if (typeof anchorDefaults.llm === "string" && anchorDefaults.llm !== "")
-    into.defaultModel = { value: anchorDefaults.llm, where: locate(yaml, ["defaults", "llm"]) };
-  if (typeof anchorDefaults["max-llm-calls"] === "number") into.maxCalls = anchorDefaults["max-llm-calls"];
+    into.defaultModel = { value: anchorDefaults.llm, where: locate(yaml, ["defaults", "llm"]), key: "defaults: llm" };
+  if (typeof anchorDefaults["max-llm-calls"] === "number")
+    into.maxCalls = capAt(yaml, ["defaults", "max-llm-calls"], "defaults: max-llm-calls", anchorDefaults["max-llm-calls"]);
   const data = isPlainMap(yaml.data) ? yaml.data.llm : undefined;
   if (data === undefined || data === null) return { problems: [], warnings };
   const checked = validateWith(llmSchema, yaml, ["llm"]);
@@ -223,8 +241,16 @@ export function readLlmBlock(yaml: YamlFile, into: LlmConfig): { problems: Confi
     });
   }
   const defaults = checked.value.defaults;
-  if (defaults?.model !== undefined) into.defaultModel = { value: defaults.model, where: locate(yaml, ["llm", "defaults", "model"]) };
-  if (defaults?.timeout_seconds !== undefined) into.timeoutSeconds = defaults.timeout_seconds;
-  if (defaults?.max_tokens_per_trail !== undefined) into.maxTokens = defaults.max_tokens_per_trail;
+  if (defaults?.model !== undefined)
+    into.defaultModel = { value: defaults.model, where: locate(yaml, ["llm", "defaults", "model"]), key: "llm: defaults: model" };
+  if (defaults?.timeout_seconds !== undefined)
+    into.timeoutSeconds = capAt(yaml, ["llm", "defaults", "timeout_seconds"], "llm: defaults: timeout_seconds", defaults.timeout_seconds);
+  if (defaults?.max_tokens_per_trail !== undefined)
+    into.maxTokens = capAt(
+      yaml,
+      ["llm", "defaults", "max_tokens_per_trail"],
+      "llm: defaults: max_tokens_per_trail",
+      defaults.max_tokens_per_trail,
+    );
   return { problems, warnings };
 }

@@ -54,6 +54,52 @@ function split(value: string): { provider?: string; model: string } {
   return slash > 0 ? { provider: value.slice(0, slash), model: value.slice(slash + 1) } : { model: value };
 }
 
+/** What the flags, environment and config ask for: a model, or what turned it off (undefined: nothing asks). */
+type Wanted = { provider?: string; model?: string; origin: string } | { off: string; instead: string };
+
+function wantedModel(config: LlmConfig, flags: LlmFlags, env: Readonly<Record<string, string | undefined>>): Wanted | undefined {
+  const { llm, "llm-provider": providerFlag, "llm-model": modelFlag } = flags;
+  if (llm !== undefined && (providerFlag !== undefined || modelFlag !== undefined)) {
+    throw new LlmError("--llm is provider/model in one flag: give it, or --llm-provider and --llm-model, not both", 2);
+  }
+  const offFlag = (["llm", "llm-provider", "llm-model"] as const).find((flag) => flags[flag] === NONE);
+  if (offFlag !== undefined) return { off: `--${offFlag} none`, instead: "give --llm provider/model instead" };
+  if (llm !== undefined) return { ...split(llm), origin: "--llm" };
+  if (providerFlag !== undefined || modelFlag !== undefined) {
+    return {
+      ...(providerFlag !== undefined ? { provider: providerFlag } : {}),
+      ...(modelFlag !== undefined ? { model: modelFlag } : {}),
+      origin: "--llm-provider/--llm-model",
+    };
+  }
+  if (env.TRAILBLAZE_DEFAULT_MODEL) {
+    if (env.TRAILBLAZE_DEFAULT_MODEL === NONE)
+      return { off: "TRAILBLAZE_DEFAULT_MODEL=none", instead: "give --llm provider/model, or unset TRAILBLAZE_DEFAULT_MODEL" };
+    return { ...split(env.TRAILBLAZE_DEFAULT_MODEL), origin: "$TRAILBLAZE_DEFAULT_MODEL" };
+  }
+  if (config.defaultModel) {
+    const { value, where, key } = config.defaultModel;
+    const at = `${where.file}:${where.line}:${where.col}`;
+    if (value === NONE) return { off: `${key}: none at ${at}`, instead: "give --llm provider/model, or name a model there" };
+    return { ...split(value), origin: `${at} defaults.model` };
+  }
+  return undefined;
+}
+
+/**
+ * Why the flags, environment and config choose no model, as a message about a step that needs one
+ * says it: what turned the model off, or how to choose one.
+ */
+export function noModelReason(config: LlmConfig, flags: LlmFlags, env: Readonly<Record<string, string | undefined>>): string {
+  const wanted = wantedModel(config, flags, env);
+  if (wanted !== undefined && "off" in wanted)
+    return `${wanted.off} turns the built-in agent's model off: ${wanted.instead} (docs/agent.md)`;
+  return `no model is chosen for the built-in agent: give --llm provider/model, set $TRAILBLAZE_DEFAULT_MODEL, or set llm: defaults: model in ${configFile(config)} (docs/agent.md)`;
+}
+
+/** The workspace's trailblaze.yaml as messages name it. */
+const configFile = (config: LlmConfig) => config.file ?? "trails/config/trailblaze.yaml";
+
 /**
  * The model the flags, environment and config choose; undefined when none is chosen (or `none`).
  * Throws LlmError (exit 2) for a choice that cannot work: an unknown or disabled provider, a model
@@ -64,28 +110,8 @@ export function chooseModel(
   flags: LlmFlags,
   env: Readonly<Record<string, string | undefined>>,
 ): ModelChoice | undefined {
-  const { llm, "llm-provider": providerFlag, "llm-model": modelFlag } = flags;
-  if (llm !== undefined && (providerFlag !== undefined || modelFlag !== undefined)) {
-    throw new LlmError("--llm is provider/model in one flag: give it, or --llm-provider and --llm-model, not both", 2);
-  }
-  if ([llm, providerFlag, modelFlag].includes(NONE)) return undefined;
-  let wanted: { provider?: string; model?: string; origin: string } | undefined;
-  if (llm !== undefined) wanted = { ...split(llm), origin: "--llm" };
-  else if (providerFlag !== undefined || modelFlag !== undefined) {
-    wanted = {
-      ...(providerFlag !== undefined ? { provider: providerFlag } : {}),
-      ...(modelFlag !== undefined ? { model: modelFlag } : {}),
-      origin: "--llm-provider/--llm-model",
-    };
-  } else if (env.TRAILBLAZE_DEFAULT_MODEL) {
-    if (env.TRAILBLAZE_DEFAULT_MODEL === NONE) return undefined;
-    wanted = { ...split(env.TRAILBLAZE_DEFAULT_MODEL), origin: "$TRAILBLAZE_DEFAULT_MODEL" };
-  } else if (config.defaultModel) {
-    const { value, where } = config.defaultModel;
-    if (value === NONE) return undefined;
-    wanted = { ...split(value), origin: `${where.file}:${where.line}:${where.col} defaults.model` };
-  }
-  if (wanted === undefined) return undefined;
+  const wanted = wantedModel(config, flags, env);
+  if (wanted === undefined || "off" in wanted) return undefined;
 
   const configured = [...config.providers.values()].filter((p) => p.enabled);
   let provider: ProviderConfig | undefined;
@@ -94,7 +120,7 @@ export function chooseModel(
     if (provider === undefined) {
       const known = [...new Set([...config.providers.keys(), "openai", "anthropic", "google", "ollama", "openrouter"])];
       throw new LlmError(
-        `${wanted.origin}: no provider "${wanted.provider}": configure it under llm: providers: in trails/config/trailblaze.yaml, or use one of ${known.join(", ")}`,
+        `${wanted.origin}: no provider "${wanted.provider}": configure it under llm: providers: in ${configFile(config)}, or use one of ${known.join(", ")}`,
         2,
       );
     }

@@ -98,7 +98,8 @@ function formatPlan(file: string, plan: TrailPlan, session: PlannedSession, give
     const tag = planned.step.kind === "step" ? "" : `[${planned.step.kind}] `;
     const key = planned.recordingKey ? ` (recording: ${planned.recordingKey})` : "";
     lines.push(`  ${planned.index}. ${tag}${oneLine(planned.step.title, 100)}${key}`);
-    if (planned.calls === undefined) lines.push("       (no recording for this session: needs an agent, none is built in)");
+    if (planned.calls === undefined)
+      lines.push("       (no recording for this session: the built-in agent does it from its words, with a model)");
     else if (planned.calls.length === 0) lines.push("       (recorded: nothing to do)");
     else for (const call of planned.calls) lines.push(`       ${call.tool} ${JSON.stringify(call.args)}`);
   }

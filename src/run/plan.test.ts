@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { findDriver } from "../core/drivers.ts";
 import { parseTrailFile } from "../trail/trail-file.ts";
-import { classifiersFor, needsAgentMessage, planTrail, type TrailPlan } from "./plan.ts";
+import { agentStepMessage, classifiersFor, needsAgentMessage, planTrail, type TrailPlan } from "./plan.ts";
 
 const FILES = join(import.meta.dir, "../../fixtures/trail-files");
 const load = (name: string) => parseTrailFile(name, readFileSync(join(FILES, name), "utf8"));
@@ -66,16 +66,22 @@ describe("planning", () => {
     expect(ios.classifiers).toEqual({ platform: "IOS", driver: "ios-host" });
     expect(ios.steps.map((s) => s.recordingKey)).toEqual([undefined, undefined, undefined, "tools"]);
     expect(needsAgentMessage(ios.steps[0]!, ios.classifiers)).toBe(
-      "this step needs an agent: it has recordings for android-phone only (this session replays ios, all, tools), and no model is chosen for the built-in agent; " +
-        "give one with --llm provider/model (or llm: defaults.model in trailblaze.yaml, see docs/agent.md), or record tool calls for it under recording: tools:",
+      "this step needs an agent: it has recordings for android-phone only (this session replays ios, all, tools), and no model is chosen for the built-in agent: " +
+        "give --llm provider/model, set $TRAILBLAZE_DEFAULT_MODEL, or set llm: defaults: model in trailblaze.yaml (docs/agent.md); or record tool calls for it under recording: tools:",
     );
   });
 
-  test("a step without any recording says so", () => {
+  test("a step without any recording says so, and why it has no agent; with a model, check says where it goes", () => {
     const trail = load("equivalent/login.current.trail.yaml");
     const plan = planTrail(trail, classifiersFor(trail, driver("ios-host")));
-    expect(needsAgentMessage(plan.steps[3]!, plan.classifiers)).toBe(
-      "this step needs an agent: it has no recording (this session replays ios, all, tools), and no model is chosen for the built-in agent; give one with --llm provider/model (or llm: defaults.model in trailblaze.yaml, see docs/agent.md), or record tool calls for it under recording: tools:",
+    expect(needsAgentMessage(plan.steps[3]!, plan.classifiers, "--use-recorded-steps replays recordings only")).toBe(
+      "this step needs an agent: it has no recording (this session replays ios, all, tools), and --use-recorded-steps replays recordings only; or record tool calls for it under recording: tools:",
+    );
+    expect(
+      agentStepMessage(plan.steps[3]!, plan.classifiers, { label: "gw/m1", origin: "trails/config/trailblaze.yaml:9:12 defaults.model" }),
+    ).toBe(
+      "this step goes to the built-in agent: it has no recording (this session replays ios, all, tools), and run gives it to gw/m1 " +
+        "(chosen by trails/config/trailblaze.yaml:9:12 defaults.model), which asks the model on each run until a passing one saves its calls as the step's recording",
     );
   });
 });

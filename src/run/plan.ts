@@ -57,8 +57,8 @@ export function planTrail(trail: Trail, classifiers: SessionClassifiers): TrailP
   return { trail, classifiers, steps };
 }
 
-/** The message for a step with no recording for this session. */
-export function needsAgentMessage(planned: PlannedStep, classifiers: SessionClassifiers): string {
+/** The words a step with no recording for this session has: what it has, and what the session replays. */
+function unrecorded(planned: PlannedStep, classifiers: SessionClassifiers): string {
   const keys = Object.keys(planned.step.recordings);
   const tried = classifierChain(classifiers).join(", ");
   const has =
@@ -67,5 +67,25 @@ export function needsAgentMessage(planned: PlannedStep, classifiers: SessionClas
       : planned.step.recordable
         ? "it has no recording"
         : "it is marked recordable: false";
-  return `this step needs an agent: ${has} (this session replays ${tried}), and no model is chosen for the built-in agent; give one with --llm provider/model (or llm: defaults.model in trailblaze.yaml, see docs/agent.md), or record tool calls for it under recording: tools:`;
+  return `${has} (this session replays ${tried})`;
+}
+
+/** Why a step has no agent when nothing says otherwise. */
+const NO_MODEL =
+  "no model is chosen for the built-in agent: give --llm provider/model, set $TRAILBLAZE_DEFAULT_MODEL, or set llm: defaults: model in trailblaze.yaml (docs/agent.md)";
+
+/**
+ * The message for a step with no recording for this session and no agent; `noAgent` says why there
+ * is none (llm/model-choice.ts noModelReason: what turned the model off, or how to choose one).
+ */
+export function needsAgentMessage(planned: PlannedStep, classifiers: SessionClassifiers, noAgent = NO_MODEL): string {
+  return `this step needs an agent: ${unrecorded(planned, classifiers)}, and ${noAgent}; or record tool calls for it under recording: tools:`;
+}
+
+/** What `check` says of such a step when a model is chosen: run gives it to the agent (`model`: its label and where it was chosen). */
+export function agentStepMessage(planned: PlannedStep, classifiers: SessionClassifiers, model: { label: string; origin: string }): string {
+  const asks = planned.step.recordable
+    ? "which asks the model on each run until a passing one saves its calls as the step's recording"
+    : "which asks the model on every run";
+  return `this step goes to the built-in agent: ${unrecorded(planned, classifiers)}, and run gives it to ${model.label} (chosen by ${model.origin}), ${asks}`;
 }

@@ -17,6 +17,7 @@ import type { Trail } from "../trail/trail-types.ts";
 import { runObjective, TokenBudget, type RecordedAgentCall } from "../agent/agent-loop.ts";
 import { callPolicy, recordedUrls } from "../agent/call-guard.ts";
 import type { AgentModel } from "../llm/ask-model.ts";
+import type { Cap } from "../llm/llm-config.ts";
 import { RecordedFile } from "../trail/recorded-file.ts";
 import { spliceRecording } from "../trail/trail-record.ts";
 import type { RecordedCall } from "../trail/trail-types.ts";
@@ -81,6 +82,8 @@ export interface TrailRunOptions {
   recordPages?: boolean;
   /** The built-in agent, when a model is chosen; without one a step in words fails as needing an agent. */
   agent?: TrailAgent;
+  /** Without an agent: why (what turned the model off, or how to choose one), as a step that needs one says. */
+  noAgent?: string;
 }
 
 /** The built-in agent for a run's steps in words (`--llm` or `llm:` chose a model). */
@@ -95,10 +98,10 @@ export interface TrailAgent {
   useRecordedSteps?: boolean;
   /** `--self-heal`: a failing recorded step is handed to the agent on the screen as it is. */
   selfHeal: boolean;
-  /** `--max-llm-calls`: model calls per objective. */
-  maxCalls: number;
-  /** `--max-llm-tokens`: tokens the model may spend on one trail; undefined: no cap. */
-  maxTokens?: number;
+  /** `--max-llm-calls`: model calls per objective, and where that cap was set. */
+  maxCalls: Cap;
+  /** `--max-llm-tokens`: tokens the model may spend on one trail, and where that cap was set; undefined: no cap. */
+  maxTokens?: Cap;
   /** `--save-recording`: write what the agent did into the trail file when the trail passes. */
   saveRecording: boolean;
 }
@@ -330,7 +333,7 @@ export class TrailRun {
     const { agent, signal } = this.#options;
     const { planned } = current;
     if (planned.calls === undefined || agent?.useRecordedSteps === false) {
-      if (!agent) return { failure: { message: needsAgentMessage(planned, plan.classifiers) } };
+      if (!agent) return { failure: { message: needsAgentMessage(planned, plan.classifiers, this.#options.noAgent) } };
       return this.#agentStep(current, session, memory, lookup, planned.calls === undefined ? "no-recording" : "words");
     }
     const replayed = await this.#replayCalls(current, planned.calls, session, lookup);

@@ -19,7 +19,8 @@ export interface ScriptedCall {
 export type Turn =
   | { calls: ScriptedCall[]; text?: string; usage?: { input: number; output: number }; delayMs?: number }
   | { text: string; usage?: { input: number; output: number }; delayMs?: number }
-  | { status: number; body?: unknown; headers?: Record<string, string> }
+  /** An HTTP answer: `body` as JSON, or `raw` as it is (e.g. a proxy's HTML page). */
+  | { status: number; body?: unknown; raw?: string; headers?: Record<string, string> }
   /** Takes the request and never answers (the connection stays open until the server stops). */
   | { hang: true }
   /** Answers 200 and then sends one more byte every `trickle` ms, never ending the body. */
@@ -296,6 +297,7 @@ export function startLlmServer(turns: TurnSource[]): LlmServer {
       if ("hang" in turn) return new Promise<Response>(() => {});
       if ("trickle" in turn) return trickle(turn.trickle, body.stream === true, trickling);
       if ("status" in turn) {
+        if (turn.raw !== undefined) return new Response(turn.raw, { status: turn.status, headers: turn.headers ?? {} });
         const errorBody =
           turn.body ??
           (wire === "anthropic"

@@ -145,11 +145,11 @@ function evalModels(
       if (error instanceof LlmError) throw new LlmError(`eval: ${error.message}`, error.exitCode, { cause: error });
       throw error;
     }
-    const { model, maxCalls, maxTokens } = picked;
-    if (model === undefined)
+    if ("noModel" in picked)
       throw new UsageError(
         "eval: choose the models to compare: --llm provider/model[,provider/model…] (no model is set by $TRAILBLAZE_DEFAULT_MODEL or llm: defaults.model; see docs/agent.md)",
       );
+    const { model, maxCalls, maxTokens } = picked;
     const label = model.choice.label;
     if (chosen.some((c) => c.label === label)) throw new UsageError(`eval: --llm names ${label} twice; name each model once`);
     const cost = model.choice.model.cost;

@@ -252,7 +252,7 @@ export const runCommand: Command = {
     // Loaded before anything starts: a reporter that cannot be used stops the run (exit 2).
     const reporters = await openReporters("run", reporterChoices, io, { color });
     let workspace: Workspace;
-    let agent: TrailAgent | undefined;
+    let agent: { agent: TrailAgent } | { noAgent: string };
     let entries: SuiteEntry[];
     let parsedCount: number;
     try {
@@ -322,7 +322,7 @@ export const runCommand: Command = {
       args,
       workers,
       ...(wantsPages(reporterChoices) ? { recordPages: true } : {}),
-      ...(agent ? { agent } : {}),
+      ...agent,
       observer: reporters,
       ...(values["session-id"] ? { sessionId: values["session-id"] } : {}),
       ...(sessionSeed ? { sessionSeed } : {}),

@@ -45,6 +45,8 @@ model that cannot be used (no key, a key refused, an unknown model).
 ${SESSION_FLAGS_HELP}`;
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 /**
  * A model call as it is printed: what the model wrote and what came back, each on this one line,
  * masked, then escaped for the terminal (`line`).
@@ -84,12 +86,8 @@ function agentCommand(verify: boolean): Command {
         if (error instanceof LlmError) throw new LlmError(`${name}: ${error.message}`, error.exitCode, { cause: error });
         throw error;
       }
+      if ("noModel" in chosen) throw new UsageError(`${name}: ${chosen.noModel}`);
       const { model, maxCalls, maxTokens } = chosen;
-      if (model === undefined) {
-        throw new UsageError(
-          `${name}: no model is chosen for the built-in agent: give --llm provider/model, set $TRAILBLAZE_DEFAULT_MODEL, or llm: defaults.model in trails/config/trailblaze.yaml (docs/agent.md)`,
-        );
-      }
       await using opened = await openCommandSession(values, io, { secrets });
       const { session } = opened;
       // What each call checked, as a trail's step reads it (step-check.ts): a reached objective checked nothing unless one did.
@@ -123,8 +121,11 @@ function agentCommand(verify: boolean): Command {
       } else {
         const cost = outcome.costUsd !== undefined ? `, $${outcome.costUsd.toFixed(4)}` : "";
         const mark = outcome.status !== "completed" ? "✗" : unverified !== undefined ? "⚠" : "✓";
+        // The model's own failure is the error below, printed once; this line counts what it cost.
+        const message = outcome.error ? (verify ? "not checked" : "not reached") : line(outcome.message);
         io.stdout(
-          `${mark} ${line(outcome.message)} (${model.choice.label}: ${outcome.turns.length} model calls, ${outcome.tokens.input + outcome.tokens.output} tokens${cost})\n`,
+          `${mark} ${message} (${model.choice.label}: ${plural(outcome.turns.length, "model call")}, ${plural(outcome.tokens.input + outcome.tokens.output, "token")}${cost})
+`,
         );
         if (unverified !== undefined) io.stdout(`unverified: ${line(unverified)}\n`);
         if (outcome.status === "completed" && outcome.recording.length > 0) {

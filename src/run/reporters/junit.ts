@@ -28,7 +28,7 @@ function stepLog(step: StepReport): string[] {
   if (step.agent) {
     const a = step.agent;
     lines.push(
-      `  agent ${str(a.model)} (${str(a.why)}): ${a.turns.length} model calls, ${finite(a.tokens.input)} in + ${finite(a.tokens.output)} out tokens${a.costUsd !== undefined ? `, $${finite(a.costUsd).toFixed(4)}` : ""}`,
+      `  agent ${str(a.model)} (${str(a.why)}): ${a.turns.length} model call${a.turns.length === 1 ? "" : "s"}, ${finite(a.tokens.input)} in + ${finite(a.tokens.output)} out tokens${a.costUsd !== undefined ? `, $${finite(a.costUsd).toFixed(4)}` : ""}`,
     );
     if (a.recordingFailure) lines.push(`  the recording failed: ${str(a.recordingFailure.message)}`);
   }
