@@ -29,7 +29,10 @@ describe("step's result line", () => {
     server = startLlmServer([{ ...done("it was open already"), usage: { input: 1, output: 0 } } as Turn]);
     const { code, stdout } = await step(agentWorkspace("one-call", server));
     expect(code).toBe(0);
-    expect(stdout).toBe("✓ it was open already (gateway/test-model: 1 model call, 1 token, $0.0000)\n");
+    // (Reached with no call made: nothing was checked, so it is unverified.)
+    expect(stdout).toBe(
+      "⚠ it was open already (gateway/test-model: 1 model call, 1 token, $0.0000)\nunverified: nothing checked: the step made no calls\n",
+    );
   });
 });
 
