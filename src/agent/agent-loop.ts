@@ -138,81 +138,74 @@ function costOf(agent: AgentModel, tokens: { input: number; output: number }): n
   return (tokens.input * (cost.inputPerMillion ?? 0) + tokens.output * (cost.outputPerMillion ?? 0)) / 1_000_000;
 }
 
-export async function runObjective(options: ObjectiveOptions): Promise<ObjectiveOutcome> {
-  const { session, agent, secrets, memory } = options;
-  const turns: AgentTurn[] = [];
-  const recording: RecordedAgentCall[] = [];
-  const done: DoneCall[] = [];
-  const tokens = { input: 0, output: 0 };
-  let asserted = false;
-  let note: string | undefined;
+/** A call the model wrote: its tool, its arguments as written, and as reports and the recording see them (placeholders back). */
+interface WrittenCall {
+  tool: string;
+  args: Record<string, unknown>;
+  written: Record<string, unknown>;
+}
+
+/** How a turn's answer left the objective: ended (its outcome), going on, or going on after a call ran. */
+type AnswerEnd = ObjectiveOutcome | "next" | "called";
+
+/** One objective's turns: what they gathered so far, and the steps each turn takes. */
+class ObjectiveRun {
+  readonly #options: ObjectiveOptions;
+  readonly #turns: AgentTurn[] = [];
+  readonly #recording: RecordedAgentCall[] = [];
+  /** The calls so far, as the next request shows them. */
+  readonly #done: DoneCall[] = [];
+  readonly #tokens = { input: 0, output: 0 };
+  /** An assertion passed (a step that verifies may complete). */
+  #asserted = false;
+  /** A word to the model in the next request (it called no tool, or several). */
+  #note: string | undefined;
   /** The status the model last reported with objectiveStatus (IN_PROGRESS…). */
-  let lastStatus: string | undefined;
+  #lastStatus: string | undefined;
   /** The signatures of the calls so far (the last STUCK_WINDOW), and the warning for the next request. */
-  const signatures: string[] = [];
-  let stuck: string | undefined;
-  const system = systemPrompt({ platform: session.spec.driver.platform, device: deviceDescription(session), context: options.context });
-  const vision = agent.choice.model.vision !== false;
-  // A placeholder names a secret by its key, or as upstream writes memory keys, `memory.KEY`.
-  const isSecretKey = (key: string) => memory.isSecret(key) || (key.startsWith("memory.") && memory.isSecret(key.slice(7)));
-  // The offer is the session's tools, the same every turn unless a server registers more or the device reaches another waypoint.
-  const offers = new Map<string, { tools: ReturnType<typeof toOffered>[]; bytes: number }>();
-  const finish = (status: ObjectiveOutcome["status"], message: string, error?: LlmError): ObjectiveOutcome => {
-    const cost = costOf(agent, tokens);
+  readonly #signatures: string[] = [];
+  #stuck: string | undefined;
+  /** The offer is the session's tools, the same every turn unless a server registers more or the device reaches another waypoint. */
+  readonly #offers = new Map<string, { tools: ReturnType<typeof toOffered>[]; bytes: number }>();
+  readonly #system: string;
+
+  constructor(options: ObjectiveOptions) {
+    this.#options = options;
+    const { session } = options;
+    this.#system = systemPrompt({ platform: session.spec.driver.platform, device: deviceDescription(session), context: options.context });
+  }
+
+  finish(status: ObjectiveOutcome["status"], message: string, error?: LlmError): ObjectiveOutcome {
+    const cost = costOf(this.#options.agent, this.#tokens);
     return {
       status,
-      message: secrets.mask(message),
-      recording,
-      turns,
-      tokens: { ...tokens },
+      message: this.#options.secrets.mask(message),
+      recording: this.#recording,
+      turns: this.#turns,
+      tokens: { ...this.#tokens },
       ...(cost !== undefined ? { costUsd: cost } : {}),
       ...(error ? { error } : {}),
     };
-  };
+  }
 
-  for (let n = 1; n <= options.maxCalls.value; n++) {
-    if (options.signal?.aborted) return finish("failed", "interrupted");
+  /** One turn: the screen shown, the model asked, its call checked and run; the outcome when the objective ends with it. */
+  async turn(n: number): Promise<ObjectiveOutcome | undefined> {
+    const { session, agent, secrets } = this.#options;
     const t0 = performance.now();
-    const screen = await showScreen(session, secrets, { vision });
-    const key = `${session.registry.size} ${session.screen?.waypoint ?? ""}`;
-    let offer = offers.get(key);
-    if (offer === undefined) {
-      const tools = offeredTools(session.registry, { driver: session.spec.driver, verify: options.verify, screen: session.screen }).map(
-        toOffered,
-      );
-      offer = { tools, bytes: Buffer.byteLength(JSON.stringify(tools)) };
-      offers.set(key, offer);
-    }
-    const { tools } = offer;
-    const secretKeys = memory.keys().filter((key) => memory.isSecret(key));
-    const text = promptText({
-      objective: secrets.mask(options.objective),
-      verify: options.verify,
-      earlier: options.earlier,
-      lastStatus,
-      stuck,
-      // Secret keys are named, never valued: the model writes their placeholders.
-      memory: { ...memory.snapshot(), ...Object.fromEntries(secretKeys.map((key) => [key, undefined])) },
-      secretKeys,
-      done,
-      ...(note !== undefined ? { note } : {}),
-      screen: screen.outline,
-      mask: (value) => secrets.maskValue(value),
-    });
-    note = undefined;
-    stuck = undefined;
-    const request = { system: secrets.mask(system), text: secrets.mask(text), tools, ...(screen.image ? { image: screen.image } : {}) };
+    const screen = await showScreen(session, secrets, { vision: agent.choice.model.vision !== false });
+    const offer = this.#offer();
+    const request = this.#request(screen, offer.tools);
     const requestBytes = Buffer.byteLength(request.system) + Buffer.byteLength(request.text) + offer.bytes;
     let answer: ModelAnswer;
     try {
-      answer = await askModel(agent, request, options.signal);
+      answer = await askModel(agent, request, this.#options.signal);
     } catch (error) {
       const llm = error instanceof LlmError ? error : new LlmError(String(error), 1, { cause: error });
-      return finish("failed", llm.message, llm);
+      return this.finish("failed", llm.message, llm);
     }
-    tokens.input += answer.usage.input;
-    tokens.output += answer.usage.output;
-    const overBudget = options.tokenBudget?.spend(answer.usage);
+    this.#tokens.input += answer.usage.input;
+    this.#tokens.output += answer.usage.output;
+    const overBudget = this.#options.tokenBudget?.spend(answer.usage);
     const turn: AgentTurn = {
       turn: n,
       shown: screen.outline,
@@ -223,13 +216,58 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     };
     const cost = costOf(agent, answer.usage);
     if (cost !== undefined) turn.costUsd = cost;
-    const end = (outcome: ObjectiveOutcome | undefined) => {
-      turn.durationMs = Math.round(performance.now() - t0);
-      turns.push(turn);
-      options.onTurn?.(turn);
-      return outcome;
-    };
+    const ended = await this.#answer(turn, answer, offer.tools, overBudget);
+    turn.durationMs = Math.round(performance.now() - t0);
+    this.#turns.push(turn);
+    this.#options.onTurn?.(turn);
+    if (ended === "called") return session.fatal ? this.finish("failed", session.fatal.message) : undefined;
+    return ended === "next" ? undefined : ended;
+  }
 
+  /** The tools offered now (the session's, for its driver and screen). */
+  #offer(): { tools: ReturnType<typeof toOffered>[]; bytes: number } {
+    const { session, verify } = this.#options;
+    const key = `${session.registry.size} ${session.screen?.waypoint ?? ""}`;
+    let offer = this.#offers.get(key);
+    if (offer === undefined) {
+      const tools = offeredTools(session.registry, { driver: session.spec.driver, verify, screen: session.screen }).map(toOffered);
+      offer = { tools, bytes: Buffer.byteLength(JSON.stringify(tools)) };
+      this.#offers.set(key, offer);
+    }
+    return offer;
+  }
+
+  /** This turn's request, masked: the system prompt, the objective, the calls so far and the screen; the note and stuck warning are spent. */
+  #request(screen: Awaited<ReturnType<typeof showScreen>>, tools: ReturnType<typeof toOffered>[]) {
+    const { memory, secrets } = this.#options;
+    const secretKeys = memory.keys().filter((key) => memory.isSecret(key));
+    const text = promptText({
+      objective: secrets.mask(this.#options.objective),
+      verify: this.#options.verify,
+      earlier: this.#options.earlier,
+      lastStatus: this.#lastStatus,
+      stuck: this.#stuck,
+      // Secret keys are named, never valued: the model writes their placeholders.
+      memory: { ...memory.snapshot(), ...Object.fromEntries(secretKeys.map((key) => [key, undefined])) },
+      secretKeys,
+      done: this.#done,
+      ...(this.#note !== undefined ? { note: this.#note } : {}),
+      screen: screen.outline,
+      mask: (value) => secrets.maskValue(value),
+    });
+    this.#note = undefined;
+    this.#stuck = undefined;
+    return { system: secrets.mask(this.#system), text: secrets.mask(text), tools, ...(screen.image ? { image: screen.image } : {}) };
+  }
+
+  /** What the model's answer does: past the token cap, no call, a loop, a call not offered, objectiveStatus, or a call to run. */
+  async #answer(
+    turn: AgentTurn,
+    answer: ModelAnswer,
+    tools: ReturnType<typeof toOffered>[],
+    overBudget: string | undefined,
+  ): Promise<AnswerEnd> {
+    const { secrets } = this.#options;
     const first = answer.calls[0];
     // The arguments as reports, the model and the recording see them: any secret value back to its placeholder.
     const written = first === undefined ? undefined : secrets.withPlaceholders(first.args);
@@ -237,97 +275,117 @@ export async function runObjective(options: ObjectiveOptions): Promise<Objective
     else turn.called = { tool: first.tool, args: written! };
     if (overBudget !== undefined) {
       Object.assign(turn, { outcome: `not run: ${overBudget}`, ok: false });
-      return end(finish("failed", overBudget))!;
+      return this.finish("failed", overBudget);
     }
     if (first === undefined || written === undefined) {
-      note = "your last answer called no tool: answer with exactly one tool call (objectiveStatus when you are done).";
-      end(undefined);
-      continue;
+      this.#note = "your last answer called no tool: answer with exactly one tool call (objectiveStatus when you are done).";
+      return "next";
     }
     if (answer.calls.length > 1)
-      note = `you called ${answer.calls.length} tools at once; only the first (${first.tool}) ran. Call one tool per turn.`;
-    // Stuck detection: a loop long past any legitimate repetition ends the objective; a shorter one is told next turn.
-    signatures.push(signatureOf(first.tool, written));
-    if (signatures.length > STUCK_WINDOW) signatures.shift();
-    const hint = stuckHint(signatures);
-    if (hint?.level === "critical") {
-      Object.assign(turn, { outcome: `not run: ${hint.message}`, ok: false });
-      return end(finish("failed", `the agent is stuck: ${hint.message}`))!;
+      this.#note = `you called ${answer.calls.length} tools at once; only the first (${first.tool}) ran. Call one tool per turn.`;
+    const loop = this.#loopCheck(first.tool, written);
+    if (loop !== undefined) {
+      Object.assign(turn, { outcome: `not run: ${loop}`, ok: false });
+      return this.finish("failed", `the agent is stuck: ${loop}`);
     }
-    stuck = hint?.message;
-
-    if (first.invalid !== undefined || !tools.some((t) => t.name === first.tool)) {
+    const call = { tool: first.tool, args: first.args, written };
+    const offered = tools.some((t) => t.name === first.tool);
+    if (first.invalid !== undefined || !offered) {
       // A tool offered whose call the SDK refused: its arguments did not parse as JSON.
-      const outcome = !tools.some((t) => t.name === first.tool)
+      const outcome = !offered
         ? `there is no tool named ${first.tool} in this session; call one of the tools offered`
         : `the arguments of ${first.tool} are not valid JSON (${clipped(first.invalid!)}); call it again with its arguments as one JSON object`;
-      Object.assign(turn, { outcome, ok: false });
-      done.push({ tool: first.tool, args: written, outcome, ok: false });
-      end(undefined);
-      continue;
+      return this.#notRun(turn, call, outcome);
     }
+    if (first.tool === OBJECTIVE_STATUS) return this.#objectiveStatus(turn, call);
+    return this.#call(turn, call);
+  }
 
-    if (first.tool === OBJECTIVE_STATUS) {
-      const status = String(first.args.status ?? "").toUpperCase();
-      const explanation = String(first.args.explanation ?? "");
-      if (status === "COMPLETED" && options.verify && !asserted) {
-        const outcome =
-          "not accepted: this step verifies something, so check it with an assertion tool first (its recording must fail at replay when the state is absent)";
-        Object.assign(turn, { outcome, ok: false });
-        done.push({ tool: first.tool, args: written, outcome, ok: false });
-        end(undefined);
-        continue;
-      }
-      Object.assign(turn, { outcome: `${status.toLowerCase() || "no status"}: ${explanation}`, ok: status !== "FAILED" });
-      if (status === "COMPLETED") return end(finish("completed", explanation || "completed"))!;
-      if (status === "FAILED") return end(finish("failed", `the agent gave up: ${explanation}`))!;
-      lastStatus = status || "(no status)";
-      done.push({ tool: first.tool, args: written, outcome: "in progress noted; go on", ok: true });
-      end(undefined);
-      continue;
+  /**
+   * Stuck detection: a loop long past any legitimate repetition ends the objective (its message
+   * returned); a shorter one is told in the next request.
+   */
+  #loopCheck(tool: string, written: Record<string, unknown>): string | undefined {
+    this.#signatures.push(signatureOf(tool, written));
+    if (this.#signatures.length > STUCK_WINDOW) this.#signatures.shift();
+    const hint = stuckHint(this.#signatures);
+    if (hint?.level === "critical") return hint.message;
+    this.#stuck = hint?.message;
+    return undefined;
+  }
+
+  /** A call that did not run: the turn and the next request say why. */
+  #notRun(turn: AgentTurn, call: WrittenCall, outcome: string, refused = false): "next" {
+    Object.assign(turn, { outcome, ok: false, ...(refused ? { refused: true } : {}) });
+    this.#done.push({ tool: call.tool, args: call.written, outcome, ok: false });
+    return "next";
+  }
+
+  /** objectiveStatus: COMPLETED ends the objective (a step that verifies, only once an assertion passed), FAILED too, anything else is noted. */
+  #objectiveStatus(turn: AgentTurn, call: WrittenCall): AnswerEnd {
+    const status = String(call.args.status ?? "").toUpperCase();
+    const explanation = String(call.args.explanation ?? "");
+    if (status === "COMPLETED" && this.#options.verify && !this.#asserted) {
+      return this.#notRun(
+        turn,
+        call,
+        "not accepted: this step verifies something, so check it with an assertion tool first (its recording must fail at replay when the state is absent)",
+      );
     }
+    Object.assign(turn, { outcome: `${status.toLowerCase() || "no status"}: ${explanation}`, ok: status !== "FAILED" });
+    if (status === "COMPLETED") return this.finish("completed", explanation || "completed");
+    if (status === "FAILED") return this.finish("failed", `the agent gave up: ${explanation}`);
+    this.#lastStatus = status || "(no status)";
+    this.#done.push({ tool: call.tool, args: call.written, outcome: "in progress noted; go on", ok: true });
+    return "next";
+  }
 
+  /** A session's tool: its placeholders resolved, the call checked (call-guard.ts), run, and recorded when it succeeds. */
+  async #call(turn: AgentTurn, call: WrittenCall): Promise<AnswerEnd> {
+    const { session, secrets, memory } = this.#options;
     let resolved: Record<string, unknown>;
     try {
-      resolved = interpolate(first.args, options.lookup, { knownKeys: options.knownKeys }) as Record<string, unknown>;
+      resolved = interpolate(call.args, this.#options.lookup, { knownKeys: this.#options.knownKeys }) as Record<string, unknown>;
     } catch (error) {
       if (!(error instanceof InterpolationError)) throw error;
-      const outcome = secrets.mask(error.message);
-      Object.assign(turn, { outcome, ok: false });
-      done.push({ tool: first.tool, args: written, outcome, ok: false });
-      end(undefined);
-      continue;
+      return this.#notRun(turn, call, secrets.mask(error.message));
     }
+    // A placeholder names a secret by its key, or as upstream writes memory keys, `memory.KEY`.
+    const isSecretKey = (key: string) => memory.isSecret(key) || (key.startsWith("memory.") && memory.isSecret(key.slice(7)));
     const refused = refusal(
-      options.policy,
-      { tool: first.tool, written, resolved, sensitiveArgs: session.registry.get(first.tool)?.meta.sensitiveArgs ?? [] },
+      this.#options.policy,
+      { tool: call.tool, written: call.written, resolved, sensitiveArgs: session.registry.get(call.tool)?.meta.sensitiveArgs ?? [] },
       { secrets, isSecretKey, pageUrl: await pageUrl(session) },
     );
-    if (refused !== undefined) {
-      Object.assign(turn, { outcome: refused, ok: false, refused: true });
-      done.push({ tool: first.tool, args: written, outcome: refused, ok: false });
-      end(undefined);
-      continue;
-    }
+    if (refused !== undefined) return this.#notRun(turn, call, refused, true);
 
-    const result = await options.call(first.tool, resolved);
+    const result = await this.#options.call(call.tool, resolved);
     const ok = isSuccess(result);
     const outcome = secrets.mask(result.message);
     Object.assign(turn, { outcome, ok });
     const check = ok ? callCheck(result) : undefined;
     if (check && check.kind !== "checked") turn.unverified = secrets.mask(check.reason);
-    done.push({ tool: first.tool, args: written, outcome, ok });
+    this.#done.push({ tool: call.tool, args: call.written, outcome, ok });
     if (ok) {
       // What the recording keeps: the durable form a call by ref names (recordAs), else the call as written if recordable.
-      if (result.recordAs) recording.push({ tool: result.recordAs.tool, args: secrets.withPlaceholders(result.recordAs.args) });
-      else if (session.registry.get(first.tool)?.meta.isRecordable !== false) recording.push({ tool: first.tool, args: written });
-      if (asserts(first.tool)) asserted = true;
-    } else if (options.verify && asserts(first.tool)) {
-      return end(finish("failed", result.message.startsWith(`${first.tool}: `) ? result.message : `${first.tool}: ${result.message}`))!;
+      if (result.recordAs) this.#recording.push({ tool: result.recordAs.tool, args: secrets.withPlaceholders(result.recordAs.args) });
+      else if (session.registry.get(call.tool)?.meta.isRecordable !== false) this.#recording.push({ tool: call.tool, args: call.written });
+      if (asserts(call.tool)) this.#asserted = true;
+    } else if (this.#options.verify && asserts(call.tool)) {
+      return this.finish("failed", result.message.startsWith(`${call.tool}: `) ? result.message : `${call.tool}: ${result.message}`);
     }
-    end(undefined);
-    if (session.fatal) return finish("failed", session.fatal.message);
+    return "called";
+  }
+}
+
+/** Runs one objective, a turn per model call, until it ends or the cap on model calls is reached. */
+export async function runObjective(options: ObjectiveOptions): Promise<ObjectiveOutcome> {
+  const run = new ObjectiveRun(options);
+  for (let n = 1; n <= options.maxCalls.value; n++) {
+    if (options.signal?.aborted) return run.finish("failed", "interrupted");
+    const ended = await run.turn(n);
+    if (ended !== undefined) return ended;
   }
   const { value, from } = options.maxCalls;
-  return finish("failed", `the model did not finish the objective in ${value} call${value === 1 ? "" : "s"} (${from})`);
+  return run.finish("failed", `the model did not finish the objective in ${value} call${value === 1 ? "" : "s"} (${from})`);
 }
