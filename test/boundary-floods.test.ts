@@ -7,7 +7,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_LOG_MAX_BYTES } from "../src/core/capped-log-file.ts";
 import { cliUnderTestEnv, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
-import { eventually, processesMentioning } from "./support/faults.ts";
+import { eventually } from "./support/eventually.ts";
+import { processesMentioning } from "./support/faults.ts";
 
 const WORKSPACE = join(REPO, "fixtures/boundary-floods");
 const MiB = 1024 * 1024;

@@ -343,7 +343,10 @@ describe.skipIf(noChromium)("an app map full of markup renders inert in Chromium
       const style = document.createElement("style");
       style.textContent = "#probe-style { text-decoration: line-through }";
       document.head.append(style);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Read once the browser has refused each of them (a refusal is reported as it happens).
+      const refused = ["script-src-attr", "script-src-elem", "style-src-attr", "style-src-elem"];
+      const allRefused = () => refused.every((d) => window.violations.some((v) => v.startsWith(d + " ")));
+      for (let i = 0; i < 1000 && !allRefused(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
       const probe = getComputedStyle(document.getElementById("probe-style"));
       return { handler: window.handlerRan ?? false, script: window.scriptRan ?? false, color: probe.color, decoration: probe.textDecorationLine };
     })()`);

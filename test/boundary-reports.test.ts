@@ -394,7 +394,10 @@ describe.skipIf(withoutChromium())("a valid report full of markup renders inert 
       const script = document.createElement("script");
       script.textContent = "window.scriptRan = true";
       document.body.append(script);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Read once the browser has refused each of them (a refusal is reported as it happens).
+      const refused = ["script-src-attr", "script-src-elem", "style-src-attr"];
+      const allRefused = () => refused.every((d) => window.violations.some((v) => v.startsWith(d + " ")));
+      for (let i = 0; i < 1000 && !allRefused(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
       return { handler: window.handlerRan ?? false, script: window.scriptRan ?? false, color: getComputedStyle(document.getElementById("probe-style")).color };
     })()`);
       expect(outcome).toEqual({ handler: false, script: false, color: expect.not.stringMatching(/^rgb\(255, 0, 0\)$/) });

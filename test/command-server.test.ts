@@ -6,7 +6,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { ToolProgress } from "../src/core/server-kinds.ts";
 import { cliProcess, TEST_PATH } from "./support/cli.ts";
-import { closeFaultSessions, eventually, FAULTS, faultLogs, firstText, startFaultSession, survivors, treeOf } from "./support/faults.ts";
+import { eventually } from "./support/eventually.ts";
+import { closeFaultSessions, FAULTS, faultLogs, firstText, startFaultSession, survivors, treeOf } from "./support/faults.ts";
 import { rejection } from "./support/rejection.ts";
 
 afterAll(closeFaultSessions);

@@ -4,7 +4,8 @@
 
 import { afterAll, describe, expect, test } from "bun:test";
 import { ServerExitedError } from "../src/errors.ts";
-import { closeFaultSessions, eventually, firstText, processesMentioning, startFaultSession, survivors } from "./support/faults.ts";
+import { eventually } from "./support/eventually.ts";
+import { closeFaultSessions, firstText, processesMentioning, startFaultSession, survivors } from "./support/faults.ts";
 import { rejection } from "./support/rejection.ts";
 
 afterAll(closeFaultSessions);

@@ -6,9 +6,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HandshakeTimeoutError } from "../src/errors.ts";
+import { eventually } from "./support/eventually.ts";
 import {
   closeFaultSessions,
-  eventually,
   faultLogs,
   firstText,
   processesMentioning,

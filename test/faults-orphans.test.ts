@@ -7,16 +7,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { descendants, type ProcessIdentity } from "../src/transports/stdio/process-group.ts";
 import { REPO, TEST_PATH, tempDir } from "./support/cli.ts";
-import {
-  closeFaultSessions,
-  eventually,
-  FAULTS,
-  faultLogs,
-  processesMentioning,
-  startFaultSession,
-  survivors,
-  treeOf,
-} from "./support/faults.ts";
+import { eventually } from "./support/eventually.ts";
+import { closeFaultSessions, FAULTS, faultLogs, processesMentioning, startFaultSession, survivors, treeOf } from "./support/faults.ts";
 
 afterAll(closeFaultSessions);
 

@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ToolCollisionError, ToolNotFoundError } from "../src/errors.ts";
 import type { ToolProgress } from "../src/core/server-kinds.ts";
-import { closeFaultSessions, eventually, faultLogs, startFaultSession, survivors } from "./support/faults.ts";
+import { eventually } from "./support/eventually.ts";
+import { closeFaultSessions, faultLogs, startFaultSession, survivors } from "./support/faults.ts";
 import { rejection } from "./support/rejection.ts";
 
 afterAll(closeFaultSessions);

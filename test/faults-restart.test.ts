@@ -6,7 +6,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "./support/cli.ts";
-import { closeFaultSessions, eventually, firstText, startFaultSession, survivors } from "./support/faults.ts";
+import { eventually } from "./support/eventually.ts";
+import { closeFaultSessions, firstText, startFaultSession, survivors } from "./support/faults.ts";
 
 afterAll(closeFaultSessions);
 

@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { bundleEntry } from "../src/bundle/bundle-entry.ts";
 import { SandboxError } from "../src/errors.ts";
 import { startQuickJsServer, type QuickJsServerOptions } from "../runtime-quickjs/index.ts";
+import { eventually } from "./support/eventually.ts";
 import { rejection } from "./support/rejection.ts";
 import { byEngine, ENGINE } from "./support/quickjs-engine.ts";
 
@@ -227,9 +228,11 @@ describe("resources over many calls", () => {
   });
 
   test("closing stops guest timers and fails pending calls", async () => {
-    const { server, client } = await connect(await bundled("execute-server.ts"), { name: "timers" });
+    const logs: string[] = [];
+    const { server, client } = await connect(await bundled("execute-server.ts"), { name: "timers", onLog: (_, text) => logs.push(text) });
     const pending = rejection(client.callTool({ name: "wait", arguments: { ms: 60_000 } }));
-    await new Promise((r) => setTimeout(r, 50));
+    // Closed once the guest's timer is armed.
+    expect(await eventually(() => logs.includes("wait: 60000 ms"))).toBe(true);
     await server.close();
     expect((await pending).message).toBe("MCP error -32000: Connection closed");
     await server.close();
@@ -241,16 +244,18 @@ describe("with the debug build of QuickJS (assertions and leak checks)", () => {
     // The debug build runs many times slower than the release one: generous deadlines keep this test
     // about handles, not about speed on a loaded machine.
     const generous = { callDeadlineMs: 60_000, startDeadlineMs: 60_000 };
+    const logs: string[] = [];
     const { server, client } = await connect(await bundled("execute-server.ts"), {
       name: "debug",
       variant: "debug",
       onExecute: async () => ({ ok: 1 }),
+      onLog: (_, text) => logs.push(text),
       ...generous,
     });
     await client.callTool({ name: "login", arguments: { user: "u" } });
     await client.callTool({ name: "wait", arguments: { ms: 1 } });
     const pending = client.callTool({ name: "wait", arguments: { ms: 60_000 } }).catch(() => "closed");
-    await new Promise((r) => setTimeout(r, 20));
+    expect(await eventually(() => logs.includes("wait: 60000 ms"), 60_000)).toBe(true);
     await server.close();
     expect(await pending).toBe("closed");
   }, 120_000);

@@ -23,6 +23,7 @@ import { REPO, TEST_PATH } from "./support/cli.ts";
 import { rejection } from "./support/rejection.ts";
 import { ENGINE } from "./support/quickjs-engine.ts";
 import { processAlive } from "./support/process-alive.ts";
+import { eventually } from "./support/eventually.ts";
 
 const FIXTURES = join(REPO, "fixtures/contract");
 const CONTEXT: TrailblazeContext = {
@@ -142,9 +143,10 @@ describe.each(["stdio", "quickjs", "quickjs-thread"] as const)("transport contra
   });
 
   test("closing during a call cancels it with the reason", async () => {
-    const { connection } = await connect(kind);
+    const { connection, transport } = await connect(kind);
     const pending = connection.call("sleeps", { ms: 5000 }, CONTEXT);
-    await Bun.sleep(100);
+    // Closed once the server says the call is running in it.
+    expect(await eventually(() => transport.diagnostics().some((line) => line.endsWith("sleeps: started")), 10_000)).toBe(true);
     await connection.close();
     expect(await pending).toMatchObject({
       variant: "ExceptionThrown",

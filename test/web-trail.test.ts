@@ -6,6 +6,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { chromiumProcesses } from "../src/browser/chromium-browser.ts";
+import { eventually } from "./support/eventually.ts";
 import { processAlive } from "./support/process-alive.ts";
 import { withoutChromium } from "./support/chromium.ts";
 import { cli, cliProcess, cliUnderTestEnv, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
@@ -146,12 +147,18 @@ describe("web trails on a real Chromium", () => {
       }
     };
     const browserUp = () => chromiumProcesses(child.pid).some((process) => process.main && !isShell(process.pid));
-    const deadline = Date.now() + 60_000;
-    while (!browserUp() && Date.now() < deadline) await Bun.sleep(100);
+    let stdout = "";
+    const decoder = new TextDecoder();
+    const reading = (async () => {
+      for await (const chunk of child.stdout) stdout += decoder.decode(chunk, { stream: true });
+    })();
+    // Interrupted once the page is open and the second step (a 30 s wait) has begun.
+    expect(await eventually(() => stdout.includes("✓ Open the shop"), 60_000)).toBe(true);
     expect(browserUp()).toBe(true);
-    await Bun.sleep(500);
     child.kill("SIGINT");
     expect(await child.exited).toBe(130);
+    await reading;
+    expect(stdout).toContain("! Wait (interrupted after");
     expect(chromiumProcesses(child.pid)).toEqual([]);
     expect(strayChromium()).toEqual([]);
   });

@@ -21,8 +21,12 @@ test("lines are masked, written together a turn later, and stop at the cap; clos
     /^\[trailblaze\] … console log cut at 200 bytes: \d+ more bytes \(\d+ lines\) not written \(TRAILBLAZE_LOG_MAX_BYTES\)$/,
   );
   expect(readFileSync(file, "utf8").length).toBeLessThan(320);
+  // A log still open, given the same line at the same time, says when that line would be on disk.
+  const control = new ConsoleLogFile(join(dir, "session", "quickjs_console_control.log"));
   log.line("info", "after the close");
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  control.line("info", "after the close");
+  await control.close();
+  expect(readFileSync(join(dir, "session", "quickjs_console_control.log"), "utf8")).toContain("after the close");
   expect(readFileSync(file, "utf8")).not.toContain("after the close");
 });
 

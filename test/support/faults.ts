@@ -106,13 +106,3 @@ export function firstText(result: { content: { type: string; text?: unknown }[] 
 export function processesMentioning(fragment: string): number[] {
   return procPids().filter((pid) => pid !== process.pid && procCmdline(pid)?.includes(fragment) && processAlive(pid));
 }
-
-/** Polls `check` every 50 ms until it is true or `ms` passed; whether it became true. */
-export async function eventually(check: () => boolean, ms = 5000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) return false;
-    await Bun.sleep(50);
-  }
-  return true;
-}

@@ -103,9 +103,11 @@ describe("Multiplexer", () => {
 
   test("onEnd waits for the promises earlier events returned; events after onEnd reach no reporter", async () => {
     const log: string[] = [];
+    // The step is written once the test lets it: onEnd must not come before.
+    const gate = Promise.withResolvers<void>();
     const slow: Reporter = {
       onStepEnd: async () => {
-        await Bun.sleep(30);
+        await gate.promise;
         log.push("step written");
       },
       onEnd: () => void log.push("onEnd"),
@@ -113,10 +115,13 @@ describe("Multiplexer", () => {
     };
     const one = new Multiplexer([{ name: "slow", reporter: slow }], () => {});
     one.onStepEnd(trail, step(1));
-    await one.onEnd(run);
+    const ended = one.onEnd(run);
+    log.push("gate opened");
+    gate.resolve();
+    await ended;
     one.onTrailEnd(trail, result);
     await one.onEnd(run);
-    expect(log).toEqual(["step written", "onEnd"]);
+    expect(log).toEqual(["gate opened", "step written", "onEnd"]);
   });
 
   test("stdioReporters names those whose printsToStdio says true; one that throws there does not print", () => {
