@@ -8,7 +8,7 @@ import { ConfigError, LlmError, UsageError } from "../errors.ts";
 import { formatProblem } from "../errors.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { DEFAULT_MAX_LLM_CALLS } from "../agent/agent-loop.ts";
-import { agentModel, DEFAULT_LLM_TIMEOUT_SECONDS, type AgentModel } from "../llm/ask-model.ts";
+import { agentModel, DEFAULT_LLM_TIMEOUT, DEFAULT_LLM_TIMEOUT_SECONDS, type AgentModel } from "../llm/ask-model.ts";
 import type { Cap } from "../llm/llm-config.ts";
 import { readLlmConfig } from "../llm/load-llm-config.ts";
 import { chooseModel, noModelReason } from "../llm/model-choice.ts";
@@ -105,9 +105,8 @@ function parseMaxTokens(command: string, text: string | undefined): Cap | undefi
   return { value: n, from: `--max-llm-tokens ${n}` };
 }
 
-/** The caps when neither a flag nor the config sets them. */
+/** The calls cap when neither a flag nor the config sets one. */
 const DEFAULT_MAX_CALLS: Cap = { value: DEFAULT_MAX_LLM_CALLS, from: "the default cap; raise it with --max-llm-calls" };
-const DEFAULT_TIMEOUT: Cap = { value: DEFAULT_LLM_TIMEOUT_SECONDS, from: "the default timeout" };
 
 /** The caps the flags and config put on the model, each naming where it was set. */
 interface ModelCaps {
@@ -137,7 +136,7 @@ export function chosenModel(
   if (problems.length > 0) throw new ConfigError(problems);
   const maxCalls = parseMaxCalls(io.command, values["max-llm-calls"]) ?? config.maxCalls ?? DEFAULT_MAX_CALLS;
   const maxTokens = parseMaxTokens(io.command, values["max-llm-tokens"]) ?? config.maxTokens;
-  const timeout = parseTimeout(io.command, values["llm-timeout"]) ?? config.timeoutSeconds ?? DEFAULT_TIMEOUT;
+  const timeout = parseTimeout(io.command, values["llm-timeout"]) ?? config.timeoutSeconds ?? DEFAULT_LLM_TIMEOUT;
   const caps = { maxCalls, ...(maxTokens !== undefined ? { maxTokens } : {}) };
   const choice = chooseModel(config, values, io.env);
   if (choice === undefined) return { noModel: noModelReason(config, values, io.env), ...caps };

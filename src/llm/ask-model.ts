@@ -42,11 +42,14 @@ export interface AgentModel {
 /** Upstream's HTTP timeout for model requests: 120 s. */
 export const DEFAULT_LLM_TIMEOUT_SECONDS = 120;
 
+/** The request timeout when neither --llm-timeout nor the config sets one. */
+export const DEFAULT_LLM_TIMEOUT: Cap = { value: DEFAULT_LLM_TIMEOUT_SECONDS, from: "the default timeout" };
+
 /** The agent's model for `choice`, with the environment's streaming and retry settings, the request deadline and the run's masking. */
 export function agentModel(
   choice: ModelChoice,
   env: Readonly<Record<string, string | undefined>>,
-  timeout: Cap = { value: DEFAULT_LLM_TIMEOUT_SECONDS, from: "the default timeout" },
+  timeout: Cap = DEFAULT_LLM_TIMEOUT,
   mask: (text: string) => string = (text) => text,
 ): AgentModel {
   const retries = Number(env.TRAILBLAZE_LLM_MAX_RETRIES ?? 3);

@@ -124,8 +124,7 @@ function agentCommand(verify: boolean): Command {
         // The model's own failure is the error below, printed once; this line counts what it cost.
         const message = outcome.error ? (verify ? "not checked" : "not reached") : line(outcome.message);
         io.stdout(
-          `${mark} ${message} (${model.choice.label}: ${plural(outcome.turns.length, "model call")}, ${plural(outcome.tokens.input + outcome.tokens.output, "token")}${cost})
-`,
+          `${mark} ${message} (${model.choice.label}: ${plural(outcome.turns.length, "model call")}, ${plural(outcome.tokens.input + outcome.tokens.output, "token")}${cost})\n`,
         );
         if (unverified !== undefined) io.stdout(`unverified: ${line(unverified)}\n`);
         if (outcome.status === "completed" && outcome.recording.length > 0) {
