@@ -1,7 +1,9 @@
 // Every repository path the docs name exists: README.md, ARCHITECTURE.md, BENCHMARKS.md and
 // docs/*.md, walked for the paths in their code (inline spans and fenced blocks) and their
-// relative links. The paths the README names are also in the package (package.json `files`),
-// since the README is what an installed copy shows.
+// relative links. The paths the README and docs/ name are also in the package as npm packs it
+// (`npm pack --dry-run`), since they are what an installed copy shows its user (ARCHITECTURE.md
+// and BENCHMARKS.md are for working on trailblaze-ts in a checkout; the README's sections about a
+// checkout, and a user's own package.json or tsconfig.json, are left out).
 //
 // What counts as a repository path: a relative link (`[text](docs/cli.md#reports)`, resolved
 // against the doc's folder), and in code, a word that starts with one of the repository's own
@@ -20,6 +22,8 @@ import { REPO } from "./support/cli.ts";
 
 const REPOSITORY_FOLDERS = ["src", "test", "fixtures", "docs", "bench", "runtime-quickjs", ".ci"];
 const TOP_FILES = ["README.md", "ARCHITECTURE.md", "BENCHMARKS.md", "package.json", "tsconfig.json", "bunfig.toml"];
+/** Top-level files a user's workspace has its own of: in the user's docs they name those, not ours. */
+const WORKSPACE_FILES = new Set(["package.json", "tsconfig.json", "bunfig.toml"]);
 /** Docs for working on trailblaze-ts, naming source files relative to src/. */
 const SOURCE_DOCS = new Set(["ARCHITECTURE.md", "BENCHMARKS.md"]);
 const SRC_FOLDERS = readdirSync(join(REPO, "src"), { withFileTypes: true })
@@ -27,14 +31,14 @@ const SRC_FOLDERS = readdirSync(join(REPO, "src"), { withFileTypes: true })
   .map((e) => e.name);
 /** README sections about a checkout of the repository, not the installed package. */
 const CHECKOUT_SECTIONS = new Set(["Quick start", "Working on trailblaze-ts"]);
-const DOCS = [
+/** The docs a user of the package reads (ARCHITECTURE.md and BENCHMARKS.md are for working on trailblaze-ts, in a checkout). */
+const USER_DOCS = [
   "README.md",
-  "ARCHITECTURE.md",
-  "BENCHMARKS.md",
   ...readdirSync(join(REPO, "docs"))
     .filter((name) => name.endsWith(".md"))
     .map((name) => `docs/${name}`),
 ];
+const DOCS = [...USER_DOCS, "ARCHITECTURE.md", "BENCHMARKS.md"];
 
 interface Named {
   doc: string;
@@ -97,16 +101,21 @@ function namedPaths(doc: string): Named[] {
   return found;
 }
 
-/** Whether the package (package.json `files`, as npm reads them: folders, files, `!` exclusions) holds `path`. */
+/** The files of the package as npm packs it (`npm pack --dry-run --json`): what an installed copy holds. */
+function packedFiles(): Set<string> {
+  const run = Bun.spawnSync(["npm", "pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: REPO, stderr: "pipe" });
+  if (run.exitCode !== 0) throw new Error(`npm pack --dry-run failed (exit ${run.exitCode}): ${run.stderr.toString().slice(-400)}`);
+  const [pack] = JSON.parse(run.stdout.toString()) as [{ files: { path: string }[] }];
+  return new Set(pack.files.map((file) => file.path));
+}
+
+let packed: Set<string> | undefined;
+/** Whether the packed package holds `path`: a file of it, or a folder some file of it is in. */
 function inPackage(path: string): boolean {
-  const files = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { files: string[] }).files;
-  const matches = (entry: string) => {
-    if (entry.startsWith("**/")) return new RegExp(`${entry.slice(3).replace(/\./g, "\\.").replace(/\*/g, "[^/]*")}$`).test(path);
-    const folder = entry.replace(/\/$/, "");
-    return path === folder || path.startsWith(`${folder}/`);
-  };
-  const included = files.filter((e) => !e.startsWith("!")).some(matches) || path === "package.json";
-  return included && !files.filter((e) => e.startsWith("!")).some((e) => matches(e.slice(1)));
+  packed ??= packedFiles();
+  if (packed.has(path)) return true;
+  for (const file of packed) if (file.startsWith(`${path}/`)) return true;
+  return false;
 }
 
 const shown = (named: Named) => `${named.doc}:${named.line}: ${named.text}`;
@@ -157,8 +166,11 @@ describe("docs name only paths that exist", () => {
     expect(brokenAnchors(doc)).toEqual([]);
   });
 
-  test("README.md: every repository path it names is in the package", () => {
-    const outside = namedPaths("README.md").filter((named) => !CHECKOUT_SECTIONS.has(named.section) && !inPackage(named.path));
+  // The README and docs/ are what an installed copy shows its user: what they point at is there too.
+  test.each(USER_DOCS)("%s: every repository path it names is in the packed package", (doc) => {
+    const outside = namedPaths(doc).filter(
+      (named) => !CHECKOUT_SECTIONS.has(named.section) && !WORKSPACE_FILES.has(named.path) && !inPackage(named.path),
+    );
     expect(outside.map(shown)).toEqual([]);
   });
 
@@ -174,7 +186,9 @@ describe("docs name only paths that exist", () => {
     expect(codePath("core/log-layout.ts")).toBeUndefined();
     expect(slug("Upstream's layout (trails/config)")).toBe("upstreams-layout-trailsconfig");
     expect(inPackage("fixtures/demo/trails")).toBe(true);
-    expect(inPackage("fixtures/web")).toBe(false);
+    expect(inPackage("fixtures/demo/trails/login.trail.yaml")).toBe(true);
+    expect(inPackage("fixtures/demo/logs")).toBe(false);
+    expect(inPackage("test/support")).toBe(false);
     expect(inPackage("src/cli/args.test.ts")).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
 // The first five minutes of a new user, as they meet them: pack this repository, install the
 // tarball into an empty project outside it with no bun on PATH, and from there on only `npx`:
 // help twice (a cold, then a warm precompiled CLI), init, two init-tools, the scaffolded tests,
-// `check`, init's hints run as printed, runs on both agents and from trails/ that leave
-// `git status` clean, the bin from a plain PATH (as the docs' MCP client config starts it), and
+// `check`, init's hints run as printed, runs on both agents and from trails/ (on precompiled
+// servers) that leave `git status` clean, the bin from a plain PATH (as the docs' MCP client config starts it), and
 // every link of the installed README and docs.
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -103,8 +103,25 @@ test("the first five minutes, as a user runs them: every step through npx works 
     [["call", "shop_greet", "--args", '{"text":"hi"}'], join(project, "tools")],
   ] as const) {
     const run = await sh(["npx", "trailblaze", ...args], cwd);
-    expect({ args, code: run.code }).toEqual({ args, code: 0 });
+    // No server falls back to its source ("Cannot precompile …; running it from source").
+    expect({ args, code: run.code, fromSource: run.out.includes("running it from source") }).toEqual({ args, code: 0, fromSource: false });
   }
+  // The examples the docs walk through run where they are installed, from their folders as the docs
+  // say (the project's own trailblaze-config/ is above them): the demo, and the web shop in Chromium.
+  for (const [example, trails] of [
+    ["fixtures/demo", "trails"],
+    ["fixtures/web", "trails/basket.trail.yaml"],
+  ] as const) {
+    const run = await sh(["npx", "trailblaze", "run", trails, "--no-logging"], join(installed, example));
+    expect({ example, code: run.code, fromSource: run.out.includes("running it from source") }).toEqual({
+      example,
+      code: 0,
+      fromSource: false,
+    });
+  }
+  // The workspace's host servers ran precompiled: each script's bundle is in the workspace's cache.
+  const bundles = readdirSync(join(project, ".cache/trailblaze-host-bundles")).filter((name) => name.endsWith(".json"));
+  expect(bundles.map((name) => name.replace(/-[0-9a-f]+\.json$/, "")).sort()).toEqual(["greet", "resetCart"]);
   expect((await sh(["git", "status", "--porcelain"], project)).out).toBe("");
 
   // The bin itself, as an MCP client's config or a script starts it: no bun anywhere on PATH.
