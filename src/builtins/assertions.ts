@@ -1,5 +1,5 @@
 // Assertions on values (memory, tool results): assertEquals, assertNotEquals, assertMath,
-// and assertWithAi, which needs an agent to judge the screen.
+// and assertWithAi, which would need a model to judge the screen and always fails.
 
 import { z } from "zod";
 import { exceptionThrown, success, type ToolResult } from "../core/tool-result.ts";
@@ -41,9 +41,9 @@ export const ASSERTIONS = {
 const show = (value: string) => JSON.stringify(value);
 const prefix = (message: string | undefined) => (message ? `${message}: ` : "");
 
-/** The message of a tool that needs an agent, as a step without a recording fails. */
+/** The message of a tool that would ask a model: trailblaze-ts runs it in no session (the built-in agent does steps in words, not these tools). */
 export function needsAgent(tool: string, what: string): string {
-  return `${tool} needs an agent to ${what}, and no agent is built in; replace the call in the recording with tools that replay without one`;
+  return `${tool} needs a model to ${what}, and trailblaze-ts does not ask one for a recorded call; replace the call in the recording with tools that replay without one, or write the step in words for the built-in agent (docs/agent.md)`;
 }
 
 function checkMath(expression: string, expected: string): ToolResult {

@@ -140,15 +140,15 @@ describe("framework tools on the simulated device", () => {
     });
   });
 
-  test("AI-backed tools fail like a step that needs an agent", async () => {
+  test("AI-backed tools fail saying they need a model, and what to write instead", async () => {
     const { call } = device();
     expect(await call("assertWithAi", { prompt: "the cart is empty" })).toMatchObject({
       variant: "ExceptionThrown",
       message:
-        'assertWithAi needs an agent to judge "the cart is empty", and no agent is built in; replace the call in the recording with tools that replay without one',
+        'assertWithAi needs a model to judge "the cart is empty", and trailblaze-ts does not ask one for a recorded call; replace the call in the recording with tools that replay without one, or write the step in words for the built-in agent (docs/agent.md)',
     });
     expect((await call("rememberWithAi", { prompt: "the total", variable: "t" })).message).toStartWith(
-      "rememberWithAi needs an agent to read",
+      "rememberWithAi needs a model to read",
     );
   });
 
