@@ -18,13 +18,15 @@ Checks a workspace in one pass without running a step: loads every target, tools
 starts each target's servers once for every driver and agent mode its trails use, and in each
 agent mode the target can run in (on-device when it has a script not marked requiresHost; on-device
 servers run in QuickJS), and reports:
-  - configuration errors (with file:line:col) and trail files that do not parse;
+  - configuration errors (with file:line:col), the llm: block's included, and trail files that
+    do not parse;
   - tool names that break the wire rule ^[a-zA-Z0-9_-]{1,64}$ (errors), the naming convention
     or the 60-character margin (warnings), and [TrailmapScopingCheck] warnings;
   - tool name collisions between servers and built-in tools;
   - toolset entries that no server advertises, and target tool_sets ids no toolset defines;
   - trail steps calling tools their session does not register (unknown, filtered, or
-    host-only in an on-device session), and steps with no recording for their session;
+    host-only in an on-device session), and steps with no recording for their session (with
+    the model run would give them to, from llm: and $TRAILBLAZE_DEFAULT_MODEL, or why none);
   - on-device servers that fail check-bundle;
   - for a target with a simulated screen (simulation: in its YAML): a capture that does not
     load, an app map's waypoints whose capture misses their own selectors, shortcuts whose
