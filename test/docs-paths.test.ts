@@ -15,7 +15,7 @@
 // (`<id>`, `…`, `NAME`) — a path with a glob (`*`) or a placeholder is checked up to the folder
 // before it.
 
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { REPO } from "./support/cli.ts";
@@ -102,17 +102,22 @@ function namedPaths(doc: string): Named[] {
 }
 
 /** The files of the package as npm packs it (`npm pack --dry-run --json`): what an installed copy holds. */
-function packedFiles(): Set<string> {
-  const run = Bun.spawnSync(["npm", "pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: REPO, stderr: "pipe" });
-  if (run.exitCode !== 0) throw new Error(`npm pack --dry-run failed (exit ${run.exitCode}): ${run.stderr.toString().slice(-400)}`);
-  const [pack] = JSON.parse(run.stdout.toString()) as [{ files: { path: string }[] }];
+async function packedFiles(): Promise<Set<string>> {
+  const child = Bun.spawn(["npm", "pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: REPO, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  if (code !== 0) throw new Error(`npm pack --dry-run failed (exit ${code}, signal ${child.signalCode}): ${stderr.slice(-400)}`);
+  const [pack] = JSON.parse(stdout) as [{ files: { path: string }[] }];
   return new Set(pack.files.map((file) => file.path));
 }
 
-let packed: Set<string> | undefined;
+let packed = new Set<string>();
+// Once for the file: npm takes some seconds to list the package.
+beforeAll(async () => {
+  packed = await packedFiles();
+}, 120_000);
+
 /** Whether the packed package holds `path`: a file of it, or a folder some file of it is in. */
 function inPackage(path: string): boolean {
-  packed ??= packedFiles();
   if (packed.has(path)) return true;
   for (const file of packed) if (file.startsWith(`${path}/`)) return true;
   return false;
