@@ -41,13 +41,3 @@ test("a line is masked before it is cut: a secret longer than the cut shows none
     `info key *** ${"p".repeat(CONSOLE_TAIL_LINE_CHARS - 8)} … [line cut at ${CONSOLE_TAIL_LINE_CHARS} of 2508 chars]`,
   ]);
 });
-
-test("on a worker thread whose secrets are on the host, a line too long to keep whole is left out, not cut", () => {
-  const tail = new ConsoleTail(undefined, true);
-  tail.push("info", "short");
-  tail.push("error", "z".repeat(CONSOLE_TAIL_LINE_CHARS + 1));
-  expect(tail.snapshot()).toEqual([
-    "info short",
-    `error [a line of ${CONSOLE_TAIL_LINE_CHARS + 1} chars left out: a worker thread cannot mask it]`,
-  ]);
-});

@@ -16,26 +16,13 @@ export const CONSOLE_TAIL_CHARS = 16_000;
 export class ConsoleTail {
   private readonly tail = new RollingTail({ lines: CONSOLE_TAIL_LINES, chars: CONSOLE_TAIL_CHARS });
 
-  /**
-   * @param mask applied to each line before it is cut (the session's secrets); default none.
-   * @param maskedOnHost the secrets are on another thread (a server on a worker thread, whose host
-   *   keeps its own tail, masked): a line too long to keep whole is left out, not cut, as its head
-   *   could not be masked first.
-   */
-  constructor(
-    private readonly mask: (text: string) => string = (text) => text,
-    private readonly maskedOnHost = false,
-  ) {}
+  /** @param mask applied to each line before it is cut (the session's secrets); default none. */
+  constructor(private readonly mask: (text: string) => string = (text) => text) {}
 
   /** Keeps one line, `level text`, masked, then cut at CONSOLE_TAIL_LINE_CHARS. */
   push(level: string, text: string): void {
     const masked = this.mask(text);
-    if (masked.length <= CONSOLE_TAIL_LINE_CHARS) return this.tail.push(`${level} ${masked}`);
-    this.tail.push(
-      this.maskedOnHost
-        ? `${level} [a line of ${masked.length} chars left out: a worker thread cannot mask it]`
-        : `${level} ${cutLine(masked, CONSOLE_TAIL_LINE_CHARS)}`,
-    );
+    this.tail.push(`${level} ${masked.length <= CONSOLE_TAIL_LINE_CHARS ? masked : cutLine(masked, CONSOLE_TAIL_LINE_CHARS)}`);
   }
 
   /** Lines so far: a mark for `since`. */

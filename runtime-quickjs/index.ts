@@ -1,6 +1,7 @@
 // The on-device runtime: author MCP server bundles running in QuickJS behind an SDK Transport.
 export {
   startQuickJsServer,
+  haltServersWith,
   DEFAULT_CALL_DEADLINE_MS,
   DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_MEMORY_LIMIT_BYTES,
@@ -18,13 +19,12 @@ export {
   DEFAULT_SESSION_CPU_MS,
   guestBudgetFrom,
 } from "./guest-budget.ts";
-export { DEFAULT_QUICKJS_ENGINE, QUICKJS_ENGINES, quickJsEngineFrom, type QuickJsEngine } from "./quickjs-module.ts";
 export {
-  quickJsThreadLoad,
-  quickJsThreadsEnabled,
-  setQuickJsThreads,
-  startQuickJsServerOnThread,
-  stopQuickJsThreads,
-  warmQuickJsThreads,
-  type QuickJsThreadServer,
-} from "./thread/thread-pool.ts";
+  adoptCompiledWasm,
+  compiledQuickJsWasm,
+  DEFAULT_QUICKJS_ENGINE,
+  QUICKJS_ENGINES,
+  quickJsEngineFrom,
+  type BuildKey,
+  type QuickJsEngine,
+} from "./quickjs-module.ts";

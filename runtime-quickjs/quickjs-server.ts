@@ -110,8 +110,9 @@ export interface QuickJsServerOptions {
    */
   maxMessageBytes?: number;
   /**
-   * A word shared with the thread that closes this server when it runs on a worker thread: once
-   * it is non-zero, guest code running is interrupted at once (a busy guest cannot hold a close).
+   * A word shared with another thread (the one that runs the session's run and closes it): once it
+   * is non-zero, guest code running is interrupted at once (a busy guest cannot hold a close or a
+   * Ctrl-C). Default: the word haltServersWith gave this thread, if any.
    */
   haltSignal?: Int32Array;
   /**
@@ -123,15 +124,9 @@ export interface QuickJsServerOptions {
   onLog?: (level: LogLevel, text: string) => void;
   /**
    * The session's secrets masked out of a text: applied to console lines and to what a message
-   * quotes of the guest before either is cut. Stays on the host thread (a server on a worker
-   * thread has its console tail kept, masked, on the host). Default: nothing masked.
+   * quotes of the guest before either is cut. Default: nothing masked.
    */
   mask?: (text: string) => string;
-  /**
-   * Set for a server on a worker thread whose session has secrets (masked on the host thread): a
-   * console line too long to keep whole, or a message that is not JSON-RPC, is not quoted in part.
-   */
-  maskedOnHost?: boolean;
   /**
    * Implements guest `trailblaze.execute(name, args)`: the guest gets a promise of the JSON
    * round-trip of the result; a rejection becomes a guest Error with the same name and message.
@@ -250,7 +245,7 @@ class QuickJsServerImpl implements QuickJsServer {
     private readonly opts: QuickJsServerOptions,
     reuse: { image: ServerImage | undefined; handshake: HandshakeImage | undefined; imaging: boolean; recordHandshake: boolean },
   ) {
-    this.consoleTail = new ConsoleTail(opts.mask, opts.maskedOnHost);
+    this.consoleTail = new ConsoleTail(opts.mask);
     this.deadlineMs = opts.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
     this.startDeadlineMs = opts.startDeadlineMs ?? Math.max(this.deadlineMs, DEFAULT_CALL_DEADLINE_MS);
     this.memoryLimit = opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
@@ -274,7 +269,7 @@ class QuickJsServerImpl implements QuickJsServer {
       callDeadlineMs: this.deadlineMs,
       // Asked as each delivery starts: a call in flight or not decides its deadline and budget.
       deliveryDeadlineMs: () => (this.slot = this.budget.slot(this.inFlight.size > 0)).ms,
-      ...(opts.haltSignal ? { haltSignal: opts.haltSignal } : {}),
+      ...((opts.haltSignal ?? threadHalt) ? { haltSignal: opts.haltSignal ?? threadHalt } : {}),
       callInFlight: () => this.callInFlight()?.label,
       onLog: (level, text) => this.log(level, text),
       onExecute: opts.onExecute,
@@ -476,9 +471,8 @@ class QuickJsServerImpl implements QuickJsServer {
     else refuseHandshakeImage(slot);
   }
 
-  /** The head of what the guest sent, for a message: masked before it is cut (not quoted on a worker thread, see maskedOnHost). */
+  /** The head of what the guest sent, for a message: masked before it is cut. */
   private quoted(json: string): string {
-    if (this.opts.maskedOnHost) return `${json.length} chars, not quoted: a worker thread cannot mask them`;
     return (this.opts.mask?.(json) ?? json).slice(0, 200);
   }
 
@@ -559,12 +553,7 @@ class QuickJsServerImpl implements QuickJsServer {
       return;
     }
     // JSON.stringify's own words; a guest that calls the bridge itself may say more: masked before it is cut.
-    const why =
-      reason.length <= 500
-        ? reason
-        : this.opts.maskedOnHost
-          ? `(${reason.length} chars, not quoted: a worker thread cannot mask them)`
-          : (this.opts.mask?.(reason) ?? reason).slice(0, 500);
+    const why = reason.length <= 500 ? reason : (this.opts.mask?.(reason) ?? reason).slice(0, 500);
     const error = new ProtocolError(`${this.label} failed ${during}: ${why}`);
     if (pending && id !== undefined) this.failRequest(id, ErrorCode.InternalError, error.message);
     this.transport.error(error);
@@ -693,6 +682,18 @@ function checkLimits(opts: QuickJsServerOptions): void {
  * there is one (see `images`), else by evaluating the bundle. Throws SandboxError (after freeing
  * the VM) if evaluation throws, runs out of memory or time, or never connects.
  */
+/** The halt word of every server this thread starts without one of its own (haltServersWith). */
+let threadHalt: Int32Array | undefined;
+
+/**
+ * Gives every QuickJS server this thread starts from now on `signal` as its `haltSignal` (unless
+ * its options name one): a thread that runs whole sessions (`run`'s run threads) is closed by the
+ * main thread, which sets it so that a guest busy on the thread cannot hold the close.
+ */
+export function haltServersWith(signal: Int32Array): void {
+  threadHalt = signal;
+}
+
 export async function startQuickJsServer(opts: QuickJsServerOptions): Promise<QuickJsServer> {
   checkLimits(opts);
   const memoryLimitBytes = opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;

@@ -1,5 +1,4 @@
-// What the two host sides of a QuickJS server share (host-transport.ts in this thread,
-// thread/thread-transport.ts across a worker thread): the transport contract
+// The host side of a QuickJS server, but for delivery (host-transport.ts): the transport contract
 // (src/transports/transport.ts) over a server the host owns, where starting only marks the
 // transport started, closing and terminating both close the server (there is no process to
 // signal, so no grace period to skip), nothing is reported once the server closed, and the

@@ -3,10 +3,9 @@
 // lines in the evidence, call after call, on every transport, with nothing slept; a trail's failed
 // step shows them; and what a call did on the simulated screen is its own.
 
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { setQuickJsThreads, stopQuickJsThreads } from "../runtime-quickjs/thread/thread-pool.ts";
 import { findConfigDir, loadWorkspace } from "../src/config/workspace.ts";
 import { resolveSessionSpec, type SessionFlags } from "../src/session/session-spec.ts";
 import { Session } from "../src/session/session.ts";
@@ -28,20 +27,13 @@ async function start(flags: SessionFlags, env: Record<string, string> = {}): Pro
 }
 
 const WHERE = [
-  ["on the host (stdio), precompiled: its failed answers marked on stderr", { agent: "host" }, 0, {}],
-  ["on the host (stdio), from source: no marks", { agent: "host" }, 0, { TRAILBLAZE_PRECOMPILE: "0" }],
-  ["on-device, on this thread", { agent: "on-device" }, 0, {}],
-  ["on-device, on a worker thread", { agent: "on-device" }, 2, {}],
+  ["on the host (stdio), precompiled: its failed answers marked on stderr", { agent: "host" }, {}],
+  ["on the host (stdio), from source: no marks", { agent: "host" }, { TRAILBLAZE_PRECOMPILE: "0" }],
+  ["on-device", { agent: "on-device" }, {}],
 ] as const;
 
-afterAll(async () => {
-  setQuickJsThreads(0);
-  await stopQuickJsThreads();
-});
-
-describe.each(WHERE)("a tool that writes lines and throws, %s", (_where, flags, threads, env) => {
+describe.each(WHERE)("a tool that writes lines and throws, %s", (_where, flags, env) => {
   test(`each of ${CALLS} calls comes back with its own lines, and a success with none`, async () => {
-    setQuickJsThreads(threads);
     const session = await start(flags, env);
     try {
       for (let call = 1; call <= CALLS; call++) {
@@ -58,7 +50,6 @@ describe.each(WHERE)("a tool that writes lines and throws, %s", (_where, flags, 
       expect((await session.callWithEvidence("evidence_mutter", { call: 0 })).evidence).toEqual({});
     } finally {
       await session.close();
-      setQuickJsThreads(0);
     }
   }, 60_000);
 });
@@ -84,16 +75,18 @@ describe("the simulated screen", () => {
 });
 
 describe("a trail's failed step", () => {
-  for (const [where, env] of [
-    ["host", {}],
-    ["on-device", { TRAILBLAZE_QUICKJS_THREADS: "0" }],
-    ["on-device", { TRAILBLAZE_QUICKJS_THREADS: "2" }],
+  // The session on the main thread, and on a run thread (TRAILBLAZE_RUN_THREADS=2).
+  for (const [where, threads] of [
+    ["host", "0"],
+    ["host", "2"],
+    ["on-device", "0"],
+    ["on-device", "2"],
   ] as const) {
-    test(`shows the lines its call wrote, not an earlier step's (${where}${"TRAILBLAZE_QUICKJS_THREADS" in env ? `, TRAILBLAZE_QUICKJS_THREADS=${env.TRAILBLAZE_QUICKJS_THREADS}` : ""})`, async () => {
+    test(`shows the lines its call wrote, not an earlier step's (${where}, TRAILBLAZE_RUN_THREADS=${threads})`, async () => {
       const logs = tempDir("call-evidence-logs");
       const run = await cli(
         ["run", "trails/complain.trail.yaml", "--agent", where, "--reporter", "json", "--logs", logs, "--workers", "2"],
-        { cwd: WORKSPACE, env },
+        { cwd: WORKSPACE, env: { TRAILBLAZE_RUN_THREADS: threads } },
       );
       const trail = JSON.parse(run.stdout).trails[0];
       const step = trail.steps[1];

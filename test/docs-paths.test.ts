@@ -187,7 +187,7 @@ describe("docs name only paths that exist", () => {
     expect(codePath("trails/login.trail.yaml")).toBeUndefined();
     expect(codePath("tools/myapp/login.ts")).toBeUndefined();
     expect(codePath("core/log-layout.ts", true)).toBe("src/core/log-layout.ts");
-    expect(codePath("runtime-quickjs/thread/", true)).toBe("runtime-quickjs/thread");
+    expect(codePath("runtime-quickjs/guest/", true)).toBe("runtime-quickjs/guest");
     expect(codePath("core/log-layout.ts")).toBeUndefined();
     expect(slug("Upstream's layout (trails/config)")).toBe("upstreams-layout-trailsconfig");
     expect(inPackage("fixtures/demo/trails")).toBe(true);

@@ -253,7 +253,7 @@ describe("images on disk", () => {
   /**
    * One fresh `bun` process: `count` sessions of the probe one after another with `imageDir`, on
    * the main thread or on a worker thread; whether each was restored and had its handshake
-   * answered from an image (undefined on a thread, whose server does not say), and what its first
+   * answered from an image, and what its first
    * call saw. With `listAs`, a client of that name lists the tools first, as a session's
    * McpConnection does; else it only calls.
    */
@@ -262,18 +262,19 @@ describe("images on disk", () => {
     count: number,
     where: "main" | "thread",
     listAs?: string,
-  ): { restored: boolean | undefined; replayed: boolean | undefined; seen: Seen }[] {
+  ): { restored: boolean; replayed: boolean; seen: Seen }[] {
     const script = join(dir, `sessions-${where}.ts`);
-    const start = where === "thread" ? "startQuickJsServerOnThread" : "startQuickJsServer";
+    const sessions = join(dir, `sessions-${where}-loop.ts`);
+    // The sessions, in a module that gives back what each saw: on the main thread, or in a worker thread (as `run`'s run threads run them).
     writeFileSync(
-      script,
+      sessions,
       `import { Client } from ${JSON.stringify(require.resolve("@modelcontextprotocol/sdk/client/index.js"))};
-import { setQuickJsThreads, ${start} } from ${JSON.stringify(resolve(REPO, "runtime-quickjs/index.ts"))};
-${where === "thread" ? "setQuickJsThreads(2);" : ""}
+import { startQuickJsServer } from ${JSON.stringify(resolve(REPO, "runtime-quickjs/index.ts"))};
+import { parentPort } from "node:worker_threads";
 const code = await Bun.file(${JSON.stringify(join(dir, "probe.js"))}).text();
 const sessions = [];
 for (let i = 0; i < ${count}; i++) {
-  const server = await ${start}({ name: "probe-disk", code, imageDir: ${JSON.stringify(join(dir, "images"))} });
+  const server = await startQuickJsServer({ name: "probe-disk", code, imageDir: ${JSON.stringify(join(dir, "images"))} });
   const client = new Client({ name: ${JSON.stringify(listAs ?? "disk")}, version: "1.0.0" });
   await client.connect(server.transport);
   ${listAs === undefined ? "" : "await client.listTools();"}
@@ -281,17 +282,23 @@ for (let i = 0; i < ${count}; i++) {
   sessions.push({ restored: server.restored, replayed: server.handshakeReplayed, seen: JSON.parse(result.content[0].text) });
   await client.close();
 }
-console.log(JSON.stringify(sessions));
-process.exit(0);
+if (parentPort) parentPort.postMessage(sessions);
+else { console.log(JSON.stringify(sessions)); process.exit(0); }
+`,
+    );
+    writeFileSync(
+      script,
+      where === "main"
+        ? `await import(${JSON.stringify(sessions)});\n`
+        : `import { Worker } from "node:worker_threads";
+const worker = new Worker(${JSON.stringify(sessions)});
+worker.on("message", (sessions) => { console.log(JSON.stringify(sessions)); process.exit(0); });
+worker.on("error", (error) => { console.error(error); process.exit(1); });
 `,
     );
     const run = spawnSync(process.execPath, [script], { encoding: "utf8" });
     if (run.status !== 0) throw new Error(`the session process exited ${run.status}: ${run.stderr}`);
-    return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as {
-      restored: boolean | undefined;
-      replayed: boolean | undefined;
-      seen: Seen;
-    }[];
+    return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { restored: boolean; replayed: boolean; seen: Seen }[];
   }
 
   const freshProcess = (dir: string) => sessionsInFreshProcess(dir, 1, "main")[0]!;

@@ -1,17 +1,10 @@
 // The transport contract (src/transports/transport.ts), one suite run against every
-// implementation: the same author server as a bun subprocess, bundled into QuickJS on this thread
-// and on a worker thread, driven through McpConnection. Where the runtimes fail differently (a process exits, a VM runs out of
+// implementation: the same author server as a bun subprocess and bundled into QuickJS, driven
+// through McpConnection. Where the runtimes fail differently (a process exits, a VM runs out of
 // memory) each case states both outcomes; variants agree unless the failure itself differs.
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import {
-  startQuickJsServer,
-  startQuickJsServerOnThread,
-  stopQuickJsThreads,
-  setQuickJsThreads,
-  type QuickJsServer,
-  type QuickJsThreadServer,
-} from "../runtime-quickjs/index.ts";
+import { startQuickJsServer, type QuickJsServer } from "../runtime-quickjs/index.ts";
 import { bundleEntry } from "../src/bundle/bundle-entry.ts";
 import { HandshakeTimeoutError, SandboxError, ServerExitedError, type TrailblazeError } from "../src/errors.ts";
 import { McpConnection } from "../src/servers/mcp-connection.ts";
@@ -37,7 +30,7 @@ const VM_DEADLINE_MS = 300;
 const CALL_TIMEOUT_MS = 1500;
 const MEMORY_LIMIT = 32 * 1024 * 1024;
 
-type Kind = "stdio" | "quickjs" | "quickjs-thread";
+type Kind = "stdio" | "quickjs";
 
 interface Opened {
   transport: ManagedTransport;
@@ -47,7 +40,7 @@ interface Opened {
   pids: number[];
 }
 
-const quickJsServers: (QuickJsServer | QuickJsThreadServer)[] = [];
+const quickJsServers: QuickJsServer[] = [];
 const bundles = new Map<string, Promise<string>>();
 
 async function openTransport(kind: Kind, fixture: string): Promise<Opened> {
@@ -70,8 +63,7 @@ async function openTransport(kind: Kind, fixture: string): Promise<Opened> {
       script,
       bundleEntry(script, { cwd: REPO }).then((b) => b.code),
     );
-  const start = kind === "quickjs" ? startQuickJsServer : startQuickJsServerOnThread;
-  const server = await start({
+  const server = await startQuickJsServer({
     name: "contract",
     code: await bundles.get(script)!,
     callDeadlineMs: VM_DEADLINE_MS,
@@ -93,17 +85,13 @@ async function connect(kind: Kind, fixture = "contract-server.ts", handshakeTime
 const label = {
   stdio: "MCP server contract",
   quickjs: 'QuickJS server "contract"',
-  "quickjs-thread": 'QuickJS server "contract"',
 } as const;
 
-setQuickJsThreads(2);
 afterAll(async () => {
   await Promise.all(quickJsServers.map((server) => server.close().catch(() => {})));
-  await stopQuickJsThreads();
-  setQuickJsThreads(0);
 });
 
-describe.each(["stdio", "quickjs", "quickjs-thread"] as const)("transport contract: %s", (kind) => {
+describe.each(["stdio", "quickjs"] as const)("transport contract: %s", (kind) => {
   test("a call answers and the connection closes cleanly, twice", async () => {
     const { connection, transport, pids } = await connect(kind);
     let closes = 0;

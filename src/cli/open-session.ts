@@ -64,15 +64,32 @@ function namingWarningsOff(env: Record<string, string | undefined>): boolean {
   return env.TRAILBLAZE_NAMING_WARNINGS === "off";
 }
 
-/** Logs folders this process has pruned already (once each, before its first session there). */
+/** Logs folders this thread has pruned already (once each, before its first session there). */
 const pruned = new Set<string>();
 
-/** Starts a session for a resolved spec, tracked by the reaper until it is closed. */
-export async function startSession(spec: SessionSpec, io: CliIO, options: StartSessionOptions = {}): Promise<Session> {
-  if (spec.logsDir !== undefined && !pruned.has(dirname(spec.logsDir))) {
-    pruned.add(dirname(spec.logsDir));
-    pruneSessionLogs(dirname(spec.logsDir), keepLogs(io.env));
-  }
+/** Prunes a logs folder (pruneSessionLogs) unless this thread did already. */
+export function pruneLogsOnce(folder: string, env: Record<string, string | undefined>): void {
+  if (pruned.has(folder)) return;
+  pruned.add(folder);
+  pruneSessionLogs(folder, keepLogs(env));
+}
+
+/** Where a session is kept known until it closes, and whether its logs folder is pruned first. */
+export interface SessionKeeping {
+  /** Keeps the session known until the function it returns is called; default: the reaper's `track`. */
+  track: (session: Session) => () => void;
+  /** Prune the logs folder before the first session there (pruneLogsOnce); a worker thread's run pruned it already. Default true. */
+  pruneLogs?: boolean;
+}
+
+/** Starts a session for a resolved spec, tracked by the reaper (or `keeping.track`) until it is closed. */
+export async function startSession(
+  spec: SessionSpec,
+  io: CliIO,
+  options: StartSessionOptions = {},
+  keeping: SessionKeeping = { track },
+): Promise<Session> {
+  if (spec.logsDir !== undefined && keeping.pruneLogs !== false) pruneLogsOnce(dirname(spec.logsDir), io.env);
   const session = await Session.start(spec, {
     ...(options.builtins ? { builtins: options.builtins } : {}),
     ...(options.onCall ? { onCall: options.onCall } : {}),
@@ -82,7 +99,7 @@ export async function startSession(spec: SessionSpec, io: CliIO, options: StartS
     ...(options.listOnly ? { listOnly: true } : {}),
     ...(options.secrets ? { secrets: options.secrets } : {}),
   });
-  const untrack = track(session);
+  const untrack = keeping.track(session);
   session.onClosed(untrack);
   return session;
 }

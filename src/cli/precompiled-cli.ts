@@ -223,7 +223,9 @@ async function precompile(dir: string): Promise<void> {
     const { SDK_DIST, SdkPatchLedger } = await import("../bundle/sdk-patches.ts");
     const ledger = new SdkPatchLedger("cli");
     const result = await Bun.build({
-      entrypoints: [join(PACKAGE_ROOT, "src/cli/cli.ts")],
+      // The CLI, and what `run`'s worker threads load (run-threads.ts finds it beside the CLI).
+      entrypoints: [join(PACKAGE_ROOT, "src/cli/cli.ts"), join(PACKAGE_ROOT, "src/cli/run-threads/run-thread.ts")],
+      define: { TRAILBLAZE_CLI_BUNDLE_DIR: JSON.stringify(dir) },
       target: "bun",
       // Bytecode (`cli.js.jsc`, read by Bun in place of parsing) is built for CommonJS only; the
       // commands' dynamic imports become lazy initializers in the one file.

@@ -31,6 +31,11 @@ export function checkSessionId(id: string): void {
 /** The names the CLI writes in a session folder (the builders below). */
 const LOG_FILE = /^(?:calls\.jsonl|subprocess_stderr_.*\.log|quickjs_console_.*\.log|server_log_.*\.jsonl)$/;
 
+/** The folder session folders go in: `logsRoot` as typed (relative to `cwd`), else `logs/` at the workspace `root`. */
+export function logsFolder(where: { root: string; cwd: string }, logsRoot?: string): string {
+  return logsRoot === undefined ? join(where.root, DEFAULT_LOGS_ROOT) : resolve(where.cwd, logsRoot);
+}
+
 /**
  * `<logs>/<sessionId>`: `logsRoot` as typed (relative to `cwd`), else `logs/` at the workspace
  * `root`, so every working directory inside a workspace logs to the same folder. Checked on the
@@ -40,7 +45,7 @@ const LOG_FILE = /^(?:calls\.jsonl|subprocess_stderr_.*\.log|quickjs_console_.*\
  */
 export function sessionLogsDir(where: { root: string; cwd: string }, sessionId: string, logsRoot?: string): string {
   checkSessionId(sessionId);
-  const folder = logsRoot === undefined ? join(where.root, DEFAULT_LOGS_ROOT) : resolve(where.cwd, logsRoot);
+  const folder = logsFolder(where, logsRoot);
   const dir = join(folder, sessionId);
   const bound = logsRoot === undefined ? where.root : folder;
   const escape = escapesTo(bound, dir);

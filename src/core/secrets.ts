@@ -64,6 +64,10 @@ export class Secrets {
   readonly #seen = new Set<string>();
   readonly #warned = new Set<string>();
   readonly #warn: ((message: string) => void) | undefined;
+  /** Each value made secret, with its key, as it was given (entries()). */
+  readonly #added: [key: string, value: unknown][] = [];
+  /** Told of each value made secret (onAdd). */
+  readonly #listeners: ((key: string, value: unknown) => void)[] = [];
   /** The secrets a session starts with (`--secret KEY=VALUE`): each session binds these keys afresh. */
   readonly given: Readonly<Record<string, string>>;
 
@@ -84,6 +88,7 @@ export class Secrets {
     const parts = typeof value === "string" ? [] : secretParts(value).filter((part) => part !== text);
     const added = [this.#addText(text, key), ...parts.map((part) => this.#addText(part, undefined))].some(Boolean);
     if (!added) return;
+    this.#added.push([key, value]);
     const longestFirst = (texts: Iterable<string>) => [...texts].sort((a, b) => b.length - a.length).map(escapeRegex);
     const inner = this.#innerRules.size;
     this.#innerPattern = inner > 0 && inner <= PATTERN_FORMS ? new RegExp(longestFirst(this.#innerRules.keys()).join("|"), "g") : undefined;
@@ -96,6 +101,17 @@ export class Secrets {
           "(a whole value, or a word of its own), not inside other words, so the output stays readable; a value this short is easy to guess, use a longer one",
       );
     }
+    for (const listener of this.#listeners) listener(key, value);
+  }
+
+  /** Tells `listener` of every value made secret from now on (a run thread's sessions tell the run's other threads). */
+  onAdd(listener: (key: string, value: unknown) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Every value made secret so far, with its key, as it was given to `add`. */
+  entries(): [key: string, value: unknown][] {
+    return [...this.#added];
   }
 
   /** Adds the forms of `text`; false when it was already kept. */

@@ -1,5 +1,8 @@
-// Runs a list of parsed trails, each in its own session, with up to N at once,
-// and keeps enough state to produce a partial report when interrupted.
+// Runs a list of parsed trails, each in its own session, with up to N at once, and keeps what an
+// interrupted run reports: the finished trails' reports, and the trails under way as their lane
+// says. Where the sessions run is the lane's business: this thread (LocalLane, here), or worker
+// threads that each run whole sessions (cli/run-threads/). Once a trail has ended, its report is
+// all the suite keeps of it.
 
 import type { Trail } from "../trail/trail-types.ts";
 import { generateSessionId } from "../session/session-spec.ts";
@@ -18,7 +21,69 @@ export interface SuiteEntry {
   agent?: TrailAgent;
 }
 
-interface SuiteOptions extends Omit<TrailRunOptions, "index" | "sessionId" | "signal"> {
+/** One trail to run, as a lane is given it. */
+export interface TrailJob extends SuiteEntry {
+  /** Position of the trail in the run (0-based). */
+  index: number;
+  /** Its session id, when the run names it (`--session-id`, `--test-name`); else generated. */
+  sessionId?: string;
+}
+
+/**
+ * Where the suite's trails run. Each job's trail reports to the run's reporters as it goes, its
+ * steps' screens go into the run's screen table, and `run` gives its report once it ended.
+ */
+export interface TrailLane {
+  run(job: TrailJob): Promise<TrailReport>;
+  /**
+   * The run is interrupted: the trails under way as they stand, by position (each an error saying
+   * `reason`, its current step `interrupted`), taken before anything stops; then no call starts
+   * (trails under way end at their next one).
+   */
+  interrupt(reason: string): Promise<Map<number, TrailReport>>;
+}
+
+type LaneOptions = Omit<TrailRunOptions, "index" | "sessionId" | "signal" | "screens">;
+
+/** The trails' sessions on this thread. */
+export class LocalLane implements TrailLane {
+  readonly #options: LaneOptions;
+  readonly #screens: ScreenTable;
+  readonly #abort = new AbortController();
+  readonly #running = new Map<number, TrailRun>();
+
+  constructor(options: LaneOptions, screens: ScreenTable) {
+    this.#options = options;
+    this.#screens = screens;
+  }
+
+  async run(job: TrailJob): Promise<TrailReport> {
+    const { flags } = this.#options;
+    const run = new TrailRun(job.file, job.trail, {
+      ...this.#options,
+      ...(job.driver !== undefined ? { flags: { ...flags, driver: job.driver } } : {}),
+      ...(job.agent !== undefined ? { agent: job.agent } : {}),
+      ...(job.sessionId !== undefined ? { sessionId: job.sessionId } : {}),
+      signal: this.#abort.signal,
+      index: job.index,
+      screens: this.#screens,
+    });
+    this.#running.set(job.index, run);
+    try {
+      return await run.run();
+    } finally {
+      this.#running.delete(job.index);
+    }
+  }
+
+  async interrupt(reason: string): Promise<Map<number, TrailReport>> {
+    const running = new Map([...this.#running].map(([index, run]) => [index, run.finished ?? run.snapshot(reason)]));
+    this.#abort.abort();
+    return running;
+  }
+}
+
+interface SuiteOptions extends LaneOptions {
   /** Trails run at once, each in its own session; default 1. */
   workers?: number;
   /** `--session-id`: used as is for a single trail, suffixed `-<n>` (1-based position) when there are several. */
@@ -26,61 +91,58 @@ interface SuiteOptions extends Omit<TrailRunOptions, "index" | "sessionId" | "si
   /** `--test-name`: each session id is `<seed>-<generated id>`. */
   sessionSeed?: string;
   shard?: Shard;
+  /** Where the trails run; default: this thread (LocalLane). */
+  lane?: TrailLane;
+  /** The run's table of screens, where each step's screen is stored once (a lane of its own adds to it too); default: the suite's own. */
+  screens?: ScreenTable;
 }
 
 export class SuiteRun {
   readonly #entries: readonly SuiteEntry[];
   readonly #options: SuiteOptions;
-  readonly #runs: (TrailRun | undefined)[];
-  readonly #abort = new AbortController();
+  /** The reports of the trails that ended, by position. */
+  readonly #reports: (TrailReport | undefined)[];
+  readonly #lane: TrailLane;
+  #aborted = false;
   readonly #t0 = performance.now();
-  readonly #screens = new ScreenTable();
+  readonly #screens: ScreenTable;
 
   constructor(entries: readonly SuiteEntry[], options: SuiteOptions) {
     this.#entries = entries;
     this.#options = options;
-    this.#runs = entries.map(() => undefined);
+    this.#reports = entries.map(() => undefined);
+    this.#screens = options.screens ?? new ScreenTable();
+    this.#lane = options.lane ?? new LocalLane(options, this.#screens);
   }
 
   async run(): Promise<RunReport> {
-    const { workers = 1, sessionId, sessionSeed } = this.#options;
-    const many = this.#entries.length > 1;
-    const reports = await runPool(this.#entries, workers, (entry, index) => {
-      if (this.#abort.signal.aborted) return Promise.resolve<TrailReport | undefined>(undefined);
-      const id =
-        sessionId !== undefined
-          ? many
-            ? `${sessionId}-${index + 1}`
-            : sessionId
-          : sessionSeed !== undefined
-            ? `${sessionSeed}-${generateSessionId()}`
-            : undefined;
-      const run = new TrailRun(entry.file, entry.trail, {
-        ...this.#options,
-        ...(entry.driver !== undefined ? { flags: { ...this.#options.flags, driver: entry.driver } } : {}),
-        ...(entry.agent !== undefined ? { agent: entry.agent } : {}),
-        ...(id !== undefined ? { sessionId: id } : {}),
-        signal: this.#abort.signal,
-        index,
-        screens: this.#screens,
-      });
-      this.#runs[index] = run;
-      return run.run();
+    const { workers = 1 } = this.#options;
+    await runPool(this.#entries, workers, async (entry, index) => {
+      if (this.#aborted) return;
+      const sessionId = this.#sessionId(index);
+      this.#reports[index] = await this.#lane.run({ ...entry, index, ...(sessionId !== undefined ? { sessionId } : {}) });
     });
-    return this.#result(reports.filter((r): r is TrailReport => r !== undefined));
+    return this.#result(this.#reports.filter((r): r is TrailReport => r !== undefined));
   }
 
-  /** Stops starting trails and calls; running trails end at their next call. */
-  abort(): void {
-    this.#abort.abort();
+  #sessionId(index: number): string | undefined {
+    const { sessionId, sessionSeed } = this.#options;
+    if (sessionId !== undefined) return this.#entries.length > 1 ? `${sessionId}-${index + 1}` : sessionId;
+    return sessionSeed !== undefined ? `${sessionSeed}-${generateSessionId()}` : undefined;
   }
 
   /**
-   * The report as it stands: finished trails, running ones as errors saying
-   * `reason` (their current step `interrupted`); trails that never started are left out.
+   * Stops starting trails and calls (running trails end at their next call) and gives the report
+   * as it stood: finished trails, running ones as errors saying `reason` (their current step
+   * `interrupted`); trails that never started are left out.
    */
-  snapshot(reason: string): RunReport {
-    const trails = this.#runs.filter((r): r is TrailRun => r !== undefined).map((r) => r.finished ?? r.snapshot(reason));
+  async interrupt(reason: string): Promise<RunReport> {
+    this.#aborted = true;
+    const running = await this.#lane.interrupt(reason);
+    const trails = this.#reports.flatMap((report, index) => {
+      const now = report ?? running.get(index);
+      return now ? [now] : [];
+    });
     return { ...this.#result(trails), interrupted: reason };
   }
 

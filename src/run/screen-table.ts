@@ -21,6 +21,22 @@ export class ScreenTable {
     return id;
   }
 
+  /** Screens another table holds (a worker thread's), by their ids; an id already here is kept as is. */
+  adopt(screens: Readonly<Record<string, WireframeScreen>>): void {
+    for (const [id, wireframe] of Object.entries(screens)) if (!this.#screens.has(id)) this.#screens.set(id, wireframe);
+  }
+
+  /** The screens added since `seen` was last passed here (their ids are added to it): what another table lacks. */
+  newSince(seen: Set<string>): Record<string, WireframeScreen> {
+    const fresh: Record<string, WireframeScreen> = {};
+    for (const [id, wireframe] of this.#screens) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      fresh[id] = wireframe;
+    }
+    return fresh;
+  }
+
   get size(): number {
     return this.#screens.size;
   }

@@ -101,14 +101,9 @@ async function launchQuickJs(
   const listed = listings?.lookup();
   if (listed) return { connection: new ListedConnection(server.display, listed), tools: listed.tools, transport: "quickjs" };
 
-  const {
-    DEFAULT_CALL_DEADLINE_MS,
-    guestBudgetFrom,
-    quickJsEngineFrom,
-    quickJsThreadsEnabled,
-    startQuickJsServer,
-    startQuickJsServerOnThread,
-  } = await import("../../runtime-quickjs/index.ts");
+  const { DEFAULT_CALL_DEADLINE_MS, guestBudgetFrom, quickJsEngineFrom, startQuickJsServer } = await import(
+    "../../runtime-quickjs/index.ts"
+  );
   const callTimeoutMs = server.timeoutMs ?? spec.callTimeoutMs;
   // A server that calls a session tool while starting may list what the session answered: not cached.
   let calledOut = false;
@@ -120,9 +115,7 @@ async function launchQuickJs(
     spec.logsDir === undefined
       ? undefined
       : new ConsoleLogFile(consoleLogFile(spec.logsDir, server.display), context.mask ? { mask: context.mask } : {});
-  // Sessions that run at once (`run --workers N`) each get a worker thread; a lone session stays on this one (faster to start).
-  const start = quickJsThreadsEnabled() ? startQuickJsServerOnThread : startQuickJsServer;
-  const quickjs = await start({
+  const quickjs = await startQuickJsServer({
     name: server.display,
     code: bundle.code,
     // A built bundle's map is read only when a guest stack is shown (hundreds of KB a server otherwise).
@@ -138,7 +131,7 @@ async function launchQuickJs(
         }),
     engine: quickJsEngineFrom(spec.env),
     // A call timeout below the runtime's own deadline (TRAILBLAZE_CALL_TIMEOUT_MS, timeout_ms) cuts a
-    // busy handler then: the guest runs on this thread (or its worker's), where no timer can fire meanwhile.
+    // busy handler then: the guest runs on the session's thread, where no timer can fire meanwhile.
     callDeadlineMs: Math.min(callTimeoutMs, DEFAULT_CALL_DEADLINE_MS),
     ...guestBudgetFrom(spec.env),
     ...(server.maxMessageBytes !== undefined ? { maxMessageBytes: server.maxMessageBytes } : {}),

@@ -5,12 +5,11 @@
 // html). Exit 0 whenever the eval ran; 1 with --min-pass-rate when a model is below it (named);
 // 2 for usage and configuration, and for a model that could not be used at all.
 
-import { availableParallelism } from "node:os";
 import { ConfigError, LlmError, UsageError } from "../../errors.ts";
 import type { Workspace } from "../../config/workspace.ts";
 import { Secrets } from "../../core/secrets.ts";
 import { checkSessionId, isSessionId } from "../../core/log-layout.ts";
-import { agentFor, checkSessionFlags } from "../../session/session-spec.ts";
+import { checkSessionFlags } from "../../session/session-spec.ts";
 import { runClassifiers, trailsToRun } from "../../trail/discover.ts";
 import { readTrailFiles } from "../../trail/trail-file.ts";
 import type { Trail } from "../../trail/trail-types.ts";
@@ -34,7 +33,7 @@ import { configAbovePaths, loadCliWorkspace, startSession } from "../open-sessio
 import { onInterrupt } from "../reaper.ts";
 import { parseSecrets, SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../session-flags.ts";
 import { parseReporterFlags, reportDestination, wantsPages } from "./report-output.ts";
-import { givenArgs, onceStderr, parseWorkers, quickJsThreadsFor, startQuickJsThreads } from "./run.ts";
+import { givenArgs, onceStderr, parseWorkers } from "./run.ts";
 import { parseTags, withTags } from "./run-flags.ts";
 
 const DEFAULT_REPEAT = 3;
@@ -280,8 +279,6 @@ export const evalCommand: Command = {
         `note: --tags ${tags.join(",")}: ${all.length - chosen.length} of ${all.length} trail(s) carry none of these tags and are left out\n`,
       );
     if (chosen.length === 0) throw new UsageError(`eval: ${positionals.join(" ")}: no trail to run`);
-    if (trails.some((trail) => agentFor(values.agent, trail.agent) === "on-device"))
-      startQuickJsThreads(quickJsThreadsFor(workers, availableParallelism(), io.env), io.env);
     const workspace: Workspace = await loadCliWorkspace(values, io);
     const models = evalModels(values, workspace.root, io, secrets);
     const { entries, planned } = planRuns(chosen, models, repeat);
@@ -334,8 +331,7 @@ export const evalCommand: Command = {
     let interrupted = false;
     const stopListening = onInterrupt(async (signal) => {
       interrupted = true;
-      suite.abort();
-      await end(suite.snapshot(`interrupted by ${signal}`));
+      await end(await suite.interrupt(`interrupted by ${signal}`));
     });
     using _builds = reusingVerifiedBuilds();
     let run: RunReport;

@@ -3,12 +3,12 @@
 // (live, JSON, JUnit, HTML, the user's own) as it goes, and write a partial report when interrupted.
 
 import { availableParallelism } from "node:os";
-import { quickJsEngineFrom, setQuickJsThreads, warmQuickJsThreads, type QuickJsEngine } from "../../../runtime-quickjs/index.ts";
+import { compiledQuickJsWasm, quickJsEngineFrom } from "../../../runtime-quickjs/index.ts";
 import { ConfigError, ConfigNotFoundError, UsageError, type ConfigProblem } from "../../errors.ts";
 import type { Workspace } from "../../config/workspace.ts";
 import { agentFor, checkSessionFlags, parseKeyValue } from "../../session/session-spec.ts";
 import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP, parseSecrets } from "../session-flags.ts";
-import { checkSessionId, isSessionId } from "../../core/log-layout.ts";
+import { checkSessionId, isSessionId, logsFolder } from "../../core/log-layout.ts";
 import { maskedIo } from "../masked-io.ts";
 import { maskReport } from "../../run/mask-report.ts";
 import { Secrets } from "../../core/secrets.ts";
@@ -24,8 +24,12 @@ import { parseCommandArgs } from "../args.ts";
 import { reusingVerifiedBuilds } from "../../bundle/build-cache.ts";
 import { checkDevicesOnTargets, parseDevices, parseTags, perDevice, readArgsFile, testNameSeed, withTags } from "./run-flags.ts";
 import type { CliIO, Command } from "../command.ts";
-import { configAbovePaths, loadCliWorkspace, startSession } from "../open-session.ts";
-import { onInterrupt } from "../reaper.ts";
+import { configAbovePaths, loadCliWorkspace, pruneLogsOnce, startSession } from "../open-session.ts";
+import { onInterrupt, track } from "../reaper.ts";
+import { runThreadsFor, ThreadLane } from "../run-threads/run-threads.ts";
+import { ScreenTable } from "../../run/screen-table.ts";
+import { sentinelFifo } from "../../transports/stdio/group-sentinel.ts";
+import type { RunThreadSetup } from "../run-threads/thread-protocol.ts";
 import { AGENT_FLAG_OPTIONS, AGENT_FLAGS_HELP, trailAgent } from "../agent-flags.ts";
 import { notRunReport, openReporters, parseReporterFlags, wantsPages } from "./report-output.ts";
 import { terminalText } from "../../core/terminal-text.ts";
@@ -165,45 +169,48 @@ async function listPlans(
   return failed || argsFailed > 0 ? 2 : 0;
 }
 
-/**
- * How many worker threads the on-device sessions of a run get: one per session that runs at once,
- * up to the cores the CLI's own thread leaves free (it keeps about one busy: the runs' clients
- * and steps, and Bun compiling code), and none unless that makes two or more. A session's server
- * costs about twice the CPU on a worker thread that it costs on the CLI's thread (on one core as
- * on two, and still at 300 trails), so on 2 cores 60 trails of `--workers 4` take ~2.0 s (2.8 s of
- * CPU) on the CLI's thread and ~2.2 s (4.0 s of CPU) on two threads (BENCHMARKS.md, "S2 on 2
- * cores, second round" and "What a worker thread costs").
- * `TRAILBLAZE_QUICKJS_THREADS` sets the number (0 or 1: the CLI's thread).
- */
-export function quickJsThreadsFor(workers: number, cores: number, env: Record<string, string | undefined>): number {
-  const text = env.TRAILBLAZE_QUICKJS_THREADS;
-  if (text !== undefined && text !== "") {
-    const n = Number(text);
-    if (!Number.isInteger(n) || n < 0 || n > 64) {
-      throw new UsageError(
-        `TRAILBLAZE_QUICKJS_THREADS expects a whole number of worker threads from 0 to 64 (0 or 1 keeps on-device sessions on the CLI's thread), got "${text}"`,
-      );
-    }
-    return n;
-  }
-  const threads = Math.min(workers, cores - 1);
-  return threads >= 2 ? threads : 0;
+/** The process's group sentinel, for the run threads to share. */
+function sentinel(termExitMs: number): { sentinel?: number } {
+  const fd = sentinelFifo(termExitMs);
+  return fd === undefined ? {} : { sentinel: fd };
 }
 
 /**
- * Starts the worker threads for on-device sessions (quickJsThreadsFor), with the QuickJS module's
- * compilation, as soon as the run knows it has on-device trails, so that they load while the
- * workspace is read.
+ * What every run thread is set up with: the run's flags and workspace, and, when a trail runs
+ * on-device, the QuickJS module compiled here once (a module that cannot be compiled is left to
+ * each session to report).
  */
-export function startQuickJsThreads(threads: number, env: Record<string, string | undefined>): void {
-  setQuickJsThreads(threads);
-  let engine: QuickJsEngine;
-  try {
-    engine = quickJsEngineFrom(env);
-  } catch {
-    return; // each session reports the bad TRAILBLAZE_QUICKJS
+async function threadSetup(
+  io: CliIO,
+  workspace: Workspace,
+  flags: Record<string, unknown>,
+  args: Record<string, string>,
+  agent: RunThreadSetup["agent"],
+  recordPages: boolean,
+  entries: readonly SuiteEntry[],
+): Promise<Omit<RunThreadSetup, "pids" | "halt" | "secrets">> {
+  const onDevice = entries.some((entry) => agentFor(flags.agent as string | undefined, entry.trail.agent) === "on-device");
+  let wasm: RunThreadSetup["wasm"];
+  if (onDevice) {
+    try {
+      wasm = await compiledQuickJsWasm("release", quickJsEngineFrom(io.env));
+    } catch {
+      wasm = undefined;
+    }
   }
-  warmQuickJsThreads("release", engine);
+  return {
+    cwd: io.cwd,
+    env: io.env,
+    isTTY: io.isTTY,
+    // ProcessTransport's default SIGTERM → SIGKILL wait, as the watcher a script server starts would have.
+    ...sentinel(2000),
+    configDir: workspace.configDir,
+    flags,
+    args,
+    agent,
+    recordPages,
+    ...(wasm ? { wasm } : {}),
+  };
 }
 
 export const runCommand: Command = {
@@ -246,7 +253,6 @@ export const runCommand: Command = {
 
     checkSessionFlags(values, rawIo.env);
     if (values["session-id"] !== undefined) checkSessionId(values["session-id"]);
-    const quickJsThreads = quickJsThreadsFor(workers, availableParallelism(), rawIo.env);
     const io = onceStderr(maskedIo(rawIo, secrets));
     const color = io.isTTY && !io.env.NO_COLOR;
     // Loaded before anything starts: a reporter that cannot be used stops the run (exit 2).
@@ -255,6 +261,12 @@ export const runCommand: Command = {
     let agent: { agent: TrailAgent } | { noAgent: string };
     let entries: SuiteEntry[];
     let parsedCount: number;
+    // With run threads, they start as soon as the trail files are known, and parse them while they
+    // load; they are set up once the run has read its workspace.
+    let lane: ThreadLane | undefined;
+    let untrackLane = () => {};
+    const laneSetup = Promise.withResolvers<Omit<RunThreadSetup, "pids" | "halt" | "secrets">>();
+    const screens = new ScreenTable();
     try {
       const above = await configAbovePaths(values, positionals, io);
       if (above) values.config = above;
@@ -265,10 +277,13 @@ export const runCommand: Command = {
       );
       for (const warning of expanded.warnings) io.stderr(`warning: ${warning}\n`);
       const files = expanded.files;
-      const { trails, problems } = await readTrailFiles(files, io.cwd);
-      if (!values.list && trails.some((trail) => agentFor(values.agent, trail.agent) === "on-device")) {
-        startQuickJsThreads(quickJsThreads, io.env);
+      const threads = values.list ? 0 : runThreadsFor(workers, files.length, availableParallelism(), io.env);
+      if (threads > 0) {
+        lane = new ThreadLane({ threads, setup: laneSetup.promise, observer: reporters, screens, secrets, io });
+        // The threads' sessions are closed with the rest on an interrupt, and their servers killed on exit.
+        untrackLane = track(lane);
       }
+      const { trails, problems } = lane ? await lane.readTrailFiles(files, io.cwd) : await readTrailFiles(files, io.cwd);
       const all: SuiteEntry[] = trails.map((trail) => ({ file: trail.file, trail }));
       const parsed = tags ? withTags(all, tags) : all;
       if (tags && parsed.length < all.length)
@@ -291,6 +306,8 @@ export const runCommand: Command = {
         );
       }
     } catch (error) {
+      await lane?.close();
+      untrackLane();
       // The run stops before any trail starts: CI still gets the report it asked for, saying why.
       if (!values.list) {
         reporters.onError(error instanceof Error ? error : new Error(String(error)));
@@ -313,6 +330,12 @@ export const runCommand: Command = {
       ...(shard ? { shard } : {}),
     });
     const startTrailSession: StartTrailSession = (spec, options) => startSession(spec, io, options);
+    if (lane) {
+      // Pruned once, here, rather than by each thread before its first session.
+      if (!values["no-logging"]) pruneLogsOnce(logsFolder({ root: workspace.root, cwd: io.cwd }, values.logs), io.env);
+      const threadAgent: RunThreadSetup["agent"] = "noAgent" in agent ? { noAgent: agent.noAgent } : { make: true };
+      laneSetup.resolve(threadSetup(io, workspace, values, args, threadAgent, wantsPages(reporterChoices), entries));
+    }
     const suite = new SuiteRun(entries, {
       io,
       startSession: startTrailSession,
@@ -327,6 +350,8 @@ export const runCommand: Command = {
       ...(values["session-id"] ? { sessionId: values["session-id"] } : {}),
       ...(sessionSeed ? { sessionSeed } : {}),
       ...(shard ? { shard } : {}),
+      screens,
+      ...(lane ? { lane } : {}),
     });
 
     // Screens and steps were masked as they were recorded; a value that became secret later is masked here.
@@ -335,8 +360,7 @@ export const runCommand: Command = {
     let interrupted = false;
     const stopListening = onInterrupt(async (signal) => {
       interrupted = true;
-      suite.abort();
-      await end(suite.snapshot(`interrupted by ${signal}`));
+      await end(await suite.interrupt(`interrupted by ${signal}`));
     });
     // The run's sessions use the tools as its first session built them.
     using _builds = reusingVerifiedBuilds();
@@ -345,6 +369,10 @@ export const runCommand: Command = {
       run = await suite.run();
     } finally {
       stopListening();
+      if (!interrupted) {
+        await lane?.close();
+        untrackLane();
+      }
     }
     if (interrupted) return 130; // the partial report is out; the reaper is exiting
     await end(run);

@@ -84,6 +84,24 @@ export function armSentinel(pgid: number, termExitMs: number): void {
   if (watcher(termExitMs) !== undefined) send(`+${pgid}\n`);
 }
 
+/**
+ * The watcher's FIFO (started now if it was not, `termExitMs` its SIGTERM → SIGKILL wait), for
+ * this process's worker threads to write to (adoptSentinel): one watcher per process, whichever
+ * thread spawns; undefined where there is none.
+ */
+export function sentinelFifo(termExitMs: number): number | undefined {
+  return watcher(termExitMs);
+}
+
+/**
+ * This thread tells the watcher behind `fd` (another thread's of this process: the descriptor is
+ * the process's) instead of starting a watcher of its own, which would outlive the thread.
+ */
+export function adoptSentinel(fd: number): void {
+  fifo = fd;
+  unavailable = false;
+}
+
 /** The group is gone (or being stopped by us): the watcher forgets it. */
 export function disarmSentinel(pgid: number): void {
   send(`-${pgid}\n`);
