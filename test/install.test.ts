@@ -2,8 +2,9 @@
 // tarball into an empty project outside it with no bun on PATH, and from there on only `npx`:
 // help twice (a cold, then a warm precompiled CLI), init, two init-tools, the scaffolded tests,
 // `check`, init's hints run as printed, runs on both agents and from trails/ (on precompiled
-// servers) that leave `git status` clean, the bin from a plain PATH (as the docs' MCP client config starts it), and
-// every link of the installed README and docs.
+// servers) that leave `git status` clean, the shipped examples the docs walk through run from
+// their folders, the bin from a plain PATH (as the docs' MCP client config starts it), and every
+// link of the installed README and docs.
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
