@@ -66,7 +66,7 @@ describe("host agent", () => {
       structuredContent: { flags: { newCheckout: true, darkMode: false } },
       memoryDelta: { "flag.newCheckout": true, "flag.darkMode": false },
     });
-    expect(session.memory.snapshot()).toEqual({ "flag.newCheckout": true, "flag.darkMode": false });
+    expect(session.memory.snapshot()).toEqual({ accountId: "acct_1", "flag.newCheckout": true, "flag.darkMode": false });
     expect(received).toEqual([
       { method: "POST", path: "/accounts", body: { email: "grace@example.com", name: "Grace" } },
       { method: "GET", path: "/flags", body: undefined },

@@ -84,7 +84,13 @@ describe("init-tool scaffolds a per-file tool by default", () => {
 
     expect(typecheck(ws, ".")).toBe("");
     expectTestPasses(ws, "tools/myapp/myapp_applyCoupon.test.ts", 2);
-    await expectCallInBothAgents(ws, "myapp_applyCoupon", { status: "success", variant: "Success", message: "typed hi on android" });
+    await expectCallInBothAgents(ws, "myapp_applyCoupon", {
+      status: "success",
+      variant: "Success",
+      message: "typed hi on android",
+      // The scaffold only types: with no screen loaded, nothing was checked.
+      unchecked: "only called inputText, which acted on a simulated device with no screen loaded",
+    });
     const logs = tempDir("init-tool-logs");
     // The schema the LLM sees comes from the input type and its doc comment.
     const tools = JSON.parse((await cli(["tools", "--json", "--logs", logs], { cwd: ws })).stdout);
@@ -134,7 +140,12 @@ describe("init-tool scaffolds a per-file tool by default", () => {
     );
     expect(JSON.parse(ios.stdout)).toEqual({
       tool: "shop_ios_resetKeychain",
-      result: { status: "success", variant: "Success", message: "typed hi on ios" },
+      result: {
+        status: "success",
+        variant: "Success",
+        message: "typed hi on ios",
+        unchecked: "only called inputText, which acted on a simulated device with no screen loaded",
+      },
     });
     const android = await cli(["call", "shop_ios_resetKeychain", "--target", "shop", "--args", '{"text":"hi"}', "--logs", logs], {
       cwd: ws,

@@ -12,7 +12,7 @@ export interface Invocation {
 
 /** Command names `render` recognises after `trailblaze ` (invocation.test.ts checks it covers every command). */
 const COMMAND_WORD =
-  /(?<![\w./@-])trailblaze(?= (?:<command>|--?[a-z]|(?:run|tools|types|call|step|verify|bundle|check-bundle|check|mcp|init-tool|init|screen|merge-reports|map)\b))/g;
+  /(?<![\w./@-])trailblaze(?= (?:<command>|--?[a-z]|(?:run|eval|tools|types|call|step|verify|bundle|check-bundle|check|mcp|init-tool|init|screen|merge-reports|map)\b))/g;
 const BUN_TEST = /(?<![\w./@-])bun test\b/g;
 
 /**
