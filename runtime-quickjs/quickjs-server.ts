@@ -266,7 +266,8 @@ class QuickJsServerImpl implements QuickJsServer {
     this.sandbox = new Sandbox(module, {
       memoryLimitBytes: this.memoryLimit,
       stackLimitBytes: opts.stackLimitBytes ?? MAX_STACK_LIMIT_BYTES,
-      callDeadlineMs: this.deadlineMs,
+      // The prelude and reseeding run under the start deadline; each message under its slot's.
+      setupDeadlineMs: this.startDeadlineMs,
       // Asked as each delivery starts: a call in flight or not decides its deadline and budget.
       deliveryDeadlineMs: () => (this.slot = this.budget.slot(this.inFlight.size > 0)).ms,
       ...((opts.haltSignal ?? threadHalt) ? { haltSignal: opts.haltSignal ?? threadHalt } : {}),

@@ -50,11 +50,15 @@ interface SandboxOptions {
   stackLimitBytes: number;
   /** Also given to QuickJS's own limit (it bounds single allocations); the hard cap is the instance's memory. */
   memoryLimitBytes: number;
-  /** The deadline of the host's own deliveries (the prelude, reseeding a restored image), in ms. */
-  callDeadlineMs: number;
+  /**
+   * The deadline of the host's own set-up deliveries (the prelude, reseeding a restored image), in
+   * ms: the server's start deadline, not a call's, as the prelude is trusted code that grows with the
+   * globals the guest is given, and a busy machine may take longer over it than a call is allowed.
+   */
+  setupDeadlineMs: number;
   /**
    * The deadline of a delivery about to run that its caller gave none (every message, timer
-   * callback and resumption after trailblaze.execute), in ms. Default: callDeadlineMs.
+   * callback and resumption after trailblaze.execute), in ms. Default: setupDeadlineMs.
    */
   deliveryDeadlineMs?: () => number;
   /**
@@ -305,7 +309,7 @@ export class Sandbox {
   /** A new seed for the guest's Math.random (the prelude's generator), so no two restored sessions draw alike. */
   private reseed(): void {
     const seeds = crypto.getRandomValues(new Uint32Array(4));
-    const { error } = this.deliver(this.opts.callDeadlineMs, () => {
+    const { error } = this.deliver(this.opts.setupDeadlineMs, () => {
       using hooks = this.vm.getProp(this.vm.global, GUEST_GLOBAL);
       using seed = this.vm.getProp(hooks, "seedRandom");
       const args = [...seeds].map((n) => this.vm.newNumber(n));
@@ -321,7 +325,7 @@ export class Sandbox {
   /** Evaluates the guest prelude (trusted setup code) and picks up the hooks it exposes. */
   installPrelude(code: string): void {
     this.used = true;
-    const { error } = this.deliver(this.opts.callDeadlineMs, () => this.vm.evalCode(code, "trailblaze-prelude.js").error);
+    const { error } = this.deliver(this.opts.setupDeadlineMs, () => this.vm.evalCode(code, "trailblaze-prelude.js").error);
     if (error) throw new Error(`the QuickJS prelude failed: ${error.stack || error.message}`);
     using hooks = this.vm.getProp(this.vm.global, GUEST_GLOBAL);
     this.fireTimer = this.vm.getProp(hooks, "fireTimer");
@@ -403,7 +407,7 @@ export class Sandbox {
   private deliver(deadlineMs: number | undefined, enter: () => QuickJSHandle | undefined, afterJobs?: () => void): Delivery {
     if (this.disposed) throw new Error("the QuickJS sandbox is disposed");
     if (this.inGuest) throw new Error("re-entrant delivery into the QuickJS guest");
-    const ms = deadlineMs ?? this.opts.deliveryDeadlineMs?.() ?? this.opts.callDeadlineMs;
+    const ms = deadlineMs ?? this.opts.deliveryDeadlineMs?.() ?? this.opts.setupDeadlineMs;
     this.inGuest = true;
     this.interrupts = 0;
     this.deliveryMs = ms;
