@@ -5,7 +5,7 @@
 // --min-pass-rate fails the second, named; usage and configuration mistakes exit 2.
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli, cliUnderTestEnv, REPO, TEST_PATH, tempDir } from "./support/cli.ts";
 import { agentEnv, CALENDAR_MAP } from "./support/agent-workspace.ts";
@@ -300,6 +300,25 @@ describe("eval's usage and configuration errors exit 2 before anything runs", ()
       expect(server.requests).toHaveLength(0);
     });
   }
+
+  test("no --llm and no model set: says how to name one, or what turned the workspace's model off", async () => {
+    server = startLlmServer([]);
+    const dir = evalWorkspace("eval-nomodel", server);
+    const config = join(dir, "trails/config/trailblaze.yaml");
+    writeFileSync(config, readFileSync(config, "utf8").replace("  defaults:\n    model: gateway/test-model\n", ""));
+    expect(readFileSync(config, "utf8")).not.toContain("defaults:");
+    const unset = await cli(["eval", TRAILS[0], "--no-logging"], { cwd: dir, env: agentEnv() });
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toContain(
+      "error: eval: name the models to compare with --llm provider/model[,provider/model…]; no model is chosen for the built-in agent: give --llm provider/model, set $TRAILBLAZE_DEFAULT_MODEL, or set llm: defaults: model in ",
+    );
+    const off = await cli(["eval", TRAILS[0], "--no-logging"], { cwd: dir, env: agentEnv({ TRAILBLAZE_DEFAULT_MODEL: "none" }) });
+    expect(off.code).toBe(2);
+    expect(off.stderr).toContain(
+      "error: eval: name the models to compare with --llm provider/model[,provider/model…]; TRAILBLAZE_DEFAULT_MODEL=none turns the built-in agent's model off",
+    );
+    expect(server.requests).toHaveLength(0);
+  });
 
   test("a model without its key stops the eval before any run, naming the variable", async () => {
     server = startLlmServer([]);

@@ -144,10 +144,9 @@ function evalModels(
       if (error instanceof LlmError) throw new LlmError(`eval: ${error.message}`, error.exitCode, { cause: error });
       throw error;
     }
+    // No --llm: the workspace's model, unless it is turned off or none is set; say which, as run does.
     if ("noModel" in picked)
-      throw new UsageError(
-        "eval: choose the models to compare: --llm provider/model[,provider/model…] (no model is set by $TRAILBLAZE_DEFAULT_MODEL or llm: defaults.model; see docs/agent.md)",
-      );
+      throw new UsageError(`eval: name the models to compare with --llm provider/model[,provider/model…]; ${picked.noModel}`);
     const { model, maxCalls, maxTokens } = picked;
     const label = model.choice.label;
     if (chosen.some((c) => c.label === label)) throw new UsageError(`eval: --llm names ${label} twice; name each model once`);
