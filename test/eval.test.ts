@@ -351,7 +351,7 @@ describe("eval's usage and configuration errors exit 2 before anything runs", ()
   test("--help says what eval does and its exit codes", async () => {
     const run = await cli(["eval", "--help"], { cwd: process.cwd() });
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("Usage: trailblaze eval <trail-file|dir>... --llm PROVIDER/MODEL[,PROVIDER/MODEL…]");
+    expect(run.stdout).toContain("Usage: npx trailblaze eval <trail-file|dir>... --llm PROVIDER/MODEL[,PROVIDER/MODEL…]");
     expect(run.stdout).toContain("--min-pass-rate R");
     expect(run.stdout).toContain("Exit codes: 0 the eval ran");
     expect(existsSync(join(process.cwd(), "eval.json"))).toBe(false);
