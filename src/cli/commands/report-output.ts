@@ -18,7 +18,7 @@ import type { CliIO } from "../command.ts";
 type Command = ReporterOptions["command"];
 
 /** One reporter of `--reporter`: a built-in (of `run`'s table, or another command's) or the path of the user's own, and its output as written. */
-interface ReporterChoice<B extends { name: string } = BuiltinReporter> {
+export interface ReporterChoice<B extends { name: string } = BuiltinReporter> {
   /** As written: `json`, `./reporters/slack.ts`. */
   name: string;
   builtin?: B;

@@ -2,11 +2,9 @@
 // session (in parallel with --workers, a slice with --shard), tell every reporter chosen
 // (live, JSON, JUnit, HTML, the user's own) as it goes, and write a partial report when interrupted.
 
-import { availableParallelism } from "node:os";
-import { compiledQuickJsWasm, quickJsEngineFrom } from "../../../runtime-quickjs/index.ts";
-import { ConfigError, ConfigNotFoundError, UsageError, type ConfigProblem } from "../../errors.ts";
+import { ConfigError, UsageError } from "../../errors.ts";
 import type { Workspace } from "../../config/workspace.ts";
-import { agentFor, checkSessionFlags, parseKeyValue } from "../../session/session-spec.ts";
+import { checkSessionFlags, parseKeyValue } from "../../session/session-spec.ts";
 import { SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP, parseSecrets } from "../session-flags.ts";
 import { checkSessionId, isSessionId, logsFolder } from "../../core/log-layout.ts";
 import { maskedIo } from "../masked-io.ts";
@@ -14,7 +12,7 @@ import { maskReport } from "../../run/mask-report.ts";
 import { Secrets } from "../../core/secrets.ts";
 import { runClassifiers, trailsToRun } from "../../trail/discover.ts";
 import { readTrailFiles } from "../../trail/trail-file.ts";
-import { listTrail, type GivenArgs } from "../../run/list-plans.ts";
+import type { GivenArgs } from "../../run/list-plans.ts";
 import { SuiteRun, type SuiteEntry } from "../../run/run-suite.ts";
 import type { StartTrailSession, TrailAgent } from "../../run/run-trail.ts";
 import { runExitCode, type RunReport } from "../../run/run-types.ts";
@@ -25,14 +23,15 @@ import { reusingVerifiedBuilds } from "../../bundle/build-cache.ts";
 import { checkDevicesOnTargets, parseDevices, parseTags, perDevice, readArgsFile, testNameSeed, withTags } from "./run-flags.ts";
 import type { CliIO, Command } from "../command.ts";
 import { configAbovePaths, loadCliWorkspace, pruneLogsOnce, startSession } from "../open-session.ts";
-import { onInterrupt, track } from "../reaper.ts";
-import { runThreadsFor, ThreadLane } from "../run-threads/run-threads.ts";
+import { onInterrupt } from "../reaper.ts";
 import { ScreenTable } from "../../run/screen-table.ts";
-import { sentinelFifo } from "../../transports/stdio/group-sentinel.ts";
 import type { RunThreadSetup } from "../run-threads/thread-protocol.ts";
 import { AGENT_FLAG_OPTIONS, AGENT_FLAGS_HELP, trailAgent } from "../agent-flags.ts";
-import { notRunReport, openReporters, parseReporterFlags, wantsPages } from "./report-output.ts";
-import { terminalText } from "../../core/terminal-text.ts";
+import { notRunReport, openReporters, parseReporterFlags, type ReporterChoice, wantsPages } from "./report-output.ts";
+import { type RunLane, startLane, threadSetup } from "./run-lane.ts";
+import type { Trail } from "../../trail/trail-types.ts";
+import type { Multiplexer } from "../../run/reporters/multiplexer.ts";
+import { listPlans } from "./run-list.ts";
 
 const HELP = `Usage: trailblaze run <trail-file|dir>... [session flags] [options]
 
@@ -127,257 +126,228 @@ export function givenArgs(
   return { values: { ...fromFile, ...fromFlags }, from, secrets };
 }
 
-async function listPlans(
-  entries: SuiteEntry[],
-  problems: ConfigProblem[],
-  values: Record<string, unknown>,
-  given: GivenArgs,
-  io: CliIO,
-): Promise<number> {
-  let workspace: Workspace | undefined;
-  try {
-    workspace = await loadCliWorkspace(values as { config?: string }, io);
-  } catch (error) {
-    if (!(error instanceof ConfigNotFoundError) || values.config !== undefined) throw error;
-  }
-  let failed = problems.length > 0;
-  let argsFailed = 0;
-  const blocks: string[] = [];
-  for (const { file, trail, driver } of entries) {
-    try {
-      const listed = listTrail(
-        file,
-        trail,
-        driver === undefined ? values : { ...values, driver },
-        workspace,
-        { cwd: io.cwd, env: io.env },
-        given,
-      );
-      blocks.push(listed.text);
-      if (listed.failed) argsFailed++;
-    } catch (error) {
-      failed = true;
-      io.stderr(`error: ${file}: ${(error as Error).message}\n`);
-    }
-  }
-  if (blocks.length > 0) io.stdout(terminalText(blocks.join("\n")));
-  if (problems.length > 0) io.stderr(`error: ${new ConfigError(problems).message}\n`);
-  const notStarting = argsFailed > 0 ? `; ${argsFailed} trail(s) would not start: their args` : "";
-  io.stdout(
-    `\n${entries.length} trail file(s) planned${problems.length > 0 ? `; ${new Set(problems.map((p) => p.file)).size} file(s) with problems` : ""}${notStarting}.\n`,
-  );
-  return failed || argsFailed > 0 ? 2 : 0;
+/** run's options: the session flags, the reporters, which trails run and how, the agent's flags. */
+const RUN_OPTIONS = {
+  ...SESSION_FLAG_OPTIONS,
+  reporter: { type: "string", multiple: true },
+  output: { type: "string" },
+  list: { type: "boolean" },
+  workers: { type: "string" },
+  shard: { type: "string" },
+  secret: { type: "string", multiple: true },
+  arg: { type: "string", multiple: true },
+  "args-file": { type: "string" },
+  tags: { type: "string", multiple: true },
+  device: { type: "string", multiple: true },
+  "all-devices": { type: "boolean" },
+  "test-name": { type: "string" },
+  ...AGENT_FLAG_OPTIONS,
+} as const;
+
+type RunValues = ReturnType<typeof parseCommandArgs<typeof RUN_OPTIONS>>["values"];
+
+/** What run's command line asks for, each flag checked before anything is read or started. */
+interface RunFlags {
+  values: RunValues;
+  positionals: string[];
+  reporterChoices: ReporterChoice[];
+  workers: number;
+  shard: Shard | undefined;
+  secrets: Secrets;
+  given: GivenArgs;
+  tags: string[] | undefined;
+  devices: ReturnType<typeof parseDevices>;
+  sessionSeed: string | undefined;
 }
 
-/** The process's group sentinel, for the run threads to share. */
-function sentinel(termExitMs: number): { sentinel?: number } {
-  const fd = sentinelFifo(termExitMs);
-  return fd === undefined ? {} : { sentinel: fd };
+/** The trails a run starts, with the workspace, agent and threads they run with. */
+interface PlannedRun {
+  entries: SuiteEntry[];
+  /** Trails parsed and chosen by --tags, before --shard took its slice. */
+  parsedCount: number;
+  workspace: Workspace;
+  agent: { agent: TrailAgent } | { noAgent: string };
+  lane: RunLane;
+}
+
+function parseRunFlags(argv: string[], rawIo: CliIO): RunFlags {
+  const { values, positionals } = parseCommandArgs("run", argv, RUN_OPTIONS);
+  if (positionals.length === 0) throw new UsageError("run: name at least one trail file or folder, e.g. `trailblaze run trails/`");
+  const reporterChoices = parseReporterFlags("run", values.reporter, values.output);
+  const workers = parseWorkers(values.workers);
+  const shard: Shard | undefined = values.shard === undefined ? undefined : parseShard(values.shard);
+  const secrets = new Secrets(Object.fromEntries(parseSecrets("run", values.secret, rawIo.env)), {
+    warn: (message) => rawIo.stderr(`warning: ${message}\n`),
+  });
+  const given = givenArgs(values, rawIo.cwd, secrets);
+  const tags = parseTags(values.tags);
+  const devices = parseDevices(values.device);
+  if (devices && values["all-devices"])
+    throw new UsageError("run: --device and --all-devices cannot be used together: name the platforms, or let each trail's own choose");
+  if ((devices || values["all-devices"]) && values.driver !== undefined) {
+    throw new UsageError("run: --driver and --device (or --all-devices) both choose the driver; keep one");
+  }
+  const sessionSeed = values["test-name"] === undefined ? undefined : testNameSeed(values["test-name"]);
+  checkSessionFlags(values, rawIo.env);
+  if (values["session-id"] !== undefined) checkSessionId(values["session-id"]);
+  return { values, positionals, reporterChoices, workers, shard, secrets, given, tags, devices, sessionSeed };
+}
+
+/** The trail files the positionals name (folders expanded); a config found above them becomes --config. */
+async function trailFiles(flags: RunFlags, io: CliIO): Promise<string[]> {
+  const { values, positionals, devices } = flags;
+  const above = await configAbovePaths(values, positionals, io);
+  if (above) values.config = above;
+  const expanded = await trailsToRun(positionals, io.cwd, runClassifiers({ devices: devices?.map((d) => d.label), driver: values.driver }));
+  for (const warning of expanded.warnings) io.stderr(`warning: ${warning}\n`);
+  return expanded.files;
+}
+
+/** The parsed trails --tags keeps (`parsed`), and of those the --shard slice (`sliced`). */
+function selectTrails(trails: readonly Trail[], { tags, shard }: RunFlags, io: CliIO): { parsed: SuiteEntry[]; sliced: SuiteEntry[] } {
+  const all: SuiteEntry[] = trails.map((trail) => ({ file: trail.file, trail }));
+  const parsed = tags ? withTags(all, tags) : all;
+  if (tags && parsed.length < all.length)
+    io.stderr(
+      `note: --tags ${tags.join(",")}: ${all.length - parsed.length} of ${all.length} trail(s) carry none of these tags and are left out\n`,
+    );
+  return { parsed, sliced: shard ? shardSlice(parsed, shard, (e) => e.file) : parsed };
+}
+
+/** `--list`: the chosen trails' plans printed; nothing starts. */
+async function listRun(flags: RunFlags, io: CliIO): Promise<number> {
+  const { trails, problems } = await readTrailFiles(await trailFiles(flags, io), io.cwd);
+  const { sliced } = selectTrails(trails, flags, io);
+  return await listPlans(flags.devices ? perDevice(sliced, flags.devices, undefined) : sliced, problems, flags.values, flags.given, io);
+}
+
+/** The workspace, the agent and one suite entry per session (per device with --device/--all-devices). */
+async function sessionsFor(trails: SuiteEntry[], flags: RunFlags, io: CliIO): Promise<Omit<PlannedRun, "parsedCount" | "lane">> {
+  const { values, devices, secrets } = flags;
+  const workspace = await loadCliWorkspace(values, io);
+  const agent = trailAgent("run", values, workspace.root, io, secrets);
+  if (devices) checkDevicesOnTargets(trails, devices, workspace, values, io);
+  const entries = devices ? perDevice(trails, devices, workspace) : values["all-devices"] ? perDevice(trails, "all", workspace) : trails;
+  const id = values["session-id"];
+  // Several trails get <id>-1, <id>-2, …: the longest of those must be a session id too.
+  if (id !== undefined && entries.length > 1 && !isSessionId(`${id}-${entries.length}`)) {
+    throw new UsageError(
+      `run: --session-id ${id} names ${entries.length} sessions here, ${id}-1 to ${id}-${entries.length}, and those are over 128 characters: give a shorter id`,
+    );
+  }
+  return { workspace, agent, entries };
 }
 
 /**
- * What every run thread is set up with: the run's flags and workspace, and, when a trail runs
- * on-device, the QuickJS module compiled here once (a module that cannot be compiled is left to
- * each session to report).
+ * Everything read before the first trail starts. When that fails, the threads are closed and the
+ * reporters still end with a report saying why (CI gets the report it asked for), then the error.
  */
-async function threadSetup(
-  io: CliIO,
-  workspace: Workspace,
-  flags: Record<string, unknown>,
-  args: Record<string, string>,
-  agent: RunThreadSetup["agent"],
-  recordPages: boolean,
-  entries: readonly SuiteEntry[],
-): Promise<Omit<RunThreadSetup, "pids" | "halt" | "secrets">> {
-  const onDevice = entries.some((entry) => agentFor(flags.agent as string | undefined, entry.trail.agent) === "on-device");
-  let wasm: RunThreadSetup["wasm"];
-  if (onDevice) {
-    try {
-      wasm = await compiledQuickJsWasm("release", quickJsEngineFrom(io.env));
-    } catch {
-      wasm = undefined;
-    }
+async function planRun(flags: RunFlags, io: CliIO, reporters: Multiplexer, screens: ScreenTable): Promise<PlannedRun> {
+  let lane: RunLane | undefined;
+  try {
+    const files = await trailFiles(flags, io);
+    const { workers, secrets } = flags;
+    lane = startLane({ workers, files: files.length, io, reporters, screens, secrets });
+    const { trails, problems } = lane.lane ? await lane.lane.readTrailFiles(files, io.cwd) : await readTrailFiles(files, io.cwd);
+    const { parsed, sliced } = selectTrails(trails, flags, io);
+    if (problems.length > 0) throw new ConfigError(problems);
+    return { ...(await sessionsFor(sliced, flags, io)), parsedCount: parsed.length, lane };
+  } catch (error) {
+    await lane?.close();
+    reporters.onError(error instanceof Error ? error : new Error(String(error)));
+    await reporters.onEnd({ ...notRunReport(error), ...(flags.shard ? { shard: flags.shard } : {}) });
+    throw error;
   }
-  return {
-    cwd: io.cwd,
-    env: io.env,
-    isTTY: io.isTTY,
-    // ProcessTransport's default SIGTERM → SIGKILL wait, as the watcher a script server starts would have.
-    ...sentinel(2000),
-    configDir: workspace.configDir,
-    flags,
-    args,
-    agent,
-    recordPages,
-    ...(wasm ? { wasm } : {}),
-  };
+}
+
+/** Tells the reporters which trails run, in order (and says so when this shard holds none). */
+function beginRun({ entries, parsedCount }: PlannedRun, { workers, shard }: RunFlags, reporters: Multiplexer, io: CliIO): void {
+  if (shard && entries.length === 0) {
+    io.stderr(`note: shard ${shard.index}/${shard.total} holds no trails (${parsedCount} in total)\n`);
+  }
+  reporters.onBegin({
+    trails: entries.map((e, index) => ({
+      file: e.file,
+      id: e.trail.id,
+      ...(e.trail.title !== undefined ? { title: e.trail.title } : {}),
+      index,
+    })),
+    workers,
+    ...(shard ? { shard } : {}),
+  });
+}
+
+/** The run threads' setup, given once the workspace is read; old logs are pruned once, here, not by each thread. */
+function setUpThreads({ lane, workspace, agent, entries }: PlannedRun, { values, given, reporterChoices }: RunFlags, io: CliIO): void {
+  if (!lane.lane) return;
+  if (!values["no-logging"]) pruneLogsOnce(logsFolder({ root: workspace.root, cwd: io.cwd }, values.logs), io.env);
+  const threadAgent: RunThreadSetup["agent"] = "noAgent" in agent ? { noAgent: agent.noAgent } : { make: true };
+  lane.setUp(threadSetup(io, workspace, values, given.values, threadAgent, wantsPages(reporterChoices), entries));
+}
+
+function suiteRun(planned: PlannedRun, flags: RunFlags, io: CliIO, reporters: Multiplexer, screens: ScreenTable): SuiteRun {
+  const { values, secrets, given, workers, sessionSeed, shard, reporterChoices } = flags;
+  const startTrailSession: StartTrailSession = (spec, options) => startSession(spec, io, options);
+  return new SuiteRun(planned.entries, {
+    io,
+    startSession: startTrailSession,
+    workspace: planned.workspace,
+    flags: values,
+    secrets,
+    args: given.values,
+    workers,
+    ...(wantsPages(reporterChoices) ? { recordPages: true } : {}),
+    ...planned.agent,
+    observer: reporters,
+    ...(values["session-id"] ? { sessionId: values["session-id"] } : {}),
+    ...(sessionSeed ? { sessionSeed } : {}),
+    ...(shard ? { shard } : {}),
+    screens,
+    ...(planned.lane.lane ? { lane: planned.lane.lane } : {}),
+  });
+}
+
+/**
+ * Runs the suite and ends the reporters with its report: on SIGINT/SIGTERM the partial one (the
+ * reaper then closes every session and exits 130/143). The exit code: 1 also when a report that
+ * was asked for is missing or partial, so a run that passed does not exit 0.
+ */
+async function runToEnd(suite: SuiteRun, lane: RunLane, secrets: Secrets, reporters: Multiplexer): Promise<number> {
+  // Screens and steps were masked as they were recorded; a value that became secret later is masked here.
+  const end = (run: RunReport): Promise<void> => reporters.onEnd(maskReport(run, secrets));
+  let interrupted = false;
+  const stopListening = onInterrupt(async (signal) => {
+    interrupted = true;
+    await end(await suite.interrupt(`interrupted by ${signal}`));
+  });
+  // The run's sessions use the tools as its first session built them.
+  using _builds = reusingVerifiedBuilds();
+  let run: RunReport;
+  try {
+    run = await suite.run();
+  } finally {
+    stopListening();
+    if (!interrupted) await lane.close();
+  }
+  if (interrupted) return 130; // the partial report is out; the reaper is exiting
+  await end(run);
+  const code = runExitCode(run);
+  return code === 0 && reporters.failed ? 1 : code;
 }
 
 export const runCommand: Command = {
   name: "run",
   help: HELP,
   async run(argv, rawIo) {
-    const { values, positionals } = parseCommandArgs("run", argv, {
-      ...SESSION_FLAG_OPTIONS,
-      reporter: { type: "string", multiple: true },
-      output: { type: "string" },
-      list: { type: "boolean" },
-      workers: { type: "string" },
-      shard: { type: "string" },
-      secret: { type: "string", multiple: true },
-      arg: { type: "string", multiple: true },
-      "args-file": { type: "string" },
-      tags: { type: "string", multiple: true },
-      device: { type: "string", multiple: true },
-      "all-devices": { type: "boolean" },
-      "test-name": { type: "string" },
-      ...AGENT_FLAG_OPTIONS,
-    });
-    if (positionals.length === 0) throw new UsageError("run: name at least one trail file or folder, e.g. `trailblaze run trails/`");
-    const reporterChoices = parseReporterFlags("run", values.reporter, values.output);
-    const workers = parseWorkers(values.workers);
-    const shard: Shard | undefined = values.shard === undefined ? undefined : parseShard(values.shard);
-    const secrets = new Secrets(Object.fromEntries(parseSecrets("run", values.secret, rawIo.env)), {
-      warn: (message) => rawIo.stderr(`warning: ${message}\n`),
-    });
-    const given = givenArgs(values, rawIo.cwd, secrets);
-    const args = given.values;
-    const tags = parseTags(values.tags);
-    const devices = parseDevices(values.device);
-    if (devices && values["all-devices"])
-      throw new UsageError("run: --device and --all-devices cannot be used together: name the platforms, or let each trail's own choose");
-    if ((devices || values["all-devices"]) && values.driver !== undefined) {
-      throw new UsageError("run: --driver and --device (or --all-devices) both choose the driver; keep one");
-    }
-    const sessionSeed = values["test-name"] === undefined ? undefined : testNameSeed(values["test-name"]);
-
-    checkSessionFlags(values, rawIo.env);
-    if (values["session-id"] !== undefined) checkSessionId(values["session-id"]);
-    const io = onceStderr(maskedIo(rawIo, secrets));
-    const color = io.isTTY && !io.env.NO_COLOR;
+    const flags = parseRunFlags(argv, rawIo);
+    const io = onceStderr(maskedIo(rawIo, flags.secrets));
     // Loaded before anything starts: a reporter that cannot be used stops the run (exit 2).
-    const reporters = await openReporters("run", reporterChoices, io, { color });
-    let workspace: Workspace;
-    let agent: { agent: TrailAgent } | { noAgent: string };
-    let entries: SuiteEntry[];
-    let parsedCount: number;
-    // With run threads, they start as soon as the trail files are known, and parse them while they
-    // load; they are set up once the run has read its workspace.
-    let lane: ThreadLane | undefined;
-    let untrackLane = () => {};
-    const laneSetup = Promise.withResolvers<Omit<RunThreadSetup, "pids" | "halt" | "secrets">>();
+    const reporters = await openReporters("run", flags.reporterChoices, io, { color: io.isTTY && !io.env.NO_COLOR });
+    if (flags.values.list) return await listRun(flags, io);
     const screens = new ScreenTable();
-    try {
-      const above = await configAbovePaths(values, positionals, io);
-      if (above) values.config = above;
-      const expanded = await trailsToRun(
-        positionals,
-        io.cwd,
-        runClassifiers({ devices: devices?.map((d) => d.label), driver: values.driver }),
-      );
-      for (const warning of expanded.warnings) io.stderr(`warning: ${warning}\n`);
-      const files = expanded.files;
-      const threads = values.list ? 0 : runThreadsFor(workers, files.length, availableParallelism(), io.env);
-      if (threads > 0) {
-        lane = new ThreadLane({ threads, setup: laneSetup.promise, observer: reporters, screens, secrets, io });
-        // The threads' sessions are closed with the rest on an interrupt, and their servers killed on exit.
-        untrackLane = track(lane);
-      }
-      const { trails, problems } = lane ? await lane.readTrailFiles(files, io.cwd) : await readTrailFiles(files, io.cwd);
-      const all: SuiteEntry[] = trails.map((trail) => ({ file: trail.file, trail }));
-      const parsed = tags ? withTags(all, tags) : all;
-      if (tags && parsed.length < all.length)
-        io.stderr(
-          `note: --tags ${tags.join(",")}: ${all.length - parsed.length} of ${all.length} trail(s) carry none of these tags and are left out\n`,
-        );
-      const sliced = shard ? shardSlice(parsed, shard, (e) => e.file) : parsed;
-      if (values.list) return await listPlans(devices ? perDevice(sliced, devices, undefined) : sliced, problems, values, given, io);
-      if (problems.length > 0) throw new ConfigError(problems);
-      workspace = await loadCliWorkspace(values, io);
-      agent = trailAgent("run", values, workspace.root, io, secrets);
-      if (devices) checkDevicesOnTargets(sliced, devices, workspace, values, io);
-      entries = devices ? perDevice(sliced, devices, workspace) : values["all-devices"] ? perDevice(sliced, "all", workspace) : sliced;
-      parsedCount = parsed.length;
-      const id = values["session-id"];
-      // Several trails get <id>-1, <id>-2, …: the longest of those must be a session id too.
-      if (id !== undefined && entries.length > 1 && !isSessionId(`${id}-${entries.length}`)) {
-        throw new UsageError(
-          `run: --session-id ${id} names ${entries.length} sessions here, ${id}-1 to ${id}-${entries.length}, and those are over 128 characters: give a shorter id`,
-        );
-      }
-    } catch (error) {
-      await lane?.close();
-      untrackLane();
-      // The run stops before any trail starts: CI still gets the report it asked for, saying why.
-      if (!values.list) {
-        reporters.onError(error instanceof Error ? error : new Error(String(error)));
-        await reporters.onEnd({ ...notRunReport(error), ...(shard ? { shard } : {}) });
-      }
-      throw error;
-    }
-    if (shard && entries.length === 0) {
-      io.stderr(`note: shard ${shard.index}/${shard.total} holds no trails (${parsedCount} in total)\n`);
-    }
-
-    reporters.onBegin({
-      trails: entries.map((e, index) => ({
-        file: e.file,
-        id: e.trail.id,
-        ...(e.trail.title !== undefined ? { title: e.trail.title } : {}),
-        index,
-      })),
-      workers,
-      ...(shard ? { shard } : {}),
-    });
-    const startTrailSession: StartTrailSession = (spec, options) => startSession(spec, io, options);
-    if (lane) {
-      // Pruned once, here, rather than by each thread before its first session.
-      if (!values["no-logging"]) pruneLogsOnce(logsFolder({ root: workspace.root, cwd: io.cwd }, values.logs), io.env);
-      const threadAgent: RunThreadSetup["agent"] = "noAgent" in agent ? { noAgent: agent.noAgent } : { make: true };
-      laneSetup.resolve(threadSetup(io, workspace, values, args, threadAgent, wantsPages(reporterChoices), entries));
-    }
-    const suite = new SuiteRun(entries, {
-      io,
-      startSession: startTrailSession,
-      workspace,
-      flags: values,
-      secrets,
-      args,
-      workers,
-      ...(wantsPages(reporterChoices) ? { recordPages: true } : {}),
-      ...agent,
-      observer: reporters,
-      ...(values["session-id"] ? { sessionId: values["session-id"] } : {}),
-      ...(sessionSeed ? { sessionSeed } : {}),
-      ...(shard ? { shard } : {}),
-      screens,
-      ...(lane ? { lane } : {}),
-    });
-
-    // Screens and steps were masked as they were recorded; a value that became secret later is masked here.
-    const end = (run: RunReport): Promise<void> => reporters.onEnd(maskReport(run, secrets));
-    // On SIGINT/SIGTERM the reaper runs this, then closes every session and exits 130/143.
-    let interrupted = false;
-    const stopListening = onInterrupt(async (signal) => {
-      interrupted = true;
-      await end(await suite.interrupt(`interrupted by ${signal}`));
-    });
-    // The run's sessions use the tools as its first session built them.
-    using _builds = reusingVerifiedBuilds();
-    let run: RunReport;
-    try {
-      run = await suite.run();
-    } finally {
-      stopListening();
-      if (!interrupted) {
-        await lane?.close();
-        untrackLane();
-      }
-    }
-    if (interrupted) return 130; // the partial report is out; the reaper is exiting
-    await end(run);
-    const code = runExitCode(run);
-    // A report that was asked for is missing or partial: a run that passed does not exit 0.
-    return code === 0 && reporters.failed ? 1 : code;
+    const planned = await planRun(flags, io, reporters, screens);
+    beginRun(planned, flags, reporters, io);
+    setUpThreads(planned, flags, io);
+    return await runToEnd(suiteRun(planned, flags, io, reporters, screens), planned.lane, flags.secrets, reporters);
   },
 };
