@@ -144,7 +144,6 @@ describe("interrupts", () => {
     expect(stdout).toContain("✓ Start");
     const started = probePids(pids);
     expect(started.length).toBe(1);
-    await Bun.sleep(200);
     child.kill("SIGINT");
     const code = await child.exited;
     for (;;) {
