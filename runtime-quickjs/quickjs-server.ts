@@ -43,6 +43,7 @@ import {
 import { HandshakeRecorder, HandshakeReplay } from "./handshake.ts";
 import { acquireQuickJsInstance, poolTakesBack, recycleQuickJsInstance } from "./instance-pool.ts";
 import { ConsoleTail } from "./console-tail.ts";
+import { guestJson, takesContextOnce } from "./context-once.ts";
 import {
   DEFAULT_IDLE_CPU_MS,
   DEFAULT_IDLE_DELIVERY_MS,
@@ -203,6 +204,8 @@ class QuickJsServerImpl implements QuickJsServer {
   private closing: Promise<void> | undefined;
   private fatal: SandboxError | undefined;
   private readonly deadlineMs: number;
+  /** The bundle's guest transport restores a context sent once (context-once.ts). */
+  private readonly contextOnce: boolean;
   private readonly startDeadlineMs: number;
   private readonly memoryLimit: number;
   private readonly maxMessageBytes: number;
@@ -246,6 +249,7 @@ class QuickJsServerImpl implements QuickJsServer {
     reuse: { image: ServerImage | undefined; handshake: HandshakeImage | undefined; imaging: boolean; recordHandshake: boolean },
   ) {
     this.consoleTail = new ConsoleTail(opts.mask);
+    this.contextOnce = takesContextOnce(opts.code);
     this.deadlineMs = opts.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
     this.startDeadlineMs = opts.startDeadlineMs ?? Math.max(this.deadlineMs, DEFAULT_CALL_DEADLINE_MS);
     this.memoryLimit = opts.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES;
@@ -451,7 +455,7 @@ class QuickJsServerImpl implements QuickJsServer {
       const cancelled = (message.params as { requestId?: RequestId } | undefined)?.requestId;
       if (cancelled !== undefined) this.inFlight.delete(cancelled);
     }
-    const delivery = this.sandbox.deliverMessage(JSON.stringify(message));
+    const delivery = this.sandbox.deliverMessage(this.contextOnce ? guestJson(message) : JSON.stringify(message));
     const what =
       id === undefined
         ? `handling ${"method" in message ? message.method : "a response"}`

@@ -46,6 +46,17 @@ const CALLS: Call[] = [
   ),
   { name: "sum", arguments: { a: 1, b: 2 } },
   { name: "sum", arguments: { a: 1, b: "2" } },
+  { name: "badSum", arguments: { a: 1 } },
+  { name: "bare", arguments: { ignored: true }, _meta: { trailblaze: CONTEXT } },
+  { name: "bare" },
+  { name: "throws", arguments: { text: "x" } },
+  { name: "throws", arguments: { text: 1 } },
+  // The context as a session sends it (one object, last in the arguments): sent into QuickJS once, and back in place.
+  { name: "context", arguments: { text: "x", _trailblazeContext: CONTEXT }, _meta: { trailblaze: CONTEXT, progressToken: 3 } },
+  { name: "context", arguments: { _trailblazeContext: CONTEXT, text: "x" }, _meta: { trailblaze: CONTEXT } },
+  { name: "context", arguments: { text: "x", _trailblazeContext: { ...CONTEXT } }, _meta: { trailblaze: CONTEXT } },
+  { name: "context", arguments: { text: "", _trailblazeContext: CONTEXT }, _meta: { trailblaze: CONTEXT } },
+  { name: "context", arguments: { _trailblazeContext: CONTEXT }, _meta: { trailblaze: CONTEXT } },
 ];
 
 describe("a tools/call answers the same from QuickJS (fast paths) as from the SDK unpatched", () => {
@@ -75,5 +86,6 @@ describe("a tools/call answers the same from QuickJS (fast paths) as from the SD
     const { patches } = await buildOnDevice(FIXTURE, REPO, true);
     expect(patches).toContain("protocolFastPaths");
     expect(patches).toContain("toolsCallOnce");
+    expect(patches).toContain("toolCallFastPath");
   });
 });

@@ -25,7 +25,7 @@ describe("SDK patches", () => {
   test("an on-device bundle of an SDK server gets every on-device patch", async () => {
     const built = await buildOnDevice(echo, REPO, false);
     expect(built.patches).toEqual(ofBuild("on-device"));
-    expect(built.patches).toEqual(["guestStdio", "ajvStandIn", "pureSchemas", "protocolFastPaths", "toolsCallOnce"]);
+    expect(built.patches).toEqual(["guestStdio", "ajvStandIn", "pureSchemas", "protocolFastPaths", "toolsCallOnce", "toolCallFastPath"]);
   });
 
   test("a precompiled host server gets every host patch", async () => {

@@ -36,6 +36,11 @@ export interface GuestHooks {
 }
 
 export const HOST_GLOBAL = "__trailblazeHost";
+/**
+ * The mark on a tools/call whose context the host sent once, in `_meta.trailblaze`: the guest
+ * transport puts it back into the arguments (runtime-quickjs/context-once.ts).
+ */
+export const CONTEXT_ONCE = "trailblaze/contextOnce";
 export const GUEST_GLOBAL = "__trailblazeGuest";
 
 /** The host bridge, read once when a guest module is evaluated. */

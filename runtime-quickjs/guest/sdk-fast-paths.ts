@@ -1,8 +1,11 @@
 // Fast paths for the MCP SDK's per-message zod checks inside QuickJS, where zod runs jitless in an
 // interpreter (~10-20 µs a parse). For the plain shapes a tools/call takes, each answers exactly what
 // the SDK's schema would (same verdict, same parsed value, same key order); for anything else it
-// answers `undefined` and the SDK's own schema decides. src/bundle/call-path-plugin.ts patches them
-// into on-device bundles; sdk-fast-paths.test.ts beside it holds each to its schema.
+// answers `undefined` and the SDK's own schema decides. For a tool's own zod object (its arguments,
+// its structured output) McpServer's parse is answered by plain-object-schema.ts. src/bundle/
+// call-path-plugin.ts patches them into on-device bundles; sdk-fast-paths.test.ts and
+// plain-object-schema.test.ts beside it hold each to its schema, test/call-path.test.ts the whole call.
+import { plainObjectParse } from "./plain-object-schema.ts";
 
 /** SDK versions whose schemas these paths were checked against (the test fails on the shipped one if absent). */
 export const VERIFIED_SDK_VERSIONS: readonly string[] = ["1.32.2"];
@@ -103,16 +106,37 @@ function toolResult(result: unknown): { success: true; data: Plain } | undefined
   return { success: true, data };
 }
 
+/**
+ * McpServer.validateToolInput's value for a tool whose input schema is a plain zod object and
+ * arguments that pass it (plain-object-schema.ts), with no element cap set on the server; else
+ * undefined (the SDK validates, with its own errors). Reads the SDK's McpServer and tool records.
+ */
+function toolArguments(server: unknown, tool: unknown, args: unknown): Plain | undefined {
+  if ((server as { _maxToolInputElements?: unknown })._maxToolInputElements !== undefined) return undefined;
+  const schema = (tool as { inputSchema?: unknown }).inputSchema;
+  return schema ? plainObjectParse(schema, args ?? {})?.data : undefined;
+}
+
 export interface SdkFastPaths {
   isRequest(message: unknown): boolean;
   mayHave(message: unknown, member: "result" | "error"): boolean;
   callToolRequest(request: unknown): Plain | undefined;
   toolResult(result: unknown): { success: true; data: Plain } | undefined;
+  /** McpServer's parse of a tool's structured output against its zod object (plain-object-schema.ts). */
+  toolInput(schema: unknown, input: unknown): { success: true; data: Plain } | undefined;
+  toolArguments(server: unknown, tool: unknown, args: unknown): Plain | undefined;
 }
 
-const FAST: SdkFastPaths = { isRequest, mayHave, callToolRequest, toolResult };
+const FAST: SdkFastPaths = { isRequest, mayHave, callToolRequest, toolResult, toolInput: plainObjectParse, toolArguments };
 /** For an SDK nobody checked these against: every answer defers to the SDK's own schema. */
-const DEFER: SdkFastPaths = { isRequest: () => false, mayHave: () => true, callToolRequest: () => undefined, toolResult: () => undefined };
+const DEFER: SdkFastPaths = {
+  isRequest: () => false,
+  mayHave: () => true,
+  callToolRequest: () => undefined,
+  toolResult: () => undefined,
+  toolInput: () => undefined,
+  toolArguments: () => undefined,
+};
 
 /** The fast paths for the bundled SDK's version (given by the bundler), or ones that always defer. */
 export function sdkFastPaths(sdkVersion: string): SdkFastPaths {

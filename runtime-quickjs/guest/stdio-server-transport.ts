@@ -1,10 +1,11 @@
 // Stands in for @modelcontextprotocol/sdk/server/stdio.js inside on-device bundles: the author's
 // `new StdioServerTransport()` becomes a transport whose messages cross to the QuickJS host as JSON.
 // A message JSON.stringify cannot make (a 30 MB answer runs the guest out of memory there) is told
-// to the host with a lower bound of its size, so its request fails at once, not at its timeout.
+// to the host with a lower bound of its size, so its request fails at once, not at its timeout. A
+// tools/call the host sent with its context once gets the context back into its arguments.
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { hostBridge } from "./host-bridge.ts";
+import { CONTEXT_ONCE, hostBridge } from "./host-bridge.ts";
 
 export class StdioServerTransport implements Transport {
   onclose?: () => void;
@@ -26,7 +27,7 @@ export class StdioServerTransport implements Transport {
         this.onerror?.(error instanceof Error ? error : new Error(String(error)));
         return;
       }
-      this.onmessage?.(message);
+      this.onmessage?.(withContext(message));
     });
   }
 
@@ -50,6 +51,19 @@ export class StdioServerTransport implements Transport {
     hostBridge().detach();
     this.onclose?.();
   }
+}
+
+/** A tools/call whose context the host sent once (CONTEXT_ONCE): the context back at the end of its arguments, the mark gone. */
+function withContext(message: JSONRPCMessage): JSONRPCMessage {
+  const marked = message as JSONRPCMessage & {
+    [CONTEXT_ONCE]?: unknown;
+    params?: { arguments?: Record<string, unknown>; _meta?: { trailblaze?: unknown } };
+  };
+  if (marked[CONTEXT_ONCE] !== true) return message;
+  delete marked[CONTEXT_ONCE];
+  const params = marked.params;
+  if (params?.arguments && params._meta) params.arguments._trailblazeContext = params._meta.trailblaze;
+  return message;
 }
 
 /** What JSON.stringify writes something for (it leaves out undefined, functions and symbols as object members). */

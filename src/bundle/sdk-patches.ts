@@ -65,6 +65,12 @@ export const SDK_PATCHES = {
     target: sdkFile("server/index.js", "esm"),
     builds: ["on-device"],
   },
+  /** On-device: a plain tool's call without the awaits that only wait, its arguments and structured output parsed by an exact fast path (call-path-plugin.ts). */
+  toolCallFastPath: {
+    what: "a plain tool's call: its arguments and structured output parsed by an exact fast path, no awaits that only wait",
+    target: sdkFile("server/mcp.js", "esm"),
+    builds: ["on-device"],
+  },
 } as const satisfies Record<string, SdkPatch>;
 
 export type SdkPatchId = keyof typeof SDK_PATCHES;
