@@ -4,15 +4,7 @@
 // handling: a handler past its deadline fails its request and the VM stays usable; running out
 // of memory or of a time budget, not stopping when interrupted, or a message over the size
 // limit stops the server.
-import {
-  ErrorCode,
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  JSONRPCMessageSchema,
-  type JSONRPCMessage,
-  type RequestId,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { SourceMap, type SourceMapPayload } from "node:module";
 import { ProtocolError, SandboxError, withTail, type TrailblazeError } from "../src/errors.ts";
@@ -44,6 +36,7 @@ import { HandshakeRecorder, HandshakeReplay } from "./handshake.ts";
 import { acquireQuickJsInstance, poolTakesBack, recycleQuickJsInstance } from "./instance-pool.ts";
 import { ConsoleTail } from "./console-tail.ts";
 import { guestJson, takesContextOnce } from "./context-once.ts";
+import { answeredId, isClientRequest, parseGuestMessage } from "./message-kinds.ts";
 import {
   DEFAULT_IDLE_CPU_MS,
   DEFAULT_IDLE_DELIVERY_MS,
@@ -444,7 +437,7 @@ class QuickJsServerImpl implements QuickJsServer {
     }
     this.recorder?.toGuest(message);
     let id: RequestId | undefined;
-    if (isJSONRPCRequest(message)) {
+    if (isClientRequest(message)) {
       id = message.id;
       const tool = message.method === "tools/call" ? (message.params as { name?: unknown } | undefined)?.name : undefined;
       const label = typeof tool === "string" ? `${message.method} "${tool}"` : message.method;
@@ -491,7 +484,7 @@ class QuickJsServerImpl implements QuickJsServer {
     // Validated as the SDK's stdio framing validates every line.
     let message: JSONRPCMessage;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(json));
+      message = parseGuestMessage(json);
     } catch (error) {
       this.transport.error(
         new ProtocolError(`${this.label} sent a message that is not JSON-RPC (skipped): ${this.quoted(json)}`, { cause: error }),
@@ -499,7 +492,7 @@ class QuickJsServerImpl implements QuickJsServer {
       return;
     }
     this.recorder?.fromGuest(message);
-    const responseId = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) ? message.id : undefined;
+    const responseId = answeredId(message);
     const pending = responseId === undefined ? undefined : this.inFlight.get(responseId);
     if (responseId !== undefined && pending) {
       // The SDK turns a handler's exception into a reply; recognise QuickJS's own two.
