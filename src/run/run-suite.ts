@@ -8,6 +8,7 @@ import type { Trail } from "../trail/trail-types.ts";
 import { generateSessionId } from "../session/session-spec.ts";
 import { TrailRun, type TrailAgent, type TrailRunOptions } from "./run-trail.ts";
 import { summarize, type RunReport, type TrailReport } from "./run-types.ts";
+import type { Reporter } from "./reporter.ts";
 import { ScreenTable } from "./screen-table.ts";
 import type { Shard } from "./shard.ts";
 import { runPool } from "./workers.ts";
@@ -53,7 +54,9 @@ export class LocalLane implements TrailLane {
   readonly #running = new Map<number, TrailRun>();
 
   constructor(options: LaneOptions, screens: ScreenTable) {
-    this.#options = options;
+    // What a trail cut short does after the interrupt (its call cancelled, its step failed) is not
+    // news for the reporters: the interrupt reported it as it stood.
+    this.#options = { ...options, observer: untilAborted(options.observer, this.#abort.signal) };
     this.#screens = screens;
   }
 
@@ -81,6 +84,15 @@ export class LocalLane implements TrailLane {
     this.#abort.abort();
     return running;
   }
+}
+
+/** `observer`, whose events stop once `signal` is aborted. */
+function untilAborted(observer: Reporter, signal: AbortSignal): Reporter {
+  return {
+    onTrailBegin: (trail) => (signal.aborted ? undefined : observer.onTrailBegin?.(trail)),
+    onStepEnd: (trail, step) => (signal.aborted ? undefined : observer.onStepEnd?.(trail, step)),
+    onTrailEnd: (trail, report) => (signal.aborted ? undefined : observer.onTrailEnd?.(trail, report)),
+  };
 }
 
 interface SuiteOptions extends LaneOptions {
@@ -138,8 +150,11 @@ export class SuiteRun {
    */
   async interrupt(reason: string): Promise<RunReport> {
     this.#aborted = true;
+    // The trails that had ended by now; one under way is reported as the lane took it, even if it
+    // ends (its call cancelled) while another lane's thread is still answering.
+    const ended = [...this.#reports];
     const running = await this.#lane.interrupt(reason);
-    const trails = this.#reports.flatMap((report, index) => {
+    const trails = ended.flatMap((report, index) => {
       const now = report ?? running.get(index);
       return now ? [now] : [];
     });

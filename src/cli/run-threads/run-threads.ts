@@ -107,6 +107,8 @@ class RunThread {
   #closed: (() => void) | undefined;
   #closing: Promise<void> | undefined;
   readonly #snapshots: ((reply: Snapshot) => void)[] = [];
+  /** The thread gave its trails under way as they stood: what they do after that reaches no reporter. */
+  #snapshotTaken = false;
   readonly #parses = new Map<number, { resolve(parsed: Parsed): void; reject(error: Error): void }>();
   #nextParse = 1;
   /** Messages posted before the thread was sent its setup: they follow it. */
@@ -222,12 +224,12 @@ class RunThread {
         return;
       case "trail-begin": {
         const pending = this.jobs.get(message.index);
-        if (pending) void lane.observer.onTrailBegin?.(pending.info);
+        if (pending && !this.#snapshotTaken) void lane.observer.onTrailBegin?.(pending.info);
         return;
       }
       case "step-end": {
         const pending = this.jobs.get(message.index);
-        if (!pending) return;
+        if (!pending || this.#snapshotTaken) return;
         pending.steps.push(message.step);
         void lane.observer.onStepEnd?.(pending.info, message.step);
         return;
@@ -237,12 +239,13 @@ class RunThread {
         const pending = this.jobs.get(message.index);
         if (!pending) return;
         this.jobs.delete(message.index);
-        void lane.observer.onTrailEnd?.(pending.info, message.report);
+        if (!this.#snapshotTaken) void lane.observer.onTrailEnd?.(pending.info, message.report);
         pending.resolve(message.report);
         return;
       }
       case "snapshot":
         lane.screens.adopt(message.screens);
+        this.#snapshotTaken = true;
         this.#snapshots.shift()?.(message);
         return;
       case "setup-failed":
