@@ -6,6 +6,7 @@
 // a restore that finds others is refused (the session then evaluates its bundle as usual).
 import type { QuickJSContext, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten";
 import { contextPointer, nextHostRefId, runtimePointer } from "./quickjs-internals.ts";
+import { givenPages } from "./resident-pages.ts";
 
 /** Where a sandbox's setup put what the host refers to by address or id. */
 export interface InstanceLayout {
@@ -56,11 +57,17 @@ const PAGE = 4096;
 
 const ZERO_PAGE = Buffer.alloc(PAGE);
 
-/** One flag per page of `memory`: 1 where it holds anything but zeros (compared natively: a loop over words took ~30 ms for 16 MiB). */
+/**
+ * One flag per page of `memory`: 1 where it holds anything but zeros (compared natively: a loop over
+ * words took ~30 ms for 16 MiB). Only pages the OS has given the memory are read (resident-pages.ts):
+ * reading one it never has would take a page of RAM for nothing on some kernels.
+ */
 export function dirtyPages(memory: WebAssembly.Memory): Uint8Array {
   const heap = Buffer.from(memory.buffer);
   const flags = new Uint8Array(heap.byteLength / PAGE);
+  const given = givenPages(memory);
   for (let page = 0, at = 0; page < flags.length; page++, at += PAGE) {
+    if (given && !given[page]) continue;
     if (heap.compare(ZERO_PAGE, 0, PAGE, at, at + PAGE) !== 0) flags[page] = 1;
   }
   return flags;
@@ -82,8 +89,8 @@ function runsOf(flags: Uint8Array, also?: Uint8Array): number[] {
 }
 
 /**
- * Zeroes every page of `memory` that holds anything: found by a native compare, which only reads,
- * since most of the 16 MiB a server gets is never written and writing it all costs more.
+ * Zeroes every page of `memory` that holds anything (dirtyPages), since most of the 16 MiB a server
+ * gets is never written and writing it all costs more.
  */
 export function zeroPages(memory: WebAssembly.Memory): void {
   const heap = new Uint8Array(memory.buffer);
