@@ -21,6 +21,7 @@ import type { Session } from "../../session/session.ts";
 import type { SessionFlags } from "../../session/session-spec.ts";
 import type { CliIO } from "../command.ts";
 import { startSession } from "../open-session.ts";
+import { MemoryPacer } from "./memory-pacer.ts";
 import { writePids } from "./pid-table.ts";
 import { toWire, type FromRunThread, type RunThreadSetup, type ToRunThread } from "./thread-protocol.ts";
 
@@ -47,6 +48,8 @@ interface Thread {
   sent: Set<string>;
 }
 
+/** The thread's garbage collected as the run grows (memory-pacer.ts). */
+const pacer = new MemoryPacer();
 let ready: Promise<Thread | { failed: string }> | undefined;
 /** A secret value the main thread told of: added without telling it back. */
 let adopting = false;
@@ -139,6 +142,7 @@ async function runTrail(thread: Thread, job: TrailJob): Promise<void> {
   const report = await run.run();
   thread.running.delete(index);
   post({ t: "trail-end", index, report, screens: thread.screens.newSince(thread.sent) });
+  pacer.trailEnded();
 }
 
 /** Closes every session (trails under way then end, and their reports are posted) and the browser. */

@@ -16,6 +16,7 @@ import type { ScreenTable } from "../../run/screen-table.ts";
 import type { Trail } from "../../trail/trail-types.ts";
 import { signalGroup } from "../../transports/stdio/process-group.ts";
 import type { CliIO } from "../command.ts";
+import { MemoryPacer } from "./memory-pacer.ts";
 import { newPidTable, readPids } from "./pid-table.ts";
 import type { FromRunThread, RunThreadSetup, ToRunThread } from "./thread-protocol.ts";
 
@@ -312,6 +313,8 @@ export interface ThreadLaneOptions {
 /** The trails' sessions on worker threads (see the header). */
 export class ThreadLane implements TrailLane {
   readonly observer: Reporter;
+  /** The main thread's garbage (the threads' events, once reported) collected as the run grows. */
+  readonly pacer = new MemoryPacer();
   readonly screens: ScreenTable;
   readonly entry: string | URL;
   readonly #options: ThreadLaneOptions;

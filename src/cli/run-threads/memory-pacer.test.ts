@@ -1,0 +1,63 @@
+import { expect, test } from "bun:test";
+import { MemoryPacer } from "./memory-pacer.ts";
+
+const MIB = 2 ** 20;
+
+/** A pacer over a resident size the test sets, counting the collections it asks for (each frees what `freed` says). */
+function paced(options: { warmupTrails?: number; growthBytes?: number; freed?: number } = {}) {
+  const state = { rss: 300 * MIB, collected: 0 };
+  const pacer = new MemoryPacer({
+    ...(options.warmupTrails !== undefined ? { warmupTrails: options.warmupTrails } : {}),
+    ...(options.growthBytes !== undefined ? { growthBytes: options.growthBytes } : {}),
+    rss: () => state.rss,
+    collect: () => {
+      state.collected++;
+      state.rss -= options.freed ?? 0;
+    },
+  });
+  return { pacer, state };
+}
+
+test("nothing is collected during the warm-up, however much the run grows then", () => {
+  const { pacer, state } = paced({ warmupTrails: 5, growthBytes: 16 * MIB });
+  for (let trail = 1; trail < 5; trail++) {
+    state.rss += 100 * MIB;
+    pacer.trailEnded();
+  }
+  expect(state.collected).toBe(0);
+});
+
+test("a trail that ends once the process grew by growthBytes since the mark collects; less growth does not", () => {
+  const { pacer, state } = paced({ warmupTrails: 1, growthBytes: 16 * MIB, freed: 10 * MIB });
+  pacer.trailEnded(); // the mark: 300 MiB
+  state.rss += 15 * MIB;
+  pacer.trailEnded();
+  expect(state.collected).toBe(0);
+  state.rss += 1 * MIB;
+  pacer.trailEnded();
+  expect(state.collected).toBe(1);
+  expect(pacer.collections).toBe(1);
+});
+
+test("the mark after a collection is what stayed: growth is counted from there", () => {
+  const { pacer, state } = paced({ warmupTrails: 1, growthBytes: 16 * MIB, freed: 10 * MIB });
+  pacer.trailEnded(); // mark 300
+  state.rss = 320 * MIB;
+  pacer.trailEnded(); // collects: 310 stays, the new mark
+  state.rss = 325 * MIB;
+  pacer.trailEnded();
+  expect(state.collected).toBe(1);
+  state.rss = 326 * MIB;
+  pacer.trailEnded();
+  expect(state.collected).toBe(2);
+});
+
+test("by default it reads the process's resident size and collects for real", () => {
+  const pacer = new MemoryPacer({ warmupTrails: 1, growthBytes: 1 });
+  pacer.trailEnded();
+  // Tens of MB the process did not have at the mark.
+  const kept = Array.from({ length: 300_000 }, (_, i) => ({ i, text: `kept ${i}`.repeat(8) }));
+  pacer.trailEnded();
+  expect(pacer.collections).toBe(1);
+  expect(kept.length).toBe(300_000);
+});
