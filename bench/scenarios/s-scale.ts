@@ -40,7 +40,7 @@ interface Sampled {
   mainCpuMs: number;
   /** The thread with the most CPU, and its share of processCpuMs. */
   busiest: ThreadCpu & { share: number };
-  /** Threads named `bun` other than the main one: the run's worker threads. */
+  /** Threads named `Worker` (what Bun names a worker thread): the run's run threads. */
   workerThreads: number;
   peakRssBytes: number;
   /** CPU of the CLI's children (bun servers), ms. */
@@ -54,14 +54,14 @@ async function runSampled(trails: string, root: string, agent: "host" | "on-devi
   rmSync(logs, { recursive: true, force: true });
   const processCpuMs = run.threads.reduce((sum, thread) => sum + thread.cpuMs, 0);
   const top = run.threads.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a));
-  // The main thread and worker threads are all named `bun`: the main one is told by its id.
+  // The main thread is told by its id (it is named `bun`; Bun names its worker threads `Worker`).
   const busiest = { ...top, name: top.tid === run.pid ? "the main thread" : top.name };
   return {
     wallMs: run.ms,
     processCpuMs,
     mainCpuMs: run.threads.find((thread) => thread.tid === run.pid)?.cpuMs ?? 0,
     busiest: { ...busiest, share: busiest.cpuMs / processCpuMs },
-    workerThreads: run.threads.filter((thread) => thread.name === "bun" && thread.tid !== run.pid).length,
+    workerThreads: run.threads.filter((thread) => thread.name === "Worker").length,
     peakRssBytes: run.peakRssBytes,
     childrenCpuMs: Math.max(0, run.cpuMs - processCpuMs),
   };
