@@ -13,7 +13,7 @@ import { isMainThread } from "node:worker_threads";
 import { writeAtomically } from "../src/core/cache-files.ts";
 import { quickJsBuildStamp, type QuickJsEngine } from "./quickjs-module.ts";
 import type { HandshakeRecord } from "./handshake.ts";
-import type { LogLevel } from "./sandbox.ts";
+import type { LogLevel } from "./sandbox-bridge.ts";
 import { ImageCache, sameLayout, type SandboxImage } from "./sandbox-image.ts";
 
 /** A server's image: its sandbox's, and the console lines its bundle wrote while evaluating. */

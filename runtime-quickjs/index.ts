@@ -1,15 +1,14 @@
 // The on-device runtime: author MCP server bundles running in QuickJS behind an SDK Transport.
+export { startQuickJsServer, haltServersWith } from "./quickjs-server.ts";
 export {
-  startQuickJsServer,
-  haltServersWith,
   DEFAULT_CALL_DEADLINE_MS,
   DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_MEMORY_LIMIT_BYTES,
   MAX_STACK_LIMIT_BYTES,
   type QuickJsServer,
   type QuickJsServerOptions,
-} from "./quickjs-server.ts";
-export type { LogLevel } from "./sandbox.ts";
+} from "./server-options.ts";
+export type { LogLevel } from "./sandbox-bridge.ts";
 export { guestGlobals } from "./guest-globals.ts";
 export {
   BUDGET_ENV,

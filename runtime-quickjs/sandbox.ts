@@ -1,9 +1,15 @@
-// One QuickJS instance + runtime + context with limits, the host bridge installed, and
-// "deliveries": every entry from the host into the guest (a message, a timer, an execute result)
-// runs under a deadline the owner gives it, is followed by draining the guest's pending jobs, and
-// is timed (the owner's budgets, guest-budget.ts, are spent from what each delivery took).
-import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten";
-import { GUEST_GLOBAL, HOST_GLOBAL } from "./guest/host-bridge.ts";
+// One QuickJS instance + runtime + context with limits, the host bridge installed
+// (sandbox-bridge.ts), and "deliveries": every entry from the host into the guest (a message, a
+// timer, an execute result) runs under a deadline the owner gives it, is followed by draining the
+// guest's pending jobs, and is timed (the owner's budgets, guest-budget.ts, are spent from what
+// each delivery took). The guest's timers (guest-timers.ts) and trailblaze.execute
+// (guest-execute.ts) enter it as deliveries; images of it (sandbox-image.ts) are taken and restored here.
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten";
+import { GUEST_GLOBAL } from "./guest/host-bridge.ts";
+import { GuestExecute } from "./guest-execute.ts";
+import { GuestTimers } from "./guest-timers.ts";
+import { installHostBridge } from "./sandbox-bridge.ts";
+import { isOutOfMemoryText, type Delivery, type GuestError, type SandboxOptions } from "./sandbox-contract.ts";
 import {
   dirtyPages,
   imagePages,
@@ -17,86 +23,10 @@ import {
 } from "./sandbox-image.ts";
 import { adoptHandle, forgetRuntime, liveHeapViews } from "./quickjs-internals.ts";
 
-/** Timers a guest may have pending at once: a loop that never clears them cannot exhaust the host. */
-const MAX_PENDING_TIMERS = 10_000;
-/** The longest timer delay, in ms (2^31 - 1, the host's own largest). */
-const MAX_TIMER_DELAY_MS = 2_147_483_647;
-
-export type LogLevel = "debug" | "info" | "warn" | "error";
-
-/** An exception that escaped guest code, copied out of the VM. */
-export interface GuestError {
-  /**
-   * `stuck`: the guest kept running after being interrupted; it must be stopped. `halted`: guest
-   * code was cut short because the server is being stopped or closed (see `halt`).
-   */
-  kind: "interrupted" | "out-of-memory" | "stuck" | "halted" | "exception";
-  name: string;
-  message: string;
-  stack: string;
-}
-
-/** How a delivery went. */
-export interface Delivery {
-  /** The first guest error that escaped (a failed call or job). */
-  error: GuestError | undefined;
-  /** Whether the deadline interrupted guest code at least once (even if the guest caught it as a rejection). */
-  interrupted: boolean;
-  /** How long the guest ran (the call, then its pending jobs), in ms. */
-  elapsedMs: number;
-}
-
-interface SandboxOptions {
-  stackLimitBytes: number;
-  /** Also given to QuickJS's own limit (it bounds single allocations); the hard cap is the instance's memory. */
-  memoryLimitBytes: number;
-  /**
-   * The deadline of the host's own set-up deliveries (the prelude, reseeding a restored image), in
-   * ms: the server's start deadline, not a call's, as the prelude is trusted code that grows with the
-   * globals the guest is given, and a busy machine may take longer over it than a call is allowed.
-   */
-  setupDeadlineMs: number;
-  /**
-   * The deadline of a delivery about to run that its caller gave none (every message, timer
-   * callback and resumption after trailblaze.execute), in ms. Default: setupDeadlineMs.
-   */
-  deliveryDeadlineMs?: () => number;
-  /**
-   * A word shared with another thread: once it is non-zero, guest code is interrupted at once and
-   * no more of its jobs run (the server on this thread is being closed from the other one).
-   */
-  haltSignal?: Int32Array;
-  /** The call being served (`tools/call "x"`), if any: a timer armed now is said to be armed by it. */
-  callInFlight?: () => string | undefined;
-  onLog: (level: LogLevel, text: string) => void;
-  onExecute: ((name: string, args: Record<string, unknown>) => Promise<unknown>) | undefined;
-  /**
-   * Largest message the guest may send, in UTF-8 bytes: one longer than this in UTF-16 units (each
-   * at least a byte) goes to onUnsentMessage as too large, without being copied out of the guest.
-   */
-  maxMessageBytes: number;
-  /** A guest→host MCP message (JSON). Called synchronously from guest code. */
-  onGuestMessage: (json: string) => void;
-  /** A message the guest could not serialize (see HostBridge.unsent). Called synchronously from guest code. */
-  onUnsentMessage: (reason: string, leastBytes: number, id: string | number | undefined) => void;
-  /** The guest transport closed itself (the author called `server.close()`). */
-  onDetach: () => void;
-  /**
-   * A delivery the host did not start for a message (timer, execute result) ran: `what` says it
-   * for messages (`running a timer callback`), `source` for budgets (`a timer callback (setInterval)`).
-   */
-  onAsyncDelivery: (delivery: Delivery, what: string, source: string) => void;
-}
-
-const LEVELS = new Set<LogLevel>(["debug", "info", "warn", "error"]);
 /** After an interrupt, the guest gets this long (at most) to unwind and reply before it counts as stuck. */
 const GRACE_MS = 1000;
 /** Jobs run per batch between host-side checks. */
 const JOB_BATCH = 256;
-
-export function isOutOfMemoryText(text: string): boolean {
-  return text === "out of memory" || text === "InternalError: out of memory";
-}
 
 export class Sandbox {
   /** Dropped on dispose so the instance (and its linear memory) can be collected. */
@@ -116,10 +46,10 @@ export class Sandbox {
   private freed: QuickJSWASMModule | undefined;
   private receive: QuickJSHandle | undefined;
   private fireTimer: QuickJSHandle | undefined;
-  private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
+  private readonly timers: GuestTimers;
   /** The call that armed the timer firing now (or the timer that armed it, and so on). */
   private firingOrigin: string | undefined;
-  private readonly deferreds = new Set<QuickJSDeferredPromise>();
+  private readonly execute: GuestExecute;
   /** Timers armed and host calls made so far: a sandbox that did any of these cannot be imaged. */
   private effects = 0;
   /** Messages the guest sent so far (an image may be taken after the replies of a handshake). */
@@ -148,7 +78,41 @@ export class Sandbox {
     runtime.setInterruptHandler(() => this.shouldInterrupt());
     this.live = { module, runtime, vm: runtime.newContext() };
     liveHeapViews(runtime, this.live.vm);
-    this.installBridge();
+    this.timers = new GuestTimers((id, origin, repeat) => this.fire(id, origin, repeat));
+    this.execute = new GuestExecute(this.live.vm, {
+      onExecute: opts.onExecute,
+      alive: () => this.alive,
+      resume: (apply, what) => {
+        const delivery = this.deliver(undefined, () => {
+          apply();
+          return undefined;
+        });
+        this.opts.onAsyncDelivery(delivery, what, what);
+      },
+    });
+    installHostBridge(this.live.vm, {
+      maxMessageBytes: opts.maxMessageBytes,
+      log: (level, text) => this.opts.onLog(level, text),
+      setTimer: (id, ms, repeat) => {
+        this.effects++;
+        // A timer armed by a timer callback (a setInterval re-arming, too) belongs to what armed that one.
+        this.timers.set(id, ms, repeat, this.firingOrigin ?? this.opts.callInFlight?.());
+      },
+      clearTimer: (id) => this.timers.clear(id),
+      sending: () => void this.sends++,
+      message: (json) => this.opts.onGuestMessage(json),
+      unsent: (reason, leastBytes, id) => this.opts.onUnsentMessage(reason, leastBytes, id),
+      attach: (receive) => {
+        if (this.receive) throw new Error("Only one StdioServerTransport can be connected per QuickJS server");
+        this.receive = receive.dup();
+        this.markAttached();
+      },
+      detach: () => this.opts.onDetach(),
+      execute: (name, argsJson) => {
+        this.effects++;
+        return this.execute.call(name, argsJson);
+      },
+    });
   }
 
   /** Measures the setup (its layout, the pages it wrote), so `takeImage` can be used later. Only before anything runs in the guest. */
@@ -201,49 +165,6 @@ export class Sandbox {
    */
   halt(): void {
     this.halted = true;
-  }
-
-  private installBridge(): void {
-    const vm = this.vm;
-    using bridge = vm.newObject();
-    const fn = (name: string, impl: (...args: QuickJSHandle[]) => QuickJSHandle | void) => {
-      using handle = vm.newFunction(name, impl);
-      vm.setProp(bridge, name, handle);
-    };
-    fn("log", (level, text) => {
-      const name = vm.getString(level) as LogLevel;
-      this.opts.onLog(LEVELS.has(name) ? name : "info", vm.getString(text));
-    });
-    fn("setTimer", (id, ms, repeat) => this.setTimer(vm.getNumber(id), vm.getNumber(ms), repeat !== undefined && vm.dump(repeat) === true));
-    fn("clearTimer", (id) => {
-      clearTimeout(this.timers.get(vm.getNumber(id)));
-      this.timers.delete(vm.getNumber(id));
-    });
-    fn("send", (json) => {
-      this.sends++;
-      using length = vm.getProp(json, "length");
-      const units = vm.typeof(length) === "number" ? vm.getNumber(length) : 0;
-      if (units > this.opts.maxMessageBytes) return this.opts.onUnsentMessage("too large", units, undefined);
-      const text = vm.getString(json);
-      // Copying a string out that is not all ASCII takes memory in the guest; without it QuickJS gives none.
-      if (text === "" && units > 0) return this.opts.onUnsentMessage("InternalError: out of memory", units, undefined);
-      this.opts.onGuestMessage(text);
-    });
-    fn("unsent", (reason, leastBytes, id) => {
-      // Checked as anything else from the guest: a number of bytes, a request id or none.
-      const bytes = vm.typeof(leastBytes) === "number" ? vm.getNumber(leastBytes) : 0;
-      const kind = id === undefined ? "undefined" : vm.typeof(id);
-      const requestId = kind === "string" ? vm.getString(id) : kind === "number" ? vm.getNumber(id) : undefined;
-      this.opts.onUnsentMessage(vm.getString(reason), Number.isFinite(bytes) ? bytes : 0, requestId);
-    });
-    fn("attach", (receive) => {
-      if (this.receive) throw new Error("Only one StdioServerTransport can be connected per QuickJS server");
-      this.receive = receive.dup();
-      this.markAttached();
-    });
-    fn("detach", () => this.opts.onDetach());
-    fn("execute", (name, argsJson) => this.execute(vm.getString(name), vm.getString(argsJson)));
-    vm.defineProp(vm.global, HOST_GLOBAL, { value: bridge, configurable: false, enumerable: false });
   }
 
   /**
@@ -452,77 +373,22 @@ export class Sandbox {
     return { kind, name, message, stack };
   }
 
-  private setTimer(id: number, ms: number, repeat: boolean): void {
-    this.effects++;
-    if (!this.timers.has(id) && this.timers.size >= MAX_PENDING_TIMERS) {
-      throw new RangeError(`too many pending timers (at most ${MAX_PENDING_TIMERS} at once on-device); clear the ones you no longer need`);
-    }
-    clearTimeout(this.timers.get(id));
-    // A timer armed by a timer callback (a setInterval re-arming, too) belongs to what armed that one.
-    const origin = this.firingOrigin ?? this.opts.callInFlight?.();
-    // As browsers do: no delay below 0, and none beyond the host's largest (a bigger one would fire at once).
-    const delay = Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_TIMER_DELAY_MS) : 0;
-    const handle = setTimeout(() => {
-      this.timers.delete(id);
-      const fire = this.fireTimer;
-      if (!this.alive || !fire) return;
-      this.firingOrigin = origin;
-      let delivery: Delivery;
-      try {
-        delivery = this.deliver(undefined, () => {
-          using arg = this.vm.newNumber(id);
-          return this.callForError(fire, arg);
-        });
-      } finally {
-        this.firingOrigin = undefined;
-      }
-      const kind = repeat ? "setInterval" : "setTimeout";
-      this.opts.onAsyncDelivery(
-        delivery,
-        "running a timer callback",
-        `a timer callback (${origin ? `${kind}, armed by ${origin}` : kind})`,
-      );
-    }, delay);
-    handle.unref?.();
-    this.timers.set(id, handle);
-  }
-
-  private execute(name: string, argsJson: string): QuickJSHandle {
-    this.effects++;
-    const deferred = this.vm.newPromise();
-    this.deferreds.add(deferred);
-    const settle = (apply: () => void) => {
-      this.deferreds.delete(deferred);
-      if (!this.alive) return;
-      const delivery = this.deliver(undefined, () => {
-        apply();
-        return undefined;
+  /** Runs timer `id`'s callback in the guest, as armed by `origin` (GuestTimers fires it). */
+  private fire(id: number, origin: string | undefined, repeat: boolean): void {
+    const fire = this.fireTimer;
+    if (!this.alive || !fire) return;
+    this.firingOrigin = origin;
+    let delivery: Delivery;
+    try {
+      delivery = this.deliver(undefined, () => {
+        using arg = this.vm.newNumber(id);
+        return this.callForError(fire, arg);
       });
-      const what = `resuming after trailblaze.execute("${name}")`;
-      this.opts.onAsyncDelivery(delivery, what, what);
-    };
-    const onExecute = this.opts.onExecute;
-    Promise.resolve()
-      .then(() => {
-        if (!onExecute)
-          throw new Error(`trailblaze.execute("${name}") is not available: this QuickJS server was started without onExecute`);
-        return onExecute(name, JSON.parse(argsJson) as Record<string, unknown>);
-      })
-      .then((value) => JSON.stringify(value ?? null))
-      .then(
-        (json) =>
-          settle(() => {
-            using handle = this.vm.newString(json);
-            deferred.resolve(handle);
-          }),
-        (error: unknown) =>
-          settle(() => {
-            const message = error instanceof Error ? error.message : String(error);
-            using handle = this.vm.newError({ name: error instanceof Error ? error.name : "Error", message });
-            deferred.reject(handle);
-          }),
-      );
-    return deferred.handle;
+    } finally {
+      this.firingOrigin = undefined;
+    }
+    const kind = repeat ? "setInterval" : "setTimeout";
+    this.opts.onAsyncDelivery(delivery, "running a timer callback", `a timer callback (${origin ? `${kind}, armed by ${origin}` : kind})`);
   }
 
   /** `heap`: bytes live in the guest heap (QuickJS's accounting); `linear`: the instance's memory size. */
@@ -556,14 +422,13 @@ export class Sandbox {
       return undefined;
     }
     this.disposed = true;
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+    this.timers.clearAll();
     let failure: Error | undefined;
     if (mode === "reset" && this.live) {
       forgetRuntime(this.live.module, this.live.runtime);
     } else if (mode === "free") {
       try {
-        for (const deferred of this.deferreds) deferred.dispose();
+        this.execute.dispose();
         this.receive?.dispose();
         this.fireTimer?.dispose();
         this.vm.dispose();
@@ -573,7 +438,7 @@ export class Sandbox {
         failure = error instanceof Error ? error : new Error(String(error));
       }
     }
-    this.deferreds.clear();
+    this.execute.forget();
     this.receive = undefined;
     this.fireTimer = undefined;
     if (mode !== "abandon" && !failure) this.freed = this.live?.module;
