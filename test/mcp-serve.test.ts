@@ -1,6 +1,8 @@
 // `bun trailblaze mcp` on the host fixtures, driven by the SDK Client over a real
 // stdio subprocess: the served tool list, every result variant, memory across
-// calls, refusals, and teardown on client close, end of input and SIGTERM.
+// calls, refusals, and teardown on client close, end of input and SIGTERM. The server is started as
+// users start it (`bun src/cli/main.ts`: the precompiled CLI once built) in both passes of npm
+// test, so the precompiled pass does not run this file again.
 
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";

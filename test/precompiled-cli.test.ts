@@ -11,9 +11,10 @@ import { cliProcess, REPO, tempDir } from "./support/cli.ts";
 import { workspaceCopy } from "./support/workspace-copy.ts";
 
 const PER_FILE = join(REPO, "fixtures/per-file");
+/** The CLI's cache outside the package, for both tests: the second runs the bundle the first built. */
+const cache = tempDir("cli-cache");
 
 test("the first start leaves a bundle, the next ones run it with the same answers; TRAILBLAZE_PRECOMPILE=0 builds none", async () => {
-  const cache = tempDir("cli-cache");
   const logs = tempDir("cli-logs");
   const argv = ["tools", "--json", "--logs", logs];
   const off = await cliProcess(argv, { cwd: PER_FILE, env: { TRAILBLAZE_CLI_CACHE: cache, TRAILBLAZE_PRECOMPILE: "0" } });
@@ -39,9 +40,8 @@ test("the first start leaves a bundle, the next ones run it with the same answer
 }, 60_000);
 
 test("a bundle cached outside the package derives a per-file tool's schemas from its types", async () => {
-  const cache = tempDir("cli-cache-outside");
   const env = { TRAILBLAZE_CLI_CACHE: cache, TRAILBLAZE_PRECOMPILE: "1" };
-  // Any command leaves the bundle for the next start.
+  // Any command leaves the bundle for the next start (here the first test's is there already: it is run).
   expect((await cliProcess(["--version"], { cwd: REPO, env })).code).toBe(0);
   expect(readdirSync(cache)).toHaveLength(1);
   const ws = workspaceCopy(PER_FILE, "precompiled-cli-outside");

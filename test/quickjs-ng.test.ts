@@ -15,6 +15,7 @@ const ON_DEVICE_SUITES = [
   "test/on-device-session.test.ts",
   "test/scripting-parity.test.ts",
   "test/bundle-check.test.ts",
+  "test/bundle-check-api.test.ts",
 ];
 
 test("the on-device suites pass on the engine that is not the default", async () => {
