@@ -14,7 +14,6 @@ import { runClassifiers, trailsToRun } from "../../trail/discover.ts";
 import { readTrailFiles } from "../../trail/trail-file.ts";
 import type { Trail } from "../../trail/trail-types.ts";
 import { DEFAULT_MAX_LLM_CALLS } from "../../agent/agent-loop.ts";
-import { reusingVerifiedBuilds } from "../../bundle/build-cache.ts";
 import { maskReport } from "../../run/mask-report.ts";
 import type { Reporter, TrailInfo } from "../../run/reporter.ts";
 import { SuiteRun, type SuiteEntry } from "../../run/run-suite.ts";
@@ -30,10 +29,9 @@ import type { CliIO, Command } from "../command.ts";
 import { chosenModel } from "../agent-flags.ts";
 import { maskedIo } from "../masked-io.ts";
 import { configAbovePaths, loadCliWorkspace, startSession } from "../open-session.ts";
-import { onInterrupt } from "../reaper.ts";
 import { parseSecrets, SESSION_FLAG_OPTIONS, SESSION_FLAGS_HELP } from "../session-flags.ts";
 import { parseReporterFlags, reportDestination, wantsPages } from "./report-output.ts";
-import { givenArgs, onceStderr, parseWorkers } from "./run.ts";
+import { givenArgs, onceStderr, parseWorkers, runUntilInterrupted } from "./run.ts";
 import { parseTags, withTags } from "./run-flags.ts";
 
 const DEFAULT_REPEAT = 3;
@@ -327,19 +325,8 @@ export const evalCommand: Command = {
       await reporters.onEnd(result);
       return { result, runs };
     };
-    let interrupted = false;
-    const stopListening = onInterrupt(async (signal) => {
-      interrupted = true;
-      await end(await suite.interrupt(`interrupted by ${signal}`));
-    });
-    using _builds = reusingVerifiedBuilds();
-    let run: RunReport;
-    try {
-      run = await suite.run();
-    } finally {
-      stopListening();
-    }
-    if (interrupted) return 130;
+    const run = await runUntilInterrupted(suite, end);
+    if (run === undefined) return 130;
     const { result, runs } = await end(run);
     return evalExitCode(runs, result.report, io, reporters.failed);
   },

@@ -315,24 +315,37 @@ function suiteRun(planned: PlannedRun, flags: RunFlags, io: CliIO, reporters: Mu
 async function runToEnd(suite: SuiteRun, lane: RunLane, secrets: Secrets, reporters: Multiplexer): Promise<number> {
   // Screens and steps were masked as they were recorded; a value that became secret later is masked here.
   const end = (run: RunReport): Promise<void> => reporters.onEnd(maskReport(run, secrets));
+  const run = await runUntilInterrupted(suite, end, () => lane.close());
+  if (run === undefined) return 130; // the partial report is out; the reaper is exiting
+  await end(run);
+  const code = runExitCode(run);
+  return code === 0 && reporters.failed ? 1 : code;
+}
+
+/**
+ * Runs the suite to its end, its sessions using the tools as its first session built them. On
+ * SIGINT/SIGTERM `ended` gets the partial report and the answer is undefined (the reaper is then
+ * exiting); otherwise `close` runs once the suite ended.
+ */
+export async function runUntilInterrupted(
+  suite: SuiteRun,
+  ended: (partial: RunReport) => Promise<unknown>,
+  close?: () => Promise<void>,
+): Promise<RunReport | undefined> {
   let interrupted = false;
   const stopListening = onInterrupt(async (signal) => {
     interrupted = true;
-    await end(await suite.interrupt(`interrupted by ${signal}`));
+    await ended(await suite.interrupt(`interrupted by ${signal}`));
   });
-  // The run's sessions use the tools as its first session built them.
   using _builds = reusingVerifiedBuilds();
   let run: RunReport;
   try {
     run = await suite.run();
   } finally {
     stopListening();
-    if (!interrupted) await lane.close();
+    if (!interrupted) await close?.();
   }
-  if (interrupted) return 130; // the partial report is out; the reaper is exiting
-  await end(run);
-  const code = runExitCode(run);
-  return code === 0 && reporters.failed ? 1 : code;
+  return interrupted ? undefined : run;
 }
 
 export const runCommand: Command = {
