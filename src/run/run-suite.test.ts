@@ -17,6 +17,13 @@ const report = (job: TrailJob, status: TrailReport["status"], error?: string): T
   ...(error !== undefined ? { error } : {}),
 });
 
+/** Trails a and b on `lane` (its own options unused: the lane runs them), `workers` at once. */
+const suiteOfTwo = (lane: TrailLane, workers: number) =>
+  new SuiteRun(
+    ["a", "b"].map((id) => ({ file: `${id}.trail.yaml`, trail: trail(id) })),
+    { lane, workers } as ConstructorParameters<typeof SuiteRun>[1],
+  );
+
 /**
  * Two trails under way on a lane whose interrupt answers late (a thread still answering), while the
  * first one's cancelled call ends it as failed in between: the interrupted run reports both as the
@@ -43,10 +50,7 @@ test("an interrupt reports the trails under way as the lane took them, even one 
       return taken;
     },
   };
-  const suite = new SuiteRun(
-    ["a", "b"].map((id) => ({ file: `${id}.trail.yaml`, trail: trail(id) })),
-    { lane, workers: 2 } as ConstructorParameters<typeof SuiteRun>[1],
-  );
+  const suite = suiteOfTwo(lane, 2);
   void suite.run();
   await bothStarted;
   const run = await suite.interrupt("interrupted by SIGINT");
@@ -72,10 +76,7 @@ test("a trail that ended before the interrupt keeps its own report", async () =>
       }),
     interrupt: async (reason) => new Map([[1, report(jobs.get(1)!, "error", reason)]]),
   };
-  const suite = new SuiteRun(
-    ["a", "b"].map((id) => ({ file: `${id}.trail.yaml`, trail: trail(id) })),
-    { lane, workers: 1 } as ConstructorParameters<typeof SuiteRun>[1],
-  );
+  const suite = suiteOfTwo(lane, 1);
   void suite.run();
   await secondStarted;
   const run = await suite.interrupt("interrupted by SIGTERM");
