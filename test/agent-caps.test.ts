@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli } from "./support/cli.ts";
 import { agentEnv, agentWorkspace, CALENDAR_MAP } from "./support/agent-workspace.ts";
-import { startLlmServer, type LlmServer, type Turn } from "./support/llm-server.ts";
+import { done, call, startLlmServer, type LlmServer, type Turn } from "./support/llm-server.ts";
 
 let server: LlmServer | undefined;
 afterEach(async () => {
@@ -16,8 +16,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-const done = (explanation: string): Turn => ({ calls: [{ tool: "objectiveStatus", args: { status: "COMPLETED", explanation } }] });
-const call = (tool: string, args: Record<string, unknown>): Turn => ({ calls: [{ tool, args }] });
 // The day view's drawer button, by the ref the outline shows.
 const tapDrawer = call("tap", { ref: "n2" });
 

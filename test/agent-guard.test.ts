@@ -11,13 +11,10 @@ import type { Server } from "bun";
 import { withoutChromium } from "./support/chromium.ts";
 import { agentEnv, agentWorkspace } from "./support/agent-workspace.ts";
 import { cli, tempDir } from "./support/cli.ts";
-import { startLlmServer, type LlmServer, type Turn } from "./support/llm-server.ts";
+import { done, call, startLlmServer, type LlmServer } from "./support/llm-server.ts";
 
 const SECRET = "hunter2-web-SECRET";
 const CREDS = "CREDS-FILE-CONTENT-7f3a9c";
-
-const call = (tool: string, args: Record<string, unknown>): Turn => ({ calls: [{ tool, args }] });
-const done = (explanation: string): Turn => ({ calls: [{ tool: "objectiveStatus", args: { status: "COMPLETED", explanation } }] });
 
 /** A local HTTP server that answers `pages` by path and keeps every request it gets (URL and body). */
 function site(pages: (origin: string) => Record<string, string>): { url: string; seen: string[]; stop(): Promise<void> } {

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentEnv, agentWorkspace, CALENDAR_MAP } from "./support/agent-workspace.ts";
 import { cli, REPO, tempDir } from "./support/cli.ts";
-import { startLlmServer, type LlmServer, type SeenRequest, type Turn } from "./support/llm-server.ts";
+import { call, startLlmServer, type LlmServer, type SeenRequest } from "./support/llm-server.ts";
 import { workspaceCopy } from "./support/workspace-copy.ts";
 
 const BASELINES = join(REPO, "test/baselines");
@@ -21,7 +21,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-const call = (tool: string, args: Record<string, unknown>): Turn => ({ calls: [{ tool, args }] });
 const done = call("objectiveStatus", { status: "COMPLETED", explanation: "done" });
 
 interface WireMessage {

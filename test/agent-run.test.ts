@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli, cliProcess, REPO, tempDir } from "./support/cli.ts";
-import { startLlmServer, type LlmServer, type Turn, type TurnSource } from "./support/llm-server.ts";
+import { done, call, startLlmServer, type LlmServer, type TurnSource } from "./support/llm-server.ts";
 import { workspaceCopy } from "./support/workspace-copy.ts";
 import { AGENT_FIXTURE, AGENT_KEY, agentEnv, agentWorkspace, CALENDAR_MAP } from "./support/agent-workspace.ts";
 
@@ -17,8 +17,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-const done = (explanation: string): Turn => ({ calls: [{ tool: "objectiveStatus", args: { status: "COMPLETED", explanation } }] });
-const call = (tool: string, args: Record<string, unknown>): Turn => ({ calls: [{ tool, args }] });
 // The model acts by the refs the outline shows: [n2] is the day view's drawer button.
 const tapDrawer = call("tap", { ref: "n2", reasoning: "the drawer button" });
 

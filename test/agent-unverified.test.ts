@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli, REPO, tempDir } from "./support/cli.ts";
-import { startLlmServer, type LlmServer, type Turn } from "./support/llm-server.ts";
+import { call, startLlmServer, type LlmServer, type Turn } from "./support/llm-server.ts";
 import { workspaceCopy } from "./support/workspace-copy.ts";
 
 const FIXTURE = join(REPO, "fixtures/agent");
@@ -22,7 +22,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-const call = (tool: string, args: Record<string, unknown>): Turn => ({ calls: [{ tool, args }] });
 const done = (explanation: string): Turn => call("objectiveStatus", { status: "COMPLETED", explanation });
 
 /** The three steps of theme-in-words, done with no screen: a tap by ref, a tap at a point, an assertion by ref. */

@@ -7,16 +7,13 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli } from "./support/cli.ts";
 import { AGENT_KEY, agentEnv, agentWorkspace, CALENDAR_MAP } from "./support/agent-workspace.ts";
-import { startLlmServer, type LlmServer, type Turn } from "./support/llm-server.ts";
+import { done, call, startLlmServer, type LlmServer, type Turn } from "./support/llm-server.ts";
 
 let server: LlmServer | undefined;
 afterEach(async () => {
   await server?.stop();
   server = undefined;
 });
-
-const done = (explanation: string): Turn => ({ calls: [{ tool: "objectiveStatus", args: { status: "COMPLETED", explanation } }] });
-const call = (tool: string, args: Record<string, unknown>): Turn => ({ calls: [{ tool, args }] });
 
 const step = (dir: string, extra: string[] = [], env: Record<string, string> = {}) =>
   cli(["step", "Open the navigation drawer", "--target", "calendar", ...CALENDAR_MAP, "--no-logging", ...extra], {

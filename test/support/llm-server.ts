@@ -29,6 +29,11 @@ export type Turn =
 /** A turn that answers with a model's message. */
 type Answer = Exclude<Turn, { status: number } | { hang: true } | { trickle: number }>;
 
+/** A turn whose one call is objectiveStatus COMPLETED, with `explanation`. */
+export const done = (explanation: string): Turn => ({ calls: [{ tool: "objectiveStatus", args: { status: "COMPLETED", explanation } }] });
+/** A turn whose one call is `tool` with `args`. */
+export const call = (tool: string, args: Record<string, unknown>): Turn => ({ calls: [{ tool, args }] });
+
 /** A turn, or a function that picks one from the request (its messages as sent). */
 export type TurnSource = Turn | ((request: SeenRequest) => Turn);
 

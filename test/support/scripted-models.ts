@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentWorkspace } from "./agent-workspace.ts";
-import type { LlmServer, SeenRequest, Turn } from "./llm-server.ts";
+import { done, type LlmServer, type SeenRequest, type Turn } from "./llm-server.ts";
 
 /** One action of a plan: a tool and the words of the element it acts on (looked up in the outline), or its own arguments. */
 export interface PlannedCall {
@@ -42,8 +42,6 @@ export function refOn(request: SeenRequest, words: string): string | undefined {
   }
   return undefined;
 }
-
-const done = (explanation: string): Turn => ({ calls: [{ tool: "objectiveStatus", args: { status: "COMPLETED", explanation } }] });
 
 /**
  * A model that drives the app by a plan for each objective (its words, as the trail writes them):
