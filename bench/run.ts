@@ -67,7 +67,7 @@ const SCENARIOS: { id: string; reps: number; run(reps: number): Promise<Scenario
   { id: "S3", reps: 3, run: s3SuiteMemory },
   { id: "S4", reps: 3, run: s4MainThread },
   { id: "A1", reps: 3, run: a1RequestBytes },
-  { id: "A2", reps: 15, run: a2LoopTurn },
+  { id: "A2", reps: 40, run: a2LoopTurn },
   { id: "A3", reps: 3, run: a3EvalOverhead },
 ];
 

@@ -138,6 +138,32 @@ function costOf(agent: AgentModel, tokens: { input: number; output: number }): n
   return (tokens.input * (cost.inputPerMillion ?? 0) + tokens.output * (cost.outputPerMillion ?? 0)) / 1_000_000;
 }
 
+/** The tools offered to the model, and the bytes of their schemas. */
+interface Offer {
+  tools: ReturnType<typeof toOffered>[];
+  bytes: number;
+}
+
+/**
+ * The offers a session has made, by step kind, registry change and waypoint: the same list every turn
+ * and every objective until a server (re)lists its tools or the device reaches another waypoint, so the
+ * list, its size and the SDK's tool set (ask-model.ts keys it by the list) are built once.
+ */
+const offers = new WeakMap<Session, Map<string, Offer>>();
+
+function offerOf(session: Session, verify: boolean): Offer {
+  let made = offers.get(session);
+  if (made === undefined) offers.set(session, (made = new Map()));
+  const key = `${verify} ${session.registry.changes} ${session.screen?.waypoint ?? ""}`;
+  let offer = made.get(key);
+  if (offer === undefined) {
+    const tools = offeredTools(session.registry, { driver: session.spec.driver, verify, screen: session.screen }).map(toOffered);
+    offer = { tools, bytes: Buffer.byteLength(JSON.stringify(tools)) };
+    made.set(key, offer);
+  }
+  return offer;
+}
+
 /** A call the model wrote: its tool, its arguments as written, and as reports and the recording see them (placeholders back). */
 interface WrittenCall {
   tool: string;
@@ -165,8 +191,6 @@ class ObjectiveRun {
   /** The signatures of the calls so far (the last STUCK_WINDOW), and the warning for the next request. */
   readonly #signatures: string[] = [];
   #stuck: string | undefined;
-  /** The offer is the session's tools, the same every turn unless a server registers more or the device reaches another waypoint. */
-  readonly #offers = new Map<string, { tools: ReturnType<typeof toOffered>[]; bytes: number }>();
   readonly #system: string;
 
   constructor(options: ObjectiveOptions) {
@@ -193,7 +217,7 @@ class ObjectiveRun {
     const { session, agent, secrets } = this.#options;
     const t0 = performance.now();
     const screen = await showScreen(session, secrets, { vision: agent.choice.model.vision !== false });
-    const offer = this.#offer();
+    const offer = offerOf(session, this.#options.verify);
     const request = this.#request(screen, offer.tools);
     const requestBytes = Buffer.byteLength(request.system) + Buffer.byteLength(request.text) + offer.bytes;
     let answer: ModelAnswer;
@@ -224,21 +248,8 @@ class ObjectiveRun {
     return ended === "next" ? undefined : ended;
   }
 
-  /** The tools offered now (the session's, for its driver and screen). */
-  #offer(): { tools: ReturnType<typeof toOffered>[]; bytes: number } {
-    const { session, verify } = this.#options;
-    const key = `${session.registry.size} ${session.screen?.waypoint ?? ""}`;
-    let offer = this.#offers.get(key);
-    if (offer === undefined) {
-      const tools = offeredTools(session.registry, { driver: session.spec.driver, verify, screen: session.screen }).map(toOffered);
-      offer = { tools, bytes: Buffer.byteLength(JSON.stringify(tools)) };
-      this.#offers.set(key, offer);
-    }
-    return offer;
-  }
-
   /** This turn's request, masked: the system prompt, the objective, the calls so far and the screen; the note and stuck warning are spent. */
-  #request(screen: Awaited<ReturnType<typeof showScreen>>, tools: ReturnType<typeof toOffered>[]) {
+  #request(screen: Awaited<ReturnType<typeof showScreen>>, tools: Offer["tools"]) {
     const { memory, secrets } = this.#options;
     const secretKeys = memory.keys().filter((key) => memory.isSecret(key));
     const text = promptText({
@@ -261,12 +272,7 @@ class ObjectiveRun {
   }
 
   /** What the model's answer does: past the token cap, no call, a loop, a call not offered, objectiveStatus, or a call to run. */
-  async #answer(
-    turn: AgentTurn,
-    answer: ModelAnswer,
-    tools: ReturnType<typeof toOffered>[],
-    overBudget: string | undefined,
-  ): Promise<AnswerEnd> {
+  async #answer(turn: AgentTurn, answer: ModelAnswer, tools: Offer["tools"], overBudget: string | undefined): Promise<AnswerEnd> {
     const { secrets } = this.#options;
     const first = answer.calls[0];
     // The arguments as reports, the model and the recording see them: any secret value back to its placeholder.

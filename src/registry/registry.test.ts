@@ -51,4 +51,18 @@ describe("ToolRegistry", () => {
     expect(registry.names()).toEqual(["b_one"]);
     expect(registry.skipped()).toEqual([]);
   });
+
+  test("changes counts every change, so a list derived from the tools knows when it is stale", () => {
+    const registry = new ToolRegistry();
+    registry.register(tool("a_one", "tools/a.ts"));
+    const before = registry.changes;
+    // A source re-listing the same number of tools (a schema changed) is a change, though the size is not.
+    registry.unregisterSource("tools/a.ts");
+    registry.register(tool("a_one", "tools/a.ts"));
+    expect(registry.size).toBe(1);
+    expect(registry.changes).toBeGreaterThan(before);
+    const relisted = registry.changes;
+    registry.addToolset({ id: "auth", description: "", tools: ["a_one"], origin: "toolsets/auth.yaml", active: true });
+    expect(registry.changes).toBeGreaterThan(relisted);
+  });
 });

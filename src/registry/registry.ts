@@ -77,6 +77,7 @@ export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
   readonly #skipped: SkippedTool[] = [];
   readonly #toolsets = new Map<string, ToolsetRecord>();
+  #changes = 0;
 
   /** Throws ToolNameError for a name that breaks the wire rule, ToolCollisionError for a taken one. */
   register(tool: RegisteredTool): void {
@@ -85,12 +86,14 @@ export class ToolRegistry {
     const existing = this.#tools.get(tool.name);
     if (existing) throw new ToolCollisionError(tool.name, existing.source, tool.source);
     this.#tools.set(tool.name, tool);
+    this.#changes++;
     if (tool.meta.toolset) this.#pushIntoToolset(tool.meta.toolset, tool.name);
   }
 
   /** Removes every tool of a source (used when a source re-lists its tools). */
   unregisterSource(source: string): void {
     for (const [name, tool] of this.#tools) if (tool.source === source) this.#tools.delete(name);
+    this.#changes++;
     for (let i = this.#skipped.length - 1; i >= 0; i--) if (this.#skipped[i]!.source === source) this.#skipped.splice(i, 1);
   }
 
@@ -102,12 +105,18 @@ export class ToolRegistry {
     const existing = this.#toolsets.get(record.id);
     const tools = new Set([...(existing?.tools ?? []), ...record.tools]);
     this.#toolsets.set(record.id, { ...record, tools });
+    this.#changes++;
   }
 
   #pushIntoToolset(id: string, tool: string): void {
     const existing = this.#toolsets.get(id);
     if (existing) existing.tools.add(tool);
     else this.#toolsets.set(id, { id, description: "", tools: new Set([tool]), origin: "_meta push", active: true });
+  }
+
+  /** How many times the tools or toolsets changed: what was derived from them at an earlier count is stale. */
+  get changes(): number {
+    return this.#changes;
   }
 
   /** How many tools are registered. */
