@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { join } from "node:path";
 import { MemoryPacer } from "./memory-pacer.ts";
 
 const MIB = 2 ** 20;
@@ -52,16 +53,22 @@ test("the mark after a collection is what stayed: growth is counted from there",
   expect(state.collected).toBe(2);
 });
 
-test("by default it reads the process's resident size and collects for real", () => {
-  const pacer = new MemoryPacer({ warmupTrails: 1, growthBytes: 1 });
-  pacer.trailEnded();
-  // Memory the process did not have at the mark, every page written, until its resident size shows
-  // it: in a process that freed memory before (bun test runs every file in one), the first
-  // allocations may reuse pages that are still resident.
-  const kept: Buffer[] = [];
-  while (pacer.collections === 0 && kept.length < 32) {
-    kept.push(Buffer.alloc(8 * MIB, 1));
+test("by default it reads the process's resident size and collects for real", async () => {
+  // In a fresh process: in this one (bun test runs every file in one) freed pages stay resident, and
+  // new memory can reuse them without the resident size moving at all.
+  const script = `
+    const { MemoryPacer } = await import(${JSON.stringify(join(import.meta.dir, "memory-pacer.ts"))});
+    const pacer = new MemoryPacer({ warmupTrails: 1, growthBytes: 1 });
     pacer.trailEnded();
-  }
-  expect(pacer.collections).toBe(1);
+    const kept = [];
+    while (pacer.collections === 0 && kept.length < 32) {
+      kept.push(Buffer.alloc(8 * 2 ** 20, 1));
+      pacer.trailEnded();
+    }
+    console.log(JSON.stringify({ collections: pacer.collections, allocations: kept.length }));
+  `;
+  const child = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+  expect(JSON.parse(stdout)).toMatchObject({ collections: 1 });
 });
