@@ -1,0 +1,136 @@
+// What `npm test` runs after lint and typecheck: two passes of `bun test`, side by side on the
+// machine's cores.
+//
+// - sources: every test file with the CLI as it is in src/, less the command tests;
+// - precompiled: the command tests (COMMAND_TESTS) against the precompiled CLI that users run from
+//   their second command on (their first runs the sources and leaves the bundle:
+//   test/precompiled-cli.test.ts checks that both answer the same).
+//
+// Each command test runs once, against the CLI users run; the rest of the suite runs from source.
+// The first pass's output is shown as it comes; the second's is held until the first ends and then
+// shown, so each reads whole, with its own summary. The exit status is the first failing pass's.
+//
+//   bun test/run-suites.ts                  both passes
+//   bun test/run-suites.ts sources          one of them (also: precompiled)
+//   bun test/run-suites.ts precompiled test/exit-codes.test.ts    a pass's files, narrowed
+
+/** The tests of the CLI's commands: they run against the precompiled CLI (test/support/cli.ts). */
+export const COMMAND_TESTS = [
+  "test/agent-caps.test.ts",
+  "test/agent-guard.test.ts",
+  "test/agent-run.test.ts",
+  "test/agent-unverified.test.ts",
+  "test/authoring-forms.test.ts",
+  "test/boundary-env.test.ts",
+  "test/boundary-floods.test.ts",
+  "test/boundary-guest-budget.test.ts",
+  "test/boundary-map-page.test.ts",
+  "test/boundary-paths.test.ts",
+  "test/boundary-reports.test.ts",
+  "test/boundary-secrets-property.test.ts",
+  "test/boundary-secrets.test.ts",
+  "test/bundle-check.test.ts",
+  "test/check.test.ts",
+  "test/cli-router.test.ts",
+  "test/devices-driver.test.ts",
+  "test/exit-codes.test.ts",
+  "test/faults-abandoned-call.test.ts",
+  "test/host-session.test.ts",
+  "test/listing-cache.test.ts",
+  "test/llm-config-cli.test.ts",
+  "test/map-graph-page.test.ts",
+  "test/mcp-record.test.ts",
+  "test/output-root.test.ts",
+  "test/per-file-tools.test.ts",
+  "test/readme-examples.test.ts",
+  "test/report-browser.test.ts",
+  "test/report-screenshots.test.ts",
+  "test/report-unverified-browser.test.ts",
+  "test/reporters-cli.test.ts",
+  "test/run-device-platforms.test.ts",
+  "test/run-threads.test.ts",
+  "test/run-trails.test.ts",
+  "test/screen-cli.test.ts",
+  "test/scripting-init-tool.test.ts",
+  "test/step-messages.test.ts",
+  "test/target-choice.test.ts",
+  "test/types-command.test.ts",
+  "test/upstream-root.test.ts",
+  "test/upstream-sample.test.ts",
+  "test/web-trail.test.ts",
+];
+
+/** bun test's own per-test timeout for every pass (ms): generous, for a loaded 2-core machine. */
+const TIMEOUT_MS = 30_000;
+
+type PassName = "sources" | "precompiled";
+
+/** The `bun test` arguments and environment of a pass; `files` narrows it. */
+function passOf(name: PassName, files: string[]): { args: string[]; env: Record<string, string> } {
+  const common = ["test", "--timeout", String(TIMEOUT_MS)];
+  if (name === "precompiled")
+    return { args: [...common, ...(files.length > 0 ? files : COMMAND_TESTS)], env: { TRAILBLAZE_TEST_CLI: "precompiled" } };
+  return { args: [...common, ...COMMAND_TESTS.map((file) => `--path-ignore-patterns=${file}`), ...files], env: {} };
+}
+
+interface Running {
+  name: PassName;
+  child: ReturnType<typeof Bun.spawn>;
+  /** Output not shown yet (the pass is held). */
+  held: Uint8Array[];
+  /** Shown as it comes. */
+  live: boolean;
+  /** Resolves when its output has ended. */
+  drained: Promise<void>;
+}
+
+function start(name: PassName, files: string[], live: boolean): Running {
+  const { args, env } = passOf(name, files);
+  // One stream, in the order bun wrote it: stderr (the results) and stdout (what tests print) merged.
+  const child = Bun.spawn(["sh", "-c", 'exec "$0" "$@" 2>&1', process.execPath, ...args], {
+    env: { ...process.env, ...env },
+    stdin: "ignore",
+    stdout: "pipe",
+  });
+  const running: Running = { name, child, held: [], live, drained: Promise.resolve() };
+  running.drained = (async () => {
+    for await (const chunk of child.stdout as ReadableStream<Uint8Array>) {
+      if (running.live) process.stdout.write(chunk);
+      else running.held.push(chunk);
+    }
+  })();
+  return running;
+}
+
+/** Shows a held pass's output so far and the rest as it comes. */
+function release(running: Running): void {
+  for (const chunk of running.held.splice(0)) process.stdout.write(chunk);
+  running.live = true;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  const only = first === "sources" || first === "precompiled" ? first : undefined;
+  if (first !== undefined && only === undefined) {
+    process.stderr.write(`run-suites: unknown pass "${first}"; say sources or precompiled, or nothing for both\n`);
+    return 2;
+  }
+  const names: PassName[] = only ? [only] : ["sources", "precompiled"];
+  const passes = names.map((name, i) => start(name, rest, i === 0));
+  // An interrupt reaches bun test through the terminal's process group: this process waits for both
+  // to stop and shows what they wrote. A SIGTERM to this process alone is passed on.
+  process.on("SIGINT", () => {});
+  process.on("SIGTERM", () => {
+    for (const pass of passes) pass.child.kill("SIGTERM");
+  });
+  let status = 0;
+  for (const pass of passes) {
+    release(pass);
+    const code = await pass.child.exited;
+    await pass.drained;
+    if (code !== 0 && status === 0) status = code;
+  }
+  return status;
+}
+
+if (import.meta.main) process.exit(await main(process.argv.slice(2)));
