@@ -116,6 +116,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const names: PassName[] = only ? [only] : ["sources", "precompiled"];
+  // Two passes, not more: on 2 cores, four shards side by side took as long and timed tests out.
   const passes = names.map((name, i) => start(name, rest, i === 0));
   // An interrupt reaches bun test through the terminal's process group: this process waits for both
   // to stop and shows what they wrote. A SIGTERM to this process alone is passed on.
