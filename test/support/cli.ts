@@ -14,7 +14,8 @@ export const TEST_PATH = `${BIN_DIR}:${process.env.PATH ?? ""}`;
 
 /**
  * Which CLI the helpers below run: `sources` (cli.ts as it is) or `precompiled` (the bundle users
- * run from their second command on). `npm test` runs the command tests once with each.
+ * run from their second command on). `npm test` runs the command tests with the precompiled CLI
+ * (test/run-suites.ts); a plain `bun test <file>` runs one with the sources.
  */
 export const CLI_UNDER_TEST = process.env.TRAILBLAZE_TEST_CLI === "precompiled" ? "precompiled" : "sources";
 
