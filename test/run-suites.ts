@@ -74,7 +74,6 @@ function passOf(name: PassName, files: string[]): { args: string[]; env: Record<
 }
 
 interface Running {
-  name: PassName;
   child: ReturnType<typeof Bun.spawn>;
   /** Output not shown yet (the pass is held). */
   held: Uint8Array[];
@@ -92,7 +91,7 @@ function start(name: PassName, files: string[], live: boolean): Running {
     stdin: "ignore",
     stdout: "pipe",
   });
-  const running: Running = { name, child, held: [], live, drained: Promise.resolve() };
+  const running: Running = { child, held: [], live, drained: Promise.resolve() };
   running.drained = (async () => {
     for await (const chunk of child.stdout as ReadableStream<Uint8Array>) {
       if (running.live) process.stdout.write(chunk);
@@ -134,4 +133,5 @@ async function main(argv: string[]): Promise<number> {
   return status;
 }
 
-if (import.meta.main) process.exit(await main(process.argv.slice(2)));
+// The exit code is set, not forced: output still on its way to a pipe (`npm test | tee`) is written first.
+if (import.meta.main) process.exitCode = await main(process.argv.slice(2));
