@@ -1,7 +1,7 @@
 // checkBundle itself (what `check-bundle` and `check` run) on real author files and bundles: the
 // on-device problems of a .ts entry with their source lines, and a .js bundle run in bare QuickJS.
-// The commands are in bundle-check.test.ts, which npm test runs again against the precompiled CLI;
-// these do not go through a CLI, so they run once.
+// The commands are in bundle-check.test.ts, which npm test runs against the precompiled CLI; these
+// do not go through a CLI, so they run from source.
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -17,6 +17,15 @@ const HOST_ONLY = 'mark the tools that need it "trailblaze/requiresHost": true a
 const HEADER = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 `;
+
+/** What checkBundle says of fixtures/bundle/echo-server.ts, as an entry or as its bundle: nothing to report. */
+const CLEAN_ECHO = {
+  ok: true,
+  tools: ["echo", "whoami", "pixel", "open_url"],
+  hostOnlyTools: [],
+  problems: [],
+  warnings: [],
+};
 
 function author(name: string, source: string): string {
   const file = join(TMP, name);
@@ -47,13 +56,7 @@ describe("checkBundle on a .ts entry", () => {
   });
 
   test("a clean server passes: the SDK's and zod's own feature checks are not reported", async () => {
-    expect(await checkBundle("fixtures/bundle/echo-server.ts", { cwd: REPO })).toEqual({
-      ok: true,
-      tools: ["echo", "whoami", "pixel", "open_url"],
-      hostOnlyTools: [],
-      problems: [],
-      warnings: [],
-    });
+    expect(await checkBundle("fixtures/bundle/echo-server.ts", { cwd: REPO })).toEqual(CLEAN_ECHO);
   });
 
   test("a Node built-in import is a bundle problem in the importing file", async () => {
@@ -125,13 +128,7 @@ describe("checkBundle on a .js bundle", () => {
     const { bundleEntry } = await import("../src/bundle/bundle-entry.ts");
     const bundle = join(TMP, "echo.bundle.js");
     await bundleEntry("fixtures/bundle/echo-server.ts", { cwd: REPO, outFile: bundle });
-    expect(await checkBundle(bundle, { cwd: REPO })).toEqual({
-      ok: true,
-      tools: ["echo", "whoami", "pixel", "open_url"],
-      hostOnlyTools: [],
-      problems: [],
-      warnings: [],
-    });
+    expect(await checkBundle(bundle, { cwd: REPO })).toEqual(CLEAN_ECHO);
   });
 
   test("reports a bundle that throws while evaluating", async () => {
