@@ -7,7 +7,7 @@
 // out: that code runs on-device in our own tests.
 import { join, relative, resolve, sep } from "node:path";
 import { SourceMap, type SourceMapPayload } from "node:module";
-import type { Metafile } from "esbuild";
+import type { Metafile, Plugin } from "esbuild";
 import { guestGlobals } from "../../runtime-quickjs/index.ts";
 import { PACKAGE_ROOT } from "../core/cache-files.ts";
 import { buildOrThrow, onDeviceBuildOptions } from "./build-options.ts";
@@ -31,8 +31,9 @@ export async function scanHostGlobals(entry: string, cwd: string, cacheRoot = cw
     minify: false,
     swaps: { stubZod3: true, seen: { authorUsesZod3: false }, ledger: new SdkPatchLedger("on-device") },
   });
+  const scanned = { ...options, plugins: [runtimeLeftOut(), ...options.plugins], sourcemap: "external" as const };
   const [result, guest] = await Promise.all([
-    buildOrThrow({ ...options, sourcemap: "external", outfile: resolve(cwd, "trailblaze-scan.js") }, entry, cwd),
+    buildOrThrow({ ...scanned, outfile: resolve(cwd, "trailblaze-scan.js") }, entry, cwd),
     guestGlobals(),
   ]);
   const js = result.outputFiles.find((file) => file.path.endsWith(".js"));
@@ -58,6 +59,26 @@ export async function scanHostGlobals(entry: string, cwd: string, cacheRoot = cw
  */
 const RUNTIME_FOLDERS = [join(PACKAGE_ROOT, "src") + sep, join(PACKAGE_ROOT, "runtime-quickjs") + sep];
 const RUNTIME_PACKAGES = /[\\/]node_modules[\\/](?:trailblaze-ts|@trailblaze[\\/]scripting|@modelcontextprotocol[\\/]sdk|zod)[\\/]/;
+
+/** RUNTIME_FOLDERS and RUNTIME_PACKAGES as one esbuild filter (Go's regular expressions). */
+const RUNTIME_FILTER = new RegExp(
+  [...RUNTIME_FOLDERS.map((folder) => `^${folder.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`), RUNTIME_PACKAGES.source].join("|"),
+);
+
+/**
+ * Loads each file of trailblaze's own runtime as an empty CommonJS module, so the scan's bundle
+ * holds only what the author's code reaches: its uses would be left out anyway (authorReachable),
+ * and parsing the MCP SDK and zod cost a `check` ~0.5 s a server. Every import of such a file stays
+ * in the metafile, where authorReachable stops at it.
+ */
+function runtimeLeftOut(): Plugin {
+  return {
+    name: "trailblaze-scan-runtime-left-out",
+    setup(build) {
+      build.onLoad({ filter: RUNTIME_FILTER }, () => ({ contents: "module.exports = {};\n", loader: "js" }));
+    },
+  };
+}
 
 /**
  * The bundle's inputs (paths relative to `cwd`, as the metafile and source map name them) that the
