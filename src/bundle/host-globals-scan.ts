@@ -31,7 +31,7 @@ export async function scanHostGlobals(entry: string, cwd: string, cacheRoot = cw
     minify: false,
     swaps: { stubZod3: true, seen: { authorUsesZod3: false }, ledger: new SdkPatchLedger("on-device") },
   });
-  const scanned = { ...options, plugins: [runtimeLeftOut(), ...options.plugins], sourcemap: "external" as const };
+  const scanned = { ...options, plugins: [runtimeLeftOut(), ...(options.plugins ?? [])], sourcemap: "external" as const };
   const [result, guest] = await Promise.all([
     buildOrThrow({ ...scanned, outfile: resolve(cwd, "trailblaze-scan.js") }, entry, cwd),
     guestGlobals(),
