@@ -2,7 +2,7 @@
 // and a cache that follows the local files a tool imports, not only the tool file itself.
 
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deriveTools } from "./tool-schemas.ts";
@@ -96,6 +96,25 @@ describe("deriveTools", () => {
       required: ["id"],
     });
     expect(readdirSync(cache)).toHaveLength(2);
+  }, 60_000);
+
+  test("a workspace moved with its .cache reads the schemas derived where it was", async () => {
+    const { dir, cache } = workspace();
+    writeFileSync(join(dir, "types.ts"), "export interface PriceInput { sku: string }\nexport interface Price { cents: number }\n");
+    writeFileSync(join(dir, "tool.ts"), TOOL);
+    await derive(join(dir, "tool.ts"), ["shop_price"], cache);
+    const [entry] = readdirSync(cache);
+    // Marks the entry, so a result read from it can be told from one derived again.
+    const marked = JSON.parse(readFileSync(join(cache, entry!), "utf8")) as Record<string, { description?: string }>;
+    marked.shop_price!.description = "read from the cache";
+    writeFileSync(join(cache, entry!), JSON.stringify(marked));
+
+    const moved = `${dir}-moved`;
+    made.push(moved);
+    renameSync(dir, moved);
+    const derived = await derive(join(moved, "tool.ts"), ["shop_price"], join(moved, ".cache"));
+    expect(derived.get("shop_price")?.description).toBe("read from the cache");
+    expect(readdirSync(join(moved, ".cache"))).toEqual([entry!]);
   }, 60_000);
 
   test("several files are derived together; each file's own types win where two files use the same type name", async () => {

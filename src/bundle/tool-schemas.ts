@@ -2,11 +2,12 @@
 // description) and, from the types of `trailblaze.tool<Input, Output>(…)`, JSON Schemas of its
 // input and of its structured result (through ts-json-schema-generator, as upstream derives them;
 // `@default`, `@minimum` … tags carry over). Deriving compiles the file (~2 s), so results are
-// cached by the content of the file and of every local file it imports.
+// cached by the content of the file and of every local file it imports, named by their paths from the
+// cache (a workspace moved with its `.cache/` keeps them).
 
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename, dirname, extname, join, resolve } from "node:path";
+import { basename, dirname, extname, join, relative, resolve } from "node:path";
 // Types only: the compiler API of the TypeScript that ts-json-schema-generator brings (tsconfig `paths`).
 import type * as TS from "typescript-api";
 import { writeAtomically } from "../core/cache-files.ts";
@@ -174,10 +175,11 @@ const IMPORTABLE = ["", ".ts", ".tsx", ".mts", ".d.ts", "/index.ts", "/index.tsx
 const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() === true;
 
 /**
- * The text of `file` and of every local file it imports, directly or not, in a stable order: what a
- * derived schema can depend on. Packages are left out (they change with the lockfile, not the tool).
+ * The text of `file` and of every local file it imports, directly or not, in a stable order, each
+ * named by its path from `cacheDir`: what a derived schema can depend on, wherever the workspace
+ * lies. Packages are left out (they change with the lockfile, not the tool).
  */
-function sourcesOf(file: string): string[] {
+function sourcesOf(file: string, cacheDir: string): string[] {
   const seen = new Map<string, string>();
   const visit = (path: string) => {
     if (seen.has(path)) return;
@@ -195,7 +197,7 @@ function sourcesOf(file: string): string[] {
     }
   };
   visit(file);
-  return [...seen].map(([path, text]) => `${path}\0${text}`);
+  return [...seen].map(([path, text]) => `${relative(cacheDir, path)}\0${text}`);
 }
 
 const INPUT = "__TrailblazeInput_";
@@ -223,9 +225,9 @@ export async function deriveTools(requests: readonly DeriveRequest[], cacheDir: 
   for (const [index, { file, names, wantSchema }] of requests.entries()) {
     const typed = [".ts", ".mts", ".tsx"].includes(extname(file));
     const key = sha256(
-      `3\0${(typed ? sourcesOf(file) : [readFileSync(file, "utf8")]).join("\0")}\0${names.join(",")}\0${typed}\0${names.map(wantSchema).join(",")}`,
+      `4\0${(typed ? sourcesOf(file, cacheDir) : [readFileSync(file, "utf8")]).join("\0")}\0${names.join(",")}\0${typed}\0${names.map(wantSchema).join(",")}`,
     );
-    const cacheFile = join(cacheDir, `${cacheStem(file)}${key.slice(0, 16)}.json`);
+    const cacheFile = join(cacheDir, `${cacheStem(file, cacheDir)}${key.slice(0, 16)}.json`);
     const cached = readCached(cacheFile);
     if (cached) {
       results.set(file, cached);
@@ -273,8 +275,11 @@ export async function deriveTools(requests: readonly DeriveRequest[], cacheDir: 
   return results;
 }
 
-/** What every cache file of one source file's name starts with: its name and a hash of its path. */
-const cacheStem = (file: string) => `${basename(file, extname(file))}-${sha256(file).slice(0, 8)}-`;
+/**
+ * What every cache file of one source file's name starts with: its name and a hash of its path from
+ * the cache, so a workspace moved or copied elsewhere with its `.cache/` keeps its schemas.
+ */
+const cacheStem = (file: string, cacheDir: string) => `${basename(file, extname(file))}-${sha256(relative(cacheDir, file)).slice(0, 8)}-`;
 
 /** Removes the entries of the same source file that `cacheFile` replaces (derived from earlier versions of it). */
 function removeSuperseded(cacheFile: string): void {
