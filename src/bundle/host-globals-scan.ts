@@ -31,7 +31,7 @@ export async function scanHostGlobals(entry: string, cwd: string, cacheRoot = cw
     minify: false,
     swaps: { stubZod3: true, seen: { authorUsesZod3: false }, ledger: new SdkPatchLedger("on-device") },
   });
-  const scanned = { ...options, plugins: [runtimeLeftOut(), ...(options.plugins ?? [])], sourcemap: "external" as const };
+  const scanned = { ...options, plugins: [suppliedPackagesLeftOut(), ...(options.plugins ?? [])], sourcemap: "external" as const };
   const [result, guest] = await Promise.all([
     buildOrThrow({ ...scanned, outfile: resolve(cwd, "trailblaze-scan.js") }, entry, cwd),
     guestGlobals(),
@@ -60,22 +60,21 @@ export async function scanHostGlobals(entry: string, cwd: string, cacheRoot = cw
 const RUNTIME_FOLDERS = [join(PACKAGE_ROOT, "src") + sep, join(PACKAGE_ROOT, "runtime-quickjs") + sep];
 const RUNTIME_PACKAGES = /[\\/]node_modules[\\/](?:trailblaze-ts|@trailblaze[\\/]scripting|@modelcontextprotocol[\\/]sdk|zod)[\\/]/;
 
-/** RUNTIME_FOLDERS and RUNTIME_PACKAGES as one esbuild filter (Go's regular expressions). */
-const RUNTIME_FILTER = new RegExp(
-  [...RUNTIME_FOLDERS.map((folder) => `^${folder.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`), RUNTIME_PACKAGES.source].join("|"),
-);
+/** The MCP SDK and zod, wherever they are installed (an esbuild filter: Go's regular expressions). */
+const SUPPLIED_PACKAGES = /[\\/]node_modules[\\/](?:@modelcontextprotocol[\\/]sdk|zod)[\\/]/;
 
 /**
- * Loads each file of trailblaze's own runtime as an empty CommonJS module, so the scan's bundle
- * holds only what the author's code reaches: its uses would be left out anyway (authorReachable),
- * and parsing the MCP SDK and zod cost a `check` ~0.5 s a server. Every import of such a file stays
- * in the metafile, where authorReachable stops at it.
+ * Loads each file of the MCP SDK and zod as an empty CommonJS module, so the scan's bundle holds
+ * little more than what the author's code reaches: their uses would be left out anyway
+ * (authorReachable), and parsing them cost a `check` ~0.5 s a server. Every import of such a file
+ * stays in the metafile, where authorReachable stops at it. trailblaze's own runtime is scanned:
+ * the globals it defines on-device (`globalThis.__trailblazeCall`) are not missing.
  */
-function runtimeLeftOut(): Plugin {
+function suppliedPackagesLeftOut(): Plugin {
   return {
-    name: "trailblaze-scan-runtime-left-out",
+    name: "trailblaze-scan-supplied-left-out",
     setup(build) {
-      build.onLoad({ filter: RUNTIME_FILTER }, () => ({ contents: "module.exports = {};\n", loader: "js" }));
+      build.onLoad({ filter: SUPPLIED_PACKAGES }, () => ({ contents: "module.exports = {};\n", loader: "js" }));
     },
   };
 }
