@@ -9,10 +9,15 @@
 // Each command test runs once, against the CLI users run; the rest of the suite runs from source.
 // The first pass's output is shown as it comes; the second's is held until the first ends and then
 // shown, so each reads whole, with its own summary. The exit status is the first failing pass's.
+// Both passes get one temporary folder (TMPDIR) for what the tests write there, removed at the end.
 //
 //   bun test/run-suites.ts                  both passes
 //   bun test/run-suites.ts sources          one of them (also: precompiled)
 //   bun test/run-suites.ts precompiled test/exit-codes.test.ts    a pass's files, narrowed
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /** The tests of the CLI's commands: they run against the precompiled CLI (test/support/cli.ts). */
 export const COMMAND_TESTS = [
@@ -83,11 +88,11 @@ interface Running {
   drained: Promise<void>;
 }
 
-function start(name: PassName, files: string[], live: boolean): Running {
+function start(name: PassName, files: string[], live: boolean, tmp: string): Running {
   const { args, env } = passOf(name, files);
   // One stream, in the order bun wrote it: stderr (the results) and stdout (what tests print) merged.
   const child = Bun.spawn(["sh", "-c", 'exec "$0" "$@" 2>&1', process.execPath, ...args], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, TMPDIR: tmp },
     stdin: "ignore",
     stdout: "pipe",
   });
@@ -116,7 +121,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const names: PassName[] = only ? [only] : ["sources", "precompiled"];
   // Two passes, not more: on 2 cores, four shards side by side took as long and timed tests out.
-  const passes = names.map((name, i) => start(name, rest, i === 0));
+  const tmp = mkdtempSync(join(tmpdir(), "trailblaze-suite-"));
+  const passes = names.map((name, i) => start(name, rest, i === 0, tmp));
   // An interrupt reaches bun test through the terminal's process group: this process waits for both
   // to stop and shows what they wrote. A SIGTERM to this process alone is passed on.
   process.on("SIGINT", () => {});
@@ -130,6 +136,7 @@ async function main(argv: string[]): Promise<number> {
     await pass.drained;
     if (code !== 0 && status === 0) status = code;
   }
+  rmSync(tmp, { recursive: true, force: true });
   return status;
 }
 
