@@ -28,18 +28,21 @@ async function connect(code: string, opts: Partial<QuickJsServerOptions> = {}) {
 
 const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
 
+/** The call deadline the spins below run into: short, as an echo between them is answered far sooner on any machine. */
+const DEADLINE_MS = 400;
+
 describe("a handler that runs past the deadline", () => {
   test("fails its request with 'interrupted after N ms'; the server keeps serving", async () => {
     const { client, errors } = await connect(await bundled("loop-server.ts"), {
       name: "loop",
-      callDeadlineMs: 1000,
+      callDeadlineMs: DEADLINE_MS,
       onExecute: async () => "done",
     });
     const spin = await rejection(client.callTool({ name: "spin", arguments: {} }));
     expect(spin.message).toBe(
-      'MCP error -32001: QuickJS server "loop": handling tools/call "spin" was interrupted after 1000 ms (callDeadlineMs)',
+      `MCP error -32001: QuickJS server "loop": handling tools/call "spin" was interrupted after ${DEADLINE_MS} ms (callDeadlineMs)`,
     );
-    expect(errors).toEqual(['QuickJS server "loop": handling tools/call "spin" was interrupted after 1000 ms (callDeadlineMs)']);
+    expect(errors).toEqual([`QuickJS server "loop": handling tools/call "spin" was interrupted after ${DEADLINE_MS} ms (callDeadlineMs)`]);
     expect(text(await client.callTool({ name: "echo", arguments: { text: "still here" } }))).toBe("still here (spins so far: 1)");
 
     // The loop starts in a later delivery: resuming after trailblaze.execute.
@@ -49,29 +52,29 @@ describe("a handler that runs past the deadline", () => {
       quickjs: 'handling tools/call "spin_after_execute"',
       "quickjs-ng": 'resuming after trailblaze.execute("noop")',
     });
-    expect(late.message).toBe(`MCP error -32001: QuickJS server "loop": ${during} was interrupted after 1000 ms (callDeadlineMs)`);
+    expect(late.message).toBe(`MCP error -32001: QuickJS server "loop": ${during} was interrupted after ${DEADLINE_MS} ms (callDeadlineMs)`);
     expect(text(await client.callTool({ name: "echo", arguments: { text: "again" } }))).toBe("again (spins so far: 1)");
 
     // A loop in a plain timer callback escapes to the host: the open request fails.
     const timer = await rejection(client.callTool({ name: "spin_in_timer", arguments: {} }));
     expect(timer.message).toBe(
-      'MCP error -32001: QuickJS server "loop": running a timer callback was interrupted after 1000 ms (callDeadlineMs)',
+      `MCP error -32001: QuickJS server "loop": running a timer callback was interrupted after ${DEADLINE_MS} ms (callDeadlineMs)`,
     );
     expect(text(await client.callTool({ name: "echo", arguments: { text: "and again" } }))).toBe("and again (spins so far: 1)");
     await client.close();
   });
 
   test("a handler that tries to swallow the interrupt: QuickJS stops the server, QuickJS-ng's interrupt cannot be caught", async () => {
-    const { client } = await connect(await bundled("loop-server.ts"), { name: "loop", callDeadlineMs: 1000 });
+    const { client } = await connect(await bundled("loop-server.ts"), { name: "loop", callDeadlineMs: DEADLINE_MS });
     const stuck = await rejection(client.callTool({ name: "stubborn", arguments: {} }));
     if (ENGINE === "quickjs") {
       expect(stuck.message).toBe(
-        'MCP error -32000: QuickJS server "loop" kept running after being interrupted (callDeadlineMs 1000 ms) while handling tools/call "stubborn"; the server was stopped',
+        `MCP error -32000: QuickJS server "loop" kept running after being interrupted (callDeadlineMs ${DEADLINE_MS} ms) while handling tools/call "stubborn"; the server was stopped`,
       );
       expect((await rejection(client.callTool({ name: "echo", arguments: { text: "x" } }))).message).toBe("Not connected");
     } else {
       expect(stuck.message).toBe(
-        'MCP error -32001: QuickJS server "loop": handling tools/call "stubborn" was interrupted after 1000 ms (callDeadlineMs)',
+        `MCP error -32001: QuickJS server "loop": handling tools/call "stubborn" was interrupted after ${DEADLINE_MS} ms (callDeadlineMs)`,
       );
       expect(text(await client.callTool({ name: "echo", arguments: { text: "x" } }))).toBe("x (spins so far: 0)");
       await client.close();
