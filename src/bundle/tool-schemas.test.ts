@@ -55,16 +55,28 @@ describe("deriveTools", () => {
     });
   }, 60_000);
 
-  test("a change to an imported file alone derives the schemas again; an unchanged workspace reads the cache", async () => {
-    const { dir, cache } = workspace();
-    writeFileSync(join(dir, "types.ts"), "export interface PriceInput { sku: string }\nexport interface Price { cents: number }\n");
-    writeFileSync(join(dir, "tool.ts"), TOOL);
-    const first = await derive(join(dir, "tool.ts"), ["shop_price"], cache);
+  test("a change to an imported file alone derives the schemas again; an unchanged workspace reads the cache, moved or not", async () => {
+    const where = workspace();
+    writeFileSync(join(where.dir, "types.ts"), "export interface PriceInput { sku: string }\nexport interface Price { cents: number }\n");
+    writeFileSync(join(where.dir, "tool.ts"), TOOL);
+    const first = await derive(join(where.dir, "tool.ts"), ["shop_price"], where.cache);
     expect(first.get("shop_price")?.inputSchema).toEqual({ type: "object", properties: { sku: { type: "string" } }, required: ["sku"] });
 
-    const again = await derive(join(dir, "tool.ts"), ["shop_price"], cache);
+    const again = await derive(join(where.dir, "tool.ts"), ["shop_price"], where.cache);
     expect(again).toEqual(first);
-    expect(readdirSync(cache)).toHaveLength(1);
+    expect(readdirSync(where.cache)).toHaveLength(1);
+    const [entry] = readdirSync(where.cache);
+
+    // Moved elsewhere with its .cache, the workspace reads the same entry (marked, so a result read
+    // from it can be told from one derived again).
+    const marked = JSON.parse(readFileSync(join(where.cache, entry!), "utf8")) as Record<string, { description?: string }>;
+    writeFileSync(join(where.cache, entry!), JSON.stringify({ shop_price: { ...marked.shop_price, description: "read from the cache" } }));
+    const dir = `${where.dir}-moved`;
+    const cache = join(dir, ".cache");
+    renameSync(where.dir, dir);
+    made.push(dir);
+    expect((await derive(join(dir, "tool.ts"), ["shop_price"], cache)).get("shop_price")?.description).toBe("read from the cache");
+    expect(readdirSync(cache)).toEqual([entry!]);
 
     writeFileSync(
       join(dir, "types.ts"),
@@ -96,25 +108,6 @@ describe("deriveTools", () => {
       required: ["id"],
     });
     expect(readdirSync(cache)).toHaveLength(2);
-  }, 60_000);
-
-  test("a workspace moved with its .cache reads the schemas derived where it was", async () => {
-    const { dir, cache } = workspace();
-    writeFileSync(join(dir, "types.ts"), "export interface PriceInput { sku: string }\nexport interface Price { cents: number }\n");
-    writeFileSync(join(dir, "tool.ts"), TOOL);
-    await derive(join(dir, "tool.ts"), ["shop_price"], cache);
-    const [entry] = readdirSync(cache);
-    // Marks the entry, so a result read from it can be told from one derived again.
-    const marked = JSON.parse(readFileSync(join(cache, entry!), "utf8")) as Record<string, { description?: string }>;
-    marked.shop_price!.description = "read from the cache";
-    writeFileSync(join(cache, entry!), JSON.stringify(marked));
-
-    const moved = `${dir}-moved`;
-    made.push(moved);
-    renameSync(dir, moved);
-    const derived = await derive(join(moved, "tool.ts"), ["shop_price"], join(moved, ".cache"));
-    expect(derived.get("shop_price")?.description).toBe("read from the cache");
-    expect(readdirSync(join(moved, ".cache"))).toEqual([entry!]);
   }, 60_000);
 
   test("several files are derived together; each file's own types win where two files use the same type name", async () => {
