@@ -81,30 +81,29 @@ test("the first five minutes, as a user runs them: every step through npx works 
   expect(nextSteps(perFile.out)[0]).toBe("npx bun test tools/shop/shop_applyCoupon.test.ts");
   expect((await sh(["npx", "trailblaze", "init-tool", "resetCart", "--server"], project)).code).toBe(0);
 
-  // init's hints, run as printed: the trails on both agents and every scaffolded test.
-  for (const hint of nextSteps(init.out)) {
-    const run = await sh(["sh", "-c", hint], project);
-    expect({ hint, code: run.code }).toEqual({ hint, code: 0 });
-    if (hint.endsWith("bun test")) expect(run.out).toMatch(/\n 8 pass\n 0 fail\n/);
-  }
-  const check = await sh(["npx", "trailblaze", "check"], project);
-  expect({ code: check.code, problems: check.out.split("\n").filter((line) => line.startsWith("✗")) }).toEqual({ code: 0, problems: [] });
-
+  // The workspace as committed: from here on, what the commands write must leave `git status` clean.
   expect((await sh(["git", "init", "-q"], project)).code).toBe(0);
   expect((await sh(["git", "add", "-A"], project)).code).toBe(0);
   expect((await sh(["git", "commit", "-qm", "workspace"], project)).code).toBe(0);
   expect((await sh(["git", "ls-files"], project)).out.split("\n").filter((file) => /^(node_modules|logs|\.cache)\//.test(file))).toEqual(
     [],
   );
+
+  // init's hints, run as printed: the trails on both agents and every scaffolded test. No server
+  // falls back to its source ("Cannot precompile …; running it from source").
+  for (const hint of nextSteps(init.out)) {
+    const run = await sh(["sh", "-c", hint], project);
+    expect({ hint, code: run.code, fromSource: run.out.includes("running it from source") }).toEqual({ hint, code: 0, fromSource: false });
+    if (hint.endsWith("bun test")) expect(run.out).toMatch(/\n 8 pass\n 0 fail\n/);
+  }
+  const check = await sh(["npx", "trailblaze", "check"], project);
+  expect({ code: check.code, problems: check.out.split("\n").filter((line) => line.startsWith("✗")) }).toEqual({ code: 0, problems: [] });
   for (const [args, cwd] of [
-    [["run", "trails"], project],
-    [["run", "trails", "--agent", "on-device"], project],
     [["run", "hello.trail.yaml"], join(project, "trails")],
     [["tools"], project],
     [["call", "shop_greet", "--args", '{"text":"hi"}'], join(project, "tools")],
   ] as const) {
     const run = await sh(["npx", "trailblaze", ...args], cwd);
-    // No server falls back to its source ("Cannot precompile …; running it from source").
     expect({ args, code: run.code, fromSource: run.out.includes("running it from source") }).toEqual({ args, code: 0, fromSource: false });
   }
   // The examples the docs walk through run where they are installed, from their folders as the docs
