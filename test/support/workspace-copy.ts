@@ -30,16 +30,16 @@ export interface WorkspaceCopyOptions {
 /** The file in a copy's place that names the fixture it copies. */
 const FIXTURE_NOTE = "fixture";
 
-/**
- * A fresh copy of `fixture` at the place named by `key` (unique per call site: two copies with one
- * key are one folder), with the schemas derived in the fixture and in every copy of it so far.
- */
 /** Where copies are made: under the repository's .cache, or outside the repository. */
 const BASES = {
   inside: join(REPO, ".cache", "test-workspaces"),
   outside: join(tmpdir(), `trailblaze-test-workspaces-${Bun.hash(REPO).toString(36)}`),
 };
 
+/**
+ * A fresh copy of `fixture` at the place named by `key` (unique per call site: two copies with one
+ * key are one folder), with the schemas derived in the fixture and in every copy of it so far.
+ */
 export function workspaceCopy(fixture: string, key: string, options: WorkspaceCopyOptions = {}): string {
   const base = options.outsideRepo ? BASES.outside : BASES.inside;
   const home = join(base, key);
