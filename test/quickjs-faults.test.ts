@@ -52,7 +52,9 @@ describe("a handler that runs past the deadline", () => {
       quickjs: 'handling tools/call "spin_after_execute"',
       "quickjs-ng": 'resuming after trailblaze.execute("noop")',
     });
-    expect(late.message).toBe(`MCP error -32001: QuickJS server "loop": ${during} was interrupted after ${DEADLINE_MS} ms (callDeadlineMs)`);
+    expect(late.message).toBe(
+      `MCP error -32001: QuickJS server "loop": ${during} was interrupted after ${DEADLINE_MS} ms (callDeadlineMs)`,
+    );
     expect(text(await client.callTool({ name: "echo", arguments: { text: "again" } }))).toBe("again (spins so far: 1)");
 
     // A loop in a plain timer callback escapes to the host: the open request fails.
