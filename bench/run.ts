@@ -74,10 +74,33 @@ const SCENARIOS: { id: string; reps: number; run(reps: number): Promise<Scenario
 const RESULTS_FILE = resolve(import.meta.dir, "results.json");
 const BENCHMARKS_FILE = resolve(import.meta.dir, "../BENCHMARKS.md");
 
-const { values } = parseArgs({ options: { only: { type: "string" } } });
+const USAGE = `Usage: bun run bench [--only ID,ID…]
+
+Runs every scenario against its baseline in the same run, prints the machine and a table, and
+writes bench/results.json and the Results section of BENCHMARKS.md (what each scenario measures
+is there). With --only, runs those scenarios and writes nothing.
+
+Options:
+  --only ID,ID…   scenarios to run: ${SCENARIOS.map((s) => s.id).join(", ")}
+  -h, --help      show this help`;
+
+let values: { only?: string; help?: boolean };
+try {
+  ({ values } = parseArgs({ options: { only: { type: "string" }, help: { type: "boolean", short: "h" } } }));
+} catch (error) {
+  console.error(`error: bench: ${(error as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const only = values.only?.split(",").map((id) => id.trim().toUpperCase());
 const selected = only ? SCENARIOS.filter((s) => only.includes(s.id)) : SCENARIOS;
-if (selected.length === 0) throw new Error(`--only matches no scenario; known: ${SCENARIOS.map((s) => s.id).join(", ")}`);
+if (selected.length === 0) {
+  console.error(`error: bench: --only ${values.only} matches no scenario; known: ${SCENARIOS.map((s) => s.id).join(", ")}`);
+  process.exit(2);
+}
 
 const started = performance.now();
 const cpuAtStart = cpuSnapshot();
