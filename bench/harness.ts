@@ -64,7 +64,8 @@ export async function openBenchSession(target: string, agent: AgentMode = "host"
 export async function connectRawSdk(script = ECHO_SCRIPT): Promise<{ client: Client; ms: number }> {
   const client = new Client({ name: "bench-baseline", version: "1.0.0" });
   const env = Object.fromEntries(Object.entries(ENV).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  const transport = new StdioClientTransport({ command: BUN, args: [script], cwd: dirname(script), env });
+  // Its stderr is dropped, not shown: a precompiled server says there, as it starts, that it marks failed answers (core/answer-mark.ts).
+  const transport = new StdioClientTransport({ command: BUN, args: [script], cwd: dirname(script), env, stderr: "ignore" });
   const ms = await timed(async () => {
     await client.connect(transport);
     await client.listTools();
