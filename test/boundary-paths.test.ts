@@ -21,6 +21,7 @@ import {
 import { join } from "node:path";
 import { cli, cliProcess, REPO, tempDir } from "./support/cli.ts";
 import { serve, waitGone } from "./support/mcp-serve.ts";
+import { copyFixture } from "./support/workspace-copy.ts";
 
 /** Every file and link under `dir` (relative paths, sorted), node_modules left out. */
 function listing(dir: string): string[] {
@@ -44,7 +45,7 @@ function outsideFolder(): { dir: string; untouched: () => boolean } {
 /** A copy of init-tool's fixture workspace, resolving packages from the repository. */
 function initToolWorkspace(): string {
   const ws = join(realpathSync(tempDir("boundary-init-tool")), "ws");
-  cpSync(join(REPO, "fixtures/scripting/init-workspace"), ws, { recursive: true });
+  copyFixture(join(REPO, "fixtures/scripting/init-workspace"), ws);
   symlinkSync(join(REPO, "node_modules"), join(ws, "node_modules"));
   return ws;
 }
@@ -428,7 +429,7 @@ describe("screenshots beside captures through a symbolic link", () => {
   /** A copy of the report fixture's calendar map whose day view screenshot links to a picture outside it, and settings' to one inside. */
   function linkedMap() {
     const ws = realpathSync(tempDir("boundary-shots"));
-    cpSync(join(REPO, "fixtures/report"), ws, { recursive: true });
+    copyFixture(join(REPO, "fixtures/report"), ws);
     const waypoints = join(ws, "maps/calendar/waypoints");
     // A real picture outside the map (a WebP: it would be embedded if the link were followed).
     const outside = realpathSync(tempDir("boundary-shots-outside"));

@@ -3,9 +3,10 @@
 // (its nested rememberValue reaches session memory), and a JVM `.tool.yaml` refused where listed.
 
 import { describe, expect, test } from "bun:test";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli, REPO, tempDir } from "./support/cli.ts";
+import { copyFixture } from "./support/workspace-copy.ts";
 
 const FIXTURE = join(REPO, "fixtures/composed-tools");
 const logs = tempDir("composed-logs");
@@ -50,7 +51,7 @@ describe("a composed tool", () => {
 
 test("a JVM tool (class:) listed in a target is a located error naming its file and class", async () => {
   const ws = join(tempDir("composed-jvm"), "ws");
-  cpSync(FIXTURE, ws, { recursive: true });
+  copyFixture(FIXTURE, ws);
   const trailmap = join(ws, TRAILMAP);
   writeFileSync(trailmap, readFileSync(trailmap, "utf8").replace("    - notes_saveNote ", "    - notes_openNative\n    - notes_saveNote "));
   const run = await cli(["check", "--logs", logs], { cwd: ws });
@@ -64,7 +65,7 @@ test("a JVM tool (class:) listed in a target is a located error naming its file 
 
 test("a .tool.yaml with neither tools: nor class: is a located error", async () => {
   const ws = join(tempDir("composed-empty"), "ws");
-  cpSync(FIXTURE, ws, { recursive: true });
+  copyFixture(FIXTURE, ws);
   writeFileSync(join(ws, "trails/config/trailmaps/notes/tools/notes_empty.tool.yaml"), "id: notes_empty\ndescription: nothing yet\n");
   const run = await cli(["tools", "--logs", logs], { cwd: ws });
   expect(run.code).toBe(2);
@@ -75,7 +76,7 @@ test("a .tool.yaml with neither tools: nor class: is a located error", async () 
 
 test("a failing call fails the composed tool, naming which call, with either agent", async () => {
   const ws = join(tempDir("composed-failing"), "ws");
-  cpSync(FIXTURE, ws, { recursive: true });
+  copyFixture(FIXTURE, ws);
   writeFileSync(
     join(ws, "trails/config/trailmaps/notes/tools/notes_checkNote.tool.yaml"),
     "id: notes_checkNote\nparameters:\n  - name: text\n    type: string\ntools:\n  - rememberValue: { key: checked, value: '{{params.text}}' }\n  - assertEquals: { actual: '{{params.text}}', expected: saved }\n",

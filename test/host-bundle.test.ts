@@ -2,7 +2,7 @@
 // author's import.meta and stack positions kept, Bun bytecode where the script allows it, the SDK's
 // stdio transport on Bun's own streams, and the source as the fallback with a note.
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -14,9 +14,10 @@ import { BundleError } from "../src/errors.ts";
 import { MARKS_FAILED_ANSWERS } from "../src/core/answer-mark.ts";
 import { cli, REPO } from "./support/cli.ts";
 import { rejection } from "./support/rejection.ts";
+import { copyFixture } from "./support/workspace-copy.ts";
 
 const work = mkdtempSync(join(tmpdir(), "host-bundle-"));
-cpSync(join(REPO, "fixtures/host-bundle"), work, { recursive: true });
+copyFixture(join(REPO, "fixtures/host-bundle"), work);
 // Dated a minute back: a file written in the millisecond a build starts counts as changed during it,
 // and the cache rightly does not store that build (build-cache.ts), which made the first test flaky.
 const minuteAgo = new Date(Date.now() - 60_000);

@@ -2,14 +2,15 @@
 // bundling it (and say so), the host runs it; unmarked, `check --agent on-device` reports the
 // script with the fix, and the fix works.
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli, REPO, tempDir } from "./support/cli.ts";
+import { copyFixture } from "./support/workspace-copy.ts";
 
 // Inside the repository, so the servers resolve its node_modules.
 mkdirSync(join(REPO, ".cache"), { recursive: true });
 const dir = mkdtempSync(join(REPO, ".cache", "host-only-"));
-cpSync(join(REPO, "fixtures/host-only"), dir, { recursive: true });
+copyFixture(join(REPO, "fixtures/host-only"), dir);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const TARGET = join(dir, "trailblaze-config/targets/notes.yaml");
 const HOST_ONLY = 'mark the tools that need it "trailblaze/requiresHost": true and move them to a host-only script';

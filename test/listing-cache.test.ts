@@ -5,14 +5,15 @@
 // in order on one copy of the workspace, each starting from the cache the previous ones left.
 
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliProcess, REPO, tempDir, type CliRun } from "./support/cli.ts";
+import { copyFixture } from "./support/workspace-copy.ts";
 
 // Inside the repository, so the workspace's scripts resolve its node_modules.
 mkdirSync(join(REPO, ".cache"), { recursive: true });
 const dir = mkdtempSync(join(REPO, ".cache", "listing-cache-"));
-cpSync(join(REPO, "fixtures/listing-cache"), dir, { recursive: true });
+copyFixture(join(REPO, "fixtures/listing-cache"), dir);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const logs = tempDir("listing-cache-logs");
 const LISTINGS = join(dir, ".cache/trailblaze-listings");

@@ -4,9 +4,10 @@
 // both modes: readme-example-tools.test.ts).
 
 import { describe, expect, test } from "bun:test";
-import { cpSync, existsSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { cli, REPO, tempDir } from "./support/cli.ts";
+import { copyFixture } from "./support/workspace-copy.ts";
 
 const EXAMPLES = join(REPO, "fixtures/scripting/examples");
 const logs = tempDir("readme-logs");
@@ -88,7 +89,7 @@ describe("docs/writing-tools.md", () => {
       [commands[1]!, named.server, "- script: ./tools/myapp/applyCoupon.ts"],
     ] as const) {
       const ws = join(tempDir("readme-init"), "ws");
-      cpSync(EXAMPLES, ws, { recursive: true });
+      copyFixture(EXAMPLES, ws);
       symlinkSync(join(REPO, "node_modules"), join(ws, "node_modules"));
       const run = await cli(shellWords(command).slice(2), { cwd: ws });
       expect({ command, code: run.code, stderr: run.stderr }).toEqual({ command, code: 0, stderr: "" });

@@ -3,10 +3,11 @@
 // `merge-reports` of two shards against the unsharded run, and `map` as an outline and a page.
 
 import { describe, expect, test } from "bun:test";
-import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli, REPO, tempDir } from "./support/cli.ts";
 import { childrenNamed, parseXml } from "./support/xml.ts";
+import { copyFixture } from "./support/workspace-copy.ts";
 
 const FIXTURE = join(REPO, "fixtures/report");
 const SECRET = "Tr0ub4dor-&-3-calendar";
@@ -66,7 +67,7 @@ describe("run --reporter html on the calendar map", () => {
 
   test("the default folder is trailblaze-report/, and json still prints its document alone", async () => {
     const cwd = tempDir("report-default");
-    cpSync(FIXTURE, cwd, { recursive: true });
+    copyFixture(FIXTURE, cwd);
     const run = await cli(
       ["run", "trails/theme-picker.trail.yaml", ...MAP_FLAGS, "--secret", `calendarPassword=${SECRET}`, "--reporter", "html"],
       { cwd },
@@ -101,7 +102,7 @@ describe("run --reporter html on the calendar map", () => {
 describe("a run that stops before any trail starts still writes its report", () => {
   const broken = () => {
     const cwd = tempDir("report-broken");
-    cpSync(FIXTURE, cwd, { recursive: true });
+    copyFixture(FIXTURE, cwd);
     writeFileSync(join(cwd, "trails/broken.trail.yaml"), "config:\n  id: broken\ntrail: [\n");
     return cwd;
   };

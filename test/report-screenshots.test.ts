@@ -8,11 +8,12 @@
 // kept when TRAILBLAZE_SCREENSHOTS names a folder (else in a temporary one), for a person to look at.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { cli, REPO, tempDir } from "./support/cli.ts";
 import { openWatchedPage, type WatchedPage } from "./support/watched-page.ts";
+import { copyFixture } from "./support/workspace-copy.ts";
 
 const shots = process.env.TRAILBLAZE_SCREENSHOTS ?? tempDir("report-screenshots-shots");
 /** A browser and CLI runs on a shared, loaded machine: generous. */
@@ -50,7 +51,7 @@ let watched: WatchedPage;
 let html: string;
 
 beforeAll(async () => {
-  cpSync(join(REPO, "fixtures/report"), workspace, { recursive: true });
+  copyFixture(join(REPO, "fixtures/report"), workspace);
   writeFileSync(join(workspace, "trails/wrong-selector.trail.yaml"), WRONG_SELECTOR);
   const flags = ["--map", "maps/calendar", "--start", "calendar/android/day_view", "--no-logging", "--secret", "calendarPassword=hunter2"];
   const run = await cli(["run", "trails", ...flags, "--reporter", "json", "--output", "report.json"], { cwd: workspace });

@@ -6,10 +6,11 @@
 // of several reporters, and docs/reporters.md's example run as the page shows it.
 
 import { describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli, cliProcess, REPO, tempDir } from "./support/cli.ts";
 import { childrenNamed, parseXml } from "./support/xml.ts";
+import { copyFixture } from "./support/workspace-copy.ts";
 
 const FIXTURE = join(REPO, "fixtures/report");
 const SECRET = "Tr0ub4dor-&-3-calendar";
@@ -20,8 +21,8 @@ type Json = Record<string, any>;
 /** A copy of fixtures/report with fixtures/reporters/ in its reporters/ folder. */
 function workspace(): string {
   const cwd = tempDir("reporters");
-  cpSync(FIXTURE, cwd, { recursive: true });
-  cpSync(join(REPO, "fixtures/reporters"), join(cwd, "reporters"), { recursive: true });
+  copyFixture(FIXTURE, cwd);
+  copyFixture(join(REPO, "fixtures/reporters"), join(cwd, "reporters"));
   return cwd;
 }
 
@@ -238,7 +239,7 @@ describe("docs/reporters.md", () => {
     expect(code).toBe(readFileSync(join(REPO, file!), "utf8"));
     const [, command, output] = page.match(/```sh\n\$ npx trailblaze (run [^\n]*--reporter \.\/reporters\/one-line\.ts)\n([\s\S]*?\n)```/)!;
     const cwd = tempDir("reporters-doc");
-    cpSync(FIXTURE, cwd, { recursive: true });
+    copyFixture(FIXTURE, cwd);
     mkdirSync(join(cwd, "reporters"));
     writeFileSync(join(cwd, "reporters/one-line.ts"), code!);
     const run = await cliProcess([...command!.split(" "), "--no-logging"], { cwd, env: { calendarPassword: SECRET } });

@@ -20,6 +20,21 @@ const SCHEMAS = join(".cache", "trailblaze-tool-schemas");
 /** A fixture's own run output and caches are not part of it (a fresh clone has none). */
 const NOT_COPIED = new Set(["logs", ".cache", "node_modules"]);
 
+/**
+ * Copies a fixture's files to `dest`, none of the logs/, .cache/ or node_modules/ that runs left in
+ * it: git tracks none, and the other pass of `npm test` may be writing there while it is copied (a
+ * cache file renamed away mid-copy failed the copy with ENOENT).
+ */
+export function copyFixture(fixture: string, dest: string): void {
+  cpSync(fixture, dest, {
+    recursive: true,
+    filter: (src) =>
+      !relative(fixture, src)
+        .split(sep)
+        .some((part) => NOT_COPIED.has(part)),
+  });
+}
+
 export interface WorkspaceCopyOptions {
   /** The copy's folder name (default "ws"): some tests show it. */
   folder?: string;
@@ -48,7 +63,7 @@ export function workspaceCopy(fixture: string, key: string, options: WorkspaceCo
   rmSync(kept, { recursive: true, force: true });
   if (existsSync(join(dir, SCHEMAS))) renameSync(join(dir, SCHEMAS), kept);
   rmSync(dir, { recursive: true, force: true });
-  cpSync(fixture, dir, { recursive: true, filter: (src) => !NOT_COPIED.has(relative(fixture, src).split(sep)[0]!) });
+  copyFixture(fixture, dir);
   if (existsSync(kept)) {
     mkdirSync(join(dir, ".cache"), { recursive: true });
     renameSync(kept, join(dir, SCHEMAS));
