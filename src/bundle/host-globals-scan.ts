@@ -31,9 +31,9 @@ export async function scanHostGlobals(entry: string, cwd: string, cacheRoot = cw
     minify: false,
     swaps: { stubZod3: true, seen: { authorUsesZod3: false }, ledger: new SdkPatchLedger("on-device") },
   });
-  const scanned = { ...options, plugins: [suppliedPackagesLeftOut(), ...(options.plugins ?? [])], sourcemap: "external" as const };
+  const plugins = [suppliedPackagesLeftOut(), ...(options.plugins ?? [])];
   const [result, guest] = await Promise.all([
-    buildOrThrow({ ...scanned, outfile: resolve(cwd, "trailblaze-scan.js") }, entry, cwd),
+    buildOrThrow({ ...options, plugins, outfile: resolve(cwd, "trailblaze-scan.js") }, entry, cwd),
     guestGlobals(),
   ]);
   const js = result.outputFiles.find((file) => file.path.endsWith(".js"));

@@ -106,10 +106,10 @@ function seedSchemas(into: string, from: readonly string[]): void {
     } catch {
       continue;
     }
+    if (names.length > 0) mkdirSync(into, { recursive: true });
     for (const name of names) {
       if (existsSync(join(into, name))) continue;
       try {
-        mkdirSync(into, { recursive: true });
         copyFileSync(join(dir, name), join(into, name));
       } catch {
         // Superseded in that copy meanwhile: derived again if needed.
