@@ -306,7 +306,7 @@ describe("build caches through a symbolic link", () => {
       .slice(0, -".json".length);
     const outside = outsideFolder();
 
-    // The map Bun writes beside the bytecode: a link there to a file outside, and the entry rebuilt.
+    // The map Bun writes beside the bundle: a link there to a file outside, and the entry rebuilt.
     rmSync(join(bundles, `${stem}.json`));
     rmSync(join(bundles, stem, "app-subprocess.js.map"));
     symlinkSync(join(outside.dir, "keep.txt"), join(bundles, stem, "app-subprocess.js.map"));

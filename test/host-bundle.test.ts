@@ -1,6 +1,7 @@
 // Precompiled host servers (src/bundle/host-bundle.ts): a cache that follows every input, the
-// author's import.meta and stack positions kept, Bun bytecode where the script allows it, the SDK's
-// stdio transport on Bun's own streams, and the source as the fallback with a note.
+// author's import.meta and stack positions kept, Bun bytecode for a server started often where the
+// script allows it, the SDK's stdio transport on Bun's own streams, and the source as the fallback
+// with a note.
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { pathToFileURL } from "node:url";
-import { hostBundle } from "../src/bundle/host-bundle.ts";
+import { BYTECODE_AFTER_STARTS, hostBundle } from "../src/bundle/host-bundle.ts";
 import { BundleError } from "../src/errors.ts";
 import { MARKS_FAILED_ANSWERS } from "../src/core/answer-mark.ts";
 import { cli, REPO } from "./support/cli.ts";
@@ -26,6 +27,15 @@ for (const entry of readdirSync(work, { recursive: true, withFileTypes: true }))
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const tools = join(work, "tools");
 
+const firstLine = (file: string) => readFileSync(file, "utf8").split("\n", 1)[0];
+
+/** The bundle's file after this process has asked for it BYTECODE_AFTER_STARTS times (as often as it started the server). */
+async function startedOften(script: string): Promise<string> {
+  let file = "";
+  for (let i = 0; i < BYTECODE_AFTER_STARTS; i++) file = (await hostBundle(script, work)).file;
+  return file;
+}
+
 describe("hostBundle", () => {
   test("is cached until any input changes", async () => {
     const script = join(tools, "where-am-i.ts");
@@ -36,16 +46,23 @@ describe("hostBundle", () => {
     expect((await hostBundle(script, work)).cached).toBe(false);
   });
 
-  test("the bundle keeps the author's import.meta and maps stack positions to the author's files", async () => {
+  test("the bundle keeps the author's import.meta and maps stack positions to the author's files, in both its forms", async () => {
     const script = join(tools, "where-am-i.ts");
     const { file } = await hostBundle(script, work);
-    expect(readFileSync(file, "utf8")).toStartWith("// @bun @bytecode @bun-cjs\n");
-    const child = Bun.spawn([process.execPath, file], { cwd: tools, stdout: "pipe", stderr: "pipe" });
-    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-    expect(code).toBe(1);
-    expect(JSON.parse(stdout)).toEqual({ dir: tools, url: pathToFileURL(script).href, beside: "read relative to the author's file" });
-    expect(stderr).toContain("error: thrown from fails.ts");
-    expect(stderr).toContain(`${join(tools, "fails.ts")}:5:`);
+    const compiled = await startedOften(script);
+    expect([firstLine(file), firstLine(compiled)]).toEqual(["// @bun", "// @bun @bytecode @bun-cjs"]);
+    for (const form of [file, compiled]) {
+      const child = Bun.spawn([process.execPath, form], { cwd: tools, stdout: "pipe", stderr: "pipe" });
+      const [stdout, stderr, code] = await Promise.all([
+        new Response(child.stdout).text(),
+        new Response(child.stderr).text(),
+        child.exited,
+      ]);
+      expect(code).toBe(1);
+      expect(JSON.parse(stdout)).toEqual({ dir: tools, url: pathToFileURL(script).href, beside: "read relative to the author's file" });
+      expect(stderr).toContain("error: thrown from fails.ts");
+      expect(stderr).toContain(`${join(tools, "fails.ts")}:5:`);
+    }
   });
 
   test("leaves the SDK's ajv out, and elicitation replies are still checked against the requested schema (the stand-in)", async () => {
@@ -108,12 +125,17 @@ describe("hostBundle", () => {
     expect(child.signalCode).toBeNull();
   });
 
-  test("runs from Bun bytecode when its top level awaits; stays an ES module when it exports or reads import.meta", async () => {
-    const server = await hostBundle(join(REPO, "fixtures/host-bundle/tools/echo-big.ts"), work);
-    expect(readFileSync(server.file, "utf8")).toStartWith("// @bun @bytecode @bun-cjs\n");
-    expect(existsSync(`${server.file}.jsc`)).toBe(true);
-    const { file } = await hostBundle(join(tools, "exports.ts"), work);
-    expect(readFileSync(file, "utf8")).toStartWith("// @bun\n");
+  test(`started ${BYTECODE_AFTER_STARTS} times in a process, runs from Bun bytecode when its top level awaits, for later runs too; stays an ES module when it exports`, async () => {
+    const script = join(REPO, "fixtures/host-bundle/tools/echo-big.ts");
+    const first = await hostBundle(script, work);
+    expect(existsSync(`${first.file}.jsc`)).toBe(false);
+    const compiled = await startedOften(script);
+    expect(firstLine(compiled)).toBe("// @bun @bytecode @bun-cjs");
+    expect(existsSync(`${compiled}.jsc`)).toBe(true);
+    // The cache entry names the compiled form: what another process's first start finds.
+    expect((JSON.parse(readFileSync(`${dirname(first.file)}.json`, "utf8")) as { file: string }).file).toBe(compiled);
+    const file = await startedOften(join(tools, "exports.ts"));
+    expect(firstLine(file)).toBe("// @bun");
     expect(existsSync(`${file}.jsc`)).toBe(false);
     const run = Bun.spawnSync([process.execPath, file]);
     expect(JSON.parse(run.stdout.toString())).toEqual({ answer: 42, main: true });

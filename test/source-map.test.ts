@@ -22,7 +22,7 @@ describe("a server whose start-up throws in a second module", () => {
     const run = await cli(["tools", "--agent", "host"], { cwd: WORKSPACE });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`at readPort (${join(WORKSPACE, "tools/settings.ts")}:5:30)`);
-    // The top level runs inside a function in the bytecode form (src/bundle/bytecode.ts): "at <anonymous> (file:7:1)".
+    // The top level's own frame: "at <anonymous> (file:7:1)" in the bytecode form a server started often gets (src/bundle/bytecode.ts).
     expect(run.stderr).toContain(`${join(WORKSPACE, "tools/broken.ts")}:7:1`);
   });
 });

@@ -44,7 +44,7 @@ interface BuildStart {
 const fileHash = (path: string): string | undefined => (existsSync(path) ? sha256(readFileSync(path)) : undefined);
 
 /** What a file's stat says about its content: any write changes it (ctime at least). Undefined when it is gone. */
-function statSignature(path: string): string | undefined {
+export function statSignature(path: string): string | undefined {
   const stat = statSync(path, { throwIfNoEntry: false });
   return stat && `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
 }
@@ -124,6 +124,21 @@ export class BuildCache {
     const entry = { file: manifest.file, warnings: manifest.warnings, ...(manifest.supplied ? { supplied: manifest.supplied } : {}) };
     if (reuseVerified) settled.set(this.#manifestFile, entry);
     return entry;
+  }
+
+  /**
+   * Points the entry at `to`, another form of its output `from` (host-bundle.ts: the bytecode of
+   * the ES module), if the entry still names `from` and `from` still has the stat `fromSignature`
+   * it was compiled from: a build that replaced it meanwhile keeps its own entry. Returns whether
+   * it did.
+   */
+  replaceOutput(from: string, fromSignature: string, to: string): boolean {
+    const manifest = readManifest(this.#manifestFile);
+    if (manifest?.file !== from || statSignature(from) !== fromSignature) return false;
+    writeAtomically(this.#manifestFile, JSON.stringify({ ...manifest, file: to }, null, 1));
+    const reused = settled.get(this.#manifestFile);
+    if (reused) settled.set(this.#manifestFile, { ...reused, file: to });
+    return true;
   }
 
   /**

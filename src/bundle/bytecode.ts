@@ -1,6 +1,7 @@
-// The bytecode form of a precompiled host server. Bun starts a script from bytecode it compiled
-// beforehand (`Bun.build({ bytecode: true })`) without parsing it: ~30 ms less CPU per server
-// start for the bench server (BENCHMARKS.md, P2). Bun compiles only CommonJS that way, and an MCP
+// The bytecode form of a precompiled host server that a process has started often (host-bundle.ts,
+// BYTECODE_AFTER_STARTS). Bun starts a script from bytecode it compiled beforehand
+// (`Bun.build({ bytecode: true })`) without parsing it: 0–10 ms less per server start on a 2-core
+// VM, for ~550 ms of CPU to compile (BENCHMARKS.md). Bun compiles only CommonJS that way, and an MCP
 // server's top level awaits (`await server.connect(...)`), so the ES module Bun bundled is turned
 // into one CommonJS script first:
 //  - its first line, Bun's `// @bun` marker, becomes the module's static imports (of Node builtins:
@@ -21,19 +22,19 @@ const BUN_MARKER = "// @bun";
 const TRAILING_COMMENTS = /(?:\n\/\/# (?:debugId|sourceMappingURL)=[^\n]*)+\n?$/;
 
 /**
- * Compiles `esmFile` (Bun's ESM output, with its linked `.map`) to bytecode: writes `<name>.js`,
- * `<name>.js.jsc` and `<name>.js.map` into `outdir` and returns the `.js`, or returns undefined
- * when the module cannot be expressed as such a script or any step fails (the caller then moves
- * the ES module into `outdir`, over anything written here).
+ * Compiles `esmFile` (Bun's ESM output, with its linked `.map`) to bytecode: writes `file`,
+ * `<file>.jsc` and `<file>.map` and returns `file`, or returns undefined when the module cannot be
+ * expressed as such a script or any step fails (nothing is written at `file` then).
  */
-export async function bytecodeBundle(esmFile: string, outdir: string): Promise<string | undefined> {
+export async function bytecodeBundle(esmFile: string, file: string): Promise<string | undefined> {
   const script = await asScript(readFileSync(esmFile, "utf8"));
   if (script === undefined) return undefined;
-  // Beside the ES module, in its builder's own staging folder.
-  const work = join(dirname(esmFile), "bytecode");
+  // Beside the ES module, in a folder of this build's own: another process may compile the same one.
+  const work = join(dirname(esmFile), `bytecode.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  const outdir = dirname(file);
   mkdirSync(work, { recursive: true });
   try {
-    const input = join(work, basename(esmFile));
+    const input = join(work, basename(file));
     writeFileSync(input, script);
     // Built under the final file name, so the script's own sourceMappingURL comment (part of what
     // the bytecode was compiled from) names the final map.
@@ -51,7 +52,6 @@ export async function bytecodeBundle(esmFile: string, outdir: string): Promise<s
     const [js, jsc, map] = [output(".js"), output(".jsc"), output(".map")];
     if (!result.success || !js || !jsc || !map) return undefined;
 
-    const file = join(outdir, basename(esmFile));
     const authorMap = JSON.parse(readFileSync(`${esmFile}.map`, "utf8")) as EncodedSourceMap;
     const traced = remapping(readFileSync(map.path, "utf8"), (source) =>
       resolve(built, source) === input ? withAbsoluteSources(authorMap, dirname(esmFile)) : null,
@@ -85,16 +85,19 @@ async function asScript(esm: string): Promise<string | undefined> {
     return undefined;
   }
   if (exports.length > 0) return undefined;
-  const chars = esm.split("");
   const header: string[] = [];
+  const body: string[] = [];
+  let copied = firstLine;
   for (const entry of imports) {
     if (entry.type === "dynamic") continue;
-    if (entry.type !== "static" || entry.importStart < firstLine) return undefined;
-    header.push(`${esm.slice(entry.importStart, entry.importEnd)};`);
-    for (let i = entry.importStart; i < entry.importEnd; i++) if (chars[i] !== "\n") chars[i] = " ";
+    if (entry.type !== "static" || entry.importStart < copied) return undefined;
+    const statement = esm.slice(entry.importStart, entry.importEnd);
+    header.push(`${statement};`);
+    body.push(esm.slice(copied, entry.importStart), statement.replace(/[^\n]/g, " "));
+    copied = entry.importEnd;
   }
-  const body = chars.join("").slice(firstLine).replace(TRAILING_COMMENTS, "\n");
-  return `${header.join("")}(async()=>{${body}})();\n`;
+  body.push(esm.slice(copied));
+  return `${header.join("")}(async()=>{${body.join("").replace(TRAILING_COMMENTS, "\n")}})();\n`;
 }
 
 function withAbsoluteSources(map: EncodedSourceMap, dir: string): EncodedSourceMap {

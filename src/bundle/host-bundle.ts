@@ -4,13 +4,14 @@
 // Bun skips resolving and transpiling the SDK and zod module by module (BENCHMARKS.md, P1). As in
 // the on-device bundles, the SDK's ajv provider is replaced by a small validator of elicitation
 // replies (evaluating ajv was another ~13 % of a server's start), and the SDK's protocol schemas
-// the server never uses are left out (pure-schemas-plugin.ts).
+// the server never uses are left out (pure-schemas-plugin.ts). A server a process starts often is
+// compiled to Bun bytecode as well (BYTECODE_AFTER_STARTS, bytecode.ts).
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { BundleError } from "../errors.ts";
 import { checkCacheFolder, writeAtomically } from "../core/cache-files.ts";
-import { BuildCache } from "./build-cache.ts";
+import { BuildCache, statSignature } from "./build-cache.ts";
 import { bytecodeBundle } from "./bytecode.ts";
 import { pureSchemasBunPlugin } from "./pure-schemas-plugin.ts";
 import { SDK_DIST, SDK_PATCHES, SdkPatchLedger, type SdkPatchId } from "./sdk-patches.ts";
@@ -87,31 +88,54 @@ interface HostBundle {
 }
 
 /**
- * Builds (or finds in `<cwd>/.cache/trailblaze-host-bundles`) the precompiled form of `script`.
- * `import.meta.url/dir/path/…` keep the author's file, so relative file reads work as from
- * source. Throws BundleError when Bun cannot bundle it; the caller runs the source instead.
+ * The starts of one bundle in a process after which it is compiled to Bun bytecode (bytecode.ts)
+ * and the cache entry then names the compiled form, for every later start and run. Compiling takes
+ * ~550 ms of CPU, where the bundle's own build takes ~200 ms, and saves 0–10 ms of a start (the
+ * demo's and the bench's servers on a 2-core VM; BENCHMARKS.md): a workspace's first runs, a CI run
+ * from a fresh clone included, start their servers from the ES module, and only a server started
+ * this often pays for it.
+ */
+export const BYTECODE_AFTER_STARTS = 25;
+
+/**
+ * Builds (or finds in `<cwd>/.cache/trailblaze-host-bundles`) the precompiled form of `script`,
+ * once for each start of its server: the ES module Bun bundled, or its bytecode form once this
+ * process has asked for it BYTECODE_AFTER_STARTS times. `import.meta.url/dir/path/…` keep the
+ * author's file, so relative file reads work as from source. Throws BundleError when Bun cannot
+ * bundle it; the caller runs the source instead.
  */
 export function hostBundle(script: string, cwd: string): Promise<HostBundle> {
-  // Sessions started together ask for the same bundle: one build per process serves them all.
   const key = `${cwd}\0${script}`;
+  const starts = (startsHere.get(key) ?? 0) + 1;
+  startsHere.set(key, starts);
+  // Sessions started together ask for the same bundle: one build per process serves them all.
   let pending = building.get(key);
   if (!pending) {
-    pending = buildHostBundle(script, cwd).finally(() => building.delete(key));
+    pending = buildHostBundle(script, cwd, starts >= BYTECODE_AFTER_STARTS).finally(() => building.delete(key));
     building.set(key, pending);
   }
   return pending;
 }
 
 const building = new Map<string, Promise<HostBundle>>();
+/** How often this process asked for each bundle (`cwd`, `script`). */
+const startsHere = new Map<string, number>();
+/** Cached ES modules this process tried to compile, so one that cannot be is tried once. */
+const compileTried = new Set<string>();
 
-async function buildHostBundle(script: string, cwd: string): Promise<HostBundle> {
+async function buildHostBundle(script: string, cwd: string, compile: boolean): Promise<HostBundle> {
   const cache = new BuildCache(
     resolve(cwd, ".cache/trailblaze-host-bundles"),
     script,
     JSON.stringify({ HOST_BUNDLER_VERSION, script, bun: Bun.version }),
   );
   const hit = cache.lookup();
-  if (hit) return { file: hit.file, cached: true, supplied: hit.supplied ?? [] };
+  if (hit) {
+    const supplied = hit.supplied ?? [];
+    if (!compile || compileTried.has(hit.file) || existsSync(`${hit.file}.jsc`)) return { file: hit.file, cached: true, supplied };
+    compileTried.add(hit.file);
+    return { file: (await compiled(cache, hit.file)) ?? hit.file, cached: true, supplied };
+  }
   const start = cache.begin();
 
   const outdir = join(cache.cacheDir, cache.stem);
@@ -157,20 +181,29 @@ async function buildHostBundle(script: string, cwd: string): Promise<HostBundle>
           ledger.bypassed("bunStdio", resolve(path), resolve(input));
     }
     ledger.verify(inputs, `Cannot precompile ${relative(cwd, script) || script} for the host`);
-    let file = await bytecodeBundle(output.path, outdir);
-    if (!file) {
-      mkdirSync(outdir, { recursive: true });
-      // The source map first, so the script never points at a missing map.
-      const moved = [...result.outputs].sort((a, b) => Number(a.path.endsWith(".js")) - Number(b.path.endsWith(".js")));
-      for (const artifact of moved) renameSync(artifact.path, join(outdir, relative(staging, artifact.path)));
-      file = join(outdir, relative(staging, output.path));
-    }
+    mkdirSync(outdir, { recursive: true });
+    // The source map first, so the script never points at a missing map.
+    const moved = [...result.outputs].sort((a, b) => Number(a.path.endsWith(".js")) - Number(b.path.endsWith(".js")));
+    for (const artifact of moved) renameSync(artifact.path, join(outdir, relative(staging, artifact.path)));
+    const file = join(outdir, relative(staging, output.path));
     const supplied = suppliedIn(inputs);
     cache.store({ file, warnings: [], supplied }, inputs.sort(), start);
     return { file, cached: false, supplied, patches: ledger.patches };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
+}
+
+/**
+ * Compiles the cached ES module `esm` to bytecode beside it (`<name>.bytecode.js`) and points the
+ * cache entry at that; undefined when the module cannot be compiled (bytecode.ts: exports,
+ * `import.meta`), when compiling fails, or when the entry was rebuilt meanwhile.
+ */
+async function compiled(cache: BuildCache, esm: string): Promise<string | undefined> {
+  checkCacheFolder(dirname(esm));
+  const compiledFrom = statSignature(esm);
+  const file = await bytecodeBundle(esm, esm.replace(/\.js$/, ".bytecode.js"));
+  return file && compiledFrom && cache.replaceOutput(esm, compiledFrom, file) ? file : undefined;
 }
 
 /** Bump when the node build settings below change. */
