@@ -115,6 +115,48 @@ interface Probe {
  * beside them that declare the aliases: the compile (~2 s) is paid once, however many tool files
  * need deriving. The copies live only while generating.
  */
+/** The options ts-json-schema-generator compiles with when it is given no tsconfig. */
+const compilerOptions = (ts: typeof TS): TS.CompilerOptions => ({
+  noEmit: true,
+  emitDecoratorMetadata: true,
+  experimentalDecorators: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.CommonJS,
+  strictNullChecks: false,
+  skipLibCheck: true,
+  skipDefaultLibCheck: true,
+  esModuleInterop: true,
+});
+
+let host: TS.CompilerHost | undefined;
+/** Parsed declaration files (TypeScript's lib, packages' types) by path and their file's stat: what every compile reads again. */
+const declarationFiles = new Map<string, { stamp: string; file: TS.SourceFile }>();
+
+/**
+ * A compiler host that keeps each `.d.ts` file it parsed for the process's later compiles while the
+ * file is unchanged (as TypeScript's language service shares them between programs): a second
+ * derivation in a process (`trailblaze mcp`, a run over several workspaces) then parses only the
+ * tool files. The tools' own files are read afresh each time.
+ */
+function compilerHost(ts: typeof TS): TS.CompilerHost {
+  if (host) return host;
+  const base = ts.createCompilerHost(compilerOptions(ts));
+  host = {
+    ...base,
+    getSourceFile(fileName, languageVersion, onError, shouldCreate) {
+      if (!fileName.endsWith(".d.ts")) return base.getSourceFile(fileName, languageVersion, onError, shouldCreate);
+      const stat = statSync(fileName, { throwIfNoEntry: false });
+      const stamp = stat ? `${stat.ino}:${stat.size}:${stat.mtimeMs}` : "";
+      const known = declarationFiles.get(fileName);
+      if (known?.stamp === stamp) return known.file;
+      const file = base.getSourceFile(fileName, languageVersion, onError, shouldCreate);
+      if (file && stamp) declarationFiles.set(fileName, { stamp, file });
+      return file;
+    },
+  };
+  return host;
+}
+
 async function schemasOf(probes: readonly Probe[]): Promise<Map<string, Record<string, unknown> | Error>> {
   // A literal specifier: the precompiled CLI (precompiled-cli.ts) imports it by its path in this
   // package, so it loads wherever the CLI's bundle is cached ($TRAILBLAZE_CLI_CACHE).
@@ -129,18 +171,7 @@ async function schemasOf(probes: readonly Probe[]): Promise<Map<string, Record<s
   });
   const aliases = probes.flatMap((probe) => [...probe.aliases.keys()]);
   try {
-    // The options ts-json-schema-generator compiles with when it is given no tsconfig.
-    const program = ts.createProgram(copies, {
-      noEmit: true,
-      emitDecoratorMetadata: true,
-      experimentalDecorators: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.CommonJS,
-      strictNullChecks: false,
-      skipLibCheck: true,
-      skipDefaultLibCheck: true,
-      esModuleInterop: true,
-    });
+    const program = ts.createProgram(copies, compilerOptions(ts), compilerHost(ts));
     // The generator over our own program (what createGenerator's `tsProgram` does in later versions).
     const config = {
       ...DEFAULT_CONFIG,
