@@ -1,23 +1,25 @@
-// What `npm test` runs after lint and typecheck: two passes of `bun test`, side by side on the
+// What `npm test` runs after lint: two passes of `bun test` and the typecheck, side by side on the
 // machine's cores.
 //
 // - sources: every test file with the CLI as it is in src/, less the command tests;
 // - precompiled: the command tests (COMMAND_TESTS) against the precompiled CLI that users run from
 //   their second command on (their first runs the sources and leaves the bundle:
-//   test/precompiled-cli.test.ts checks that both answer the same).
+//   test/precompiled-cli.test.ts checks that both answer the same);
+// - typecheck: `tsc --noEmit -p .`, alongside rather than before the passes: it keeps one core busy
+//   for ~25 s, which left the other idle when it ran first.
 //
 // Each command test runs once, against the CLI users run; the rest of the suite runs from source.
-// The first pass's output is shown as it comes; the second's is held until the first ends and then
-// shown, so each reads whole, with its own summary. The exit status is the first failing pass's.
+// The first pass's output is shown as it comes; each other's is held until the one before it ends and
+// then shown, so each reads whole, with its own summary. The exit status is the first failing one's.
 // Both passes get one temporary folder (TMPDIR) for what the tests write there, removed at the end.
 //
-//   bun test/run-suites.ts                  both passes
-//   bun test/run-suites.ts sources          one of them (also: precompiled)
+//   bun test/run-suites.ts                  both passes and the typecheck
+//   bun test/run-suites.ts sources          one pass (also: precompiled), no typecheck
 //   bun test/run-suites.ts precompiled test/exit-codes.test.ts    a pass's files, narrowed
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 /** The tests of the CLI's commands: they run against the precompiled CLI (test/support/cli.ts). */
 export const COMMAND_TESTS = [
@@ -70,6 +72,9 @@ const TIMEOUT_MS = 30_000;
 
 type PassName = "sources" | "precompiled";
 
+const REPO = resolve(import.meta.dir, "..");
+const TYPECHECK = [join(REPO, "node_modules/.bin/tsc"), "--noEmit", "-p", REPO];
+
 /** The `bun test` arguments and environment of a pass; `files` narrows it. */
 function passOf(name: PassName, files: string[]): { args: string[]; env: Record<string, string> } {
   const common = ["test", "--timeout", String(TIMEOUT_MS)];
@@ -79,6 +84,8 @@ function passOf(name: PassName, files: string[]): { args: string[]; env: Record<
 }
 
 interface Running {
+  /** Printed before its output when it is not a pass (a pass's output names it). */
+  title?: string;
   child: ReturnType<typeof Bun.spawn>;
   /** Output not shown yet (the pass is held). */
   held: Uint8Array[];
@@ -88,15 +95,15 @@ interface Running {
   drained: Promise<void>;
 }
 
-function start(name: PassName, files: string[], live: boolean, tmp: string): Running {
+function startPass(name: PassName, files: string[], live: boolean, tmp: string): Running {
   const { args, env } = passOf(name, files);
-  // One stream, in the order bun wrote it: stderr (the results) and stdout (what tests print) merged.
-  const child = Bun.spawn(["sh", "-c", 'exec "$0" "$@" 2>&1', process.execPath, ...args], {
-    env: { ...process.env, ...env, TMPDIR: tmp },
-    stdin: "ignore",
-    stdout: "pipe",
-  });
-  const running: Running = { child, held: [], live, drained: Promise.resolve() };
+  return start([process.execPath, ...args], { ...process.env, ...env, TMPDIR: tmp }, live);
+}
+
+function start(argv: string[], env: Record<string, string | undefined>, live: boolean, title?: string): Running {
+  // One stream, in the order it was written: stderr (bun test's results) and stdout merged.
+  const child = Bun.spawn(["sh", "-c", 'exec "$0" "$@" 2>&1', ...argv], { env, stdin: "ignore", stdout: "pipe" });
+  const running: Running = { ...(title ? { title } : {}), child, held: [], live, drained: Promise.resolve() };
   running.drained = (async () => {
     for await (const chunk of child.stdout as ReadableStream<Uint8Array>) {
       if (running.live) process.stdout.write(chunk);
@@ -108,6 +115,7 @@ function start(name: PassName, files: string[], live: boolean, tmp: string): Run
 
 /** Shows a held pass's output so far and the rest as it comes. */
 function release(running: Running): void {
+  if (running.title) process.stdout.write(`\n$ ${running.title}\n`);
   for (const chunk of running.held.splice(0)) process.stdout.write(chunk);
   running.live = true;
 }
@@ -123,18 +131,19 @@ async function main(argv: string[]): Promise<number> {
   // Two passes, not more: on 2 cores, four shards side by side took as long and timed tests out, and
   // a third pass of the files that mostly wait (Chromium, signals) gained nothing (612 s against 617).
   const tmp = mkdtempSync(join(tmpdir(), "trailblaze-suite-"));
-  const passes = names.map((name, i) => start(name, rest, i === 0, tmp));
+  const jobs = names.map((name, i) => startPass(name, rest, i === 0, tmp));
+  if (only === undefined) jobs.push(start(TYPECHECK, process.env, false, "tsc --noEmit -p ."));
   // An interrupt reaches bun test through the terminal's process group: this process waits for both
   // to stop and shows what they wrote. A SIGTERM to this process alone is passed on.
   process.on("SIGINT", () => {});
   process.on("SIGTERM", () => {
-    for (const pass of passes) pass.child.kill("SIGTERM");
+    for (const job of jobs) job.child.kill("SIGTERM");
   });
   let status = 0;
-  for (const pass of passes) {
-    release(pass);
-    const code = await pass.child.exited;
-    await pass.drained;
+  for (const job of jobs) {
+    release(job);
+    const code = await job.child.exited;
+    await job.drained;
     if (code !== 0 && status === 0) status = code;
   }
   rmSync(tmp, { recursive: true, force: true });
