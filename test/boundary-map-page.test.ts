@@ -138,7 +138,7 @@ beforeAll(async () => {
 }, SLOW);
 
 afterAll(async () => {
-  await watched?.browser.close();
+  await watched?.context.close();
 });
 
 describe.skipIf(noChromium)("an app map full of markup renders inert in Chromium", () => {

@@ -307,7 +307,7 @@ describe.skipIf(withoutChromium())("a valid report full of markup renders inert 
   }, SLOW);
 
   afterAll(async () => {
-    await watched?.browser.close();
+    await watched?.context.close();
   });
 
   test(

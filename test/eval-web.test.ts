@@ -10,13 +10,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { findChromium } from "../src/browser/find-chromium.ts";
+import type { Browser, Page } from "playwright-core";
 import { withoutChromium } from "./support/chromium.ts";
 import { cliProcess, REPO, tempDir } from "./support/cli.ts";
 import { startLlmServer, type LlmServer } from "./support/llm-server.ts";
 import { byModel, capable, type PlannedCall } from "./support/scripted-models.ts";
-import { CHROMIUM_ARGS } from "./support/watched-page.ts";
+import { closeTestPages, testBrowser } from "./support/watched-page.ts";
 import { workspaceCopy } from "./support/workspace-copy.ts";
 
 const FIXTURE = join(REPO, "fixtures/eval-web");
@@ -139,11 +138,11 @@ describe.skipIf(noChromium)("eval of the model benchmark trails on the sample ap
       ],
       { cwd: dir, env: { HOME: tempDir("eval-web-home") } },
     );
-    browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+    browser = await testBrowser();
   }, SLOW);
 
   afterAll(async () => {
-    await browser?.close();
+    await closeTestPages();
     await llm?.stop();
     await app?.stop(true);
   });

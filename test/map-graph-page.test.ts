@@ -7,11 +7,10 @@
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { chromium, type Page } from "playwright-core";
-import { findChromium } from "../src/browser/find-chromium.ts";
+import type { Page } from "playwright-core";
 import { withoutChromium } from "./support/chromium.ts";
 import { cli, REPO, tempDir } from "./support/cli.ts";
-import { CHROMIUM_ARGS, openWatchedPage, type WatchedPage } from "./support/watched-page.ts";
+import { openWatchedPage, testBrowser, type WatchedPage } from "./support/watched-page.ts";
 
 const shots = process.env.TRAILBLAZE_SCREENSHOTS ?? tempDir("map-graph-shots");
 /** A browser and a CLI run on a shared, loaded machine: generous. */
@@ -45,7 +44,7 @@ beforeAll(async () => {
 }, SLOW);
 
 afterAll(async () => {
-  await watched?.browser.close();
+  await watched?.context.close();
 });
 
 describe.skipIf(noChromium)("the map page's graph in Chromium", () => {
@@ -242,9 +241,8 @@ describe.skipIf(noChromium)("the map page without script", () => {
   test(
     "the graph is drawn at its own size, its nodes link to the cards, every card is shown",
     async () => {
-      const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+      const context = await (await testBrowser()).newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
       try {
-        const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
         const plain = await context.newPage();
         await plain.goto(`file://${out}`);
         expect(await plain.locator("#controls").isVisible()).toBe(false);
@@ -255,7 +253,7 @@ describe.skipIf(noChromium)("the map page without script", () => {
         expect(await plain.evaluate(`getComputedStyle(document.getElementById("wp-shop_android_cart")).outlineStyle`)).toBe("solid");
         await plain.screenshot({ path: join(shots, "map-graph-no-script.png"), fullPage: true });
       } finally {
-        await browser.close();
+        await context.close();
       }
     },
     SLOW,

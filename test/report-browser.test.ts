@@ -7,11 +7,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { findChromium } from "../src/browser/find-chromium.ts";
+import type { Browser, Page } from "playwright-core";
 import { cliProcess, REPO, tempDir } from "./support/cli.ts";
 import { withoutChromium } from "./support/chromium.ts";
-import { CHROMIUM_ARGS } from "./support/watched-page.ts";
+import { closeTestPages, testBrowser } from "./support/watched-page.ts";
 
 const FIXTURE = join(REPO, "fixtures/report");
 const SECRET = "Tr0ub4dor-&-3-calendar";
@@ -40,12 +39,10 @@ async function open(file: string): Promise<Page> {
 
 beforeAll(async () => {
   if (noChromium) return;
-  browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+  browser = await testBrowser();
 }, SLOW);
 
-afterAll(async () => {
-  await browser?.close();
-});
+afterAll(closeTestPages);
 
 describe.skipIf(noChromium)("the HTML report in Chromium", () => {
   const dir = tempDir("report-browser");

@@ -3,13 +3,12 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
-import { findChromium } from "../src/browser/find-chromium.ts";
+import type { Browser } from "playwright-core";
 import { formatHtmlReport } from "../src/run/reporters/html.ts";
 import type { RunReport, ToolCallReport } from "../src/run/run-types.ts";
 import { tempDir } from "./support/cli.ts";
 import { withoutChromium } from "./support/chromium.ts";
-import { CHROMIUM_ARGS } from "./support/watched-page.ts";
+import { closeTestPages, testBrowser } from "./support/watched-page.ts";
 
 const SLOW = 60_000;
 const noChromium = withoutChromium();
@@ -17,12 +16,10 @@ let browser: Browser;
 
 beforeAll(async () => {
   if (noChromium) return;
-  browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+  browser = await testBrowser();
 }, SLOW);
 
-afterAll(async () => {
-  await browser?.close();
-});
+afterAll(closeTestPages);
 
 const call = (name: string, args: Record<string, unknown>): ToolCallReport => ({
   name,

@@ -65,7 +65,7 @@ beforeAll(async () => {
 }, SLOW);
 
 afterAll(async () => {
-  await watched?.browser.close();
+  await watched?.context.close();
 });
 
 const trail = (id: string) => page.locator(`details.trail:has(.meta:text-is("${id}"))`);

@@ -6,11 +6,10 @@
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { findChromium } from "../src/browser/find-chromium.ts";
+import type { Browser, Page } from "playwright-core";
 import { cliProcess, REPO, tempDir } from "./support/cli.ts";
 import { withoutChromium } from "./support/chromium.ts";
-import { CHROMIUM_ARGS } from "./support/watched-page.ts";
+import { closeTestPages, testBrowser } from "./support/watched-page.ts";
 
 const DEMO = join(REPO, "fixtures/demo");
 const shots = process.env.TRAILBLAZE_SCREENSHOTS ?? tempDir("report-unverified-shots");
@@ -26,15 +25,13 @@ beforeAll(async () => {
   const dir = tempDir("report-unverified");
   const run = await cliProcess(["run", "trails", "trails-map", "--no-logging", "--reporter", "html", "--output", dir], { cwd: DEMO });
   expect(run.code).toBe(0);
-  browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+  browser = await testBrowser();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.route("**", (route) => (route.request().url().startsWith("file:") ? route.continue() : route.abort()));
   await page.goto(`file://${join(dir, "index.html")}`);
 }, SLOW);
 
-afterAll(async () => {
-  await browser?.close();
-});
+afterAll(closeTestPages);
 
 describe.skipIf(noChromium)("an unverified trail in the HTML report", () => {
   test(
