@@ -110,11 +110,6 @@ interface Probe {
   aliases: Map<string, string>;
 }
 
-/**
- * JSON Schemas for every probe's aliases, from one TypeScript program over copies of the files
- * beside them that declare the aliases: the compile (~2 s) is paid once, however many tool files
- * need deriving. The copies live only while generating.
- */
 /** The options ts-json-schema-generator compiles with when it is given no tsconfig. */
 const compilerOptions = (ts: typeof TS): TS.CompilerOptions => ({
   noEmit: true,
@@ -157,6 +152,11 @@ function compilerHost(ts: typeof TS): TS.CompilerHost {
   return host;
 }
 
+/**
+ * JSON Schemas for every probe's aliases, from one TypeScript program over copies of the files
+ * beside them that declare the aliases: the compile (~2 s) is paid once, however many tool files
+ * need deriving. The copies live only while generating.
+ */
 async function schemasOf(probes: readonly Probe[]): Promise<Map<string, Record<string, unknown> | Error>> {
   // A literal specifier: the precompiled CLI (precompiled-cli.ts) imports it by its path in this
   // package, so it loads wherever the CLI's bundle is cached ($TRAILBLAZE_CLI_CACHE).

@@ -362,8 +362,11 @@ export class McpConnection implements AsyncDisposable {
     const reason = new CallAbort("closing", `MCP server ${this.name} was closed while the call ran`);
     for (const deadline of this.#inFlight) deadline.abort(reason);
     if (this.#abandoned) await this.#transport.terminate().catch(() => {});
-    // Client.close() closes the transport, which owns the process and its shutdown escalation.
-    await this.#client.close().catch(() => this.#transport.close());
+    // Client.close() closes the transport, which owns the process and its shutdown escalation. After a
+    // server's death the SDK has already let go of the transport, so it is closed here too (closing
+    // is idempotent): that is what waits for the server's stderr log to be written out.
+    await this.#client.close().catch(() => {});
+    await this.#transport.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
