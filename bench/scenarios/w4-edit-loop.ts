@@ -1,7 +1,7 @@
 // W4: the edit loop. `trailblaze run` of one trail on target `one` in a fresh process, right after
 // its tool file was edited, so the run builds the server again: on-device (an esbuild bundle, its
-// first evaluation in QuickJS and its images) against host (Bun's bundle and its bytecode, a bun
-// subprocess). The workspace is a copy of the bench target in a temporary folder without
+// first evaluation in QuickJS and its images) against host (Bun's bundle, a bun subprocess; no
+// bytecode, which waits for a server's 25th start in a process). The workspace is a copy of the bench target in a temporary folder without
 // node_modules, as upstream's workspaces are checked out (trailblaze-ts supplies the SDK and zod),
 // and each side edits the tool before its own run. The CLI starts through the package's bin.
 
