@@ -87,7 +87,7 @@ interface Running {
   /** Printed before its output when it is not a pass (a pass's output names it). */
   title?: string;
   child: ReturnType<typeof Bun.spawn>;
-  /** Output not shown yet (the pass is held). */
+  /** Output not shown yet (it is held). */
   held: Uint8Array[];
   /** Shown as it comes. */
   live: boolean;
@@ -113,7 +113,7 @@ function start(argv: string[], env: Record<string, string | undefined>, live: bo
   return running;
 }
 
-/** Shows a held pass's output so far and the rest as it comes. */
+/** Shows a held job's output so far and the rest as it comes. */
 function release(running: Running): void {
   if (running.title) process.stdout.write(`\n$ ${running.title}\n`);
   for (const chunk of running.held.splice(0)) process.stdout.write(chunk);
@@ -133,7 +133,7 @@ async function main(argv: string[]): Promise<number> {
   const tmp = mkdtempSync(join(tmpdir(), "trailblaze-suite-"));
   const jobs = names.map((name, i) => startPass(name, rest, i === 0, tmp));
   if (only === undefined) jobs.push(start(TYPECHECK, process.env, false, "tsc --noEmit -p ."));
-  // An interrupt reaches bun test through the terminal's process group: this process waits for both
+  // An interrupt reaches bun test through the terminal's process group: this process waits for each job
   // to stop and shows what they wrote. A SIGTERM to this process alone is passed on.
   process.on("SIGINT", () => {});
   process.on("SIGTERM", () => {
